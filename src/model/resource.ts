@@ -1,0 +1,97 @@
+import type { JSONSchemaProps } from './schema.js';
+
+/**
+ * The one model both front ends produce: a list of custom resources, each the content of one CRD.
+ *
+ * Data flows one way: a front end (CRD YAML in `src/parse/crd`, TypeScript types in `src/parse/typescript`)
+ * builds an `ApiModel`, the generators in `src/generate/*` only read it. Generators never see the input files.
+ */
+export interface ApiModel {
+  /** Sorted by group, then kind, so output is deterministic whatever the input order. */
+  resources: ResourceModel[];
+}
+
+/** Where a piece of the model came from, for error messages. */
+export interface SourceLocation {
+  file: string;
+  /** 1-based; 0 when unknown. */
+  line: number;
+  column: number;
+  /** JSON path inside the document, e.g. `spec.versions[0].schema.openAPIV3Schema`. */
+  path?: string;
+}
+
+export interface ResourceNames {
+  kind: string;
+  plural: string;
+  singular: string;
+  listKind: string;
+  shortNames: string[];
+  categories: string[];
+}
+
+/** One custom resource (one CRD): group, names, scope and its versions. */
+export interface ResourceModel {
+  group: string;
+  names: ResourceNames;
+  scope: 'Namespaced' | 'Cluster';
+  versions: VersionModel[];
+  /** `spec.conversion` carried verbatim, for CRD output. */
+  conversion?: Record<string, unknown>;
+  /** CRD `metadata.labels` / `metadata.annotations` carried for CRD output. */
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  source: SourceLocation;
+}
+
+export interface VersionModel {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated: boolean;
+  deprecationWarning?: string;
+  /** The full `openAPIV3Schema` of this version, every `x-kubernetes-*` extension kept. */
+  schema: JSONSchemaProps;
+  subresources: Subresources;
+  printerColumns: PrinterColumn[];
+  selectableFields: string[];
+  /**
+   * Set by the TypeScript front end: the user's own type for this kind, which generated modules import instead of
+   * emitting `types.ts`. `module` is a path relative to the output folder's root, without extension.
+   */
+  userTypes?: { module: string; kind: string; list?: string };
+  source: SourceLocation;
+}
+
+export interface Subresources {
+  status: boolean;
+  scale?: ScaleSubresource;
+}
+
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  format?: string;
+  priority?: number;
+}
+
+/** A flattened view generators iterate over: one kind in one version. */
+export interface KindVersion {
+  resource: ResourceModel;
+  version: VersionModel;
+}
+
+/** Group → version → kinds, the layout of generated code (as client-go's `<group>/<version>` packages). */
+export interface GroupVersion {
+  group: string;
+  version: string;
+  kinds: KindVersion[];
+}

@@ -1,0 +1,44 @@
+import type { Status } from './types.js';
+
+/**
+ * An error answered by the apiserver (or the fake tracker): carries the Kubernetes `Status` (reason, code, details).
+ * Network failures are not ApiErrors; they are whatever the transport threw.
+ */
+export class ApiError extends Error {
+  readonly status: Status;
+  constructor(status: Status) {
+    super(status.message || `${status.reason ?? 'Unknown'} (HTTP ${status.code ?? '?'})`);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+  get code(): number {
+    return this.status.code ?? 0;
+  }
+  get reason(): string {
+    return this.status.reason ?? '';
+  }
+}
+
+/** Builds a Failure `Status` the way the apiserver does (`StatusReasonNotFound`, etc.). */
+export function newStatus(code: number, reason: string, message: string, details?: Status['details']): Status {
+  return { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason, code, ...(details ? { details } : {}) };
+}
+
+function reasonOrCode(err: unknown, reason: string, code: number): boolean {
+  if (!(err instanceof ApiError)) return false;
+  return err.reason === reason || (err.reason === '' && err.code === code);
+}
+
+export const isNotFound = (err: unknown): boolean => reasonOrCode(err, 'NotFound', 404);
+export const isAlreadyExists = (err: unknown): boolean => reasonOrCode(err, 'AlreadyExists', 409);
+export const isConflict = (err: unknown): boolean => reasonOrCode(err, 'Conflict', 409);
+export const isGone = (err: unknown): boolean => reasonOrCode(err, 'Gone', 410) || reasonOrCode(err, 'Expired', 410);
+export const isInvalid = (err: unknown): boolean => reasonOrCode(err, 'Invalid', 422);
+export const isForbidden = (err: unknown): boolean => reasonOrCode(err, 'Forbidden', 403);
+export const isUnauthorized = (err: unknown): boolean => reasonOrCode(err, 'Unauthorized', 401);
+export const isBadRequest = (err: unknown): boolean => reasonOrCode(err, 'BadRequest', 400);
+export const isTooManyRequests = (err: unknown): boolean => reasonOrCode(err, 'TooManyRequests', 429);
+export const isTimeout = (err: unknown): boolean => reasonOrCode(err, 'Timeout', 504) || reasonOrCode(err, 'ServerTimeout', 500);
+export const isInternalError = (err: unknown): boolean => reasonOrCode(err, 'InternalError', 500);
+export const isMethodNotSupported = (err: unknown): boolean => reasonOrCode(err, 'MethodNotAllowed', 405);
+

@@ -1,0 +1,210 @@
+import type {
+  ApplyOptions,
+  CreateOptions,
+  DeleteCollectionOptions,
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  Patch,
+  PatchOptions,
+  ResourceInterface,
+  Scale,
+  ScaleInterface,
+  StatusInterface,
+  UpdateOptions,
+  WatchOptions,
+  WriteOptions,
+} from './interfaces.js';
+import type { KubeList, KubeObject, QueryValue, ResourceInfo, ResourceRequest, Transport, Watch } from './types.js';
+
+/** The page size `listAll` uses when the caller gives no `limit` (client-go's pager default). */
+export const DEFAULT_PAGE_SIZE = 500;
+
+/**
+ * The generic typed client every generated client is an instance of (as client-go's `gentype.Client`).
+ * It implements the status and scale verbs too; generated code exposes them through its interface type only when
+ * the CRD declares those subresources.
+ *
+ * `namespace` is required for a namespaced resource's single-object verbs; `''` (or undefined) means all namespaces
+ * for `list`, `listAll`, `watch` and `deleteCollection`.
+ */
+export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeList<T>>
+  implements ResourceInterface<T, L>, StatusInterface<T>, ScaleInterface
+{
+  readonly transport: Transport;
+  readonly info: ResourceInfo;
+  readonly namespace: string | undefined;
+
+  constructor(transport: Transport, info: ResourceInfo, namespace?: string) {
+    this.transport = transport;
+    this.info = info;
+    this.namespace = info.namespaced && namespace ? namespace : undefined;
+  }
+
+  get(name: string, opts: GetOptions = {}): Promise<T> {
+    return this.send<T>('get', { name, query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+  }
+
+  list(opts: ListOptions = {}): Promise<L> {
+    return this.send<L>('list', { query: listQuery(opts), signal: opts.signal });
+  }
+
+  async *listAll(opts: ListOptions = {}): AsyncIterable<T> {
+    let cont = opts.continue;
+    do {
+      const page: L = await this.list({ ...opts, limit: opts.limit ?? DEFAULT_PAGE_SIZE, continue: cont });
+      for (const item of page.items ?? []) yield item;
+      cont = page.metadata?.continue || undefined;
+    } while (cont);
+  }
+
+  watch(opts: WatchOptions = {}): Promise<Watch<T>> {
+    return this.transport.watch<T>(
+      this.request('watch', {
+        query: {
+          watch: true,
+          labelSelector: opts.labelSelector,
+          fieldSelector: opts.fieldSelector,
+          resourceVersion: opts.resourceVersion,
+          allowWatchBookmarks: opts.allowWatchBookmarks,
+          timeoutSeconds: opts.timeoutSeconds,
+          sendInitialEvents: opts.sendInitialEvents,
+        },
+        signal: opts.signal,
+      }),
+    );
+  }
+
+  create(obj: T, opts: CreateOptions = {}): Promise<T> {
+    return this.send<T>('create', { body: this.withTypeMeta(obj), query: writeQuery(opts), signal: opts.signal, objNamespace: obj });
+  }
+
+  update(obj: T, opts: UpdateOptions = {}): Promise<T> {
+    return this.send<T>('update', { name: nameOf(obj), body: this.withTypeMeta(obj), query: writeQuery(opts), signal: opts.signal, objNamespace: obj });
+  }
+
+  async delete(name: string, opts: DeleteOptions = {}): Promise<void> {
+    await this.send('delete', { name, body: deleteBody(opts), query: { dryRun: opts.dryRun ? 'All' : undefined }, signal: opts.signal });
+  }
+
+  async deleteCollection(opts: DeleteCollectionOptions = {}): Promise<void> {
+    await this.send('deletecollection', {
+      body: deleteBody(opts),
+      query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, dryRun: opts.dryRun ? 'All' : undefined },
+      signal: opts.signal,
+    });
+  }
+
+  patch(name: string, patch: Patch, opts: PatchOptions = {}): Promise<T> {
+    return this.send<T>('patch', { name, body: patch.patch, patchType: patch.type, query: writeQuery(opts), signal: opts.signal });
+  }
+
+  apply(obj: Partial<T> & KubeObject, opts: ApplyOptions): Promise<T> {
+    return this.applyTo(undefined, obj, opts);
+  }
+
+  getStatus(name: string, opts: GetOptions = {}): Promise<T> {
+    return this.send<T>('get', { name, subresource: 'status', query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+  }
+
+  updateStatus(obj: T, opts: UpdateOptions = {}): Promise<T> {
+    return this.send<T>('update', {
+      name: nameOf(obj),
+      subresource: 'status',
+      body: this.withTypeMeta(obj),
+      query: writeQuery(opts),
+      signal: opts.signal,
+      objNamespace: obj,
+    });
+  }
+
+  patchStatus(name: string, patch: Patch, opts: PatchOptions = {}): Promise<T> {
+    return this.send<T>('patch', { name, subresource: 'status', body: patch.patch, patchType: patch.type, query: writeQuery(opts), signal: opts.signal });
+  }
+
+  applyStatus(obj: Partial<T> & KubeObject, opts: ApplyOptions): Promise<T> {
+    return this.applyTo('status', obj, opts);
+  }
+
+  getScale(name: string, opts: GetOptions = {}): Promise<Scale> {
+    return this.send<Scale>('get', { name, subresource: 'scale', query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+  }
+
+  updateScale(name: string, scale: Scale, opts: UpdateOptions = {}): Promise<Scale> {
+    const body: Scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', ...scale, metadata: { ...scale.metadata, name } };
+    return this.send<Scale>('update', { name, subresource: 'scale', body, query: writeQuery(opts), signal: opts.signal });
+  }
+
+  /** The `apiVersion` this resource is served under, e.g. `apps/v1` or `v1`. */
+  get apiVersion(): string {
+    return this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
+  }
+
+  private applyTo(subresource: string | undefined, obj: Partial<T> & KubeObject, opts: ApplyOptions): Promise<T> {
+    return this.send<T>('patch', {
+      name: nameOf(obj),
+      subresource,
+      body: this.withTypeMeta(obj),
+      patchType: 'apply',
+      query: { fieldManager: opts.fieldManager, force: opts.force, dryRun: opts.dryRun ? 'All' : undefined },
+      signal: opts.signal,
+      objNamespace: obj,
+    });
+  }
+
+  private withTypeMeta<O extends KubeObject>(obj: O): O {
+    if (obj.apiVersion && obj.kind) return obj;
+    return { ...obj, apiVersion: obj.apiVersion ?? this.apiVersion, kind: obj.kind ?? this.info.kind };
+  }
+
+  private request(
+    verb: ResourceRequest['verb'],
+    parts: Omit<ResourceRequest, 'verb' | 'resource' | 'namespace'> & { objNamespace?: KubeObject },
+  ): ResourceRequest {
+    const { objNamespace, ...rest } = parts;
+    const namespace = this.info.namespaced ? (this.namespace ?? objNamespace?.metadata?.namespace) : undefined;
+    const req: ResourceRequest = { verb, resource: this.info, ...rest };
+    if (namespace) req.namespace = namespace;
+    return req;
+  }
+
+  private send<R>(verb: ResourceRequest['verb'], parts: Parameters<ResourceClient<T, L>['request']>[1]): Promise<R> {
+    const req = this.request(verb, parts);
+    const allNamespacesOk = verb === 'list' || verb === 'watch' || verb === 'deletecollection';
+    if (this.info.namespaced && !req.namespace && !allNamespacesOk) {
+      return Promise.reject(new TypeError(`${this.info.resource}: a namespace is required for ${verb}`));
+    }
+    return this.transport.request<R>(req);
+  }
+}
+
+function nameOf(obj: KubeObject): string {
+  const name = obj.metadata?.name;
+  if (!name) throw new TypeError('metadata.name is required');
+  return name;
+}
+
+function listQuery(opts: ListOptions): Record<string, QueryValue> {
+  return {
+    labelSelector: opts.labelSelector,
+    fieldSelector: opts.fieldSelector,
+    limit: opts.limit,
+    continue: opts.continue,
+    resourceVersion: opts.resourceVersion,
+    resourceVersionMatch: opts.resourceVersionMatch,
+    timeoutSeconds: opts.timeoutSeconds,
+  };
+}
+
+function writeQuery(opts: WriteOptions): Record<string, QueryValue> {
+  return { dryRun: opts.dryRun ? 'All' : undefined, fieldManager: opts.fieldManager, fieldValidation: opts.fieldValidation };
+}
+
+function deleteBody(opts: DeleteOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+  if (opts.gracePeriodSeconds !== undefined) body['gracePeriodSeconds'] = opts.gracePeriodSeconds;
+  if (opts.propagationPolicy) body['propagationPolicy'] = opts.propagationPolicy;
+  if (opts.preconditions) body['preconditions'] = opts.preconditions;
+  if (opts.dryRun) body['dryRun'] = ['All'];
+  return body;
+}
