@@ -1,0 +1,176 @@
+import type { Clock } from '../clock.js';
+
+/**
+ * Workqueue metrics plumbing (client-go `util/workqueue/metrics.go`).
+ *
+ * A {@link WorkqueueMetricsProvider} hands out one sink per metric and queue name; a {@link QueueMetrics}
+ * recorder owned by a single queue does the bookkeeping (when an item was added, when processing started) and
+ * feeds the sinks. Queues without a name get {@link noopQueueMetrics} and record nothing.
+ */
+
+export interface CounterMetric {
+  inc(): void;
+}
+export interface GaugeMetric {
+  inc(): void;
+  dec(): void;
+}
+export interface SettableGaugeMetric {
+  set(value: number): void;
+}
+export interface HistogramMetric {
+  /** Observes a duration in seconds. */
+  observe(value: number): void;
+}
+
+/** Source of metric sinks, one call per queue (client-go `MetricsProvider`). */
+export interface WorkqueueMetricsProvider {
+  newDepthMetric(name: string): GaugeMetric;
+  newAddsMetric(name: string): CounterMetric;
+  newLatencyMetric(name: string): HistogramMetric;
+  newWorkDurationMetric(name: string): HistogramMetric;
+  newUnfinishedWorkSecondsMetric(name: string): SettableGaugeMetric;
+  newLongestRunningProcessorSecondsMetric(name: string): SettableGaugeMetric;
+  newRetriesMetric(name: string): CounterMetric;
+  /**
+   * Optional pull hook: `refresh` is called right before the provider's metrics are read (e.g. on a Prometheus
+   * scrape), so queues can update the unfinished-work gauges lazily. Returns a function that unregisters it.
+   * Providers without this hook get the client-go behaviour: the queue refreshes the gauges on a 500ms tick
+   * while it has items in processing.
+   */
+  onCollect?(refresh: () => void): () => void;
+}
+
+/** Per-queue metrics recorder; the queue calls these under its own bookkeeping rules. */
+export interface QueueMetrics<T> {
+  /** An item became dirty (was added and was not already queued). */
+  add(item: T): void;
+  /** An item was handed to a worker. */
+  get(item: T): void;
+  /** A worker finished an item. */
+  done(item: T): void;
+  /** A delayed / rate-limited re-add was requested. */
+  retry(): void;
+  /** Recomputes the unfinished-work and longest-running-processor gauges from the items in processing. */
+  updateUnfinishedWork(): void;
+  /** The queue shut down: final gauge update, then stop refreshing. */
+  stop(): void;
+}
+
+/** Records nothing. */
+export const noopQueueMetrics: QueueMetrics<never> = {
+  add() {},
+  get() {},
+  done() {},
+  retry() {},
+  updateUnfinishedWork() {},
+  stop() {},
+};
+
+/** client-go `defaultUnfinishedWorkUpdatePeriod`. */
+export const UNFINISHED_WORK_UPDATE_PERIOD_MS = 500;
+
+/**
+ * The client-go `queueMetrics` bookkeeping on top of a provider's sinks. Items are tracked by identity, so an
+ * item added twice before being taken measures its queue time from the first add.
+ */
+export class QueueMetricsRecorder<T> implements QueueMetrics<T> {
+  private readonly depth: GaugeMetric;
+  private readonly adds: CounterMetric;
+  private readonly latency: HistogramMetric;
+  private readonly workDuration: HistogramMetric;
+  private readonly unfinishedWorkSeconds: SettableGaugeMetric;
+  private readonly longestRunningProcessor: SettableGaugeMetric;
+  private readonly retries: CounterMetric;
+  private readonly addTimes = new Map<T, number>();
+  private readonly processingStartTimes = new Map<T, number>();
+  private readonly unregisterCollect: (() => void) | undefined;
+  private ticker: ReturnType<Clock['setTimeout']> | undefined;
+  private stopped = false;
+
+  constructor(
+    name: string,
+    provider: WorkqueueMetricsProvider,
+    private readonly clock: Clock,
+  ) {
+    this.depth = provider.newDepthMetric(name);
+    this.adds = provider.newAddsMetric(name);
+    this.latency = provider.newLatencyMetric(name);
+    this.workDuration = provider.newWorkDurationMetric(name);
+    this.unfinishedWorkSeconds = provider.newUnfinishedWorkSecondsMetric(name);
+    this.longestRunningProcessor = provider.newLongestRunningProcessorSecondsMetric(name);
+    this.retries = provider.newRetriesMetric(name);
+    this.unregisterCollect = provider.onCollect?.(() => this.updateUnfinishedWork());
+  }
+
+  add(item: T): void {
+    this.adds.inc();
+    this.depth.inc();
+    if (!this.addTimes.has(item)) this.addTimes.set(item, this.clock.now());
+  }
+
+  get(item: T): void {
+    this.depth.dec();
+    this.processingStartTimes.set(item, this.clock.now());
+    const added = this.addTimes.get(item);
+    if (added !== undefined) {
+      this.latency.observe(this.secondsSince(added));
+      this.addTimes.delete(item);
+    }
+    this.startTicker();
+  }
+
+  done(item: T): void {
+    const started = this.processingStartTimes.get(item);
+    if (started !== undefined) {
+      this.workDuration.observe(this.secondsSince(started));
+      this.processingStartTimes.delete(item);
+    }
+    if (this.processingStartTimes.size === 0 && this.ticker !== undefined) {
+      this.clock.clearTimeout(this.ticker);
+      this.ticker = undefined;
+      this.updateUnfinishedWork();
+    }
+  }
+
+  retry(): void {
+    this.retries.inc();
+  }
+
+  updateUnfinishedWork(): void {
+    let total = 0;
+    let oldest = 0;
+    for (const started of this.processingStartTimes.values()) {
+      const age = this.secondsSince(started);
+      total += age;
+      if (age > oldest) oldest = age;
+    }
+    this.unfinishedWorkSeconds.set(total);
+    this.longestRunningProcessor.set(oldest);
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.updateUnfinishedWork();
+    this.stopped = true;
+    this.unregisterCollect?.();
+    if (this.ticker !== undefined) {
+      this.clock.clearTimeout(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  /** Fallback for providers without `onCollect`: tick every 500ms while items are in processing. */
+  private startTicker(): void {
+    if (this.unregisterCollect !== undefined || this.stopped || this.ticker !== undefined) return;
+    const tick = (): void => {
+      this.updateUnfinishedWork();
+      this.ticker = this.clock.setTimeout(tick, UNFINISHED_WORK_UPDATE_PERIOD_MS);
+    };
+    this.ticker = this.clock.setTimeout(tick, UNFINISHED_WORK_UPDATE_PERIOD_MS);
+  }
+
+  private secondsSince(t: number): number {
+    return Math.max(0, this.clock.now() - t) / 1000;
+  }
+}

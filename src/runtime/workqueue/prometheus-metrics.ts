@@ -1,0 +1,135 @@
+import { Counter, Gauge, Histogram, exponentialBuckets } from 'prom-client';
+import type { Metric, Registry } from 'prom-client';
+import { metricsRegistry } from '../metrics/registry.js';
+import type { WorkqueueMetricsProvider } from './metrics.js';
+
+/**
+ * Prometheus workqueue metrics with the controller-runtime names (`pkg/internal/metrics/workqueue.go`), labelled
+ * `name` and `controller` (both set to the queue name).
+ *
+ * One provider exists per registry; every queue built against that registry shares the same metric objects, so
+ * creating several queues with one name never throws. The unfinished-work gauges are refreshed on scrape.
+ */
+
+export const WORKQUEUE_DEPTH = 'workqueue_depth';
+export const WORKQUEUE_ADDS_TOTAL = 'workqueue_adds_total';
+export const WORKQUEUE_QUEUE_DURATION_SECONDS = 'workqueue_queue_duration_seconds';
+export const WORKQUEUE_WORK_DURATION_SECONDS = 'workqueue_work_duration_seconds';
+export const WORKQUEUE_UNFINISHED_WORK_SECONDS = 'workqueue_unfinished_work_seconds';
+export const WORKQUEUE_LONGEST_RUNNING_PROCESSOR_SECONDS = 'workqueue_longest_running_processor_seconds';
+export const WORKQUEUE_RETRIES_TOTAL = 'workqueue_retries_total';
+
+/** `prometheus.ExponentialBuckets(10e-9, 10, 12)`: 10ns up to 1000s. */
+export const WORKQUEUE_DURATION_BUCKETS: readonly number[] = exponentialBuckets(10e-9, 10, 12);
+
+const LABELS = ['name', 'controller'] as const;
+type Label = (typeof LABELS)[number];
+
+const providers = new WeakMap<Registry, WorkqueueMetricsProvider>();
+
+/** The (cached) workqueue metrics provider for `registry`, by default the runtime's {@link metricsRegistry}. */
+export function prometheusMetricsProvider(registry: Registry = metricsRegistry): WorkqueueMetricsProvider {
+  let provider = providers.get(registry);
+  if (provider === undefined) {
+    provider = createProvider(registry);
+    providers.set(registry, provider);
+  }
+  return provider;
+}
+
+function createProvider(registry: Registry): WorkqueueMetricsProvider {
+  const refreshers = new Set<() => void>();
+  const refreshAll = (): void => {
+    for (const refresh of refreshers) refresh();
+  };
+  let ownsCollect = false;
+
+  // Reuse a metric already registered under the name (e.g. by another copy of this module) instead of throwing.
+  function existing<M>(name: string): M | undefined {
+    return registry.getSingleMetric(name) as Metric | undefined as M | undefined;
+  }
+  const depth =
+    existing<Gauge<Label>>(WORKQUEUE_DEPTH) ??
+    new Gauge({ name: WORKQUEUE_DEPTH, help: 'Current depth of workqueue', labelNames: LABELS, registers: [registry] });
+  const adds =
+    existing<Counter<Label>>(WORKQUEUE_ADDS_TOTAL) ??
+    new Counter({
+      name: WORKQUEUE_ADDS_TOTAL,
+      help: 'Total number of adds handled by workqueue',
+      labelNames: LABELS,
+      registers: [registry],
+    });
+  const latency =
+    existing<Histogram<Label>>(WORKQUEUE_QUEUE_DURATION_SECONDS) ??
+    new Histogram({
+      name: WORKQUEUE_QUEUE_DURATION_SECONDS,
+      help: 'How long in seconds an item stays in workqueue before being requested',
+      labelNames: LABELS,
+      buckets: [...WORKQUEUE_DURATION_BUCKETS],
+      registers: [registry],
+    });
+  const workDuration =
+    existing<Histogram<Label>>(WORKQUEUE_WORK_DURATION_SECONDS) ??
+    new Histogram({
+      name: WORKQUEUE_WORK_DURATION_SECONDS,
+      help: 'How long in seconds processing an item from workqueue takes.',
+      labelNames: LABELS,
+      buckets: [...WORKQUEUE_DURATION_BUCKETS],
+      registers: [registry],
+    });
+  let unfinished = existing<Gauge<Label>>(WORKQUEUE_UNFINISHED_WORK_SECONDS);
+  if (unfinished === undefined) {
+    ownsCollect = true;
+    unfinished = new Gauge({
+      name: WORKQUEUE_UNFINISHED_WORK_SECONDS,
+      help:
+        'How many seconds of work has been done that is in progress and hasn\'t been observed by work_duration. ' +
+        'Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate ' +
+        'at which this increases.',
+      labelNames: LABELS,
+      registers: [registry],
+      collect: refreshAll,
+    });
+  }
+  const longest =
+    existing<Gauge<Label>>(WORKQUEUE_LONGEST_RUNNING_PROCESSOR_SECONDS) ??
+    new Gauge({
+      name: WORKQUEUE_LONGEST_RUNNING_PROCESSOR_SECONDS,
+      help: 'How many seconds has the longest running processor for workqueue been running.',
+      labelNames: LABELS,
+      registers: [registry],
+      collect: refreshAll,
+    });
+  const retries =
+    existing<Counter<Label>>(WORKQUEUE_RETRIES_TOTAL) ??
+    new Counter({
+      name: WORKQUEUE_RETRIES_TOTAL,
+      help: 'Total number of retries handled by workqueue',
+      labelNames: LABELS,
+      registers: [registry],
+    });
+
+  const labels = (name: string): Record<Label, string> => ({ name, controller: name });
+  // Like Go's WithLabelValues, make the counter/gauge series exist (at 0) as soon as a queue is created,
+  // without resetting values another queue with the same name already recorded.
+  const series = <C extends { inc(value?: number): void }>(child: C): C => {
+    child.inc(0);
+    return child;
+  };
+  const provider: WorkqueueMetricsProvider = {
+    newDepthMetric: (name) => series(depth.labels(labels(name))),
+    newAddsMetric: (name) => series(adds.labels(labels(name))),
+    newLatencyMetric: (name) => latency.labels(labels(name)),
+    newWorkDurationMetric: (name) => workDuration.labels(labels(name)),
+    newUnfinishedWorkSecondsMetric: (name) => series(unfinished.labels(labels(name))),
+    newLongestRunningProcessorSecondsMetric: (name) => series(longest.labels(labels(name))),
+    newRetriesMetric: (name) => series(retries.labels(labels(name))),
+  };
+  if (ownsCollect) {
+    provider.onCollect = (refresh) => {
+      refreshers.add(refresh);
+      return () => refreshers.delete(refresh);
+    };
+  }
+  return provider;
+}

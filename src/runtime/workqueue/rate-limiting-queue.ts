@@ -1,0 +1,48 @@
+import { DelayingQueue } from './delaying-queue.js';
+import type { DelayingQueueInterface } from './delaying-queue.js';
+import type { QueueOptions } from './queue.js';
+import { defaultControllerRateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+/**
+ * A delaying queue whose re-adds are paced by a {@link RateLimiter} (client-go
+ * `util/workqueue/rate_limiting_queue.go`). Typical worker loop: `get`, reconcile, then `forget(item)` on success
+ * or `addRateLimited(item)` on failure, and always `done(item)`. Remember to call `forget`: otherwise the
+ * per-item failure count (and so the backoff) keeps growing.
+ */
+
+/** client-go `TypedRateLimitingInterface`. */
+export interface RateLimitingQueueInterface<T> extends DelayingQueueInterface<T> {
+  /** Adds `item` after the delay the rate limiter assigns to it. */
+  addRateLimited(item: T): void;
+  /** Clears the rate limiter's memory of `item` (does not remove it from the queue). */
+  forget(item: T): void;
+  /** How many times `item` has been rate-limited since it was last forgotten. */
+  numRequeues(item: T): number;
+}
+
+export interface RateLimitingQueueOptions<T> extends QueueOptions {
+  /** Defaults to {@link defaultControllerRateLimiter} on the queue's clock. */
+  rateLimiter?: RateLimiter<T>;
+}
+
+export class RateLimitingQueue<T> extends DelayingQueue<T> implements RateLimitingQueueInterface<T> {
+  readonly rateLimiter: RateLimiter<T>;
+
+  constructor(options: RateLimitingQueueOptions<T> = {}) {
+    super(options);
+    this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>(this.clock);
+  }
+
+  addRateLimited(item: T): void {
+    this.addAfter(item, this.rateLimiter.when(item));
+  }
+
+  forget(item: T): void {
+    this.rateLimiter.forget(item);
+  }
+
+  numRequeues(item: T): number {
+    return this.rateLimiter.numRequeues(item);
+  }
+}

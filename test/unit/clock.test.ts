@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeClock, RealClock, sleep } from '../../src/runtime/clock.js';
+
+const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+test('FakeClock fires due timers in time order, ties in scheduling order, with now() at each due time', () => {
+  const clock = new FakeClock(1000);
+  const fired: [string, number][] = [];
+  clock.setTimeout(() => fired.push(['c', clock.now()]), 30);
+  clock.setTimeout(() => fired.push(['a', clock.now()]), 10);
+  clock.setTimeout(() => fired.push(['b1', clock.now()]), 20);
+  clock.setTimeout(() => fired.push(['b2', clock.now()]), 20);
+  clock.setTimeout(() => fired.push(['late', clock.now()]), 100);
+  assert.equal(clock.pendingTimers(), 5);
+  assert.equal(clock.nextTimerDue(), 1010);
+  clock.step(30);
+  assert.deepEqual(fired, [
+    ['a', 1010],
+    ['b1', 1020],
+    ['b2', 1020],
+    ['c', 1030],
+  ]);
+  assert.equal(clock.now(), 1030);
+  assert.equal(clock.pendingTimers(), 1);
+});
+
+test('FakeClock fires timers scheduled by a timer when they fall due within the same step', () => {
+  const clock = new FakeClock();
+  const fired: number[] = [];
+  const tick = (): void => {
+    fired.push(clock.now());
+    clock.setTimeout(tick, 10);
+  };
+  clock.setTimeout(tick, 10);
+  clock.step(35);
+  assert.deepEqual(fired, [10, 20, 30]);
+  assert.equal(clock.nextTimerDue(), 40);
+});
+
+test('FakeClock clearTimeout cancels, zero and negative delays fire on step(0), time never goes back', () => {
+  const clock = new FakeClock();
+  let fired = 0;
+  const handle = clock.setTimeout(() => fired++, 5);
+  clock.clearTimeout(handle);
+  clock.clearTimeout(handle); // unknown handle: ignored
+  clock.step(10);
+  assert.equal(fired, 0);
+  clock.setTimeout(() => fired++, 0);
+  clock.setTimeout(() => fired++, -5);
+  assert.equal(fired, 0, 'timers never fire synchronously inside setTimeout');
+  clock.step(0);
+  assert.equal(fired, 2);
+  assert.throws(() => clock.setTime(5), RangeError);
+  assert.throws(() => clock.step(-1), RangeError);
+});
+
+test('sleep resolves when the clock reaches the delay and rejects on abort', async () => {
+  const clock = new FakeClock();
+  let resolved = false;
+  const done = sleep(clock, 100).then(() => (resolved = true));
+  clock.step(99);
+  await flush();
+  assert.equal(resolved, false);
+  clock.step(1);
+  await done;
+  assert.equal(resolved, true);
+
+  const controller = new AbortController();
+  const aborted = sleep(clock, 100, controller.signal);
+  controller.abort(new Error('stop'));
+  await assert.rejects(aborted, /stop/);
+  assert.equal(clock.pendingTimers(), 0, 'abort cancels the timer');
+  await assert.rejects(sleep(clock, 1, controller.signal), /stop/);
+});
+
+test('RealClock runs and cancels timers', async () => {
+  const clock = new RealClock();
+  const before = Date.now();
+  assert.ok(Math.abs(clock.now() - before) < 1000);
+  let fired = 0;
+  const cancelled = clock.setTimeout(() => fired++, 0);
+  clock.clearTimeout(cancelled);
+  await new Promise<void>((resolve) => clock.setTimeout(resolve, 1));
+  assert.equal(fired, 0);
+  // A delay beyond Node's 32-bit timer limit must not fire right away (Node would clamp it to 1ms).
+  const far = clock.setTimeout(() => fired++, Infinity);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  clock.clearTimeout(far);
+  assert.equal(fired, 0);
+});
