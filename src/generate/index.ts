@@ -1,4 +1,13 @@
-import type { ApiModel } from '../model/index.js';
+import type { ApiModel, GroupVersion } from '../model/index.js';
+import { groupIdentifiers, groupVersions } from '../model/index.js';
+import { emitClient } from './client/index.js';
+import { emitClientset } from './client/clientset.js';
+import { emitDeepCopy } from './deepcopy/index.js';
+import { HEADER, literal } from './emit-util.js';
+import { emitFake } from './fake/index.js';
+import { groupVersionDir, groupVersionMember } from './names.js';
+import { emitRegister } from './register/index.js';
+import { emitTypes, TypeGraph } from './types/index.js';
 
 /** One file the generators produce: a path relative to the output folder (always `/`-separated) and its text. */
 export interface GeneratedFile {
@@ -15,12 +24,53 @@ export interface GenerateOptions {
   onProgress?: (done: number, total: number, label: string) => void;
 }
 
+export const DEFAULT_RUNTIME_IMPORT = 'kubegen/runtime';
+
 /**
  * Runs every generator over the model and returns the files in a stable order. Pure: reads nothing, writes nothing.
  * Writing (atomically) and verifying are the CLI's job (`src/cli`).
+ *
+ * Layout: `<group>/<version>/{types,deepcopy,register,client,index}.ts` per group/version, and at the root
+ * `clientset.ts`, `fake.ts` (fake clientset, loads the testing runtime) and `index.ts`.
  */
 export function generate(model: ApiModel, opts: GenerateOptions = {}): GeneratedFile[] {
-  void model;
-  void opts;
-  throw new Error('not implemented yet');
+  const runtimeImport = opts.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
+  const ext = opts.importExtension ?? '.js';
+  const gvs = groupVersions(model);
+  const groupIds = groupIdentifiers(gvs.map((gv) => gv.group));
+  const files: GeneratedFile[] = [];
+  gvs.forEach((gv, i) => {
+    const dir = groupVersionDir(gv.group, gv.version);
+    const graph = new TypeGraph(gv);
+    const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
+    const typeNames = (kind: string): { root: string; list: string } => names.get(kind)!;
+    files.push(
+      { path: `${dir}/types.ts`, content: emitTypes(gv, { runtimeImport, graph }) },
+      { path: `${dir}/deepcopy.ts`, content: emitDeepCopy(gv, { runtimeImport, importExtension: ext, graph }) },
+      { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport) },
+      { path: `${dir}/client.ts`, content: emitClient(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
+      { path: `${dir}/index.ts`, content: emitVersionIndex(ext) },
+    );
+    opts.onProgress?.(i + 1, gvs.length, `${gv.group}/${gv.version}`);
+  });
+  if (gvs.length > 0) {
+    files.push(
+      { path: 'clientset.ts', content: emitClientset(gvs, groupIds, runtimeImport, ext) },
+      { path: 'fake.ts', content: emitFake(gvs, groupIds, runtimeImport, ext) },
+      { path: 'index.ts', content: emitRootIndex(gvs, groupIds, ext) },
+    );
+  }
+  return files;
+}
+
+function emitVersionIndex(ext: string): string {
+  const mods = ['types', 'deepcopy', 'register', 'client'];
+  return [HEADER, '', ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
+}
+
+function emitRootIndex(gvs: GroupVersion[], groupIds: Map<string, string>, ext: string): string {
+  const lines = gvs.map(
+    (gv) => `export * as ${groupVersionMember(groupIds.get(gv.group)!, gv.version)} from ${literal(`./${groupVersionDir(gv.group, gv.version)}/index${ext}`)};`,
+  );
+  return [HEADER, '', `export { Clientset } from ${literal(`./clientset${ext}`)};`, ...lines, ''].join('\n');
 }

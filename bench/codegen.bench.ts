@@ -1,0 +1,61 @@
+/**
+ * `npm run bench:codegen`: generates every output for the whole CRD corpus (56 CRDs, 19 projects) the way
+ * `codegen generate` does — parse, generate, write atomically — and prints wall time (from process start, so Node's
+ * start-up and module loading count) and peak RSS. Goal (issue 2): under 3 s on a 2-core machine.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseCrdPaths } from '../src/parse/crd/index.js';
+import { generate } from '../src/generate/index.js';
+import { writeGenerated } from '../src/generate/write.js';
+import { corpusRuns } from '../test/support/corpus.js';
+
+const GOAL_S = 3;
+/** Peers measured on the same 56 files on these machines (issue 2), types only. */
+const PEERS: [string, number, string][] = [
+  ['@kubernetes-models/crd-generate', 43.6, '782 MB'],
+  ['kubernetes-fluent-client crd', 114, '?'],
+  ['json-schema-to-typescript alone', 8, '?'],
+];
+
+async function main(): Promise<void> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-bench-'));
+  try {
+    // Two runs: the corpus has two pairs of files defining the same kind (see test/support/corpus.ts).
+    let t1 = 0, t2 = 0, t3 = 0, crds = 0;
+    const files: Awaited<ReturnType<typeof generate>> = [];
+    const t0 = performance.now();
+    for (const [i, run] of corpusRuns().entries()) {
+      let t = performance.now();
+      const model = await parseCrdPaths(run);
+      crds += model.resources.length;
+      t1 += performance.now() - t;
+      t = performance.now();
+      const out1 = generate(model);
+      t2 += performance.now() - t;
+      t = performance.now();
+      await writeGenerated(path.join(out, `generated-${i}`), out1);
+      t3 += performance.now() - t;
+      files.push(...out1);
+    }
+    const end = performance.now();
+    const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
+    const total = end / 1000;
+    const rssMb = process.resourceUsage().maxRSS / 1024;
+    console.log(`start-up and module loading ${t0.toFixed(0)} ms`);
+    console.log(`corpus: ${crds} CRDs → ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB`);
+    console.log(`parse    ${t1.toFixed(0)} ms`);
+    console.log(`generate ${t2.toFixed(0)} ms`);
+    console.log(`write    ${t3.toFixed(0)} ms`);
+    console.log(`wall (from process start) ${total.toFixed(2)} s   goal < ${GOAL_S} s   ratio ${(total / GOAL_S).toFixed(2)}x of goal`);
+    console.log(`peak RSS ${rssMb.toFixed(0)} MB`);
+    for (const [name, s, mem] of PEERS) console.log(`  vs ${name}: ${s} s (${mem}) → kubegen is ${(s / total).toFixed(1)}x faster`);
+    if (total >= GOAL_S) process.exitCode = 1;
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}
+
+await main();

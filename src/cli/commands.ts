@@ -1,0 +1,107 @@
+import * as fs from 'node:fs/promises';
+import type { ApiModel } from '../model/index.js';
+import type { GeneratedFile } from '../generate/index.js';
+import { assertOwnedOutput, writeOutput } from '../generate/write.js';
+import { formatVerifyReport, verifyOutput } from '../generate/verify.js';
+import { displayPath } from './config.js';
+import type { ResolvedConfig } from './config.js';
+import { CliInputError, ExitCode } from './errors.js';
+import type { Pipeline } from './pipeline.js';
+import { Progress } from './progress.js';
+import type { ProgressSink } from './progress.js';
+
+/** What a command may touch of the outside world (all injectable for in-process tests). */
+export interface CommandIO {
+  cwd: string;
+  stdout: (s: string) => void;
+  stderr: ProgressSink;
+  /** Monotonic clock in ms. */
+  now: () => number;
+}
+
+interface Generated {
+  model: ApiModel;
+  files: GeneratedFile[];
+  progress: Progress;
+  started: number;
+}
+
+/** Parses the inputs and runs the generators. Reads inputs only; writes nothing. */
+async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<Generated> {
+  const started = io.now();
+  const progress = new Progress(io.stderr, { now: io.now, enabled: !cfg.quiet && io.stderr.isTTY === true });
+  const crds = cfg.inputs.crds ?? [];
+  for (const p of crds) {
+    try {
+      await fs.stat(p);
+    } catch {
+      throw new CliInputError(`${displayPath(p, io.cwd)}: no such file or folder (from ${cfg.configFile ? displayPath(cfg.configFile, io.cwd) : '--crds'})`);
+    }
+  }
+  // Paths as the user sees them, so messages name files the way they were typed (relative to the working directory).
+  const shown = io.cwd === process.cwd() ? crds.map((p) => displayPath(p, io.cwd)) : crds;
+  const model = await pipeline.parseCrdPaths(shown);
+  if (model.resources.length === 0) {
+    throw new CliInputError(`${shown.join(', ')}: no CustomResourceDefinition found`);
+  }
+  const files = await pipeline.generate(model, {
+    ...(cfg.runtimeImport !== undefined ? { runtimeImport: cfg.runtimeImport } : {}),
+    onProgress: progress.update,
+  });
+  return { model, files, progress, started };
+}
+
+/** `codegen generate`: parse, generate, replace the output folder atomically. Returns the exit code. */
+export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<number> {
+  // Fail fast, before the (possibly long) generation, when the output folder is not ours. writeOutput checks again.
+  await assertOwnedOutput(cfg.out);
+  const { model, files, progress, started } = await parseAndGenerate(cfg, io, pipeline);
+  progress.phase(`writing ${files.length} files`);
+  let result;
+  try {
+    result = await writeOutput(cfg.out, files);
+  } finally {
+    progress.clear();
+  }
+  const out = displayPath(cfg.out, io.cwd);
+  if (result.leftover !== undefined) {
+    io.stderr.write(`warning: could not remove the previous output at ${result.leftover}; delete it by hand\n`);
+  }
+  if (!cfg.quiet) {
+    const ms = Math.round(io.now() - started);
+    io.stdout(`generated ${files.length} files for ${countKinds(model)} kinds in ${ms} ms into ${out}\n`);
+  }
+  return ExitCode.ok;
+}
+
+/**
+ * `codegen verify`: exit 0 when the output folder is byte-identical to what `generate` would write, else print a
+ * unified diff per changed file (stdout), name extra and missing files, and exit 1. Never writes.
+ */
+export async function runVerify(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<number> {
+  const { files, progress } = await parseAndGenerate(cfg, io, pipeline);
+  let result;
+  try {
+    progress.phase(`comparing ${files.length} files`);
+    result = await verifyOutput(cfg.out, files);
+  } finally {
+    progress.clear();
+  }
+  const out = displayPath(cfg.out, io.cwd);
+  if (result.upToDate) {
+    if (!cfg.quiet) io.stdout(`${out} is up to date (${result.expected} files)\n`);
+    return ExitCode.ok;
+  }
+  io.stdout(formatVerifyReport(result));
+  const counts = [
+    result.changed.length ? `${result.changed.length} changed` : '',
+    result.extra.length ? `${result.extra.length} extra` : '',
+    result.missing.length ? `${result.missing.length} missing` : '',
+  ].filter(Boolean);
+  io.stderr.write(`error: ${out} is out of date (${counts.join(', ')}); run \`codegen generate\` to update it\n`);
+  return ExitCode.failure;
+}
+
+function countKinds(model: ApiModel): number {
+  return new Set(model.resources.map((r) => `${r.group}/${r.names.kind}`)).size;
+}

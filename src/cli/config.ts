@@ -1,0 +1,177 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Node } from 'yaml';
+import { InputError } from '../model/errors.js';
+import { CliInputError, UsageError } from './errors.js';
+
+/**
+ * The `codegen` configuration: the config file (`codegen.config.yaml|yml|json`) merged with command-line flags.
+ *
+ * Rules: without `--config`, the file is looked up in the current directory only. Paths in the file are relative to
+ * the file's folder, paths in flags to the current directory. A flag replaces the file's value (lists too: `--crds`
+ * replaces `crds`). Unknown keys and wrongly typed values are errors naming the key, file, line and column.
+ *
+ * Adding a front end or an output (e.g. `apis`, `crdOut`, `rbacOut`) means one entry in `CONFIG_KEYS`, one field in
+ * `CliFlags`/`ResolvedConfig` and one line in `resolveConfig`.
+ */
+
+/** File names looked up in the current directory, in this order. */
+export const CONFIG_FILE_NAMES = ['codegen.config.yaml', 'codegen.config.yml', 'codegen.config.json'] as const;
+
+/** Keys a config file may contain and the type of their value. */
+export const CONFIG_KEYS = {
+  crds: 'paths',
+  out: 'path',
+  runtimeImport: 'string',
+} as const satisfies Record<string, ValueKind>;
+
+type ValueKind = 'paths' | 'path' | 'string';
+type ConfigKey = keyof typeof CONFIG_KEYS;
+
+/** A config file's content, paths already absolute. */
+export interface ConfigFile {
+  file: string;
+  crds?: string[];
+  out?: string;
+  runtimeImport?: string;
+}
+
+/** The flags shared by `generate` and `verify`, as commander parsed them (paths as typed). */
+export interface CliFlags {
+  crds?: string[];
+  out?: string;
+  runtimeImport?: string;
+  config?: string;
+  quiet?: boolean;
+}
+
+/** What a command runs with: absolute paths, every input kind in `inputs`. */
+export interface ResolvedConfig {
+  inputs: {
+    /** CRD files or folders (`--crds`). */
+    crds?: string[];
+  };
+  /** Output folder, owned by the generator. */
+  out: string;
+  runtimeImport?: string;
+  quiet: boolean;
+  /** The config file used, if any. */
+  configFile?: string;
+}
+
+/**
+ * Merges `flags` over the config file (explicit `--config`, else one found in `cwd`). Throws `UsageError` when no
+ * input or no output is given, `InputError`/`CliInputError` for a bad config file.
+ */
+export async function resolveConfig(flags: CliFlags, cwd: string): Promise<ResolvedConfig> {
+  const configPath = flags.config !== undefined ? path.resolve(cwd, flags.config) : await findConfigFile(cwd);
+  const file = configPath !== undefined ? await loadConfigFile(configPath, displayPath(configPath, cwd)) : undefined;
+  const crds = flags.crds !== undefined ? flags.crds.map((p) => path.resolve(cwd, p)) : file?.crds;
+  const out = flags.out !== undefined ? path.resolve(cwd, flags.out) : file?.out;
+  const runtimeImport = flags.runtimeImport ?? file?.runtimeImport;
+
+  const where = file ? ` or set it in ${displayPath(file.file, cwd)}` : ` or create ${CONFIG_FILE_NAMES[0]}`;
+  if (crds === undefined || crds.length === 0) throw new UsageError(`no input: pass --crds <file|dir>...${where}`);
+  if (out === undefined) throw new UsageError(`no output folder: pass --out <dir>${where}`);
+  if (runtimeImport !== undefined && runtimeImport.trim() === '') throw new UsageError('--runtime-import must not be empty');
+
+  const resolved: ResolvedConfig = { inputs: { crds }, out, quiet: flags.quiet === true };
+  if (runtimeImport !== undefined) resolved.runtimeImport = runtimeImport;
+  if (file) resolved.configFile = file.file;
+  return resolved;
+}
+
+/** The config file in `dir`, or undefined. More than one candidate is an error (which one would win is unclear). */
+export async function findConfigFile(dir: string): Promise<string | undefined> {
+  const found: string[] = [];
+  for (const name of CONFIG_FILE_NAMES) {
+    try {
+      if ((await fs.stat(path.join(dir, name))).isFile()) found.push(name);
+    } catch {
+      // not there
+    }
+  }
+  if (found.length > 1) throw new UsageError(`found ${found.join(' and ')}; keep one or pass --config <file>`);
+  return found[0] !== undefined ? path.join(dir, found[0]) : undefined;
+}
+
+/**
+ * Reads and validates a config file (YAML or JSON; JSON is parsed by the same YAML 1.2 reader so errors carry
+ * positions). `shown` is the name used in messages.
+ */
+export async function loadConfigFile(file: string, shown: string = file): Promise<ConfigFile> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    throw new CliInputError(`${shown}: cannot read config file${code === 'ENOENT' ? ': no such file' : code ? ` (${code})` : ''}`);
+  }
+  return parseConfigText(text, file, shown);
+}
+
+/** Parses config file text; see `loadConfigFile`. Relative paths are resolved against `dirname(file)`. */
+export function parseConfigText(text: string, file: string, shown: string = file): ConfigFile {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number | undefined, jsonPath?: string): { file: string; line: number; column: number; path?: string } => {
+    const pos = offset !== undefined ? lineCounter.linePos(offset) : undefined;
+    const loc = { file: shown, line: pos?.line ?? 0, column: pos?.col ?? 0 };
+    return jsonPath !== undefined ? { ...loc, path: jsonPath } : loc;
+  };
+  const firstError = doc.errors[0];
+  if (firstError) throw new InputError(at(firstError.pos[0]), firstLine(firstError.message));
+
+  const result: ConfigFile = { file };
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && (root.value === null || root.value === undefined))) return result;
+  if (!isMap(root)) throw new InputError(at(root.range?.[0]), 'config file must be a mapping of keys (crds, out, runtimeImport)');
+
+  const base = path.dirname(file);
+  const known = Object.keys(CONFIG_KEYS).join(', ');
+  for (const pair of root.items) {
+    const keyNode = pair.key as Node | null;
+    const key = isScalar(keyNode) ? keyNode.value : undefined;
+    if (typeof key !== 'string') throw new InputError(at(keyNode?.range?.[0]), `config keys must be strings (known keys: ${known})`);
+    if (!Object.hasOwn(CONFIG_KEYS, key)) {
+      throw new InputError(at(keyNode?.range?.[0]), `unknown key ${JSON.stringify(key)} (known keys: ${known})`);
+    }
+    const name = key as ConfigKey;
+    const valueNode = pair.value as Node | null;
+    const kind: ValueKind = CONFIG_KEYS[name];
+    const fail = (want: string): never => {
+      throw new InputError(at(valueNode?.range?.[0] ?? keyNode?.range?.[0], name), `${name} must be ${want}`);
+    };
+    if (kind === 'paths') {
+      if (!isSeq(valueNode) || valueNode.items.length === 0) fail('a non-empty list of file or folder paths');
+      const seq = valueNode as unknown as { items: unknown[] };
+      result[name as 'crds'] = seq.items.map((item, i) => {
+        const v = isScalar(item) ? item.value : undefined;
+        if (typeof v !== 'string' || v === '') {
+          const n = item as Node | null;
+          throw new InputError(at(n?.range?.[0], `${name}[${i}]`), `${name}[${i}] must be a file or folder path (a string)`);
+        }
+        return path.resolve(base, v);
+      });
+    } else {
+      const v = isScalar(valueNode) ? valueNode.value : undefined;
+      if (typeof v !== 'string' || v === '') fail(kind === 'path' ? 'a folder path (a string)' : 'a non-empty string');
+      const s = v as string;
+      if (kind === 'path') result[name as 'out'] = path.resolve(base, s);
+      else result[name as 'runtimeImport'] = s;
+    }
+  }
+  return result;
+}
+
+/** `abs` relative to `cwd` when it is inside it (what users typed), else absolute. */
+export function displayPath(abs: string, cwd: string): string {
+  const rel = path.relative(cwd, abs);
+  if (rel === '') return '.';
+  return rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel;
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0] ?? s;
+}

@@ -1,0 +1,69 @@
+import type { GroupVersion } from '../../model/index.js';
+import { HEADER, literal } from '../emit-util.js';
+import { clientInterfaceName, groupVersionClientName, pluralMember, resourceConstName } from '../names.js';
+import type { KindTypeNames } from '../names.js';
+
+/**
+ * `<group>/<version>/client.ts`: per kind an interface type (the generic `ResourceInterface`, plus the status and
+ * scale verbs only where the CRD declares those subresources) and a group/version client whose accessors return
+ * the runtime's generic `ResourceClient`. Namespaced kinds take a namespace argument, cluster-scoped ones none.
+ */
+export function emitClient(gv: GroupVersion, groupId: string, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
+  const types = new Set<string>(['Transport', 'ResourceInterface']);
+  const body: string[] = [];
+  const members: string[] = [];
+  const typeImports: string[] = [];
+  const registerImports: string[] = [];
+  for (const kv of gv.kinds) {
+    const { kind } = kv.resource.names;
+    const { root: T, list: L } = typeNames(kind);
+    typeImports.push(T, L);
+    registerImports.push(resourceConstName(kind));
+    const parts = [`ResourceInterface<${T}, ${L}>`];
+    if (kv.version.subresources.status) {
+      parts.push(`StatusInterface<${T}>`);
+      types.add('StatusInterface');
+    }
+    if (kv.version.subresources.scale) {
+      parts.push('ScaleInterface');
+      types.add('ScaleInterface');
+    }
+    const namespaced = kv.resource.scope === 'Namespaced';
+    body.push(`/** Typed client for ${kind} (${gv.group}/${gv.version}, ${namespaced ? 'namespaced' : 'cluster-scoped'}). */`);
+    body.push(`export type ${clientInterfaceName(kind)} = ${parts.join(' & ')};`, '');
+    const member = pluralMember(kv);
+    const ctor = `new ResourceClient<${T}, ${L}>(this.transport, ${resourceConstName(kind)}${namespaced ? ', namespace' : ''})`;
+    if (namespaced) {
+      members.push(
+        `  /** ${kind} objects in \`namespace\`; \`''\` means all namespaces (for list, watch and deleteCollection only). */`,
+        `  ${member}(namespace: string): ${clientInterfaceName(kind)} {`,
+        `    return ${ctor};`,
+        '  }',
+      );
+    } else {
+      members.push(`  /** ${kind} objects (cluster-scoped). */`, `  ${member}(): ${clientInterfaceName(kind)} {`, `    return ${ctor};`, '  }');
+    }
+  }
+  const className = groupVersionClientName(groupId, gv.version);
+  return [
+    HEADER,
+    '',
+    `import { ResourceClient } from ${literal(runtimeImport)};`,
+    `import type { ${[...types].sort().join(', ')} } from ${literal(runtimeImport)};`,
+    `import type { ${typeImports.join(', ')} } from ${literal(`./types${ext}`)};`,
+    `import { ${registerImports.join(', ')} } from ${literal(`./register${ext}`)};`,
+    '',
+    ...body,
+    `/** Clients for the ${gv.group}/${gv.version} API. */`,
+    `export class ${className} {`,
+    '  readonly transport: Transport;',
+    '',
+    '  constructor(transport: Transport) {',
+    '    this.transport = transport;',
+    '  }',
+    '',
+    ...members.flatMap((l, i) => (l.startsWith('  /**') && i > 0 ? ['', l] : [l])),
+    '}',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,238 @@
+import type { GroupVersion, JSONSchemaProps, KindVersion } from '../../model/index.js';
+import { pascalSegment, uniqueName } from '../emit-util.js';
+import { describeConstraint } from './constraints.js';
+import { refKey } from './type-ref.js';
+import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
+
+/** Names the generated `types.ts` imports from the runtime; generated type names never take them. */
+export const RUNTIME_TYPE_NAMES = ['ObjectMeta', 'ListMeta', 'IntOrString'] as const;
+
+const UNKNOWN: TypeRef = { k: 'unknown' };
+
+/** The named types of one kind: its root interface, its list interface. */
+export interface KindTypes {
+  kv: KindVersion;
+  root: ObjectDef;
+  list: ObjectDef;
+}
+
+/**
+ * Resolves every schema of one group/version into `TypeRef`s and named `ObjectDef`s.
+ *
+ * De-duplication: two object schemas get one interface when they have the same properties (names, required-ness,
+ * property descriptions and defaults, and property types), the same index signature and the same constraint notes.
+ * The object's *own* description is not part of the identity (Kubernetes inlines the same struct under fields with
+ * different docs, e.g. livenessProbe/readinessProbe); the interface keeps a description only when all occurrences
+ * agree, and each property always carries its own. A kind's top-level properties (`<Kind>Spec`, `<Kind>Status`)
+ * are never shared with another kind. Work is linear in schema size: keys refer to children by id.
+ *
+ * Naming: `<Kind>` + PascalCase path segments (array items and map values add nothing), using the shortest path
+ * among a shared type's occurrences; a numeric suffix is added only when two different types would get one name
+ * or a name is reserved (TS words, JS globals, runtime imports, other kinds' root/list names).
+ */
+export class TypeGraph {
+  readonly kinds: KindTypes[] = [];
+  private readonly defs = new Map<string, ObjectDef>();
+  private nextId = 0;
+
+  constructor(readonly gv: GroupVersion) {
+    for (const kv of gv.kinds) this.kinds.push(this.addKind(kv));
+    this.assignNames();
+  }
+
+  /** Every named type in emission order: per kind the root, the list, then reachable types breadth-first. */
+  orderedDefs(): ObjectDef[] {
+    const seen = new Set<ObjectDef>();
+    const out: ObjectDef[] = [];
+    for (const k of this.kinds) {
+      const queue: ObjectDef[] = [k.root, k.list];
+      for (let i = 0; i < queue.length; i++) {
+        const d = queue[i]!;
+        if (seen.has(d)) continue;
+        seen.add(d);
+        out.push(d);
+        const visit = (t: TypeRef): void => {
+          if (t.k === 'obj') {
+            if (!seen.has(t.def)) queue.push(t.def);
+          } else if (t.k === 'array' || t.k === 'map' || t.k === 'null') visit(t.of);
+          else if (t.k === 'union') t.of.forEach(visit);
+        };
+        for (const p of d.props) visit(p.type);
+        if (d.index) visit(d.index);
+      }
+    }
+    return out;
+  }
+
+  private addKind(kv: KindVersion): KindTypes {
+    const { resource, version } = kv;
+    const kind = resource.names.kind;
+    const apiVersion = `${resource.group}/${version.name}`;
+    const schema = version.schema;
+    const required = new Set(schema.required ?? []);
+    const props: PropDef[] = [
+      { name: 'apiVersion', type: { k: 'lit', values: [apiVersion] }, required: false },
+      { name: 'kind', type: { k: 'lit', values: [kind] }, required: false },
+      { name: 'metadata', type: { k: 'meta' }, required: false },
+    ];
+    for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+      if (name === 'apiVersion' || name === 'kind' || name === 'metadata') continue;
+      props.push({ name, type: this.resolve(sub, [kind, name], `${kind}.${name}`), required: required.has(name), schema: sub });
+    }
+    const deprecated = version.deprecated ? version.deprecationWarning ?? true : undefined;
+    const root = this.makeDef(`root:${kind}`, [kind], props, schema, undefined, []);
+    root.fixedName = kind;
+    if (deprecated !== undefined) root.deprecated = deprecated;
+    if (schema['x-kubernetes-preserve-unknown-fields']) root.index = UNKNOWN;
+    const listProps: PropDef[] = [
+      { name: 'apiVersion', type: { k: 'lit', values: [apiVersion] }, required: false },
+      { name: 'kind', type: { k: 'lit', values: [resource.names.listKind] }, required: false },
+      { name: 'metadata', type: { k: 'listmeta' }, required: false },
+      { name: 'items', type: { k: 'array', of: { k: 'obj', def: root } }, required: true },
+    ];
+    const list = this.makeDef(`list:${kind}`, [`${kind}List`], listProps, undefined, undefined, []);
+    list.fixedName = `${kind}List`;
+    list.descriptions.clear();
+    list.descriptions.add(`${resource.names.listKind} is a list of ${kind} objects.`);
+    if (deprecated !== undefined) list.deprecated = deprecated;
+    return { kv, root, list };
+  }
+
+  /** `scope` is set for a kind's top-level properties: it keeps their types from being shared across kinds. */
+  resolve(schema: JSONSchemaProps, path: string[], scope?: string): TypeRef {
+    const t = this.resolveBase(schema, path, scope);
+    if (schema.nullable && t.k !== 'unknown') return { k: 'null', of: t };
+    return t;
+  }
+
+  private resolveBase(s: JSONSchemaProps, path: string[], scope: string | undefined): TypeRef {
+    if (s['x-kubernetes-int-or-string']) return { k: 'ios' };
+    if (s['x-kubernetes-embedded-resource']) return this.objectType(s, path, scope, true);
+    if (s.enum && s.enum.length > 0 && s.type !== 'object' && s.type !== 'array') {
+      const values = s.enum.filter((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+      if (values.length === s.enum.length) return { k: 'lit', values: dedupe(values) };
+    }
+    switch (s.type) {
+      case 'string':
+        return { k: 'prim', name: 'string' };
+      case 'integer':
+      case 'number':
+        return { k: 'prim', name: 'number' };
+      case 'boolean':
+        return { k: 'prim', name: 'boolean' };
+      case 'array':
+        return { k: 'array', of: s.items ? this.resolve(s.items, path) : UNKNOWN };
+      case 'object':
+        return this.objectType(s, path, scope, false);
+    }
+    // No type: a union from oneOf/anyOf branches that carry types, else object-ish or unknown.
+    const branches = [...(s.oneOf ?? []), ...(s.anyOf ?? [])];
+    if (branches.some((b) => b.type !== undefined || b['x-kubernetes-int-or-string'])) {
+      const { oneOf: _o, anyOf: _a, ...base } = s;
+      const members: TypeRef[] = [];
+      const keys = new Set<string>();
+      for (const b of branches) {
+        const t = this.resolve({ ...base, ...b, description: undefined } as JSONSchemaProps, path, scope);
+        if (t.k === 'unknown') return UNKNOWN;
+        const key = refKey(t);
+        if (!keys.has(key)) {
+          keys.add(key);
+          members.push(t);
+        }
+      }
+      return members.length === 1 ? members[0]! : { k: 'union', of: members };
+    }
+    if (s.properties || (s.additionalProperties !== undefined && s.additionalProperties !== false)) {
+      return this.objectType(s, path, scope, false);
+    }
+    return UNKNOWN;
+  }
+
+  private objectType(s: JSONSchemaProps, path: string[], scope: string | undefined, embedded: boolean): TypeRef {
+    const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
+    const ap = s.additionalProperties;
+    const hasProps = s.properties !== undefined && Object.keys(s.properties).length > 0;
+    if (!hasProps && !embedded) {
+      if (typeof ap === 'object') return { k: 'map', of: this.resolve(ap, path) };
+      return { k: 'map', of: UNKNOWN };
+    }
+    const required = new Set(s.required ?? []);
+    const props: PropDef[] = [];
+    if (embedded) {
+      for (const name of ['apiVersion', 'kind'] as const) {
+        if (!s.properties?.[name]) props.push({ name, type: { k: 'prim', name: 'string' }, required: required.has(name) });
+      }
+      if (!s.properties?.['metadata']) props.push({ name: 'metadata', type: { k: 'meta' }, required: required.has('metadata') });
+    }
+    for (const [name, sub] of Object.entries(s.properties ?? {})) {
+      const type = embedded && name === 'metadata' ? ({ k: 'meta' } as TypeRef) : this.resolve(sub, [...path, name]);
+      props.push({ name, type, required: required.has(name), schema: sub });
+    }
+    let index: TypeRef | undefined;
+    if (preserve || ap === true || typeof ap === 'object') index = UNKNOWN;
+    const notes = describeConstraint(s);
+    const key = `${scope ?? ''}|${embedded ? 'E' : ''}|${index ? 'I' : ''}|${JSON.stringify(notes)}|${props
+      .map((p) => `${JSON.stringify(p.name)}${p.required ? '!' : '?'}${docKey(p.schema)}:${refKey(p.type)}`)
+      .join(',')}`;
+    return { k: 'obj', def: this.makeDef(key, path, props, s, index, notes) };
+  }
+
+  private makeDef(key: string, path: string[], props: PropDef[], s: JSONSchemaProps | undefined, index: TypeRef | undefined, notes: string[]): ObjectDef {
+    let def = this.defs.get(key);
+    if (!def) {
+      def = { id: this.nextId++, key, name: '', paths: [], props, descriptions: new Set(), notes };
+      if (index) def.index = index;
+      this.defs.set(key, def);
+    }
+    def.paths.push(path);
+    def.descriptions.add(s?.description?.trim() ?? '');
+    return def;
+  }
+
+  private assignNames(): void {
+    const taken = new Set<string>(RUNTIME_TYPE_NAMES);
+    for (const k of this.kinds) {
+      k.root.name = k.root.fixedName!;
+      k.list.name = uniqueName(k.list.fixedName!, new Set([...taken, ...this.kinds.map((x) => x.root.fixedName!)]));
+      taken.add(k.root.name);
+      taken.add(k.list.name);
+    }
+    const rest = [...this.defs.values()].filter((d) => d.fixedName === undefined);
+    const candidates = new Map<ObjectDef, { name: string; len: number }>();
+    for (const d of rest) {
+      let best: { name: string; len: number } | undefined;
+      for (const p of d.paths) {
+        const name = p[0] + p.slice(1).map(pascalSegment).join('');
+        const c = { name, len: p.length };
+        if (!best || c.len < best.len || (c.len === best.len && (c.name.length < best.name.length || (c.name.length === best.name.length && c.name < best.name)))) best = c;
+      }
+      candidates.set(d, best!);
+    }
+    rest.sort((a, b) => {
+      const ca = candidates.get(a)!;
+      const cb = candidates.get(b)!;
+      return ca.len - cb.len || (ca.name < cb.name ? -1 : ca.name > cb.name ? 1 : 0) || a.id - b.id;
+    });
+    for (const d of rest) {
+      d.name = uniqueName(candidates.get(d)!.name, taken);
+      taken.add(d.name);
+    }
+  }
+}
+
+function docKey(s: JSONSchemaProps | undefined): string {
+  if (!s) return '';
+  const parts: unknown[] = [s.description ?? ''];
+  if (s.default !== undefined) parts.push(s.default);
+  return JSON.stringify(parts);
+}
+
+function dedupe(values: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const k = JSON.stringify(v);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

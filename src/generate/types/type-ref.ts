@@ -1,0 +1,79 @@
+import type { JSONSchemaProps } from '../../model/index.js';
+
+/**
+ * The TypeScript-side view of a schema node, shared by the types and deepcopy emitters so both agree on names.
+ * Only objects with properties become named interfaces (`obj`); everything else is written inline.
+ */
+export type TypeRef =
+  | { k: 'prim'; name: 'string' | 'number' | 'boolean' }
+  | { k: 'unknown' }
+  /** `IntOrString` from the runtime. */
+  | { k: 'ios' }
+  /** `ObjectMeta` from the runtime. */
+  | { k: 'meta' }
+  /** `ListMeta` from the runtime. */
+  | { k: 'listmeta' }
+  /** A union of JSON literals (enum values, apiVersion/kind constants). */
+  | { k: 'lit'; values: unknown[] }
+  | { k: 'array'; of: TypeRef }
+  /** `{ [key: string]: T }` */
+  | { k: 'map'; of: TypeRef }
+  | { k: 'obj'; def: ObjectDef }
+  | { k: 'union'; of: TypeRef[] }
+  /** `T | null` */
+  | { k: 'null'; of: TypeRef };
+
+export interface PropDef {
+  /** The wire name, verbatim. */
+  name: string;
+  type: TypeRef;
+  required: boolean;
+  /** The property's schema, for its JSDoc (description, default). Absent for synthetic properties. */
+  schema?: JSONSchemaProps;
+}
+
+/** One named interface. Identical object schemas share one `ObjectDef` (see `TypeGraph`). */
+export interface ObjectDef {
+  id: number;
+  /** Structural identity (children by id), used for de-duplication. */
+  key: string;
+  /** Final TypeScript name; set by `TypeGraph.assignNames`. */
+  name: string;
+  /** Path segments (first is the kind) of every place this type occurs; the shortest names it. */
+  paths: string[][];
+  props: PropDef[];
+  /** Value type of an index signature (`[key: string]: T`), when the object keeps unknown keys. */
+  index?: TypeRef;
+  /** Distinct descriptions of the object at its occurrences; its JSDoc is used only when there is exactly one. */
+  descriptions: Set<string>;
+  /** Extra JSDoc paragraphs (validation constraints that have no type-level form). */
+  notes: string[];
+  /** Set for a kind's root and list types: fixed name and doc. */
+  fixedName?: string;
+  deprecated?: string | boolean;
+}
+
+/** A stable string identifying a TypeRef's structure (objects by id). */
+export function refKey(t: TypeRef): string {
+  switch (t.k) {
+    case 'prim':
+      return t.name;
+    case 'unknown':
+    case 'ios':
+    case 'meta':
+    case 'listmeta':
+      return t.k;
+    case 'lit':
+      return `lit${JSON.stringify(t.values)}`;
+    case 'array':
+      return `[${refKey(t.of)}]`;
+    case 'map':
+      return `{${refKey(t.of)}}`;
+    case 'obj':
+      return `#${t.def.id}`;
+    case 'union':
+      return `(${t.of.map(refKey).join('|')})`;
+    case 'null':
+      return `?${refKey(t.of)}`;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './wire.js';
+export type * from './types.js';
+export * from './resources.js';
+export * from './clientset.js';

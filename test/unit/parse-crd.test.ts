@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { InputError } from '../../src/model/index.js';
+import { parseCrdPaths, parseCrdText } from '../../src/parse/crd/index.js';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const fixtures = join(repo, 'fixtures');
+
+function crd(opts: { version?: string; group?: string; kind?: string; plural?: string; extra?: string; schema?: string } = {}): string {
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.example.com
+spec:
+  group: ${opts.group ?? 'example.com'}
+  names:
+    kind: ${opts.kind ?? 'Thing'}
+    plural: ${opts.plural ?? 'things'}
+  scope: Namespaced
+  versions:
+    - name: ${opts.version ?? 'v1'}
+      served: true
+      storage: true
+${opts.extra ?? ''}      schema:
+        openAPIV3Schema:
+${opts.schema ?? `          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                mode: { type: string, enum: [=, "!=", on, yes, no, off] }
+`}`;
+}
+
+function inputError(fn: () => unknown, pattern: RegExp): InputError {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
+  assert.ok(caught instanceof InputError, `expected an InputError, got ${String(caught)}`);
+  assert.match(caught.message, pattern);
+  return caught;
+}
+
+describe('parseCrdText', () => {
+  it('reads names with defaults, scope, version flags and the schema (YAML 1.2: = and on/yes are strings)', () => {
+    const [r] = parseCrdText(crd(), 'a.yaml');
+    assert.ok(r);
+    assert.equal(r.group, 'example.com');
+    assert.deepEqual(r.names, { kind: 'Thing', plural: 'things', singular: 'thing', listKind: 'ThingList', shortNames: [], categories: [] });
+    assert.equal(r.scope, 'Namespaced');
+    const v = r.versions[0]!;
+    assert.equal(v.name, 'v1');
+    assert.equal(v.served, true);
+    assert.equal(v.storage, true);
+    assert.equal(v.deprecated, false);
+    assert.deepEqual(v.schema.properties?.['spec']?.properties?.['mode']?.enum, ['=', '!=', 'on', 'yes', 'no', 'off']);
+    assert.equal(r.source.file, 'a.yaml');
+    assert.equal(r.source.line, 1);
+  });
+
+  it('keeps subresources, printer columns, selectable fields, deprecation and conversion', () => {
+    const text = crd({
+      extra: `      deprecated: true
+      deprecationWarning: use v2
+      subresources:
+        status: {}
+        scale: { specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas, labelSelectorPath: .status.selector }
+      additionalPrinterColumns:
+        - { name: Ready, type: string, jsonPath: .status.ready, priority: 1 }
+      selectableFields:
+        - jsonPath: .spec.mode
+`,
+    }).replace('  scope: Namespaced', '  scope: Cluster\n  conversion:\n    strategy: None');
+    const [r] = parseCrdText(text, 'a.yaml');
+    const v = r!.versions[0]!;
+    assert.equal(r!.scope, 'Cluster');
+    assert.deepEqual(r!.conversion, { strategy: 'None' });
+    assert.equal(v.deprecated, true);
+    assert.equal(v.deprecationWarning, 'use v2');
+    assert.deepEqual(v.subresources, { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } });
+    assert.deepEqual(v.printerColumns, [{ name: 'Ready', type: 'string', jsonPath: '.status.ready', priority: 1 }]);
+    assert.deepEqual(v.selectableFields, ['.spec.mode']);
+  });
+
+  it('reads multi-document YAML, skips empty documents, accepts a List of CRDs and JSON', () => {
+    const two = `${crd()}---\n---\n# only a comment\n---\n${crd({ kind: 'Other', plural: 'others' })}`;
+    assert.deepEqual(parseCrdText(two, 'm.yaml').map((r) => r.names.kind), ['Thing', 'Other']);
+    const list = { apiVersion: 'v1', kind: 'List', items: [parseYamlAsJson(crd())] };
+    assert.deepEqual(parseCrdText(JSON.stringify(list, null, 2), 'l.json').map((r) => r.names.kind), ['Thing']);
+  });
+
+  it('rejects v1beta1 CRDs with a hint to convert', () => {
+    const e = inputError(() => parseCrdText(crd().replace('apiextensions.k8s.io/v1', 'apiextensions.k8s.io/v1beta1'), 'old.yaml'), /v1beta1.*convert.*apiextensions\.k8s\.io\/v1/);
+    assert.equal(e.location.line, 1);
+  });
+
+  it('rejects a non-CRD document naming its kind', () => {
+    inputError(() => parseCrdText('apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n', 'cm.yaml'), /ConfigMap/);
+  });
+
+  it('rejects a version without schema.openAPIV3Schema', () => {
+    const text = crd().replace(/      schema:[\s\S]*$/, '');
+    const e = inputError(() => parseCrdText(text, 'ns.yaml'), /no schema\.openAPIV3Schema/);
+    assert.match(e.message, /^ns\.yaml:\d+:\d+/);
+    assert.equal(e.location.path, 'spec.versions[0].schema');
+  });
+
+  it('reports malformed YAML with line and column', () => {
+    const e = inputError(() => parseCrdText('apiVersion: v1\nkind: [unclosed\nfoo: bar\n', 'bad.yaml'), /malformed YAML/);
+    assert.ok(e.location.line >= 2, `line ${e.location.line}`);
+    assert.ok(e.location.column >= 1);
+    assert.match(e.message, /^bad\.yaml:\d+:\d+: /);
+  });
+
+  it('rejects a path-traversal version name, a bad group, plural and kind', () => {
+    const e = inputError(() => parseCrdText(crd({ version: '../../pwned' }), 'p.yaml'), /version name/);
+    assert.equal(e.location.path, 'spec.versions[0].name');
+    assert.equal(e.location.line, 12);
+    inputError(() => parseCrdText(crd({ group: 'Example.COM/x' }), 'p.yaml'), /DNS-1123 subdomain/);
+    inputError(() => parseCrdText(crd({ plural: '"../things"' }), 'p.yaml'), /plural/);
+    inputError(() => parseCrdText(crd({ kind: '"Foo); x("' }), 'p.yaml'), /kind/);
+    inputError(() => parseCrdText(crd({ kind: 'delete' }), 'p.yaml'), /reserved word/);
+  });
+
+  it('rejects unknown schema keys and non-numeric integer enums with the JSON path', () => {
+    const schema = `          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                code: { type: integer, enum: ["1); process.exit(1); //"] }
+`;
+    const e = inputError(() => parseCrdText(crd({ schema }), 's.yaml'), /must be an integer/);
+    assert.equal(e.location.path, 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.code.enum[0]');
+    const unknown = `          type: object\n          properties:\n            spec: { type: object, $ref: '#/x' }\n`;
+    const e2 = inputError(() => parseCrdText(crd({ schema: unknown }), 's.yaml'), /unknown schema keyword "\$ref"/);
+    assert.equal(e2.location.line, 19);
+  });
+
+  it('requires exactly one storage version', () => {
+    const text = crd().replace('      storage: true', '      storage: false');
+    inputError(() => parseCrdText(text, 's.yaml'), /exactly one version must have storage: true, found 0/);
+  });
+});
+
+describe('parseCrdPaths', () => {
+  const tmp = join(repo, 'dist/tmp-parse-test');
+
+  it('walks folders in sorted order, filters extensions and sorts the model', async () => {
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(join(tmp, 'b'), { recursive: true });
+    writeFileSync(join(tmp, 'b/z.yml'), crd({ kind: 'Zeta', plural: 'zetas' }));
+    writeFileSync(join(tmp, 'a.yaml'), crd({ kind: 'Alpha', plural: 'alphas', group: 'b.example.com' }));
+    writeFileSync(join(tmp, 'c.json'), JSON.stringify(parseYamlAsJson(crd({ kind: 'Gamma', plural: 'gammas', group: 'a.example.com' }))));
+    writeFileSync(join(tmp, 'notes.txt'), 'not yaml: [');
+    const model = await parseCrdPaths([tmp]);
+    assert.deepEqual(model.resources.map((r) => `${r.group}/${r.names.kind}`), ['a.example.com/Gamma', 'b.example.com/Alpha', 'example.com/Zeta']);
+  });
+
+  it('rejects two CRDs for the same group and kind, naming both files', async () => {
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(join(tmp, 'one.yaml'), crd());
+    writeFileSync(join(tmp, 'two.yaml'), crd());
+    await assert.rejects(parseCrdPaths([tmp]), (e: unknown) => e instanceof InputError && /two\.yaml/.test(e.message) && /one\.yaml/.test(e.message));
+  });
+
+  it('parses every CRD of the corpus (56 files)', async () => {
+    const files: string[] = [];
+    const walk = (d: string): void => {
+      for (const f of readdirSync(d).sort()) {
+        const p = join(d, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (/\.ya?ml$/.test(p)) files.push(p);
+      }
+    };
+    walk(join(fixtures, 'crds'));
+    assert.equal(files.length, 56);
+    for (const f of files) {
+      const model = await parseCrdPaths([f]);
+      assert.equal(model.resources.length, 1, f);
+      assert.equal(model.resources[0]!.versions.filter((v) => v.storage).length, 1);
+    }
+  });
+
+  it('reads the bad fixtures as errors', async () => {
+    await assert.rejects(parseCrdPaths([join(fixtures, 'bad/path-traversal-version.yaml')]), /version name "\.\.\/\.\.\/pwned"/);
+  });
+});
+
+/** Tiny YAML→JSON for test inputs, via the parser under test's own dependency. */
+function parseYamlAsJson(text: string): unknown {
+  const [r] = parseCrdText(text, 'x.yaml');
+  assert.ok(r);
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${r.names.plural}.${r.group}` },
+    spec: {
+      group: r.group,
+      names: { kind: r.names.kind, plural: r.names.plural },
+      scope: r.scope,
+      versions: r.versions.map((v) => ({ name: v.name, served: v.served, storage: v.storage, schema: { openAPIV3Schema: v.schema } })),
+    },
+  };
+}
