@@ -140,3 +140,20 @@ export interface Transport {
 
 /** A value that is either an integer or a string (`x-kubernetes-int-or-string`), e.g. a port or `25%`. */
 export type IntOrString = number | string;
+
+/** JSON paths of a resource's scale subresource (as in the CRD). */
+export interface ScalePaths {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+/**
+ * A `ResourceInfo` plus what the fake tracker needs to behave like the apiserver for it: whether it has the status
+ * subresource (status changes through the main resource are then ignored) and its scale paths.
+ * Generated `register.ts` modules export one per kind.
+ */
+export interface ResourceDescriptor extends ResourceInfo {
+  statusSubresource?: boolean;
+  scale?: ScalePaths;
+}
