@@ -5,6 +5,7 @@ import { emitClientset } from './client/clientset.js';
 import { emitDeepCopy } from './deepcopy/index.js';
 import { HEADER, literal } from './emit-util.js';
 import { emitFake } from './fake/index.js';
+import { emitInformerFactory, emitInformers, emitListers } from './informers/index.js';
 import { groupVersionDir, groupVersionMember } from './names.js';
 import { emitRegister } from './register/index.js';
 import { emitTypes, TypeGraph } from './types/index.js';
@@ -30,8 +31,9 @@ export const DEFAULT_RUNTIME_IMPORT = 'kubegen/runtime';
  * Runs every generator over the model and returns the files in a stable order. Pure: reads nothing, writes nothing.
  * Writing (atomically) and verifying are the CLI's job (`src/cli`).
  *
- * Layout: `<group>/<version>/{types,deepcopy,register,client,index}.ts` per group/version, and at the root
- * `clientset.ts`, `fake.ts` (fake clientset, loads the testing runtime) and `index.ts`.
+ * Layout: `<group>/<version>/{types,deepcopy,register,client,listers,informers,index}.ts` per group/version, and at
+ * the root `clientset.ts`, `informers.ts` (the group-aware informer factory), `fake.ts` (fake clientset, loads the
+ * testing runtime) and `index.ts`.
  */
 export function generate(model: ApiModel, opts: GenerateOptions = {}): GeneratedFile[] {
   const runtimeImport = opts.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
@@ -49,6 +51,8 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
       { path: `${dir}/deepcopy.ts`, content: emitDeepCopy(gv, { runtimeImport, importExtension: ext, graph }) },
       { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport) },
       { path: `${dir}/client.ts`, content: emitClient(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
+      { path: `${dir}/listers.ts`, content: emitListers(gv, typeNames, runtimeImport, ext) },
+      { path: `${dir}/informers.ts`, content: emitInformers(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
       { path: `${dir}/index.ts`, content: emitVersionIndex(ext) },
     );
     opts.onProgress?.(i + 1, gvs.length, `${gv.group}/${gv.version}`);
@@ -57,6 +61,7 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
     files.push(
       { path: 'clientset.ts', content: emitClientset(gvs, groupIds, runtimeImport, ext) },
       { path: 'fake.ts', content: emitFake(gvs, groupIds, runtimeImport, ext) },
+      { path: 'informers.ts', content: emitInformerFactory(gvs, groupIds, runtimeImport, ext) },
       { path: 'index.ts', content: emitRootIndex(gvs, groupIds, ext) },
     );
   }
@@ -64,7 +69,7 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
 }
 
 function emitVersionIndex(ext: string): string {
-  const mods = ['types', 'deepcopy', 'register', 'client'];
+  const mods = ['types', 'deepcopy', 'register', 'client', 'listers', 'informers'];
   return [HEADER, '', ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
 }
 
@@ -72,5 +77,12 @@ function emitRootIndex(gvs: GroupVersion[], groupIds: Map<string, string>, ext: 
   const lines = gvs.map(
     (gv) => `export * as ${groupVersionMember(groupIds.get(gv.group)!, gv.version)} from ${literal(`./${groupVersionDir(gv.group, gv.version)}/index${ext}`)};`,
   );
-  return [HEADER, '', `export { Clientset } from ${literal(`./clientset${ext}`)};`, ...lines, ''].join('\n');
+  return [
+    HEADER,
+    '',
+    `export { Clientset } from ${literal(`./clientset${ext}`)};`,
+    `export { InformerFactory } from ${literal(`./informers${ext}`)};`,
+    ...lines,
+    '',
+  ].join('\n');
 }

@@ -4,3 +4,5 @@ export * from "./types.js";
 export * from "./deepcopy.js";
 export * from "./register.js";
 export * from "./client.js";
+export * from "./listers.js";
+export * from "./informers.js";

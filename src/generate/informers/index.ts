@@ -1,0 +1,127 @@
+import type { GroupVersion } from '../../model/index.js';
+import { HEADER, literal } from '../emit-util.js';
+import { groupVersionDir, groupVersionMember, pluralMember, resourceConstName } from '../names.js';
+import type { KindTypeNames } from '../names.js';
+
+/**
+ * `<group>/<version>/listers.ts`: a typed lister per kind over the runtime's generic `Lister` (client-go's
+ * generated listers over `listers.ResourceIndexer`). Objects a lister returns are the cache's: read-only.
+ */
+export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
+  const roots = gv.kinds.map((kv) => typeNames(kv.resource.names.kind).root);
+  const out = [
+    HEADER,
+    '',
+    `import { Lister } from ${literal(runtimeImport)};`,
+    `import type { Indexer, NamespaceLister } from ${literal(runtimeImport)};`,
+    `import type { ${roots.join(', ')} } from ${literal(`./types${ext}`)};`,
+  ];
+  for (const kv of gv.kinds) {
+    const { kind } = kv.resource.names;
+    const T = typeNames(kind).root;
+    const namespaced = kv.resource.scope === 'Namespaced';
+    out.push('', `/** Lists ${kind} objects from an informer's cache. Returned objects are shared: do not mutate them. */`);
+    out.push(`export type ${kind}Lister = Lister<${T}>;`);
+    if (namespaced) {
+      out.push(`/** Lists ${kind} objects of one namespace from the cache. Returned objects are shared: do not mutate them. */`);
+      out.push(`export type ${kind}NamespaceLister = NamespaceLister<${T}>;`);
+    }
+    out.push(`/** A ${kind} lister over an informer's indexer. */`);
+    out.push(`export function new${kind}Lister(indexer: Indexer<${T}>): ${kind}Lister {`, `  return new Lister<${T}>(indexer);`, '}');
+  }
+  return out.join('\n') + '\n';
+}
+
+/**
+ * `<group>/<version>/informers.ts`: per kind a typed accessor returning the shared informer and its lister from a
+ * runtime `SharedInformerFactory` (one informer and one watch per resource, however many callers ask).
+ */
+export function emitInformers(gv: GroupVersion, groupId: string, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
+  const roots = gv.kinds.map((kv) => typeNames(kv.resource.names.kind).root);
+  const cls = `${groupVersionMember(groupId, gv.version).replace(/^./, (c) => c.toUpperCase())}Informers`;
+  const out = [
+    HEADER,
+    '',
+    `import type { InformerOptions, SharedIndexInformer, SharedInformerFactory } from ${literal(runtimeImport)};`,
+    `import type { ${roots.join(', ')} } from ${literal(`./types${ext}`)};`,
+    `import type { ${gv.kinds.map((kv) => `${kv.resource.names.kind}Lister`).join(', ')} } from ${literal(`./listers${ext}`)};`,
+    `import { ${gv.kinds.map((kv) => resourceConstName(kv.resource.names.kind)).join(', ')} } from ${literal(`./register${ext}`)};`,
+  ];
+  const members: string[] = [];
+  for (const kv of gv.kinds) {
+    const { kind } = kv.resource.names;
+    const T = typeNames(kind).root;
+    out.push('', `/** The shared informer for ${kind} and a lister over its cache. */`);
+    out.push(`export interface ${kind}Informer {`, `  readonly informer: SharedIndexInformer<${T}>;`, `  readonly lister: ${kind}Lister;`, '}');
+    members.push(
+      '',
+      `  /** The shared ${kind} informer for these options (namespace, selectors, resync, transform). */`,
+      `  ${pluralMember(kv)}(opts: InformerOptions<${T}> = {}): ${kind}Informer {`,
+      `    const informer = this.factory.informerFor<${T}>(${resourceConstName(kind)}, opts);`,
+      '    return { informer, lister: informer.lister() };',
+      '  }',
+    );
+  }
+  out.push(
+    '',
+    `/** Informers for the ${gv.group}/${gv.version} API. */`,
+    `export class ${cls} {`,
+    '  readonly factory: SharedInformerFactory;',
+    '',
+    '  constructor(factory: SharedInformerFactory) {',
+    '    this.factory = factory;',
+    '  }',
+    ...members,
+    '}',
+    '',
+  );
+  return out.join('\n');
+}
+
+/** `informers.ts` at the root: an `InformerFactory` with one member per group/version over one runtime factory. */
+export function emitInformerFactory(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string): string {
+  const imports: string[] = [];
+  const fields: string[] = [];
+  const inits: string[] = [];
+  for (const gv of gvs) {
+    const member = groupVersionMember(groupIds.get(gv.group)!, gv.version);
+    const cls = `${member.replace(/^./, (c) => c.toUpperCase())}Informers`;
+    imports.push(`import { ${cls} } from ${literal(`./${groupVersionDir(gv.group, gv.version)}/informers${ext}`)};`);
+    fields.push(`  /** Informers for ${gv.group}/${gv.version}. */`, `  readonly ${member}: ${cls};`);
+    inits.push(`    this.${member} = new ${cls}(this.factory);`);
+  }
+  return [
+    HEADER,
+    '',
+    `import { SharedInformerFactory } from ${literal(runtimeImport)};`,
+    `import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from ${literal(runtimeImport)};`,
+    ...imports,
+    '',
+    '/**',
+    ' * Typed informers for every group/version generated here, all from one shared factory: ask for the same kind',
+    ' * twice and you get the same informer. `start()` runs the informers asked for so far.',
+    ' */',
+    'export class InformerFactory {',
+    '  readonly factory: SharedInformerFactory;',
+    ...fields,
+    '',
+    '  constructor(transportOrFactory: Transport | SharedInformerFactory, opts: SharedInformerFactoryOptions = {}) {',
+    '    this.factory = transportOrFactory instanceof SharedInformerFactory ? transportOrFactory : new SharedInformerFactory(transportOrFactory, opts);',
+    ...inits,
+    '  }',
+    '',
+    '  start(): void {',
+    '    this.factory.start();',
+    '  }',
+    '',
+    '  waitForCacheSync(opts?: WaitForCacheSyncOptions): Promise<void> {',
+    '    return this.factory.waitForCacheSync(opts);',
+    '  }',
+    '',
+    '  shutdown(): Promise<void> {',
+    '    return this.factory.shutdown();',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}
