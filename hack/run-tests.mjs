@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// What `npm test` runs (after `npm run build`):
+//   1. unit tests:        node --test --test-concurrency=2 dist/test/unit/**/*.test.js
+//   2. envtest binaries:  hack/setup-envtest.sh when KUBEBUILDER_ASSETS is unset or empty
+//   3. ONE control plane: every CRD in SHARED_CRD_PATHS (dist/test/integration/support/crds.js); its kubeconfig
+//                         path goes to the tests in KUBEGEN_TEST_KUBECONFIG
+//   4. integration tests: node --test --test-concurrency=1 dist/test/integration/**/*.test.js
+//   5. stops the control plane; exits non-zero if any run failed.
+// Flags: --unit-only, --integration-only; any other arguments are passed to both `node --test` runs
+// (e.g. --test-name-pattern=watch).
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit-only');
+const integrationOnly = args.includes('--integration-only');
+const passThrough = args.filter((a) => a !== '--unit-only' && a !== '--integration-only');
+
+function findTests(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .globSync('**/*.test.js', { cwd: dir })
+    .map((f) => path.join(dir, f))
+    .sort();
+}
+
+function runNodeTest(files, concurrency, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...passThrough, ...files], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    });
+    const forward = (sig) => child.kill(sig);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+function ensureAssets() {
+  if (process.env.KUBEBUILDER_ASSETS) return process.env.KUBEBUILDER_ASSETS;
+  console.error('run-tests: KUBEBUILDER_ASSETS is not set; running hack/setup-envtest.sh');
+  const res = spawnSync('bash', [path.join(root, 'hack/setup-envtest.sh')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`hack/setup-envtest.sh failed (exit ${res.status})`);
+  const dir = res.stdout.trim().split('\n').pop();
+  if (!dir) throw new Error('hack/setup-envtest.sh printed no directory');
+  process.env.KUBEBUILDER_ASSETS = dir;
+  return dir;
+}
+
+let failed = false;
+
+if (!integrationOnly) {
+  const unit = findTests(path.join(dist, 'test/unit'));
+  if (unit.length === 0) console.error('run-tests: no unit tests found in dist/test/unit (did `npm run build` run?)');
+  else if ((await runNodeTest(unit, 2, process.env)) !== 0) failed = true;
+}
+
+if (!unitOnly) {
+  const integration = findTests(path.join(dist, 'test/integration'));
+  if (integration.length > 0) {
+    let env;
+    try {
+      ensureAssets();
+      const { Envtest } = await import(pathToFileURL(path.join(dist, 'src/runtime/testing/envtest.js')).href);
+      const { SHARED_CRD_PATHS } = await import(pathToFileURL(path.join(dist, 'test/integration/support/crds.js')).href);
+      const started = Date.now();
+      env = await Envtest.start({ crdPaths: [...SHARED_CRD_PATHS] });
+      console.error(`run-tests: control plane up at ${env.apiserverUrl} in ${Date.now() - started} ms`);
+      const code = await runNodeTest(integration, 1, { ...process.env, KUBEGEN_TEST_KUBECONFIG: env.kubeconfigPath });
+      if (code !== 0) failed = true;
+    } catch (err) {
+      console.error(`run-tests: integration run failed: ${err instanceof Error ? err.stack : err}`);
+      failed = true;
+    } finally {
+      await env?.stop();
+    }
+  }
+}
+
+process.exit(failed ? 1 : 0);

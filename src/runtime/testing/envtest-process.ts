@@ -1,0 +1,197 @@
+/**
+ * Child processes of the envtest harness (etcd, kube-apiserver) that must never outlive the test process.
+ *
+ * Each child runs in its own process group (`detached`), so a kill reaches anything it forked. Every live child is
+ * in a registry that is killed (SIGKILL to the group) on `exit`, SIGINT, SIGTERM, SIGHUP and uncaught errors; after a
+ * signal the signal is re-raised so the process still dies the way it would have. A watchdog shell per child kills
+ * the group if the test process disappears without running any handler (SIGKILL, OOM).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface ManagedProcessOptions {
+  name: string;
+  command: string;
+  args: string[];
+  cwd?: string;
+  /** Copy the child's stdout/stderr to this process's stderr. */
+  attachOutput?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** A directory the watchdog removes after killing the group if this process died without cleaning up. */
+  watchdogRemoves?: string;
+}
+
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+const TAIL_LINES = 40;
+const live = new Set<ManagedProcess>();
+const exitCleanups = new Set<() => void>();
+let hooksInstalled = false;
+
+function killAllNow(): void {
+  for (const p of live) p.killNow();
+  for (const fn of exitCleanups) {
+    try {
+      fn();
+    } catch {
+      // best effort while exiting
+    }
+  }
+  exitCleanups.clear();
+}
+
+/**
+ * Runs `fn` (synchronously) if the process exits or is signalled before the returned function is called;
+ * envtest uses it to remove its temp dir. Returns the unregister function.
+ */
+export function onAbnormalExit(fn: () => void): () => void {
+  installHooks();
+  exitCleanups.add(fn);
+  return () => exitCleanups.delete(fn);
+}
+
+function installHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.on('exit', killAllNow);
+  process.on('uncaughtExceptionMonitor', killAllNow);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = (): void => {
+      killAllNow();
+      process.removeListener(sig, onSignal);
+      // Let the default (or another listener) handle it as if we had not been here.
+      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+    };
+    process.on(sig, onSignal);
+  }
+}
+
+/** A running child process in its own process group. */
+export class ManagedProcess {
+  readonly name: string;
+  private readonly child: ChildProcess;
+  private readonly watchdog: ChildProcess | undefined;
+  private readonly tail: string[] = [];
+  private partial = '';
+  private readonly exited: Promise<number | null>;
+  private exitCode: number | null | undefined;
+
+  constructor(opts: ManagedProcessOptions) {
+    installHooks();
+    this.name = opts.name;
+    this.child = spawn(opts.command, opts.args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.on('exit', (code, signal) => {
+        this.exitCode = code ?? (signal ? -1 : null);
+        live.delete(this);
+        this.stopWatchdog();
+        resolve(this.exitCode);
+      });
+      this.child.on('error', (err) => {
+        this.record(`spawn error: ${err.message}\n`);
+        this.exitCode = -1;
+        live.delete(this);
+        this.stopWatchdog();
+        resolve(-1);
+      });
+    });
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      stream?.on('data', (chunk: Buffer) => {
+        if (opts.attachOutput) process.stderr.write(chunk);
+        this.record(chunk.toString('utf8'));
+      });
+    }
+    // Do not keep the event loop alive just because a control plane is running.
+    this.child.unref();
+    (this.child.stdout as { unref?: () => void } | null)?.unref?.();
+    (this.child.stderr as { unref?: () => void } | null)?.unref?.();
+    if (this.child.pid !== undefined) {
+      live.add(this);
+      // dash's kill takes no `--`: `kill -9 -PGID` signals the whole group.
+      let script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill -9 -${this.child.pid} 2>/dev/null`;
+      if (opts.watchdogRemoves) script += `; sleep 1; rm -rf ${shellQuote(opts.watchdogRemoves)}`;
+      this.watchdog = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
+      this.watchdog.on('error', () => undefined);
+      this.watchdog.unref();
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Whether the process has exited. */
+  get done(): boolean {
+    return this.exitCode !== undefined;
+  }
+
+  /** Resolves with the exit code once the process has exited. */
+  waitExit(): Promise<number | null> {
+    return this.exited;
+  }
+
+  /** The last lines the process printed (for error messages). */
+  output(): string {
+    return [...this.tail, this.partial].join('\n').trim();
+  }
+
+  /** SIGTERM to the group, then SIGKILL after `graceMs`; resolves when the process has exited. */
+  async stop(graceMs = 5000): Promise<void> {
+    if (this.done) return;
+    this.signalGroup('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const killed = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.signalGroup('SIGKILL');
+        resolve();
+      }, graceMs);
+    });
+    await Promise.race([this.exited, killed]);
+    clearTimeout(timer);
+    await this.exited;
+  }
+
+  /** SIGKILL to the group, synchronously (used from exit handlers). */
+  killNow(): void {
+    if (this.done) return;
+    this.signalGroup('SIGKILL');
+    this.stopWatchdog();
+  }
+
+  private signalGroup(sig: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  private stopWatchdog(): void {
+    const pid = this.watchdog?.pid;
+    if (pid === undefined || this.watchdog?.exitCode !== null) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  private record(text: string): void {
+    const lines = (this.partial + text).split('\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) {
+      this.tail.push(line);
+      if (this.tail.length > TAIL_LINES) this.tail.shift();
+    }
+  }
+}
