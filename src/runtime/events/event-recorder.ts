@@ -1,0 +1,220 @@
+/**
+ * Writing core/v1 Events (client-go `tools/record`: `EventBroadcaster` + `EventRecorder` + `recordToSink`).
+ *
+ * `recorder.event(obj, type, reason, message)` returns at once: it builds the Event and queues it (at most
+ * `maxQueueLength`, further events are dropped and logged). One writer per broadcaster sends queued events in order:
+ * a first occurrence is created (`<object-name>.<hex nanoseconds>` in the object's namespace, or `default` for a
+ * cluster-scoped object); a repeat of the same (source, object, type, reason, message) patches the existing Event's
+ * `count`, `lastTimestamp` and `message` (falling back to a create if it was deleted). Network errors, 5xx and 429 are
+ * retried up to `maxAttempts` times with exponential backoff; other API errors drop the event. Nothing ever throws
+ * to the caller and the writer never rejects.
+ */
+import { ApiError, isNotFound } from '../client/errors.js';
+import type { KubeObject, Transport } from '../client/types.js';
+import { KubeClientset } from '../builtin/clientset.js';
+import type { Event } from '../builtin/types.js';
+import { realClock, sleep, type Clock } from '../clock.js';
+import { getLogger, type Logger } from '../log.js';
+import { DEFAULT_EVENT_CACHE_SIZE, EventCorrelator } from './event-correlator.js';
+
+export type EventType = 'Normal' | 'Warning';
+
+/** Records Events about objects. Implementations never throw and never block. */
+export interface EventRecorder {
+  /**
+   * Records that `reason` happened to `obj` (which needs `apiVersion`, `kind` and `metadata.name`; events about
+   * objects without them are dropped with a logged error). `reason` is a short UpperCamelCase word.
+   */
+  event(obj: KubeObject, type: EventType, reason: string, message: string): void;
+}
+
+export interface EventBroadcasterOptions {
+  transport: Transport;
+  /** `source.host` of every Event (optional, as in controller-runtime). */
+  host?: string;
+  clock?: Clock;
+  logger?: Logger;
+  /** Queued events beyond this are dropped (client-go's broadcaster queue: 1000). */
+  maxQueueLength?: number;
+  /** Tries per event (client-go: 12). */
+  maxAttempts?: number;
+  /** First retry delay, doubled per retry (default 1 s). */
+  retryInitialDelayMs?: number;
+  /** Retry delay cap (client-go sleeps 10 s between tries). */
+  retryMaxDelayMs?: number;
+  /** Aggregation LRU size (default 4096). */
+  cacheSize?: number;
+}
+
+/** Owns the queue, the correlator and the writer; hands out recorders per component. */
+export class EventBroadcaster {
+  private readonly clientset: KubeClientset;
+  private readonly host: string | undefined;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly maxQueueLength: number;
+  private readonly maxAttempts: number;
+  private readonly retryInitialDelayMs: number;
+  private readonly retryMaxDelayMs: number;
+  private readonly correlator: EventCorrelator;
+  private readonly queue: Event[] = [];
+  private readonly stopping = new AbortController();
+  private writer: Promise<void> | undefined;
+  private closed = false;
+  private seq = 0;
+
+  constructor(opts: EventBroadcasterOptions) {
+    this.clientset = new KubeClientset(opts.transport);
+    this.host = opts.host;
+    this.clock = opts.clock ?? realClock;
+    this.log = (opts.logger ?? getLogger()).child({ component: 'events' });
+    this.maxQueueLength = opts.maxQueueLength ?? 1000;
+    this.maxAttempts = opts.maxAttempts ?? 12;
+    this.retryInitialDelayMs = opts.retryInitialDelayMs ?? 1000;
+    this.retryMaxDelayMs = opts.retryMaxDelayMs ?? 10_000;
+    this.correlator = new EventCorrelator(opts.cacheSize ?? DEFAULT_EVENT_CACHE_SIZE);
+  }
+
+  /** A recorder whose Events carry `source.component = component`. */
+  newRecorder(component: string): EventRecorder {
+    return { event: (obj, type, reason, message) => this.record(component, obj, type, reason, message) };
+  }
+
+  /** Resolves once every event queued so far has been written or given up on. */
+  async flush(): Promise<void> {
+    while (this.writer !== undefined) await this.writer;
+  }
+
+  /** Stops accepting events, abandons pending retries, and resolves when the writer is idle. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    this.stopping.abort();
+    await this.flush();
+  }
+
+  private record(component: string, obj: KubeObject, type: EventType, reason: string, message: string): void {
+    try {
+      if (this.closed) return;
+      if (type !== 'Normal' && type !== 'Warning') {
+        this.log.error('unsupported event type', { type, reason });
+        return;
+      }
+      const meta = obj.metadata ?? {};
+      if (!obj.apiVersion || !obj.kind || !meta.name) {
+        this.log.error('could not construct reference to the object, dropping event', { kind: obj.kind, name: meta.name, reason, message });
+        return;
+      }
+      if (this.queue.length >= this.maxQueueLength) {
+        this.log.error('event queue is full, dropping event', { kind: obj.kind, name: meta.name, reason, message });
+        return;
+      }
+      this.queue.push(this.makeEvent(component, obj, type, reason, message));
+      this.writer ??= this.drain();
+    } catch (err) {
+      this.log.error('failed to record event', { error: err, reason });
+    }
+  }
+
+  private makeEvent(component: string, obj: KubeObject, type: EventType, reason: string, message: string): Event {
+    const meta = obj.metadata ?? {};
+    const now = this.clock.now();
+    const timestamp = formatEventTime(now);
+    const nanos = BigInt(Math.floor(now)) * 1_000_000n + BigInt(this.seq++ % 1_000_000);
+    const involvedObject: Event['involvedObject'] = { apiVersion: obj.apiVersion, kind: obj.kind, name: meta.name };
+    if (meta.namespace) involvedObject.namespace = meta.namespace;
+    if (meta.uid) involvedObject.uid = meta.uid;
+    if (meta.resourceVersion) involvedObject.resourceVersion = meta.resourceVersion;
+    return {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${meta.name}.${nanos.toString(16)}`, namespace: meta.namespace || 'default' },
+      involvedObject,
+      reason,
+      message,
+      type,
+      source: this.host ? { component, host: this.host } : { component },
+      firstTimestamp: timestamp,
+      lastTimestamp: timestamp,
+      count: 1,
+    };
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
+        try {
+          await this.write(next);
+        } catch (err) {
+          this.log.error('unexpected error writing event', { error: err });
+        }
+      }
+    } finally {
+      this.writer = undefined;
+    }
+  }
+
+  /** `recordToSink`: correlate, then create or patch with retries. */
+  private async write(raw: Event): Promise<void> {
+    const { event, patch } = this.correlator.observe(raw);
+    const namespace = event.metadata.namespace ?? 'default';
+    const events = this.clientset.coreV1.events(namespace);
+    let delay = this.retryInitialDelayMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        let written: Event;
+        if (patch !== undefined) {
+          try {
+            written = await events.patch(event.metadata.name!, { type: 'merge', patch });
+          } catch (err) {
+            if (!isNotFound(err)) throw err;
+            const { resourceVersion: _rv, ...metadata } = event.metadata;
+            written = await events.create({ ...event, metadata });
+          }
+        } else {
+          written = await events.create(event);
+        }
+        this.correlator.updateState(written);
+        return;
+      } catch (err) {
+        const fields = { error: err, event: event.metadata.name, namespace, reason: event.reason, attempt };
+        if (!isRetryable(err)) {
+          this.log.error('server rejected event, will not retry', fields);
+          return;
+        }
+        if (attempt >= this.maxAttempts || this.stopping.signal.aborted) {
+          this.log.error('unable to write event, giving up', fields);
+          return;
+        }
+        this.log.debug('unable to write event, will retry', fields);
+        try {
+          await sleep(this.clock, delay, this.stopping.signal);
+        } catch {
+          this.log.error('shutting down, dropping event', fields);
+          return;
+        }
+        delay = Math.min(delay * 2, this.retryMaxDelayMs);
+      }
+    }
+  }
+}
+
+/** A standalone recorder with its own broadcaster (one queue), plus `flush()` / `shutdown()`. */
+export function createEventRecorder(opts: EventBroadcasterOptions & { component: string }): EventRecorder & {
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+} {
+  const broadcaster = new EventBroadcaster(opts);
+  const recorder = broadcaster.newRecorder(opts.component);
+  return { event: recorder.event, flush: () => broadcaster.flush(), shutdown: () => broadcaster.shutdown() };
+}
+
+/** Network failures (anything not answered by the apiserver), 5xx and 429 are worth another try. */
+function isRetryable(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return true;
+  return err.code >= 500 || err.code === 429;
+}
+
+/** metav1.Time's wire format: RFC 3339 with second precision. */
+export function formatEventTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,91 @@
+/**
+ * `MetricsServer`: serves a prom-client registry on `GET /metrics` in the Prometheus text format
+ * (controller-runtime `pkg/metrics/server`, without its TLS/authn filters). Default bind address `:8080`; `"0"`
+ * disables it (then `listen()` resolves with undefined and nothing is opened). Scrape errors answer 500 and are
+ * logged; they never crash the process.
+ */
+import http from 'node:http';
+import type { Registry } from 'prom-client';
+import { getLogger, type Logger } from '../log.js';
+import { closeServer, listenOn, parseBindAddress } from './bind-address.js';
+import { registerDefaultMetrics } from './default-metrics.js';
+import { metricsRegistry } from './registry.js';
+
+export const DEFAULT_METRICS_BIND_ADDRESS = ':8080';
+export const METRICS_PATH = '/metrics';
+
+export interface MetricsServerOptions {
+  /** Default `:8080`; `"0"` disables. */
+  bindAddress?: string;
+  /** Default the runtime's `metricsRegistry`. */
+  registry?: Registry;
+  /** Register the Node process/GC collectors on the registry (once per registry). Default true. */
+  defaultMetrics?: boolean;
+  logger?: Logger;
+}
+
+export class MetricsServer {
+  readonly registry: Registry;
+  private readonly bindAddress: string;
+  private readonly log: Logger;
+  private server: http.Server | undefined;
+  private bound: string | undefined;
+
+  constructor(opts: MetricsServerOptions = {}) {
+    this.bindAddress = opts.bindAddress ?? DEFAULT_METRICS_BIND_ADDRESS;
+    parseBindAddress(this.bindAddress); // fail fast on a malformed address
+    this.registry = opts.registry ?? metricsRegistry;
+    this.log = (opts.logger ?? getLogger()).child({ component: 'metrics-server' });
+    if (opts.defaultMetrics ?? true) registerDefaultMetrics(this.registry);
+  }
+
+  /** The bound `host:port` once listening. */
+  get address(): string | undefined {
+    return this.bound;
+  }
+
+  /** Starts serving; resolves with the bound address, or undefined when disabled. */
+  async listen(): Promise<string | undefined> {
+    const addr = parseBindAddress(this.bindAddress);
+    if (addr === undefined) return undefined;
+    if (this.server !== undefined) throw new Error('MetricsServer is already listening');
+    const server = http.createServer((req, res) => void this.handle(req, res));
+    this.server = server;
+    try {
+      this.bound = await listenOn(server, addr);
+    } catch (err) {
+      this.server = undefined;
+      throw err;
+    }
+    this.log.info('serving metrics', { address: this.bound, path: METRICS_PATH });
+    return this.bound;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    this.bound = undefined;
+    if (server) await closeServer(server);
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    try {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (path !== METRICS_PATH) {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { 'Content-Type': 'text/plain; charset=utf-8', Allow: 'GET, HEAD' }).end('method not allowed\n');
+        return;
+      }
+      const body = await this.registry.metrics();
+      res.writeHead(200, { 'Content-Type': this.registry.contentType });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (err) {
+      this.log.error('error gathering metrics', { error: err });
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`error gathering metrics: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+  }
+}

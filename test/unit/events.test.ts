@@ -1,0 +1,201 @@
+/** Event recorder against the fake transport: Event shape, aggregation into `count`, retries, LRU, shutdown. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { builtinResources } from '../../src/runtime/builtin/resources.js';
+import type { Event, EventList } from '../../src/runtime/builtin/types.js';
+import { ApiError, newStatus } from '../../src/runtime/client/errors.js';
+import type { KubeObject } from '../../src/runtime/client/types.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { nullLogger } from '../../src/runtime/log.js';
+import { EventBroadcaster, FakeEventRecorder, LruCache, createEventRecorder } from '../../src/runtime/events/index.js';
+import { newFakeTransport, type FakeTransport } from '../../src/runtime/testing/fake-transport.js';
+
+const START = Date.parse('2024-05-01T10:00:00Z');
+const foo: KubeObject = {
+  apiVersion: 'samplecontroller.k8s.io/v1alpha1',
+  kind: 'Foo',
+  metadata: { name: 'example-foo', namespace: 'demo', uid: 'uid-1', resourceVersion: '42' },
+};
+
+async function events(transport: FakeTransport, namespace = 'demo'): Promise<Event[]> {
+  const list = (await transport.request({ verb: 'list', resource: builtinResources.events, namespace })) as EventList;
+  return list.items;
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+}
+
+function setup(extra: Partial<Parameters<typeof createEventRecorder>[0]> = {}) {
+  const clock = new FakeClock(START);
+  const transport = newFakeTransport([builtinResources.events]);
+  const recorder = createEventRecorder({ transport, component: 'foo-controller', clock, logger: nullLogger, ...extra });
+  return { clock, transport, recorder };
+}
+
+describe('event recorder', () => {
+  it('creates a core/v1 Event describing the object', async () => {
+    const { transport, recorder } = setup({ host: 'node-1' });
+    recorder.event(foo, 'Normal', 'Synced', 'Foo synced successfully');
+    await recorder.flush();
+    const [ev, ...rest] = await events(transport);
+    assert.equal(rest.length, 0);
+    assert.match(ev!.metadata.name!, /^example-foo\.[0-9a-f]+$/);
+    assert.equal(ev!.metadata.namespace, 'demo');
+    assert.deepEqual(ev!.involvedObject, {
+      apiVersion: 'samplecontroller.k8s.io/v1alpha1',
+      kind: 'Foo',
+      name: 'example-foo',
+      namespace: 'demo',
+      uid: 'uid-1',
+      resourceVersion: '42',
+    });
+    assert.deepEqual(ev!.source, { component: 'foo-controller', host: 'node-1' });
+    assert.equal(ev!.type, 'Normal');
+    assert.equal(ev!.reason, 'Synced');
+    assert.equal(ev!.message, 'Foo synced successfully');
+    assert.equal(ev!.count, 1);
+    assert.equal(ev!.firstTimestamp, '2024-05-01T10:00:00Z');
+    assert.equal(ev!.lastTimestamp, '2024-05-01T10:00:00Z');
+  });
+
+  it('aggregates repeats into one Event whose count grows (patched, not re-created)', async () => {
+    const { clock, transport, recorder } = setup();
+    recorder.event(foo, 'Warning', 'ErrResourceExists', 'Resource "d" already exists');
+    await recorder.flush();
+    clock.step(5_000);
+    recorder.event(foo, 'Warning', 'ErrResourceExists', 'Resource "d" already exists');
+    clock.step(5_000);
+    recorder.event(foo, 'Warning', 'ErrResourceExists', 'Resource "d" already exists');
+    recorder.event(foo, 'Normal', 'Synced', 'Foo synced successfully');
+    await recorder.flush();
+    const all = await events(transport);
+    assert.equal(all.length, 2);
+    const warn = all.find((e) => e.reason === 'ErrResourceExists')!;
+    assert.equal(warn.count, 3);
+    assert.equal(warn.firstTimestamp, '2024-05-01T10:00:00Z');
+    assert.equal(warn.lastTimestamp, '2024-05-01T10:00:10Z');
+    const verbs = transport.actions().filter((a) => a.resource === 'events' && a.verb !== 'list').map((a) => a.verb);
+    assert.deepEqual(verbs, ['create', 'patch', 'patch', 'create']);
+  });
+
+  it('re-creates an aggregated Event that was deleted meanwhile', async () => {
+    const { transport, recorder } = setup();
+    recorder.event(foo, 'Normal', 'Synced', 'ok');
+    await recorder.flush();
+    const [first] = await events(transport);
+    await transport.request({ verb: 'delete', resource: builtinResources.events, namespace: 'demo', name: first!.metadata.name });
+    recorder.event(foo, 'Normal', 'Synced', 'ok');
+    await recorder.flush();
+    const [again, ...rest] = await events(transport);
+    assert.equal(rest.length, 0);
+    assert.equal(again!.count, 2);
+    assert.equal(again!.metadata.name, first!.metadata.name);
+  });
+
+  it('puts events about cluster-scoped objects in the default namespace', async () => {
+    const { transport, recorder } = setup();
+    recorder.event({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', uid: 'u' } }, 'Normal', 'Seen', 'hello');
+    await recorder.flush();
+    const [ev] = await events(transport, 'default');
+    assert.equal(ev!.involvedObject.kind, 'Node');
+    assert.equal(ev!.involvedObject.namespace, undefined);
+  });
+
+  it('retries network errors with backoff and then succeeds', async () => {
+    const { clock, transport, recorder } = setup({ retryInitialDelayMs: 1000 });
+    let failures = 2;
+    transport.prependReactor('create', 'events', () => (failures-- > 0 ? { handled: true, error: new Error('ECONNRESET') } : undefined));
+    recorder.event(foo, 'Normal', 'Synced', 'ok');
+    await settle();
+    assert.equal((await events(transport)).length, 0);
+    clock.step(1000);
+    await settle();
+    assert.equal((await events(transport)).length, 0, 'second attempt failed too');
+    clock.step(2000);
+    await recorder.flush();
+    assert.equal((await events(transport)).length, 1);
+    assert.equal(transport.actions().filter((a) => a.verb === 'create').length, 3);
+  });
+
+  it('drops an event the server rejects as invalid, without throwing, and keeps going', async () => {
+    const { transport, recorder } = setup();
+    transport.prependReactor('create', 'events', (a) =>
+      (a.object as Event).reason === 'Bad' ? { handled: true, error: new ApiError(newStatus(422, 'Invalid', 'nope')) } : undefined,
+    );
+    recorder.event(foo, 'Normal', 'Bad', 'x');
+    recorder.event(foo, 'Normal', 'Good', 'y');
+    await recorder.flush();
+    const all = await events(transport);
+    assert.deepEqual(all.map((e) => e.reason), ['Good']);
+    assert.equal(transport.actions().filter((a) => a.verb === 'create').length, 2, 'the invalid one is tried once');
+  });
+
+  it('forgets the least recently used keys beyond the cache size', async () => {
+    const { transport, recorder } = setup({ cacheSize: 2 });
+    for (const msg of ['a', 'b', 'c', 'a']) {
+      recorder.event(foo, 'Normal', 'R', msg);
+    }
+    await recorder.flush();
+    const all = await events(transport);
+    assert.equal(all.filter((e) => e.message === 'a').length, 2, '"a" was evicted, so its repeat is a new Event');
+  });
+
+  it('never throws on bad input and ignores events after shutdown', async () => {
+    const { transport, recorder } = setup();
+    assert.doesNotThrow(() => recorder.event({ metadata: { name: 'no-kind' } }, 'Normal', 'R', 'm'));
+    assert.doesNotThrow(() => recorder.event(foo, 'Bogus' as 'Normal', 'R', 'm'));
+    await recorder.shutdown();
+    recorder.event(foo, 'Normal', 'R', 'after');
+    await recorder.flush();
+    assert.equal((await events(transport)).length, 0);
+  });
+
+  it('shutdown abandons pending retries', async () => {
+    const { transport, recorder } = setup();
+    transport.prependReactor('create', 'events', () => ({ handled: true, error: new Error('down') }));
+    recorder.event(foo, 'Normal', 'R', 'm');
+    await settle();
+    await recorder.shutdown(); // would otherwise wait for 11 more tries on the fake clock
+    assert.equal(transport.actions().length, 1);
+  });
+
+  it('drops events beyond the queue length', async () => {
+    const { transport, recorder } = setup({ maxQueueLength: 2 });
+    for (let i = 0; i < 5; i++) recorder.event(foo, 'Normal', 'R', `m${i}`);
+    await recorder.flush();
+    // the first is taken off the queue by the writer at once, two more fit in the queue
+    assert.equal((await events(transport)).length, 3);
+  });
+
+  it('shares one queue and cache between recorders of a broadcaster, keyed by component', async () => {
+    const transport = newFakeTransport([builtinResources.events]);
+    const b = new EventBroadcaster({ transport, clock: new FakeClock(START), logger: nullLogger });
+    b.newRecorder('one').event(foo, 'Normal', 'R', 'm');
+    b.newRecorder('two').event(foo, 'Normal', 'R', 'm');
+    b.newRecorder('one').event(foo, 'Normal', 'R', 'm');
+    await b.flush();
+    const all = await events(transport);
+    assert.deepEqual(all.map((e) => [e.source?.component, e.count]).sort(), [['one', 2], ['two', 1]]);
+  });
+});
+
+describe('FakeEventRecorder and LruCache', () => {
+  it('FakeEventRecorder keeps "<type> <reason> <message>" lines', () => {
+    const r = new FakeEventRecorder();
+    r.event(foo, 'Warning', 'ErrResourceExists', 'taken');
+    assert.deepEqual(r.events, ['Warning ErrResourceExists taken']);
+    assert.equal(r.recorded[0]!.object, foo);
+  });
+
+  it('LruCache evicts the least recently used entry', () => {
+    const c = new LruCache<string, number>(2);
+    c.set('a', 1);
+    c.set('b', 2);
+    assert.equal(c.get('a'), 1);
+    c.set('c', 3);
+    assert.equal(c.get('b'), undefined);
+    assert.equal(c.get('a'), 1);
+    assert.equal(c.size, 2);
+  });
+});
