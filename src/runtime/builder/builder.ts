@@ -1,0 +1,138 @@
+/**
+ * Fluent controller wiring (controller-runtime `pkg/builder`):
+ *
+ * ```ts
+ * controllerFor(mgr, fooResource)
+ *   .owns(deploymentResource)
+ *   .withOptions({ maxConcurrentReconciles: 2 })
+ *   .complete(async (req, ctx) => { ... });
+ * ```
+ *
+ * `for` watches the primary kind (enqueue the object itself), `owns` watches dependents and enqueues their
+ * controlling owner of the primary kind, `watches` takes any handler. Informers come from the manager's shared
+ * cache; `complete` builds the {@link Controller} and adds it to the manager.
+ */
+import type { KubeObject, ResourceInfo } from '../client/types.js';
+import { Controller, type ControllerOptions } from '../controller/controller.js';
+import type { ReconcileFunc, Reconciler } from '../controller/reconcile.js';
+import { enqueueForObject, enqueueForOwner, type EventHandler } from '../handler/handler.js';
+import type { Manager } from '../manager/manager.js';
+import type { Predicate } from '../predicate/predicate.js';
+
+export interface BuilderWatchOptions<T extends KubeObject = KubeObject> {
+  predicates?: Predicate<T>[];
+}
+
+export interface OwnsOptions<T extends KubeObject = KubeObject> extends BuilderWatchOptions<T> {
+  /** Enqueue every owner of the primary kind, not only the controlling one (`MatchEveryOwner`). */
+  matchEveryOwner?: boolean;
+}
+
+export type BuilderControllerOptions = Pick<
+  ControllerOptions,
+  'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger'
+>;
+
+interface PendingWatch {
+  info: ResourceInfo;
+  /** Undefined for `owns`: the owner handler is made in build(), once `for` is known. */
+  handler?: EventHandler<KubeObject>;
+  predicates: Predicate<KubeObject>[];
+  owns?: { matchEveryOwner: boolean };
+}
+
+export class ControllerBuilder {
+  private forInfo: ResourceInfo | undefined;
+  private readonly pending: PendingWatch[] = [];
+  private readonly globalPredicates: Predicate<KubeObject>[] = [];
+  private name: string | undefined;
+  private options: BuilderControllerOptions = {};
+  private built = false;
+
+  constructor(private readonly manager: Manager) {}
+
+  /** The primary kind: its events enqueue the object itself. Exactly one `for` per controller. */
+  for<T extends KubeObject = KubeObject>(info: ResourceInfo, opts: BuilderWatchOptions<T> = {}): this {
+    if (this.forInfo) throw new Error('for() may only be called once');
+    this.forInfo = info;
+    this.pending.unshift({ info, handler: enqueueForObject(), predicates: (opts.predicates ?? []) as Predicate<KubeObject>[] });
+    return this;
+  }
+
+  /** A dependent kind: its events enqueue its controlling owner of the `for` kind. */
+  owns<T extends KubeObject = KubeObject>(info: ResourceInfo, opts: OwnsOptions<T> = {}): this {
+    this.pending.push({
+      info,
+      predicates: (opts.predicates ?? []) as Predicate<KubeObject>[],
+      owns: { matchEveryOwner: opts.matchEveryOwner ?? false },
+    });
+    return this;
+  }
+
+  /** Any kind with any handler. */
+  watches<T extends KubeObject = KubeObject>(info: ResourceInfo, handler: EventHandler<T>, opts: BuilderWatchOptions<T> = {}): this {
+    this.pending.push({ info, handler: handler as EventHandler<KubeObject>, predicates: (opts.predicates ?? []) as Predicate<KubeObject>[] });
+    return this;
+  }
+
+  /** Predicates applied to every watch of this controller. */
+  withEventFilter<T extends KubeObject = KubeObject>(p: Predicate<T>): this {
+    this.globalPredicates.push(p as Predicate<KubeObject>);
+    return this;
+  }
+
+  /** Controller name (logs, metrics, queue). Default: the `for` kind, lower-cased. */
+  named(name: string): this {
+    this.name = name;
+    return this;
+  }
+
+  withOptions(options: BuilderControllerOptions): this {
+    this.options = { ...this.options, ...options };
+    return this;
+  }
+
+  /** Builds the controller, wires its watches to the manager's informers and adds it to the manager. */
+  complete(reconciler: Reconciler | ReconcileFunc): Controller {
+    return this.build(reconciler);
+  }
+
+  build(reconciler: Reconciler | ReconcileFunc): Controller {
+    if (this.built) throw new Error('controller already built');
+    if (!this.forInfo && !this.name) throw new Error('a controller needs for() or named()');
+    this.built = true;
+    const name = this.name ?? this.forInfo!.kind.toLowerCase();
+    const controller = new Controller({
+      ...this.options,
+      name,
+      reconciler,
+      registry: this.manager.registry,
+      clock: this.manager.clock,
+      logger: (this.options.logger ?? this.manager.logger).child(
+        this.forInfo ? { controllerGroup: this.forInfo.group, controllerKind: this.forInfo.kind } : {},
+      ),
+    });
+    for (const w of this.pending) {
+      let handler = w.handler;
+      if (w.owns) {
+        if (!this.forInfo) throw new Error('owns() needs for()');
+        handler = enqueueForOwner(this.forInfo, { onlyControllers: !w.owns.matchEveryOwner });
+      }
+      if (!handler) throw new Error('watch without a handler');
+      controller.watch(this.manager.getInformer(w.info), handler, [...this.globalPredicates, ...w.predicates]);
+    }
+    this.manager.add(controller);
+    return controller;
+  }
+}
+
+/** `ctrl.NewControllerManagedBy(mgr)`. */
+export function newControllerManagedBy(manager: Manager): ControllerBuilder {
+  return new ControllerBuilder(manager);
+}
+
+/** `NewControllerManagedBy(mgr).For(info, opts)`. */
+export function controllerFor<T extends KubeObject = KubeObject>(manager: Manager, info: ResourceInfo, opts: BuilderWatchOptions<T> = {}): ControllerBuilder {
+  return new ControllerBuilder(manager).for(info, opts);
+}
+

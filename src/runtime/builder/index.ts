@@ -1,0 +1,2 @@
+/** Fluent controller wiring (controller-runtime `pkg/builder`). */
+export * from './builder.js';

@@ -1,0 +1,57 @@
+/**
+ * controller-runtime's reconcile metrics (`pkg/internal/controller/metrics`), registered once per registry and
+ * shared by every controller (each controller writes its own `controller` label).
+ */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { metricsRegistry } from '../metrics/registry.js';
+
+export const RECONCILE_TOTAL = 'controller_runtime_reconcile_total';
+export const RECONCILE_ERRORS_TOTAL = 'controller_runtime_reconcile_errors_total';
+export const TERMINAL_RECONCILE_ERRORS_TOTAL = 'controller_runtime_terminal_reconcile_errors_total';
+export const RECONCILE_PANICS_TOTAL = 'controller_runtime_reconcile_panics_total';
+export const RECONCILE_TIME_SECONDS = 'controller_runtime_reconcile_time_seconds';
+export const MAX_CONCURRENT_RECONCILES = 'controller_runtime_max_concurrent_reconciles';
+export const ACTIVE_WORKERS = 'controller_runtime_active_workers';
+export const RECONCILE_TIMEOUTS_TOTAL = 'controller_runtime_reconcile_timeouts_total';
+
+/** controller-runtime's buckets: 5 ms … 60 s. */
+export const RECONCILE_TIME_BUCKETS: readonly number[] = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75,
+  2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+];
+
+export type ReconcileResultLabel = 'success' | 'error' | 'requeue' | 'requeue_after';
+
+export interface ControllerMetrics {
+  reconcileTotal: Counter<'controller' | 'result'>;
+  reconcileErrors: Counter<'controller'>;
+  terminalErrors: Counter<'controller'>;
+  panics: Counter<'controller'>;
+  reconcileTime: Histogram<'controller'>;
+  maxConcurrent: Gauge<'controller'>;
+  activeWorkers: Gauge<'controller'>;
+  timeouts: Counter<'controller'>;
+}
+
+const cache = new WeakMap<Registry, ControllerMetrics>();
+
+/** The shared controller metrics of `registry` (default the runtime's `metricsRegistry`). */
+export function controllerMetrics(registry: Registry = metricsRegistry): ControllerMetrics {
+  let m = cache.get(registry);
+  if (m) return m;
+  const get = <M>(name: string, make: () => M): M => (registry.getSingleMetric(name) as M | undefined) ?? make();
+  const registers = [registry];
+  const c = ['controller'] as const;
+  m = {
+    reconcileTotal: get(RECONCILE_TOTAL, () => new Counter({ name: RECONCILE_TOTAL, help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'] as const, registers })),
+    reconcileErrors: get(RECONCILE_ERRORS_TOTAL, () => new Counter({ name: RECONCILE_ERRORS_TOTAL, help: 'Total number of reconciliation errors per controller', labelNames: c, registers })),
+    terminalErrors: get(TERMINAL_RECONCILE_ERRORS_TOTAL, () => new Counter({ name: TERMINAL_RECONCILE_ERRORS_TOTAL, help: 'Total number of terminal reconciliation errors per controller', labelNames: c, registers })),
+    panics: get(RECONCILE_PANICS_TOTAL, () => new Counter({ name: RECONCILE_PANICS_TOTAL, help: 'Total number of reconciliation panics per controller', labelNames: c, registers })),
+    reconcileTime: get(RECONCILE_TIME_SECONDS, () => new Histogram({ name: RECONCILE_TIME_SECONDS, help: 'Length of time per reconciliation per controller', labelNames: c, buckets: [...RECONCILE_TIME_BUCKETS], registers })),
+    maxConcurrent: get(MAX_CONCURRENT_RECONCILES, () => new Gauge({ name: MAX_CONCURRENT_RECONCILES, help: 'Maximum number of concurrent reconciles per controller', labelNames: c, registers })),
+    activeWorkers: get(ACTIVE_WORKERS, () => new Gauge({ name: ACTIVE_WORKERS, help: 'Number of currently used workers per controller', labelNames: c, registers })),
+    timeouts: get(RECONCILE_TIMEOUTS_TOTAL, () => new Counter({ name: RECONCILE_TIMEOUTS_TOTAL, help: 'Total number of reconciliation timeouts per controller', labelNames: c, registers })),
+  };
+  cache.set(registry, m);
+  return m;
+}

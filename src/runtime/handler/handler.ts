@@ -1,0 +1,92 @@
+/**
+ * Event handlers (controller-runtime `pkg/handler`): turn a watched object's create/update/delete/generic event into
+ * zero or more reconcile requests added to the controller's queue. Handlers only read the objects they are given.
+ * Delete events may carry a `DeletedFinalStateUnknown` tombstone; every handler here unwraps it.
+ */
+import { objectFromDeleted, type DeletedFinalStateUnknown } from '../cache/keys.js';
+import type { KubeObject } from '../client/types.js';
+import type { Request } from '../controller/reconcile.js';
+
+/** Where handlers put requests (the controller's queue; duplicates are collapsed there). */
+export interface RequestSink {
+  add(request: Request): void;
+}
+
+export interface EventHandler<T extends KubeObject = KubeObject> {
+  create?(obj: T, sink: RequestSink): void;
+  update?(oldObj: T, newObj: T, sink: RequestSink): void;
+  delete?(obj: T | DeletedFinalStateUnknown<T>, sink: RequestSink): void;
+  generic?(obj: T, sink: RequestSink): void;
+}
+
+/** Builds a handler that maps every event's object(s) through `map` (update: old and new). */
+function fromMap<T extends KubeObject>(map: (obj: T) => Request[]): EventHandler<T> {
+  const put = (obj: T, sink: RequestSink): void => {
+    for (const r of map(obj)) sink.add(r);
+  };
+  return {
+    create: put,
+    update: (o, n, sink) => {
+      put(o, sink);
+      put(n, sink);
+    },
+    delete: (o, sink) => put(objectFromDeleted(o), sink),
+    generic: put,
+  };
+}
+
+/** `EnqueueRequestForObject`: the object's own namespace/name. Objects without a name are skipped. */
+export function enqueueForObject<T extends KubeObject = KubeObject>(): EventHandler<T> {
+  const own = (obj: T): Request[] => {
+    const name = obj.metadata?.name;
+    return name ? [{ namespace: obj.metadata?.namespace ?? '', name }] : [];
+  };
+  return {
+    create: (o, sink) => own(o).forEach((r) => sink.add(r)),
+    // Old and new share the key; enqueue it once.
+    update: (_o, n, sink) => own(n).forEach((r) => sink.add(r)),
+    delete: (o, sink) => own(objectFromDeleted(o)).forEach((r) => sink.add(r)),
+    generic: (o, sink) => own(o).forEach((r) => sink.add(r)),
+  };
+}
+
+/** The owner kind to follow: a `ResourceInfo` fits (`group`, `kind`, `namespaced`), or give `apiVersion` + `kind`. */
+export interface OwnerType {
+  kind: string;
+  /** API group ('' = core). Used when `apiVersion` is not given. */
+  group?: string;
+  /** `group/version` or `v1`; only its group is compared (owners of any version match, as in controller-runtime). */
+  apiVersion?: string;
+  /** Whether the owner kind is namespaced (default true): its request takes the dependent's namespace, else ''. */
+  namespaced?: boolean;
+}
+
+export interface EnqueueForOwnerOptions {
+  /** Only follow the owner reference marked `controller: true` (`OnlyControllerOwner()`). Default false. */
+  onlyControllers?: boolean;
+}
+
+/** `EnqueueRequestForOwner`: for each owner reference of `owner`'s group and kind, a request for the owner. */
+export function enqueueForOwner<T extends KubeObject = KubeObject>(owner: OwnerType, opts: EnqueueForOwnerOptions = {}): EventHandler<T> {
+  const group = owner.apiVersion !== undefined ? groupOf(owner.apiVersion) : (owner.group ?? '');
+  const namespaced = owner.namespaced ?? true;
+  return fromMap((obj) => {
+    const out: Request[] = [];
+    for (const ref of obj.metadata?.ownerReferences ?? []) {
+      if (ref.kind !== owner.kind || groupOf(ref.apiVersion) !== group) continue;
+      if (opts.onlyControllers && ref.controller !== true) continue;
+      out.push({ namespace: namespaced ? (obj.metadata?.namespace ?? '') : '', name: ref.name });
+    }
+    return out;
+  });
+}
+
+/** `EnqueueRequestsFromMapFunc`: whatever `fn` returns for the object (old and new on update). `fn` must not throw. */
+export function enqueueMapped<T extends KubeObject = KubeObject>(fn: (obj: T) => Request[]): EventHandler<T> {
+  return fromMap(fn);
+}
+
+function groupOf(apiVersion: string): string {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? '' : apiVersion.slice(0, i);
+}

@@ -1,0 +1,70 @@
+/**
+ * A client that reads from the manager's cache and writes to the API server (controller-runtime's default
+ * delegating client). `get`/`list` of a kind whose informer the manager handed out (and which has synced) are served
+ * from that informer's store, as deep copies the caller may mutate; everything else, and every write, goes through
+ * a plain {@link ResourceClient}. Cache reads can be stale: use optimistic concurrency (resourceVersion) on writes.
+ */
+import type { SharedIndexInformer } from '../cache/shared-informer.js';
+import { ApiError, newStatus } from '../client/errors.js';
+import type { GetOptions, ListOptions } from '../client/interfaces.js';
+import { ResourceClient } from '../client/resource-client.js';
+import type { KubeList, KubeObject, ResourceInfo, Transport } from '../client/types.js';
+
+/** Finds the informer serving `info` for `namespace` ('' = all), if any. */
+export type InformerLookup = (info: ResourceInfo, namespace: string) => SharedIndexInformer<KubeObject> | undefined;
+
+export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T> {
+  constructor(
+    transport: Transport,
+    info: ResourceInfo,
+    namespace: string | undefined,
+    private readonly lookup: InformerLookup,
+  ) {
+    super(transport, info, namespace);
+  }
+
+  /** From the cache when it serves this kind (a missing object is a 404 `ApiError`); else from the API. */
+  override get(name: string, opts: GetOptions = {}): Promise<T> {
+    const informer = this.cached();
+    if (!informer || opts.resourceVersion !== undefined) return super.get(name, opts);
+    const lister = informer.lister();
+    const obj = this.namespace ? lister.namespace(this.namespace).get(name) : lister.get(name);
+    if (!obj) {
+      const what = `${this.info.resource}${this.info.group ? '.' + this.info.group : ''}`;
+      return Promise.reject(new ApiError(newStatus(404, 'NotFound', `${what} "${name}" not found`, { name, group: this.info.group, kind: this.info.resource })));
+    }
+    return Promise.resolve(structuredClone(obj));
+  }
+
+  /** From the cache (label selector honoured) when it serves this kind and no paging/field selector is asked for. */
+  override list(opts: ListOptions = {}): Promise<KubeList<T>> {
+    const informer = this.cached();
+    if (!informer || opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion !== undefined) return super.list(opts);
+    const lister = informer.lister();
+    const items = this.namespace ? lister.namespace(this.namespace).list(opts.labelSelector) : lister.list(opts.labelSelector);
+    return Promise.resolve({
+      apiVersion: this.apiVersion,
+      kind: this.info.listKind,
+      metadata: { resourceVersion: informer.lastSyncResourceVersion },
+      items: items.map((o) => structuredClone(o)),
+    });
+  }
+
+  private cached(): SharedIndexInformer<T> | undefined {
+    const inf = this.lookup(this.info, this.namespace ?? '') ?? (this.namespace ? this.lookup(this.info, '') : undefined);
+    return inf && inf.hasSynced() ? (inf as unknown as SharedIndexInformer<T>) : undefined;
+  }
+}
+
+/** Hands out {@link CachedResourceClient}s for any kind. */
+export class CachedClient {
+  constructor(
+    readonly transport: Transport,
+    private readonly lookup: InformerLookup,
+  ) {}
+
+  /** A client for `info`, scoped to `namespace` for namespaced kinds (unset = all namespaces). */
+  resource<T extends KubeObject>(info: ResourceInfo, namespace?: string): CachedResourceClient<T> {
+    return new CachedResourceClient<T>(this.transport, info, namespace, this.lookup);
+  }
+}

@@ -1,0 +1,2 @@
+/** Event filters for controllers (controller-runtime `pkg/predicate`). */
+export * from './predicate.js';
