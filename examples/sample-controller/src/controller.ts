@@ -1,0 +1,235 @@
+/**
+ * The sample controller (a port of k8s.io/sample-controller `controller.go`): keeps, for every Foo, a Deployment
+ * named `spec.deploymentName` with `spec.replicas` replicas, owned by the Foo, and copies the Deployment's
+ * `status.availableReplicas` into the Foo's status.
+ *
+ * Foo add/update events enqueue the Foo's key; Deployment add/update/delete events enqueue the Foo that controls the
+ * Deployment. `run(workers, signal)` waits for both caches, then runs `workers` loops that each take one key at a
+ * time from the rate-limited queue and call `syncHandler(key)`. A failed sync is re-added with the queue's rate
+ * limiter (5 ms doubling per failure, and a 10 qps / 100 burst bucket overall); a successful one is forgotten.
+ * Objects from the listers are shared with the cache and never mutated: writes go through copies.
+ */
+import {
+  DeletedFinalStateUnknown,
+  getLogger,
+  isControlledBy,
+  isNotFound,
+  metaNamespaceKey,
+  RateLimitingQueue,
+  splitMetaNamespaceKey,
+  type Deployment,
+  type EventRecorder,
+  type KubeClientset,
+  type KubeObject,
+  type Logger,
+  type TypedInformer,
+} from 'kubegen/runtime';
+import type { Clientset } from './generated/clientset.js';
+import type { Foo, FooInformer } from './generated/samplecontroller.k8s.io/v1alpha1/index.js';
+import { FOO_API_VERSION, FOO_KIND, newDeployment } from './new-deployment.js';
+
+export const CONTROLLER_AGENT_NAME = 'sample-controller';
+/** Reason of the event recorded when a Foo is synced successfully. */
+export const SUCCESS_SYNCED = 'Synced';
+/** Reason of the event recorded when the Deployment exists but is not controlled by the Foo. */
+export const ERR_RESOURCE_EXISTS = 'ErrResourceExists';
+/** `MessageResourceExists` ("Resource %q already exists and is not managed by Foo"). */
+export const messageResourceExists = (name: string): string => `Resource ${JSON.stringify(name)} already exists and is not managed by Foo`;
+export const MESSAGE_RESOURCE_SYNCED = 'Foo synced successfully';
+
+export interface ControllerOptions {
+  kubeClientset: KubeClientset;
+  sampleClientset: Clientset;
+  deploymentInformer: TypedInformer<Deployment>;
+  fooInformer: FooInformer;
+  recorder: EventRecorder;
+  logger?: Logger;
+  /** Default: a `RateLimitingQueue` named `Foos` with the default controller rate limiter. */
+  queue?: RateLimitingQueue<string>;
+}
+
+export class Controller {
+  readonly queue: RateLimitingQueue<string>;
+  private readonly kube: KubeClientset;
+  private readonly sample: Clientset;
+  private readonly deployments: TypedInformer<Deployment>;
+  private readonly foos: FooInformer;
+  private readonly recorder: EventRecorder;
+  private readonly log: Logger;
+  private stopping = false;
+
+  constructor(opts: ControllerOptions) {
+    this.kube = opts.kubeClientset;
+    this.sample = opts.sampleClientset;
+    this.deployments = opts.deploymentInformer;
+    this.foos = opts.fooInformer;
+    this.recorder = opts.recorder;
+    this.log = (opts.logger ?? getLogger()).child({ controller: CONTROLLER_AGENT_NAME });
+    this.queue = opts.queue ?? new RateLimitingQueue<string>({ name: 'Foos' });
+
+    this.log.info('Setting up event handlers');
+    this.foos.informer.addEventHandler({
+      onAdd: (foo) => this.enqueueFoo(foo),
+      onUpdate: (_old, foo) => this.enqueueFoo(foo),
+    });
+    this.deployments.informer.addEventHandler({
+      onAdd: (d) => this.handleObject(d),
+      onUpdate: (oldD, newD) => {
+        // Periodic resyncs deliver the same Deployment again; two versions of one Deployment always differ in
+        // resourceVersion.
+        if (oldD.metadata?.resourceVersion === newD.metadata?.resourceVersion) return;
+        this.handleObject(newD);
+      },
+      onDelete: (d) => this.handleObject(d),
+    });
+  }
+
+  /**
+   * Waits for the caches, runs `workers` worker loops until `signal` aborts, then shuts the queue down and resolves
+   * once every in-flight sync has finished (queued keys are dropped). Never rejects.
+   */
+  async run(workers: number, signal: AbortSignal): Promise<void> {
+    this.log.info('Starting Foo controller');
+    this.log.info('Waiting for informer caches to sync');
+    const synced = await Promise.race([
+      Promise.all([this.deployments.informer.whenSynced(), this.foos.informer.whenSynced()]).then(() => true),
+      aborted(signal).then(() => false),
+    ]);
+    if (synced) {
+      this.log.info('Starting workers', { count: workers });
+      const loops = Array.from({ length: workers }, () => this.runWorker());
+      this.log.info('Started workers');
+      await aborted(signal);
+      this.log.info('Shutting down workers');
+      this.stopping = true;
+      this.queue.shutDown();
+      await Promise.all(loops);
+    } else {
+      this.queue.shutDown();
+    }
+    this.log.info('Shut down workers');
+  }
+
+  /** Takes keys off the queue until it shuts down (or `run` is stopping). */
+  private async runWorker(): Promise<void> {
+    while (!this.stopping && (await this.processNextWorkItem()));
+  }
+
+  /** Handles one key; false once the queue is shut down. Never rejects. */
+  async processNextWorkItem(): Promise<boolean> {
+    const next = await this.queue.get();
+    if (next.shutdown) return false;
+    const key = next.item;
+    try {
+      await this.syncHandler(key);
+      this.queue.forget(key);
+      this.log.info('Successfully synced', { resourceName: key });
+    } catch (err) {
+      this.queue.addRateLimited(key);
+      this.log.error(`error syncing '${key}', requeuing`, { error: err, resourceName: key });
+    } finally {
+      this.queue.done(key);
+    }
+    return true;
+  }
+
+  /**
+   * Drives the Deployment of the Foo `key` (`namespace/name`) towards the Foo's spec and writes the Foo's status.
+   * Resolves when done or when there is nothing to do; rejects when the key should be retried.
+   */
+  async syncHandler(key: string): Promise<void> {
+    let namespace: string;
+    let name: string;
+    try {
+      ({ namespace, name } = splitMetaNamespaceKey(key));
+    } catch {
+      this.log.error('invalid resource key', { resourceName: key });
+      return;
+    }
+
+    const foo = this.foos.lister.namespace(namespace).get(name);
+    if (foo === undefined) {
+      this.log.error(`foo '${key}' in work queue no longer exists`, { resourceName: key });
+      return;
+    }
+
+    const deploymentName = foo.spec?.deploymentName;
+    if (!deploymentName) {
+      // Nothing to do until the spec names a Deployment (an update of the Foo will enqueue it again).
+      this.log.error(`${key}: deployment name must be specified`, { resourceName: key });
+      return;
+    }
+
+    let deployment = this.deployments.lister.namespace(namespace).get(deploymentName);
+    if (deployment === undefined) {
+      deployment = await this.kube.appsV1.deployments(namespace).create(newDeployment(foo));
+    }
+
+    if (!isControlledBy(deployment, foo)) {
+      const msg = messageResourceExists(deploymentName);
+      this.recorder.event(asFoo(foo), 'Warning', ERR_RESOURCE_EXISTS, msg);
+      throw new Error(msg);
+    }
+
+    const want = foo.spec?.replicas;
+    if (want !== undefined && want !== deployment.spec?.replicas) {
+      this.log.info('Update deployment resource', { foo: key, desiredReplicas: want, currentReplicas: deployment.spec?.replicas });
+      deployment = await this.kube.appsV1.deployments(namespace).update(newDeployment(foo));
+    }
+
+    await this.updateFooStatus(foo, deployment);
+    this.recorder.event(asFoo(foo), 'Normal', SUCCESS_SYNCED, MESSAGE_RESOURCE_SYNCED);
+  }
+
+  /** Writes `status.availableReplicas` from the Deployment through the status subresource (on a copy of `foo`). */
+  private async updateFooStatus(foo: Foo, deployment: Deployment): Promise<void> {
+    const copy: Foo = { ...asFoo(foo), status: { ...foo.status, availableReplicas: deployment.status?.availableReplicas ?? 0 } };
+    await this.sample.samplecontrollerV1alpha1.foos(foo.metadata?.namespace ?? '').updateStatus(copy);
+  }
+
+  /** Enqueues the key of a Foo. */
+  enqueueFoo(foo: Foo): void {
+    let key: string;
+    try {
+      key = metaNamespaceKey(foo);
+    } catch (err) {
+      this.log.error('cannot compute key of Foo', { error: err });
+      return;
+    }
+    this.queue.add(key);
+  }
+
+  /**
+   * Enqueues the Foo that controls `obj` (a Deployment, or the tombstone of a deleted one), if that Foo is in the
+   * cache. Objects controlled by something else, or by nothing, are ignored.
+   */
+  handleObject(obj: KubeObject | DeletedFinalStateUnknown<KubeObject>): void {
+    let object: KubeObject;
+    if (obj instanceof DeletedFinalStateUnknown) {
+      object = obj.obj;
+      this.log.info('Recovered deleted object', { resourceName: object.metadata?.name });
+    } else {
+      object = obj;
+    }
+    this.log.debug('Processing object', { object: object.metadata?.name });
+    const owner = object.metadata?.ownerReferences?.find((r) => r.controller === true);
+    if (owner === undefined || owner.kind !== FOO_KIND) return;
+    const namespace = object.metadata?.namespace ?? '';
+    const foo = this.foos.lister.namespace(namespace).get(owner.name);
+    if (foo === undefined) {
+      this.log.debug('ignoring orphaned object', { object: `${namespace}/${object.metadata?.name}`, foo: owner.name });
+      return;
+    }
+    this.enqueueFoo(foo);
+  }
+}
+
+/** The Foo with its apiVersion and kind set (lists leave them off items; events and writes need them). */
+function asFoo(foo: Foo): Foo {
+  return foo.apiVersion && foo.kind ? foo : { ...foo, apiVersion: FOO_API_VERSION, kind: FOO_KIND };
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

@@ -1,0 +1,135 @@
+/**
+ * Entry point of the sample controller (k8s.io/sample-controller `main.go`, plus the flags controller-runtime
+ * managers take): builds the clients, informers (30 s resync), event recorder and controller, optionally campaigns
+ * for a Lease, serves metrics and health probes when asked, and runs until SIGTERM/SIGINT. On a signal it stops
+ * taking work, lets in-flight syncs finish, flushes events, releases the Lease and exits 0. A second signal exits 1
+ * at once. API errors never end the process; losing the Lease does (exit 1), as in client-go controllers.
+ */
+import {
+  defaultNamespace,
+  EventBroadcaster,
+  getLogger,
+  HealthProbeServer,
+  HttpTransport,
+  KubeClientset,
+  KubeInformers,
+  LeaderElector,
+  loadKubeConfig,
+  MetricsServer,
+  ping,
+  SharedInformerFactory,
+} from 'kubegen/runtime';
+import { Clientset } from './generated/clientset.js';
+import { InformerFactory } from './generated/informers.js';
+import { Controller, CONTROLLER_AGENT_NAME } from './controller.js';
+import { parseOptions, type Options } from './options.js';
+
+const RESYNC_PERIOD_MS = 30_000;
+const log = getLogger().child({ component: CONTROLLER_AGENT_NAME });
+
+async function main(opts: Options): Promise<number> {
+  const kubeConfig = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
+  const transport = new HttpTransport(kubeConfig);
+  const kubeClientset = new KubeClientset(transport);
+  const sampleClientset = new Clientset(transport);
+  const factory = new SharedInformerFactory(transport, {
+    resyncPeriodMs: RESYNC_PERIOD_MS,
+    logger: log,
+    ...(opts.namespace ? { namespace: opts.namespace } : {}),
+  });
+  const kubeInformers = new KubeInformers(factory);
+  const sampleInformers = new InformerFactory(factory);
+  const broadcaster = new EventBroadcaster({ transport, logger: log });
+
+  const deploymentInformer = kubeInformers.appsV1.deployments();
+  const fooInformer = sampleInformers.samplecontrollerV1alpha1.foos();
+  const controller = new Controller({
+    kubeClientset,
+    sampleClientset,
+    deploymentInformer,
+    fooInformer,
+    recorder: broadcaster.newRecorder(CONTROLLER_AGENT_NAME),
+    logger: log,
+  });
+
+  const metrics = new MetricsServer({ bindAddress: opts.metricsBindAddress, logger: log });
+  const probes = new HealthProbeServer({ bindAddress: opts.healthProbeBindAddress, logger: log });
+  probes.addHealthzCheck('ping', ping);
+  probes.addReadyzCheck('informers', () => deploymentInformer.informer.hasSynced() && fooInformer.informer.hasSynced());
+  await metrics.listen();
+  await probes.listen();
+
+  const stop = new AbortController();
+  let exitCode = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stop.signal.aborted) {
+      log.error('second signal received, exiting now', { signal });
+      process.exit(1);
+    }
+    log.info('shutdown signal received', { signal });
+    stop.abort();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  factory.start();
+  if (opts.leaderElect) {
+    const namespace = opts.leaderElectionNamespace ?? defaultNamespace(kubeConfig);
+    const elector = new LeaderElector({
+      transport,
+      namespace,
+      name: opts.leaderElectionId,
+      releaseOnCancel: true,
+      logger: log,
+      onStartedLeading: (leading) => controller.run(opts.workers, leading),
+      onNewLeader: (identity) => log.info('new leader elected', { identity }),
+      onStoppedLeading: () => {
+        if (!stop.signal.aborted) {
+          log.error('leader election lost');
+          exitCode = 1;
+          stop.abort();
+        }
+      },
+    });
+    await elector.run(stop.signal);
+  } else {
+    await controller.run(opts.workers, stop.signal);
+  }
+
+  await withTimeout(broadcaster.flush(), 5_000);
+  await broadcaster.shutdown();
+  await factory.shutdown();
+  await Promise.allSettled([metrics.close(), probes.close()]);
+  transport.close();
+  log.info('exiting', { code: exitCode });
+  return exitCode;
+}
+
+function withTimeout(p: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void p.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+// A throwing callback somewhere must not take the controller down: log it and carry on.
+process.on('unhandledRejection', (reason) => log.error('unhandled rejection', { error: reason }));
+process.on('uncaughtException', (err) => log.error('uncaught exception', { error: err, stack: err.stack }));
+
+let opts: Options;
+try {
+  opts = parseOptions(process.argv.slice(2));
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(2);
+}
+main(opts).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    log.error('sample-controller failed', { error: err });
+    process.exit(1);
+  },
+);

@@ -1,0 +1,41 @@
+/**
+ * The Deployment a Foo asks for (sample-controller's `newDeployment`): named `spec.deploymentName` in the Foo's
+ * namespace, labels `{app: 'nginx', controller: <foo name>}` on it, its selector and its pod template, one
+ * `nginx:latest` container, `spec.replicas` copied from the Foo, and a controller ownerReference to the Foo.
+ * Pure: returns a fresh object, never mutates `foo`.
+ */
+import type { Deployment, OwnerReference } from 'kubegen/runtime';
+import type { Foo } from './generated/samplecontroller.k8s.io/v1alpha1/index.js';
+
+export const FOO_API_VERSION = 'samplecontroller.k8s.io/v1alpha1';
+export const FOO_KIND = 'Foo';
+
+/** `metav1.NewControllerRef(foo, Foo GVK)`: the owner reference a Foo's Deployment carries. */
+export function fooControllerRef(foo: Foo): OwnerReference {
+  return {
+    apiVersion: FOO_API_VERSION,
+    kind: FOO_KIND,
+    name: foo.metadata?.name ?? '',
+    uid: foo.metadata?.uid ?? '',
+    blockOwnerDeletion: true,
+    controller: true,
+  };
+}
+
+export function newDeployment(foo: Foo): Deployment {
+  const labels = { app: 'nginx', controller: foo.metadata?.name ?? '' };
+  const spec: NonNullable<Deployment['spec']> = {
+    selector: { matchLabels: { ...labels } },
+    template: {
+      metadata: { labels: { ...labels } },
+      spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] },
+    },
+  };
+  if (foo.spec?.replicas !== undefined) spec.replicas = foo.spec.replicas;
+  const metadata: NonNullable<Deployment['metadata']> = {
+    name: foo.spec?.deploymentName ?? '',
+    ownerReferences: [fooControllerRef(foo)],
+  };
+  if (foo.metadata?.namespace) metadata.namespace = foo.metadata.namespace;
+  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec };
+}

@@ -1,0 +1,66 @@
+/**
+ * Command-line flags of the sample controller. Both `--flag=value` and `--flag value` work, and so do Go-style single
+ * dashes (`-kubeconfig PATH`, as the Go sample-controller takes them).
+ */
+import { parseArgs } from 'node:util';
+
+export interface Options {
+  /** Path to a kubeconfig; unset = `$KUBECONFIG`, `~/.kube/config` or in-cluster. */
+  kubeconfig: string | undefined;
+  /** kubeconfig context to use instead of the current one. */
+  context: string | undefined;
+  /** Watch and manage Foos of this namespace only (default: all namespaces). */
+  namespace: string | undefined;
+  /** Worker loops (default 2, like the Go original). */
+  workers: number;
+  /** Campaign for a Lease before doing any work (default off). */
+  leaderElect: boolean;
+  /** Name of the Lease, in the kubeconfig context's namespace. */
+  leaderElectionId: string;
+  /** Lease namespace override (default: the kubeconfig context's namespace). */
+  leaderElectionNamespace: string | undefined;
+  /** `host:port` for `/metrics`; `0` (default) disables. */
+  metricsBindAddress: string;
+  /** `host:port` for `/healthz` and `/readyz`; `0` (default) disables. */
+  healthProbeBindAddress: string;
+}
+
+export const USAGE = `usage: node examples/sample-controller/dist/main.js [--kubeconfig=PATH] [--context=NAME] [--namespace=NS] [--workers=N]
+  [--leader-elect] [--leader-election-id=NAME] [--leader-election-namespace=NS]
+  [--metrics-bind-address=ADDR] [--health-probe-bind-address=ADDR]`;
+
+/** Parses argv (without node and script); throws a TypeError with a usage hint on bad input. */
+export function parseOptions(argv: readonly string[]): Options {
+  const normalized = argv.map((a) => (/^-[a-z]{2,}/.test(a) ? `-${a}` : a));
+  const { values } = parseArgs({
+    args: normalized,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      kubeconfig: { type: 'string' },
+      context: { type: 'string' },
+      namespace: { type: 'string' },
+      workers: { type: 'string', default: '2' },
+      'leader-elect': { type: 'boolean', default: false },
+      'leader-election-id': { type: 'string', default: 'sample-controller-lock' },
+      'leader-election-namespace': { type: 'string' },
+      'metrics-bind-address': { type: 'string', default: '0' },
+      'health-probe-bind-address': { type: 'string', default: '0' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) throw new TypeError(USAGE);
+  const workers = Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1) throw new TypeError(`--workers must be a positive integer, got ${values.workers}\n${USAGE}`);
+  return {
+    kubeconfig: values.kubeconfig,
+    context: values.context,
+    namespace: values.namespace,
+    workers,
+    leaderElect: values['leader-elect'],
+    leaderElectionId: values['leader-election-id'],
+    leaderElectionNamespace: values['leader-election-namespace'],
+    metricsBindAddress: values['metrics-bind-address'],
+    healthProbeBindAddress: values['health-probe-bind-address'],
+  };
+}
