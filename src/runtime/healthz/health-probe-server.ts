@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { getLogger, type Logger } from '../log.js';
-import { closeServer, listenOn, parseBindAddress } from '../metrics/bind-address.js';
+import { EndpointServer } from '../metrics/endpoint-server.js';
 import { HealthCheckSet, type HealthChecker } from './checks.js';
 
 export interface HealthProbeServerOptions {
@@ -18,22 +18,16 @@ export interface HealthProbeServerOptions {
   logger?: Logger;
 }
 
-export class HealthProbeServer {
-  private readonly bindAddress: string;
+export class HealthProbeServer extends EndpointServer {
   private readonly livenessPath: string;
   private readonly readinessPath: string;
   private readonly healthz = new HealthCheckSet('healthz');
   private readonly readyz = new HealthCheckSet('readyz');
-  private readonly log: Logger;
-  private server: http.Server | undefined;
-  private bound: string | undefined;
 
   constructor(opts: HealthProbeServerOptions) {
-    this.bindAddress = opts.bindAddress;
-    parseBindAddress(this.bindAddress);
+    super(opts.bindAddress, (opts.logger ?? getLogger()).child({ component: 'health-probes' }));
     this.livenessPath = normalizePath(opts.livenessEndpointName ?? '/healthz');
     this.readinessPath = normalizePath(opts.readinessEndpointName ?? '/readyz');
-    this.log = (opts.logger ?? getLogger()).child({ component: 'health-probes' });
   }
 
   addHealthzCheck(name: string, check: HealthChecker): void {
@@ -44,35 +38,15 @@ export class HealthProbeServer {
     this.readyz.add(name, check);
   }
 
-  get address(): string | undefined {
-    return this.bound;
+  protected listeningMessage(): string {
+    return 'serving health probes';
   }
 
-  /** Starts serving; resolves with the bound `host:port`, or undefined when disabled. */
-  async listen(): Promise<string | undefined> {
-    const addr = parseBindAddress(this.bindAddress);
-    if (addr === undefined) return undefined;
-    if (this.server !== undefined) throw new Error('HealthProbeServer is already listening');
-    const server = http.createServer((req, res) => void this.handle(req, res));
-    this.server = server;
-    try {
-      this.bound = await listenOn(server, addr);
-    } catch (err) {
-      this.server = undefined;
-      throw err;
-    }
-    this.log.info('serving health probes', { address: this.bound, liveness: this.livenessPath, readiness: this.readinessPath });
-    return this.bound;
+  protected override listeningFields(): Record<string, unknown> {
+    return { liveness: this.livenessPath, readiness: this.readinessPath };
   }
 
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    this.bound = undefined;
-    if (server) await closeServer(server);
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { 'Content-Type': 'text/plain; charset=utf-8', Allow: 'GET, HEAD' }).end('method not allowed\n');

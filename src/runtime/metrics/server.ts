@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { Registry } from 'prom-client';
 import { getLogger, type Logger } from '../log.js';
-import { closeServer, listenOn, parseBindAddress } from './bind-address.js';
+import { EndpointServer } from './endpoint-server.js';
 import { registerDefaultMetrics } from './default-metrics.js';
 import { metricsRegistry } from './registry.js';
 
@@ -24,51 +24,24 @@ export interface MetricsServerOptions {
   logger?: Logger;
 }
 
-export class MetricsServer {
+export class MetricsServer extends EndpointServer {
   readonly registry: Registry;
-  private readonly bindAddress: string;
-  private readonly log: Logger;
-  private server: http.Server | undefined;
-  private bound: string | undefined;
 
   constructor(opts: MetricsServerOptions = {}) {
-    this.bindAddress = opts.bindAddress ?? DEFAULT_METRICS_BIND_ADDRESS;
-    parseBindAddress(this.bindAddress); // fail fast on a malformed address
+    super(opts.bindAddress ?? DEFAULT_METRICS_BIND_ADDRESS, (opts.logger ?? getLogger()).child({ component: 'metrics-server' }));
     this.registry = opts.registry ?? metricsRegistry;
-    this.log = (opts.logger ?? getLogger()).child({ component: 'metrics-server' });
     if (opts.defaultMetrics ?? true) registerDefaultMetrics(this.registry);
   }
 
-  /** The bound `host:port` once listening. */
-  get address(): string | undefined {
-    return this.bound;
+  protected listeningMessage(): string {
+    return 'serving metrics';
   }
 
-  /** Starts serving; resolves with the bound address, or undefined when disabled. */
-  async listen(): Promise<string | undefined> {
-    const addr = parseBindAddress(this.bindAddress);
-    if (addr === undefined) return undefined;
-    if (this.server !== undefined) throw new Error('MetricsServer is already listening');
-    const server = http.createServer((req, res) => void this.handle(req, res));
-    this.server = server;
-    try {
-      this.bound = await listenOn(server, addr);
-    } catch (err) {
-      this.server = undefined;
-      throw err;
-    }
-    this.log.info('serving metrics', { address: this.bound, path: METRICS_PATH });
-    return this.bound;
+  protected override listeningFields(): Record<string, unknown> {
+    return { path: METRICS_PATH };
   }
 
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    this.bound = undefined;
-    if (server) await closeServer(server);
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (path !== METRICS_PATH) {

@@ -1,0 +1,56 @@
+import http from 'node:http';
+import type { Logger } from '../log.js';
+import { closeServer, listenOn, parseBindAddress } from './bind-address.js';
+
+/**
+ * An HTTP server on a controller-runtime style bind address (`:8080`, `127.0.0.1:0`; `"0"` or `""` disables it):
+ * the listen/close life cycle shared by the metrics server and the health probe server. Subclasses answer requests
+ * in `handle`, which must never throw (answer 500 instead).
+ */
+export abstract class EndpointServer {
+  protected readonly bindAddress: string;
+  protected readonly log: Logger;
+  private server: http.Server | undefined;
+  private bound: string | undefined;
+
+  constructor(bindAddress: string, log: Logger) {
+    this.bindAddress = bindAddress;
+    parseBindAddress(bindAddress); // fail fast on a malformed address
+    this.log = log;
+  }
+
+  /** The bound `host:port` once listening. */
+  get address(): string | undefined {
+    return this.bound;
+  }
+
+  /** Starts serving; resolves with the bound `host:port`, or undefined when disabled. */
+  async listen(): Promise<string | undefined> {
+    const addr = parseBindAddress(this.bindAddress);
+    if (addr === undefined) return undefined;
+    if (this.server !== undefined) throw new Error(`${this.constructor.name} is already listening`);
+    const server = http.createServer((req, res) => void this.handle(req, res));
+    this.server = server;
+    try {
+      this.bound = await listenOn(server, addr);
+    } catch (err) {
+      this.server = undefined;
+      throw err;
+    }
+    this.log.info(this.listeningMessage(), { address: this.bound, ...this.listeningFields() });
+    return this.bound;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    this.bound = undefined;
+    if (server) await closeServer(server);
+  }
+
+  protected abstract handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void>;
+  protected abstract listeningMessage(): string;
+  protected listeningFields(): Record<string, unknown> {
+    return {};
+  }
+}
