@@ -1,0 +1,164 @@
+/**
+ * `npm run bench:informer`: time and memory for a shared informer to sync 10,000 and 50,000 Foos from a fresh
+ * envtest control plane (Foos created beforehand with parallel requests, each size in its own namespace).
+ *
+ * Measured per size, in this process (run with `--expose-gc` so heap numbers are after a full GC):
+ *   sync time   from `informer.run()` to `hasSynced()` (one list at resourceVersion "0" from the watch cache, decode,
+ *               store + namespace index), as client-go's informer does it;
+ *   heap delta  `heapUsed` after sync minus before, with the informer (and so its cache) still alive;
+ *   heap/object heap delta / objects; RSS after sync.
+ * Then the same with the `stripManagedFields()` transform.
+ *
+ * Goal (issue 3): within 1.5x of client-go's sync time and at most twice its heap, and no worse than linear growth
+ * from 10,000 to 50,000.
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ResourceClient } from '../src/runtime/client/resource-client.js';
+import type { KubeObject, ResourceInfo, Transport } from '../src/runtime/client/types.js';
+import { nullLogger } from '../src/runtime/log.js';
+import { SharedIndexInformer } from '../src/runtime/cache/shared-informer.js';
+import { stripManagedFields } from '../src/runtime/cache/transform.js';
+import { Envtest } from '../src/runtime/testing/envtest.js';
+import { createTestNamespace } from '../src/runtime/testing/envtest-namespace.js';
+
+/** Reference numbers from issue 3 ("Done when"), measured on 10,000 Foos against the same local apiserver. */
+const REFERENCE = {
+  source: 'issue 3',
+  clientGo: { syncSeconds: 0.4, heapMB: [10, 15] as const, rssMB: 48 },
+  clientNode: { version: '2.0.1 makeInformer', syncSeconds: 2.2, heapMB: 38, rssMB: 200 },
+  goal: { timeFactor: 1.5, heapFactor: 2 },
+};
+
+const FOO: ResourceInfo = {
+  group: 'samplecontroller.k8s.io',
+  version: 'v1alpha1',
+  resource: 'foos',
+  kind: 'Foo',
+  listKind: 'FooList',
+  namespaced: true,
+};
+
+interface Foo extends KubeObject {
+  spec?: { deploymentName?: string; replicas?: number };
+}
+
+const SIZES = (process.env['BENCH_INFORMER_SIZES'] ?? '10000,50000').split(',').map(Number);
+const PARALLEL = 64;
+const MB = 1024 * 1024;
+
+function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) {
+    g();
+    g();
+  }
+}
+
+async function createFoos(transport: Transport, ns: string, n: number): Promise<void> {
+  const client = new ResourceClient<Foo>(transport, FOO, ns);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (next < n) {
+        const i = next++;
+        await client.create({
+          apiVersion: 'samplecontroller.k8s.io/v1alpha1',
+          kind: 'Foo',
+          metadata: { name: `foo-${i}`, namespace: ns, labels: { app: 'bench', shard: String(i % 16) } },
+          spec: { deploymentName: `foo-${i}-deployment`, replicas: 1 + (i % 3) },
+        });
+      }
+    }),
+  );
+}
+
+interface Result {
+  n: number;
+  strip: boolean;
+  seconds: number;
+  heapMB: number;
+  bytesPerObject: number;
+  rssMB: number;
+}
+
+async function measure(transport: Transport, ns: string, n: number, strip: boolean): Promise<Result> {
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const informer = new SharedIndexInformer<Foo>(new ResourceClient<Foo>(transport, FOO, ns), {
+    name: `bench-${n}`,
+    logger: nullLogger,
+    ...(strip ? { transform: stripManagedFields<Foo>() } : {}),
+  });
+  const t0 = performance.now();
+  void informer.run();
+  await informer.whenSynced();
+  const seconds = (performance.now() - t0) / 1000;
+  if (informer.getIndexer().size !== n) throw new Error(`synced ${informer.getIndexer().size} objects, expected ${n}`);
+  gc();
+  const mem = process.memoryUsage();
+  const heap = mem.heapUsed - heapBefore;
+  const result = { n, strip, seconds, heapMB: heap / MB, bytesPerObject: heap / n, rssMB: mem.rss / MB };
+  await informer.stop();
+  return result;
+}
+
+function report(r: Result): void {
+  const ref = REFERENCE.clientGo;
+  const timeRatio = r.seconds / ref.syncSeconds;
+  const heapRatio = [r.heapMB / ref.heapMB[1], r.heapMB / ref.heapMB[0]];
+  console.log(
+    `${String(r.n).padStart(6)} Foos${r.strip ? ' (stripManagedFields)' : '                     '}  ` +
+      `sync ${r.seconds.toFixed(3)} s  heap +${r.heapMB.toFixed(1)} MB  ${(r.bytesPerObject / 1024).toFixed(2)} KiB/object  RSS ${r.rssMB.toFixed(0)} MB`,
+  );
+  if (r.n === 10_000) {
+    console.log(
+      `        vs client-go (${ref.syncSeconds} s, ${ref.heapMB[0]}–${ref.heapMB[1]} MB heap, ${ref.rssMB} MB RSS): ` +
+        `time x${timeRatio.toFixed(2)} (goal <= x${REFERENCE.goal.timeFactor}), heap x${heapRatio[0]!.toFixed(2)}–x${heapRatio[1]!.toFixed(2)} ` +
+        `(goal <= x${REFERENCE.goal.heapFactor}) → ${timeRatio <= REFERENCE.goal.timeFactor ? 'time OK' : 'time MISSED'}, ` +
+        `${heapRatio[0]! <= REFERENCE.goal.heapFactor ? 'heap OK' : 'heap MISSED'}`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  if (!(globalThis as { gc?: unknown }).gc) console.log('note: run with --expose-gc (npm run bench:informer does) for after-GC heap numbers');
+  console.log(
+    `reference (${REFERENCE.source}, 10,000 Foos, same local apiserver): client-go ${REFERENCE.clientGo.syncSeconds} s, ` +
+      `${REFERENCE.clientGo.heapMB[0]}–${REFERENCE.clientGo.heapMB[1]} MB Go heap, ${REFERENCE.clientGo.rssMB} MB RSS; ` +
+      `@kubernetes/client-node ${REFERENCE.clientNode.version} ${REFERENCE.clientNode.syncSeconds} s, ${REFERENCE.clientNode.heapMB} MB heap, ` +
+      `${REFERENCE.clientNode.rssMB} MB RSS`,
+  );
+  const crd = path.resolve(import.meta.dirname, '../../fixtures/crds/sample-controller/crd-status-subresource.yaml');
+  const t = performance.now();
+  const env = await Envtest.start({ crdPaths: [crd] });
+  console.log(`envtest up in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const transport = env.transport();
+  const results: Result[] = [];
+  try {
+    for (const n of SIZES) {
+      const ns = await createTestNamespace(transport, `bench-${n}`);
+      const tc = performance.now();
+      await createFoos(transport, ns, n);
+      console.log(`created ${n} Foos in ${((performance.now() - tc) / 1000).toFixed(1)} s (${PARALLEL} in parallel)`);
+      await measure(transport, ns, n, false); // warm-up: JIT, connection, apiserver watch cache
+      const r = await measure(transport, ns, n, false);
+      report(r);
+      results.push(r);
+      report(await measure(transport, ns, n, true));
+    }
+    const [small, big] = results;
+    if (small && big && big.n > small.n) {
+      const k = big.n / small.n;
+      console.log(
+        `growth ${small.n} → ${big.n} (x${k}): time x${(big.seconds / small.seconds).toFixed(2)}, heap x${(big.heapMB / small.heapMB).toFixed(2)} ` +
+          `(linear = x${k}; ${big.seconds / small.seconds <= k * 1.2 && big.heapMB / small.heapMB <= k * 1.2 ? 'OK' : 'worse than linear'})`,
+      );
+    }
+  } finally {
+    transport.close();
+    await env.stop();
+  }
+}
+
+await main();

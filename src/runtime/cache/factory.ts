@@ -1,0 +1,165 @@
+import { realClock, type Clock } from '../clock.js';
+import { ResourceClient } from '../client/resource-client.js';
+import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
+import { getLogger, type Logger } from '../log.js';
+import type { ReflectorOptions } from './reflector-types.js';
+import { SharedIndexInformer, type SharedIndexInformerOptions } from './shared-informer.js';
+import type { TransformFunc } from './transform.js';
+
+/** Per-informer options; unset ones fall back to the factory's. */
+export interface InformerOptions<T> {
+  /** Watch one namespace only; `''`/unset = all namespaces (ignored for cluster-scoped resources). */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Default resync period of the informer's handlers; 0 = none. */
+  resyncPeriodMs?: number;
+  transform?: TransformFunc<T>;
+  indexers?: SharedIndexInformerOptions<T>['indexers'];
+}
+
+export interface SharedInformerFactoryOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Default resync for every informer; 0 (default) = none. */
+  resyncPeriodMs?: number;
+  /** Applied to every informer's objects unless the informer has its own. */
+  transform?: TransformFunc<KubeObject>;
+  logger?: Logger;
+  clock?: Clock;
+  /** Reflector tuning passed to every informer (page size, timeouts, backoff). */
+  reflector?: Omit<ReflectorOptions, 'name' | 'labelSelector' | 'fieldSelector' | 'clock' | 'logger' | 'onError'>;
+  freezeObjects?: boolean;
+}
+
+export interface WaitForCacheSyncOptions {
+  /** Reject after this long. Default: wait forever (or until `signal` aborts). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Rejection of `waitForCacheSync`: names the informers that had not synced. */
+export class CacheSyncError extends Error {
+  readonly unsynced: string[];
+  constructor(unsynced: string[], why: string) {
+    super(`caches not synced ${why}: ${unsynced.join(', ')}`);
+    this.name = 'CacheSyncError';
+    this.unsynced = unsynced;
+  }
+}
+
+/**
+ * Hands out one shared informer per resource and options (client-go `SharedInformerFactory`): however many callers
+ * ask for `foos` in namespace `a`, there is one informer and one watch. The key is group/version/resource plus
+ * namespace and selectors; the resync period and transform are fixed by the first caller.
+ */
+export class SharedInformerFactory {
+  private readonly informers = new Map<string, SharedIndexInformer<KubeObject>>();
+  private readonly runs = new Map<string, Promise<void>>();
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly abort = new AbortController();
+  private shuttingDown = false;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly opts: SharedInformerFactoryOptions = {},
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.log = opts.logger ?? getLogger();
+  }
+
+  /** The shared informer for `info` with these options, created on first request. Started by `start()`. */
+  informerFor<T extends KubeObject>(info: ResourceInfo, opts: InformerOptions<T> = {}): SharedIndexInformer<T> {
+    const namespace = info.namespaced ? (opts.namespace ?? this.opts.namespace ?? '') : '';
+    const labelSelector = opts.labelSelector ?? this.opts.labelSelector ?? '';
+    const fieldSelector = opts.fieldSelector ?? this.opts.fieldSelector ?? '';
+    const key = informerKey(info, namespace, labelSelector, fieldSelector);
+    const existing = this.informers.get(key);
+    if (existing) return existing as unknown as SharedIndexInformer<T>;
+    if (this.shuttingDown) throw new Error('informer factory has been shut down');
+    const client = new ResourceClient<T>(this.transport, info, namespace || undefined);
+    const informer = new SharedIndexInformer<T>(client, {
+      ...this.opts.reflector,
+      name: key,
+      labelSelector: labelSelector || undefined,
+      fieldSelector: fieldSelector || undefined,
+      resyncPeriodMs: opts.resyncPeriodMs ?? this.opts.resyncPeriodMs ?? 0,
+      transform: opts.transform ?? (this.opts.transform as TransformFunc<T> | undefined),
+      indexers: opts.indexers,
+      clock: this.clock,
+      logger: this.log,
+      freezeObjects: this.opts.freezeObjects,
+    });
+    this.informers.set(key, informer as unknown as SharedIndexInformer<KubeObject>);
+    return informer;
+  }
+
+  /** Starts every informer created so far that is not running yet. Call again after asking for more. */
+  start(): void {
+    if (this.shuttingDown) return;
+    for (const [key, informer] of this.informers) {
+      if (this.runs.has(key)) continue;
+      this.runs.set(key, informer.run(this.abort.signal));
+    }
+  }
+
+  /**
+   * Resolves once every started informer has synced; rejects with a {@link CacheSyncError} naming the ones that
+   * had not when `timeoutMs` passes or `signal` aborts.
+   */
+  async waitForCacheSync(opts: WaitForCacheSyncOptions = {}): Promise<void> {
+    const started = [...this.informers].filter(([key]) => this.runs.has(key));
+    const all = Promise.all(started.map(([, i]) => i.whenSynced()));
+    if (opts.timeoutMs === undefined && !opts.signal) {
+      await all;
+      return;
+    }
+    const unsynced = (): string[] => started.filter(([, i]) => !i.hasSynced()).map(([key]) => key);
+    await new Promise<void>((resolve, reject) => {
+      const done = (): void => {
+        if (timer !== undefined) this.clock.clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = (): void => {
+        done();
+        reject(new CacheSyncError(unsynced(), 'before the wait was aborted'));
+      };
+      const timer =
+        opts.timeoutMs === undefined
+          ? undefined
+          : this.clock.setTimeout(() => {
+              done();
+              reject(new CacheSyncError(unsynced(), `within ${opts.timeoutMs} ms`));
+            }, opts.timeoutMs);
+      if (opts.signal?.aborted) return onAbort();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      void all.then(() => {
+        done();
+        resolve();
+      });
+    });
+  }
+
+  /** Stops every informer and resolves once all have wound down. No informer can be created afterwards. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    this.abort.abort();
+    await Promise.all([...this.informers.values()].map((i) => i.stop()));
+    await Promise.all(this.runs.values());
+  }
+
+  /** Keys of the informers created so far (`resource.group/version[@namespace][?labels][#fields]`, e.g. `foos.samplecontroller.k8s.io/v1alpha1@ns1`). */
+  keys(): string[] {
+    return [...this.informers.keys()];
+  }
+}
+
+function informerKey(info: ResourceInfo, namespace: string, labelSelector: string, fieldSelector: string): string {
+  let key = `${info.resource}.${info.group || 'core'}/${info.version}`;
+  if (namespace) key += `@${namespace}`;
+  if (labelSelector) key += `?${labelSelector}`;
+  if (fieldSelector) key += `#${fieldSelector}`;
+  return key;
+}

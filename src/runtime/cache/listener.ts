@@ -1,0 +1,183 @@
+import type { Logger } from '../log.js';
+import type { DeletedFinalStateUnknown } from './keys.js';
+
+/**
+ * Callbacks for cache changes (client-go `ResourceEventHandler`). Objects passed in are the cache's shared objects:
+ * read-only, never mutate them (copy with `structuredClone` first).
+ *
+ * A callback may return a promise: the next notification to the same handler waits until it settles (so an async
+ * handler sees changes in order). A callback that throws or rejects is logged and skipped; one that never returns
+ * only stalls its own handler, never other handlers or the watch.
+ */
+export interface ResourceEventHandler<T> {
+  /** An object appeared. `isInInitialList` is true for objects of the informer's first list (or, for a handler
+   * added later, for the objects already in the cache when it was added). */
+  onAdd?(obj: T, isInInitialList: boolean): void | Promise<void>;
+  /** An object changed, or a periodic resync re-delivered it (then `oldObj === newObj` or has the same resourceVersion). */
+  onUpdate?(oldObj: T, newObj: T): void | Promise<void>;
+  /** An object went away: its final state, or a tombstone when the deletion was missed while disconnected. */
+  onDelete?(obj: T | DeletedFinalStateUnknown<T>): void | Promise<void>;
+}
+
+const ADD = 0;
+const ADD_INITIAL = 1;
+const UPDATE = 2;
+const DELETE = 3;
+type Op = typeof ADD | typeof ADD_INITIAL | typeof UPDATE | typeof DELETE;
+
+/** Notifications handled before yielding the event loop, checked against {@link SLICE_MS}. */
+const CHECK_EVERY = 256;
+/** Longest synchronous delivery run before giving the event loop a turn. */
+const SLICE_MS = 8;
+
+/**
+ * One handler's private, unbounded notification buffer and its delivery loop (client-go `processorListener`).
+ * The informer pushes synchronously as it updates its store; delivery happens later, asynchronously, in order.
+ * Buffers are parallel arrays with a moving head: O(1) amortised per notification, no per-notification objects.
+ */
+export class ProcessorListener<T> {
+  readonly handler: ResourceEventHandler<T>;
+  readonly resyncPeriodMs: number;
+  private ops: Op[] = [];
+  private objs: unknown[] = [];
+  private olds: unknown[] = [];
+  private head = 0;
+  private pushed = 0;
+  private delivered = 0;
+  private syncTarget: number | undefined;
+  private draining = false;
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    handler: ResourceEventHandler<T>,
+    resyncPeriodMs: number,
+    private readonly log: Logger,
+  ) {
+    this.handler = handler;
+    this.resyncPeriodMs = resyncPeriodMs;
+  }
+
+  /** Notifications pushed but not yet delivered. */
+  get pending(): number {
+    return this.pushed - this.delivered;
+  }
+
+  /** Number of notifications pushed so far (a sequence number for {@link deliveredThrough}). */
+  get pushedCount(): number {
+    return this.pushed;
+  }
+
+  /** True once every notification up to sequence number `seq` has been handled. */
+  deliveredThrough(seq: number): boolean {
+    return this.delivered >= seq;
+  }
+
+  /** Marks everything pushed so far as this handler's initial state; `hasSynced` turns true once it is delivered. */
+  markInitialListPushed(): void {
+    this.syncTarget ??= this.pushed;
+  }
+
+  hasSynced(): boolean {
+    return this.syncTarget !== undefined && this.delivered >= this.syncTarget;
+  }
+
+  add(obj: T, isInInitialList: boolean): void {
+    this.push(isInInitialList ? ADD_INITIAL : ADD, obj, undefined);
+  }
+
+  update(oldObj: T, newObj: T): void {
+    this.push(UPDATE, newObj, oldObj);
+  }
+
+  delete(obj: T | DeletedFinalStateUnknown<T>): void {
+    this.push(DELETE, obj, undefined);
+  }
+
+  /** Drops pending notifications and ends the delivery loop after the current callback. */
+  stop(): void {
+    this.stopped = true;
+    this.ops = [];
+    this.objs = [];
+    this.olds = [];
+    this.head = 0;
+    this.wakeIdle();
+  }
+
+  /** Resolves when the buffer is empty (or the listener stopped). For tests and orderly shutdown. */
+  whenIdle(): Promise<void> {
+    if (this.stopped || (!this.draining && this.head >= this.ops.length)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private push(op: Op, obj: unknown, old: unknown): void {
+    if (this.stopped) return;
+    this.ops.push(op);
+    this.objs.push(obj);
+    this.olds.push(old);
+    this.pushed++;
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => void this.drain());
+    }
+  }
+
+  private async drain(): Promise<void> {
+    let sliceStart = performance.now();
+    let n = 0;
+    while (!this.stopped && this.head < this.ops.length) {
+      const i = this.head++;
+      const op = this.ops[i]!;
+      const obj = this.objs[i];
+      const old = this.olds[i];
+      this.objs[i] = undefined;
+      this.olds[i] = undefined;
+      this.compact();
+      try {
+        const r = this.call(op, obj, old);
+        if (r !== undefined && typeof (r as Promise<void>).then === 'function') await r;
+      } catch (err) {
+        this.log.error('event handler failed', { op: OP_NAMES[op], error: err instanceof Error ? err.message : String(err) });
+      }
+      this.delivered++;
+      if (++n % CHECK_EVERY === 0 && performance.now() - sliceStart > SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    this.draining = false;
+    this.wakeIdle();
+  }
+
+  private call(op: Op, obj: unknown, old: unknown): void | Promise<void> {
+    const h = this.handler;
+    switch (op) {
+      case ADD:
+        return h.onAdd?.(obj as T, false);
+      case ADD_INITIAL:
+        return h.onAdd?.(obj as T, true);
+      case UPDATE:
+        return h.onUpdate?.(old as T, obj as T);
+      case DELETE:
+        return h.onDelete?.(obj as T | DeletedFinalStateUnknown<T>);
+    }
+  }
+
+  /** Drops the consumed prefix once it dominates, keeping memory proportional to what is pending. */
+  private compact(): void {
+    if (this.head >= 1024 && this.head * 2 >= this.ops.length) {
+      this.ops = this.ops.slice(this.head);
+      this.objs = this.objs.slice(this.head);
+      this.olds = this.olds.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+const OP_NAMES = ['add', 'add', 'update', 'delete'] as const;

@@ -1,0 +1,297 @@
+import { realClock, type Clock, type TimerHandle } from '../clock.js';
+import type { KubeObject } from '../client/types.js';
+import { getLogger, type Logger } from '../log.js';
+import { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX, type Indexers } from './indexer.js';
+import { DeletedFinalStateUnknown } from './keys.js';
+import { Lister } from './lister.js';
+import { ProcessorListener, type ResourceEventHandler } from './listener.js';
+import { Reflector } from './reflector.js';
+import type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore } from './reflector-types.js';
+import { deepFreeze, mutationDetectorFromEnv, type TransformFunc } from './transform.js';
+
+export interface SharedIndexInformerOptions<T> extends Omit<ReflectorOptions, 'onError'> {
+  /** Resync period for handlers that do not set their own; 0 (default) means no resync. */
+  resyncPeriodMs?: number;
+  /** Index functions besides the default `namespace` index. */
+  indexers?: Indexers<T>;
+  /** Applied to every object before it is stored (see {@link TransformFunc}). */
+  transform?: TransformFunc<T>;
+  /**
+   * Debug aid: deep-freeze every cached object so that a handler or lister caller that mutates one gets a
+   * TypeError. Default: `KUBEGEN_CACHE_MUTATION_DETECTOR=true` in the environment.
+   */
+  freezeObjects?: boolean;
+}
+
+export interface HandlerOptions {
+  /** Re-deliver every cached object as `onUpdate(obj, obj)` this often. Default: the informer's `resyncPeriodMs`. */
+  resyncPeriodMs?: number;
+}
+
+/** A handler's registration on an informer. */
+export interface HandlerRegistration {
+  /** True once the informer has synced and this handler has been handed every object of its initial state. */
+  hasSynced(): boolean;
+  /** Unregisters the handler; pending notifications are dropped. */
+  remove(): void;
+  /** Resolves once this handler's buffer is empty (mostly for tests). */
+  whenIdle(): Promise<void>;
+}
+
+/** Resync periods below this are raised to it (client-go `minimumResyncPeriod`). */
+export const MIN_RESYNC_PERIOD_MS = 1000;
+
+/**
+ * One list+watch of a resource kept in an indexed cache, shared by any number of handlers (client-go
+ * `SharedIndexInformer`).
+ *
+ * Contract:
+ * - The cache is written only by the informer, as watch events arrive; handlers are notified afterwards,
+ *   asynchronously, each through its own unbounded buffer and delivery loop, in the order of the changes.
+ *   A slow, throwing or hanging handler delays only itself.
+ * - Objects handed out (to handlers, by the indexer, by listers) are the cached objects themselves, shared by
+ *   everyone: treat them as read-only. `freezeObjects` (or `KUBEGEN_CACHE_MUTATION_DETECTOR=true`) enforces it.
+ * - A relist that finds objects gone delivers `onDelete(DeletedFinalStateUnknown)` carrying their last known state.
+ *   A relist that finds an object at the same resourceVersion delivers nothing for it.
+ * - Errors are logged and reported to the watch error handler; the informer keeps retrying until stopped.
+ */
+export class SharedIndexInformer<T extends KubeObject> {
+  readonly name: string;
+  private readonly indexer: Indexer<T>;
+  private readonly reflector: Reflector<T>;
+  private readonly listeners = new Set<ProcessorListener<T>>();
+  private readonly resyncTimers = new Map<ProcessorListener<T>, TimerHandle>();
+  private readonly resyncSeq = new Map<ProcessorListener<T>, number>();
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly defaultResyncMs: number;
+  private readonly freeze: boolean;
+  private transform: TransformFunc<T> | undefined;
+  private watchErrorHandler: ((err: unknown, phase: ReflectorPhase) => void) | undefined;
+  private synced = false;
+  private syncWaiters: (() => void)[] = [];
+  private runPromise: Promise<void> | undefined;
+  private isStopped = false;
+
+  constructor(lw: ListerWatcher<T>, opts: SharedIndexInformerOptions<T> = {}) {
+    this.name = opts.name ?? 'informer';
+    this.clock = opts.clock ?? realClock;
+    this.log = (opts.logger ?? getLogger()).child({ informer: this.name });
+    this.defaultResyncMs = opts.resyncPeriodMs ?? 0;
+    this.freeze = opts.freezeObjects ?? mutationDetectorFromEnv();
+    this.transform = opts.transform;
+    this.indexer = new Indexer<T>({ [NAMESPACE_INDEX]: metaNamespaceIndexFunc, ...opts.indexers });
+    const { resyncPeriodMs: _r, indexers: _i, transform: _t, freezeObjects: _f, ...reflectorOpts } = opts;
+    this.reflector = new Reflector<T>(lw, this.sink(), {
+      ...reflectorOpts,
+      name: this.name,
+      clock: this.clock,
+      logger: opts.logger ?? getLogger(),
+      onError: (err, phase) => this.watchErrorHandler?.(err, phase),
+    });
+  }
+
+  /**
+   * Registers a handler. If the informer already holds objects, the handler first gets `onAdd(obj, true)` for each.
+   */
+  addEventHandler(handler: ResourceEventHandler<T>, opts: HandlerOptions = {}): HandlerRegistration {
+    let resync = opts.resyncPeriodMs ?? this.defaultResyncMs;
+    if (resync > 0 && resync < MIN_RESYNC_PERIOD_MS) resync = MIN_RESYNC_PERIOD_MS;
+    const listener = new ProcessorListener<T>(handler, resync, this.log);
+    if (this.isStopped) {
+      this.log.info('handler added to a stopped informer; it will receive nothing');
+    } else {
+      this.listeners.add(listener);
+      for (const obj of this.indexer.values()) listener.add(obj, true);
+      if (this.synced) listener.markInitialListPushed();
+      if (this.runPromise) this.armResync(listener);
+    }
+    return {
+      hasSynced: () => listener.hasSynced(),
+      remove: () => this.removeListener(listener),
+      whenIdle: () => listener.whenIdle(),
+    };
+  }
+
+  /** Replaces the transform; only before `run` (client-go refuses it once started). */
+  setTransform(transform: TransformFunc<T> | undefined): void {
+    if (this.runPromise) throw new Error(`informer ${this.name} has already started; set the transform before run()`);
+    this.transform = transform;
+  }
+
+  /** Called with every list/watch error the informer recovers from. Must not throw. */
+  setWatchErrorHandler(handler: (err: unknown, phase: ReflectorPhase) => void): void {
+    this.watchErrorHandler = handler;
+  }
+
+  /** Adds index functions; objects already cached are indexed at once. */
+  addIndexers(indexers: Indexers<T>): void {
+    this.indexer.addIndexers(indexers);
+  }
+
+  /** The cache. Read it, never write it: the informer owns its content. */
+  getIndexer(): Indexer<T> {
+    return this.indexer;
+  }
+
+  /** A lister over this informer's cache. */
+  lister(): Lister<T> {
+    return new Lister(this.indexer);
+  }
+
+  /** True once the first list has been stored. */
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves once the first list has been stored (never, if the informer is stopped before). */
+  whenSynced(): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  /** The resourceVersion of the last list, event or bookmark. */
+  get lastSyncResourceVersion(): string {
+    return this.reflector.lastSyncResourceVersion;
+  }
+
+  get started(): boolean {
+    return this.runPromise !== undefined;
+  }
+
+  get stopped(): boolean {
+    return this.isStopped;
+  }
+
+  /** Starts listing and watching; resolves after `stop()` or once `signal` aborts and everything has wound down. */
+  run(signal?: AbortSignal): Promise<void> {
+    if (this.runPromise) return this.runPromise;
+    if (this.isStopped) return Promise.resolve();
+    for (const l of this.listeners) this.armResync(l);
+    this.runPromise = this.reflector.run(signal).then(() => this.teardown());
+    return this.runPromise;
+  }
+
+  /** Stops the watch, the resync timers and every handler's delivery (pending notifications are dropped). */
+  async stop(): Promise<void> {
+    this.isStopped = true;
+    if (!this.runPromise) {
+      this.teardown();
+      return;
+    }
+    await this.reflector.stop();
+    await this.runPromise;
+  }
+
+  private teardown(): void {
+    this.isStopped = true;
+    for (const t of this.resyncTimers.values()) this.clock.clearTimeout(t);
+    this.resyncTimers.clear();
+    for (const l of this.listeners) l.stop();
+    this.listeners.clear();
+  }
+
+  private removeListener(listener: ProcessorListener<T>): void {
+    this.listeners.delete(listener);
+    const t = this.resyncTimers.get(listener);
+    if (t !== undefined) this.clock.clearTimeout(t);
+    this.resyncTimers.delete(listener);
+    this.resyncSeq.delete(listener);
+    listener.stop();
+  }
+
+  private armResync(listener: ProcessorListener<T>): void {
+    if (listener.resyncPeriodMs <= 0 || this.resyncTimers.has(listener)) return;
+    const fire = (): void => {
+      if (!this.listeners.has(listener)) return;
+      const prev = this.resyncSeq.get(listener);
+      // Skip a resync while the previous one is still queued, so a slow handler's buffer cannot grow without bound.
+      if (this.synced && (prev === undefined || listener.deliveredThrough(prev))) {
+        for (const obj of this.indexer.values()) listener.update(obj, obj);
+        this.resyncSeq.set(listener, listener.pushedCount);
+      }
+      this.resyncTimers.set(listener, this.clock.setTimeout(fire, listener.resyncPeriodMs));
+    };
+    this.resyncTimers.set(listener, this.clock.setTimeout(fire, listener.resyncPeriodMs));
+  }
+
+  /** The reflector's view of this informer: store writes that also notify handlers. */
+  private sink(): ReflectorStore<T> {
+    return {
+      replace: (items, rv) => this.onReplace(items, rv),
+      add: (obj) => this.onUpsert(obj),
+      update: (obj) => this.onUpsert(obj),
+      delete: (obj) => this.onDelete(obj),
+      setResourceVersion: (rv) => this.indexer.setResourceVersion(rv),
+    };
+  }
+
+  private prepare(obj: T): T {
+    let out = obj;
+    if (this.transform) {
+      try {
+        out = this.transform(obj);
+      } catch (err) {
+        this.log.error('transform failed; storing the object as received', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return this.freeze ? deepFreeze(out) : out;
+  }
+
+  private onUpsert(raw: T): void {
+    const obj = this.prepare(raw);
+    const old = this.indexer.put(this.indexer.keyOf(obj), obj);
+    if (old === undefined) for (const l of this.listeners) l.add(obj, false);
+    else for (const l of this.listeners) l.update(old, obj);
+  }
+
+  private onDelete(raw: T): void {
+    const obj = this.prepare(raw);
+    const old = this.indexer.deleteByKey(this.indexer.keyOf(obj));
+    if (old === undefined) return; // never seen: nothing to tell (client-go ignores it too)
+    for (const l of this.listeners) l.delete(obj);
+  }
+
+  private onReplace(items: T[], rv: string): void {
+    const initial = !this.synced;
+    const seen = new Set<string>();
+    for (const raw of items) {
+      let key: string;
+      let obj: T;
+      try {
+        obj = this.prepare(raw);
+        key = this.indexer.keyOf(obj);
+      } catch (err) {
+        this.log.error('skipping a listed object without a key', { error: err instanceof Error ? err.message : String(err) });
+        continue;
+      }
+      seen.add(key);
+      const old = this.indexer.getByKey(key);
+      if (old === undefined) {
+        this.indexer.put(key, obj);
+        for (const l of this.listeners) l.add(obj, initial);
+      } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion || !obj.metadata?.resourceVersion) {
+        this.indexer.put(key, obj);
+        for (const l of this.listeners) l.update(old, obj);
+      }
+    }
+    if (this.indexer.size > seen.size) {
+      const gone: [string, T][] = [];
+      for (const [key, obj] of this.indexer.entries()) if (!seen.has(key)) gone.push([key, obj]);
+      for (const [key, obj] of gone) {
+        this.indexer.deleteByKey(key);
+        const tombstone = new DeletedFinalStateUnknown(key, obj);
+        for (const l of this.listeners) l.delete(tombstone);
+      }
+    }
+    this.indexer.setResourceVersion(rv);
+    if (!this.synced) {
+      this.synced = true;
+      for (const l of this.listeners) l.markInitialListPushed();
+      const waiters = this.syncWaiters;
+      this.syncWaiters = [];
+      for (const w of waiters) w();
+      this.log.debug('synced', { objects: this.indexer.size, resourceVersion: rv });
+    }
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * Informers under injected faults, each group on its own control plane (the faults would disturb other tests):
+ * a watch connection that goes silent (a loopback TCP proxy stops forwarding), kube-apiserver killed and restarted
+ * with changes made while the informer could not reach it, and etcd compacted past the informer's resourceVersion.
+ * The informer always talks to the apiserver through the proxy so the test controls its connections.
+ */
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
+import { HttpTransport } from '../../src/runtime/client/http-transport.js';
+import { ResourceClient } from '../../src/runtime/client/resource-client.js';
+import type { KubeObject, ResourceRequest, Transport, Watch } from '../../src/runtime/client/types.js';
+import { nullLogger } from '../../src/runtime/log.js';
+import { DeletedFinalStateUnknown } from '../../src/runtime/cache/keys.js';
+import { SharedIndexInformer } from '../../src/runtime/cache/shared-informer.js';
+import { Envtest } from '../../src/runtime/testing/envtest.js';
+import { createTestNamespace } from '../../src/runtime/testing/envtest-namespace.js';
+import { FOO, REPO_ROOT } from './support/crds.js';
+
+interface Foo extends KubeObject {
+  spec?: { deploymentName?: string; replicas?: number };
+}
+
+const FOO_CRD = path.join(REPO_ROOT, 'fixtures/crds/sample-controller/crd-status-subresource.yaml');
+
+const foo = (ns: string, name: string, replicas = 1): Foo => ({
+  apiVersion: 'samplecontroller.k8s.io/v1alpha1',
+  kind: 'Foo',
+  metadata: { namespace: ns, name },
+  spec: { deploymentName: `${name}-dep`, replicas },
+});
+
+/**
+ * Forwards raw TCP (the TLS stays end to end). `freeze()` makes the current connections silent without closing
+ * them; `refuse` closes new connections at once.
+ */
+class TcpProxy {
+  refuse = false;
+  private readonly conns = new Set<{ client: net.Socket; upstream: net.Socket; frozen: boolean }>();
+  private readonly server: net.Server;
+  constructor(private readonly targetPort: number) {
+    this.server = net.createServer((client) => {
+      if (this.refuse) {
+        client.destroy();
+        return;
+      }
+      const upstream = net.connect(this.targetPort, '127.0.0.1');
+      const conn = { client, upstream, frozen: false };
+      this.conns.add(conn);
+      client.on('data', (d) => void (conn.frozen || upstream.write(d)));
+      upstream.on('data', (d) => void (conn.frozen || client.write(d)));
+      const close = (): void => {
+        this.conns.delete(conn);
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('close', close).on('error', close);
+      upstream.on('close', close).on('error', close);
+    });
+  }
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return (this.server.address() as net.AddressInfo).port;
+  }
+  freeze(): number {
+    for (const c of this.conns) c.frozen = true;
+    return this.conns.size;
+  }
+  async close(): Promise<void> {
+    for (const c of this.conns) (c.client.destroy(), c.upstream.destroy());
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** A copy of `kc` whose server URL points at `port` on loopback (the apiserver certificate is for 127.0.0.1). */
+function kubeConfigVia(kc: KubeConfig, port: number): KubeConfig {
+  const out = new KubeConfig();
+  out.loadFromOptions({
+    clusters: kc.getClusters().map((c) => ({ ...c, server: `https://127.0.0.1:${port}` })),
+    users: kc.getUsers(),
+    contexts: kc.getContexts(),
+    currentContext: kc.getCurrentContext(),
+  });
+  return out;
+}
+
+class CountingTransport implements Transport {
+  lists = 0;
+  watches = 0;
+  constructor(private readonly inner: Transport) {}
+  request<T>(req: ResourceRequest): Promise<T> {
+    if (req.verb === 'list') this.lists++;
+    return this.inner.request<T>(req);
+  }
+  watch<T>(req: ResourceRequest): Promise<Watch<T>> {
+    this.watches++;
+    return this.inner.watch<T>(req);
+  }
+}
+
+async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const summary = (objs: Foo[]): string => objs.map((o) => `${o.metadata!.name}@${o.metadata!.resourceVersion}`).sort().join(' ');
+
+/** One control plane, a proxy in front of it, and an informer on a fresh namespace that records what it is told. */
+async function setupFaultEnv(apiserverArgs: string[] = []) {
+  const env = await Envtest.start({ crdPaths: [FOO_CRD], apiserverArgs });
+  const proxy = new TcpProxy(Number(new URL(env.apiserverUrl).port));
+  const port = await proxy.listen();
+  const informerTransport = new HttpTransport(kubeConfigVia(env.kubeConfig, port));
+  return { env, proxy, informerTransport };
+}
+
+function recordingInformer(transport: Transport, ns: string, idleTimeoutMs: number) {
+  const counting = new CountingTransport(transport);
+  const errors: string[] = [];
+  const events: string[] = [];
+  const informer = new SharedIndexInformer<Foo>(new ResourceClient<Foo>(counting, FOO, ns), {
+    name: 'faults',
+    idleTimeoutMs,
+    backoff: { initialMs: 200, maxMs: 2000 },
+    logger: nullLogger,
+  });
+  informer.setWatchErrorHandler((err) => void errors.push(err instanceof Error ? err.message : String(err)));
+  informer.addEventHandler({
+    onAdd: (o) => void events.push(`add ${o.metadata!.name}`),
+    onUpdate: (o, n) => void events.push(`update ${n.metadata!.name} ${o.spec!.replicas}->${n.spec!.replicas}`),
+    onDelete: (o) =>
+      void events.push(o instanceof DeletedFinalStateUnknown ? `tombstone ${o.obj.metadata!.name}` : `delete ${o.metadata!.name}`),
+  });
+  let ended = false;
+  const running = informer.run().then(() => void (ended = true));
+  return { informer, counting, errors, events, running, ended: () => ended };
+}
+
+describe('informer faults: silent connection and apiserver restart', { timeout: 240_000 }, () => {
+  let fe: Awaited<ReturnType<typeof setupFaultEnv>>;
+  before(async () => {
+    fe = await setupFaultEnv();
+  });
+  after(async () => {
+    fe?.informerTransport.close();
+    await fe?.proxy.close();
+    await fe?.env.stop();
+  });
+
+  it('detects a connection that stays open but goes silent and replaces it', async () => {
+    const admin = fe.env.transport();
+    const ns = await createTestNamespace(admin, 'inf-idle');
+    const client = new ResourceClient<Foo>(admin, FOO, ns);
+    await client.create(foo(ns, 'before'));
+    const r = recordingInformer(fe.informerTransport, ns, 3000);
+    await until(() => r.informer.hasSynced(), 'sync');
+    assert.equal(r.counting.watches, 1);
+    assert.ok(fe.proxy.freeze() >= 1, 'the watch connection is now silent');
+    await client.create(foo(ns, 'during-silence'));
+    await until(() => r.informer.lister().namespace(ns).get('during-silence') !== undefined, 'the change via a new watch', 30_000);
+    assert.ok(r.counting.watches >= 2, 'a new watch was opened');
+    assert.equal(r.counting.lists, 1, 'resumed from the last resourceVersion, no relist');
+    assert.ok(r.errors.some((e) => /delivered nothing for 3000 ms/.test(e)), `idle timeout reported: ${r.errors.join('; ')}`);
+    await r.informer.stop();
+    admin.close();
+  });
+
+  it('recovers from kube-apiserver being killed and restarted, with changes and deletes made meanwhile', async () => {
+    let admin = fe.env.transport();
+    const ns = await createTestNamespace(admin, 'inf-restart');
+    let client = new ResourceClient<Foo>(admin, FOO, ns);
+    for (let i = 0; i < 10; i++) await client.create(foo(ns, `foo-${i}`));
+    const r = recordingInformer(fe.informerTransport, ns, 30_000);
+    await until(() => r.informer.hasSynced(), 'sync');
+
+    // Kill the apiserver mid-stream; keep the informer from reconnecting until the changes are made.
+    fe.proxy.refuse = true;
+    await fe.env.stopApiServer();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await fe.env.startApiServer();
+    admin.close();
+    admin = fe.env.transport();
+    client = new ResourceClient<Foo>(admin, FOO, ns);
+    const f1 = await client.get('foo-1');
+    await client.update({ ...f1, spec: { ...f1.spec, replicas: 7 } });
+    await client.delete('foo-2');
+    await client.delete('foo-3');
+    await client.create(foo(ns, 'foo-new'));
+    fe.proxy.refuse = false;
+
+    const expected = summary((await client.list()).items);
+    await until(() => summary(r.informer.lister().namespace(ns).list()) === expected, 'store == server list', 60_000);
+    await until(() => r.events.length >= 14, 'handler notifications');
+    const after = r.events.slice(10).sort();
+    assert.deepEqual(after, ['add foo-new', 'tombstone foo-2', 'tombstone foo-3', 'update foo-1 1->7']);
+    assert.equal(r.ended(), false, 'the informer kept running: no restart needed');
+    assert.ok(r.errors.length > 0, 'the outage was reported');
+    await r.informer.stop();
+    admin.close();
+  });
+});
+
+describe('informer faults: etcd compacted past the informer resourceVersion', { timeout: 240_000 }, () => {
+  let fe: Awaited<ReturnType<typeof setupFaultEnv>>;
+  before(async () => {
+    // Without the watch cache, watches are served by etcd, so compaction is what makes an old resourceVersion 410.
+    fe = await setupFaultEnv(['--watch-cache=false']);
+  });
+  after(async () => {
+    fe?.informerTransport.close();
+    await fe?.proxy.close();
+    await fe?.env.stop();
+  });
+
+  it('handles the 410 with a relist and loses no update', async () => {
+    const admin = fe.env.transport();
+    const ns = await createTestNamespace(admin, 'inf-compact');
+    const client = new ResourceClient<Foo>(admin, FOO, ns);
+    for (let i = 0; i < 5; i++) await client.create(foo(ns, `foo-${i}`));
+    const r = recordingInformer(fe.informerTransport, ns, 3000);
+    await until(() => r.informer.hasSynced(), 'sync');
+    const syncedRV = r.informer.lastSyncResourceVersion;
+
+    // Cut the informer off (silent watch, no new connections), change things, compact etcd, reconnect.
+    fe.proxy.refuse = true;
+    fe.proxy.freeze();
+    let f0 = await client.get('foo-0');
+    f0 = await client.update({ ...f0, spec: { ...f0.spec, replicas: 2 } });
+    await client.update({ ...f0, spec: { ...f0.spec, replicas: 3 } });
+    await client.delete('foo-1');
+    await client.create(foo(ns, 'foo-new'));
+    const compactedAt = await fe.env.compactEtcd();
+    assert.ok(compactedAt > Number(syncedRV));
+    fe.proxy.refuse = false;
+
+    const expected = summary((await client.list()).items);
+    await until(() => summary(r.informer.lister().namespace(ns).list()) === expected, 'store == server list', 60_000);
+    await until(() => r.events.length >= 8, 'handler notifications');
+    assert.equal(r.counting.lists, 2, 'exactly one relist');
+    assert.deepEqual(r.events.slice(5).sort(), ['add foo-new', 'tombstone foo-1', 'update foo-0 1->3']);
+    assert.equal(r.informer.lister().namespace(ns).get('foo-0')?.spec?.replicas, 3);
+    assert.equal(r.ended(), false);
+    await r.informer.stop();
+    admin.close();
+  });
+});

@@ -1,0 +1,294 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { ApiError, newStatus } from '../../src/runtime/client/errors.js';
+import type { KubeObject } from '../../src/runtime/client/types.js';
+import { nullLogger } from '../../src/runtime/log.js';
+import { Backoff } from '../../src/runtime/cache/backoff.js';
+import { FakeListerWatcher } from '../../src/runtime/cache/fake-lister-watcher.js';
+import { Indexer } from '../../src/runtime/cache/indexer.js';
+import { Reflector, type ReflectorOptions } from '../../src/runtime/cache/reflector.js';
+
+interface Foo extends KubeObject {
+  spec?: { replicas?: number };
+}
+
+const foo = (name: string, replicas = 1): Foo => ({ metadata: { namespace: 'ns', name }, spec: { replicas } });
+
+/** Lets pending promise callbacks and setImmediate callbacks run. */
+async function flush(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (cond()) return;
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+function setup(opts: ReflectorOptions = {}, seed = 3) {
+  const lw = new FakeListerWatcher<Foo>();
+  for (let i = 0; i < seed; i++) lw.upsert(foo(`f${i}`));
+  const store = new Indexer<Foo>();
+  const clock = new FakeClock(1_000_000);
+  const errors: unknown[] = [];
+  const r = new Reflector<Foo>(lw, store, {
+    clock,
+    logger: nullLogger,
+    random: () => 0,
+    backoff: { random: () => 0 },
+    onError: (e) => errors.push(e),
+    ...opts,
+  });
+  return { lw, store, clock, errors, r };
+}
+
+describe('Backoff', () => {
+  it('grows 800 ms → 30 s with jitter and resets after a healthy period', () => {
+    const clock = new FakeClock(0);
+    let rnd = 0;
+    const b = new Backoff(clock, { random: () => rnd });
+    const seq = Array.from({ length: 8 }, () => b.next());
+    assert.deepEqual(seq, [800, 1600, 3200, 6400, 12800, 25600, 30000, 30000]);
+    clock.step(120_001);
+    assert.equal(b.next(), 800, 'reset after 2 minutes without a backoff');
+    rnd = 0.5;
+    assert.equal(b.next(), 1600 * 1.5, 'jitter adds up to 100% of the delay');
+  });
+});
+
+describe('Reflector', () => {
+  it('lists in pages at a consistent resourceVersion, then watches from the list RV with bookmarks', async () => {
+    const { lw, store, r } = setup({ pageSize: 2, initialResourceVersion: '' }, 5);
+    void r.run();
+    await until(() => lw.watchCalls.length === 1, 'the watch');
+    assert.equal(lw.listCalls.length, 3, '5 objects in pages of 2');
+    assert.deepEqual(lw.listCalls.map((c) => c.limit), [2, 2, 2]);
+    assert.deepEqual(lw.listCalls.map((c) => c.continue), [undefined, '2', '4']);
+    assert.equal(lw.listCalls[0]!.resourceVersion, '');
+    assert.equal(store.size, 5);
+    const w = lw.watchCalls[0]!;
+    assert.equal(w.resourceVersion, lw.resourceVersion);
+    assert.equal(w.allowWatchBookmarks, true);
+    assert.ok(w.timeoutSeconds! >= 300 && w.timeoutSeconds! <= 600);
+    await r.stop();
+  });
+
+  it('first lists at resourceVersion "0" with limit 500 by default', async () => {
+    const { lw, r } = setup();
+    void r.run();
+    await until(() => lw.watchCalls.length === 1, 'the watch');
+    assert.equal(lw.listCalls[0]!.resourceVersion, '0');
+    assert.equal(lw.listCalls[0]!.limit, 500);
+    await r.stop();
+  });
+
+  it('applies watch events and bookmarks, resuming later watches from the last RV without relisting', async () => {
+    const { lw, store, clock, r } = setup();
+    void r.run();
+    await until(() => lw.openWatches === 1, 'the watch');
+    lw.upsert(foo('new'));
+    lw.upsert(foo('f0', 5));
+    lw.remove('ns/f1');
+    await until(() => store.size === 3 && store.getByKey('ns/new') !== undefined, 'events applied');
+    assert.equal(store.getByKey('ns/f0')!.spec!.replicas, 5);
+    assert.equal(store.getByKey('ns/f1'), undefined);
+    lw.silently(() => lw.upsert(foo('other'))); // advances the RV without telling the watch
+    lw.bookmark();
+    await until(() => r.lastSyncResourceVersion === lw.resourceVersion, 'bookmark RV');
+    assert.equal(store.lastSyncResourceVersion, lw.resourceVersion);
+    const rvBefore = r.lastSyncResourceVersion;
+    clock.step(5_000);
+    lw.closeWatches(); // server-side timeout
+    await until(() => lw.watchCalls.length === 2, 'a new watch');
+    assert.equal(lw.watchCalls[1]!.resourceVersion, rvBefore, 'resumes from the bookmark RV');
+    assert.equal(lw.listCalls.length, 1, 'no relist');
+    await r.stop();
+  });
+
+  it('relists after 410 when opening a watch, then watches again', async () => {
+    const { lw, store, clock, r } = setup();
+    void r.run();
+    await until(() => lw.openWatches === 1, 'the watch');
+    lw.silently(() => lw.upsert(foo('while-away')));
+    lw.compact();
+    clock.step(5_000);
+    lw.closeWatches();
+    // Reopening at the old RV, now compacted away, gets 410.
+    await until(() => lw.listCalls.length === 1 && lw.watchCalls.length === 2, 'the second watch');
+    await flush();
+    clock.step(800); // backoff before the relist
+    await until(() => lw.listCalls.length === 2, 'the relist');
+    assert.equal(lw.listCalls[1]!.resourceVersion, lw.watchCalls[0]!.resourceVersion, 'relists at the last RV');
+    await until(() => store.getByKey('ns/while-away') !== undefined, 'the relist stored');
+    await until(() => lw.watchCalls.length === 3, 'a new watch');
+    await r.stop();
+  });
+
+  it('relists after an in-stream ERROR 410', async () => {
+    const { lw, clock, r } = setup();
+    void r.run();
+    await until(() => lw.openWatches === 1, 'the watch');
+    lw.sendError(newStatus(410, 'Expired', 'too old resource version'));
+    await flush();
+    clock.step(800);
+    await until(() => lw.listCalls.length === 2, 'the relist');
+    await r.stop();
+  });
+
+  it('a list answering 410 makes the next list a consistent one (resourceVersion "")', async () => {
+    const { lw, clock, r, errors } = setup({ initialResourceVersion: '0' });
+    lw.listErrors.push(new ApiError(newStatus(410, 'Expired', 'too old')));
+    void r.run();
+    await until(() => errors.length === 1, 'the error report');
+    clock.step(800);
+    await until(() => lw.listCalls.length === 2, 'the retry');
+    assert.equal(lw.listCalls[1]!.resourceVersion, '');
+    await r.stop();
+  });
+
+  it('retries a watch that fails to open with a network error, with backoff and without relisting', async () => {
+    const { lw, clock, r, errors } = setup();
+    lw.watchErrors.push(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    lw.watchErrors.push(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    void r.run();
+    await until(() => errors.length === 1, 'first error');
+    clock.step(799);
+    await flush();
+    assert.equal(lw.watchCalls.length, 1, 'waits the 800 ms backoff');
+    clock.step(1);
+    await until(() => errors.length === 2, 'second error');
+    clock.step(1599);
+    await flush();
+    assert.equal(lw.watchCalls.length, 2, 'the backoff doubled');
+    clock.step(1);
+    await until(() => lw.openWatches === 1, 'the watch');
+    assert.equal(lw.listCalls.length, 1);
+    await r.stop();
+  });
+
+  it('never gives up: list errors are reported and retried until stopped', async () => {
+    const { lw, clock, r, errors } = setup();
+    for (let i = 0; i < 10; i++) lw.listErrors.push(new ApiError(newStatus(500, 'InternalError', `boom ${i}`)));
+    const done = r.run();
+    for (let i = 1; i <= 10; i++) {
+      await until(() => errors.length === i, `error ${i}`);
+      clock.step(30_000);
+    }
+    await until(() => lw.openWatches === 1, 'the watch after recovering');
+    assert.equal(lw.listCalls.length, 11);
+    await r.stop();
+    await done;
+    assert.equal(lw.openWatches, 0, 'stop closes the watch');
+  });
+
+  it('replaces a watch that goes silent after the idle timeout, without relisting', async () => {
+    const { lw, clock, r, errors } = setup({ idleTimeoutMs: 10_000 });
+    void r.run();
+    await until(() => lw.openWatches === 1, 'the watch');
+    lw.upsert(foo('a'));
+    await flush();
+    clock.step(6_000);
+    lw.upsert(foo('b')); // activity pushes the deadline back
+    await flush();
+    clock.step(6_000);
+    await flush();
+    assert.equal(lw.watchCalls.length, 1, 'not idle yet: an event arrived 6 s ago');
+    lw.silenceWatches();
+    clock.step(4_000);
+    await until(() => lw.watchCalls.length === 2, 'the replacement watch');
+    assert.equal(lw.listCalls.length, 1);
+    assert.match(String(errors[0]), /delivered nothing for 10000 ms/);
+    await r.stop();
+  });
+
+  it('treats a watch that ends at once without events as a failure: backoff, then relist', async () => {
+    const { lw, clock, r, errors } = setup();
+    void r.run();
+    await until(() => lw.openWatches === 1, 'the watch');
+    lw.closeWatches(); // no event, no time passed
+    await until(() => errors.length === 1, 'the error');
+    assert.match(String(errors[0]), /very short watch/);
+    clock.step(800);
+    await until(() => lw.listCalls.length === 2, 'the relist');
+    await r.stop();
+  });
+
+  it('gives up on a watch that does not open within the idle timeout and tries again', async () => {
+    const lw = new FakeListerWatcher<Foo>();
+    let hang = true;
+    const hanging = {
+      list: (o: Parameters<typeof lw.list>[0]) => lw.list(o),
+      watch: (o: Parameters<typeof lw.watch>[0]) => (hang ? ((hang = false), new Promise<never>(() => undefined)) : lw.watch(o)),
+    };
+    const clock = new FakeClock(0);
+    const errors: unknown[] = [];
+    const r = new Reflector<Foo>(hanging, new Indexer<Foo>(), {
+      clock,
+      logger: nullLogger,
+      idleTimeoutMs: 5_000,
+      backoff: { random: () => 0 },
+      onError: (e) => errors.push(e),
+    });
+    void r.run();
+    await until(() => lw.listCalls.length === 1, 'the list');
+    await flush();
+    clock.step(5_000);
+    await until(() => errors.length === 1, 'the timeout');
+    assert.match(String(errors[0]), /opening the watch timed out after 5000 ms/);
+    clock.step(800);
+    await until(() => lw.openWatches === 1, 'the second watch');
+    await r.stop();
+  });
+
+  it('by default waits out the server timeout unless the server has shown it sends periodic bookmarks', async () => {
+    const { lw, clock, r } = setup(); // random() = 0 → timeoutSeconds 300 → idle limit 330 s
+    void r.run();
+    await until(() => lw.openWatches === 1, 'the watch');
+    clock.step(329_000);
+    await flush();
+    assert.equal(lw.watchCalls.length, 1, 'a quiet watch is fine until its server timeout + 30 s');
+    clock.step(1_000);
+    await until(() => lw.watchCalls.length === 2, 'the replacement');
+    clock.step(60_000);
+    lw.bookmark(); // a bookmark mid-watch: this server sends them periodically
+    await flush();
+    clock.step(330_000);
+    await until(() => lw.watchCalls.length === 3, 'this watch keeps the limit it opened with');
+    clock.step(179_000);
+    await flush();
+    assert.equal(lw.watchCalls.length, 3);
+    clock.step(1_000);
+    await until(() => lw.watchCalls.length === 4, 'later watches use the 3-minute limit');
+    await r.stop();
+  });
+
+  it('keeps going when the store throws on an event', async () => {
+    const { lw, r, errors } = setup();
+    const store = new Indexer<Foo>();
+    let fail = true;
+    const r2 = new Reflector<Foo>(lw, {
+      replace: (items, rv) => void store.replace(items, rv),
+      add: (o) => {
+        if (fail) {
+          fail = false;
+          throw new Error('store broke');
+        }
+        store.add(o);
+      },
+      update: (o) => void store.update(o),
+      delete: (o) => void store.delete(o),
+    }, { logger: nullLogger, onError: (e) => errors.push(e) });
+    void r2.run();
+    await until(() => lw.openWatches === 1, 'the watch');
+    lw.upsert(foo('x'));
+    lw.upsert(foo('y'));
+    await until(() => store.getByKey('ns/y') !== undefined, 'y');
+    assert.equal(store.getByKey('ns/x'), undefined);
+    assert.match(String(errors[0]), /store broke/);
+    await r2.stop();
+    await r.stop();
+  });
+});
