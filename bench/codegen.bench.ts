@@ -59,3 +59,48 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/**
+ * Second section (issue 5): the TypeScript front end on the generated 50-kind apis fixture
+ * (`fixtures/apis/bench50`: 5 groups, 7 group/versions, markers, shared types) — parse (loading ts-morph included),
+ * generate every module, emit CRDs and RBAC, write them. Goal: under 3 s as well.
+ */
+async function apisSection(): Promise<void> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-bench-apis-'));
+  try {
+    const t0 = performance.now();
+    const { parseApis } = await import('../src/parse/typescript/index.js');
+    const { emitCrds } = await import('../src/generate/crd/index.js');
+    const { emitRbac } = await import('../src/generate/rbac/index.js');
+    const { writeYamlOutput } = await import('../src/generate/crd/yaml-output.js');
+    const tLoad = performance.now();
+    const apis = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'fixtures', 'apis', 'bench50', 'apis');
+    const input = await parseApis(apis, { outDir: path.join(out, 'generated') });
+    const tParse = performance.now();
+    const files = generate(input.model);
+    const crds = emitCrds(input.model);
+    const role = emitRbac(input.rbac);
+    const tGen = performance.now();
+    await writeGenerated(path.join(out, 'generated'), files);
+    await writeYamlOutput(path.join(out, 'crd'), crds, { prune: true });
+    await writeYamlOutput(path.join(out, 'rbac'), [{ path: 'role.yaml', content: role }]);
+    const tWrite = performance.now();
+    const total = (tWrite - t0) / 1000;
+    console.log('');
+    console.log(`apis fixture: ${input.model.resources.length} kinds → ${files.length} files + ${crds.length} CRDs + role.yaml`);
+    console.log(`load ts-morph ${(tLoad - t0).toFixed(0)} ms`);
+    console.log(`parse    ${(tParse - tLoad).toFixed(0)} ms`);
+    console.log(`generate ${(tGen - tParse).toFixed(0)} ms`);
+    console.log(`write    ${(tWrite - tGen).toFixed(0)} ms`);
+    console.log(`apis section ${total.toFixed(2)} s   goal < ${GOAL_S} s   ratio ${(total / GOAL_S).toFixed(2)}x of goal`);
+    if (input.model.resources.length !== 50) {
+      console.log('expected 50 kinds in fixtures/apis/bench50');
+      process.exitCode = 1;
+    }
+    if (total >= GOAL_S) process.exitCode = 1;
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}
+
+await apisSection();

@@ -1,6 +1,11 @@
 import * as fs from 'node:fs/promises';
 import type { ApiModel } from '../model/index.js';
 import type { GeneratedFile } from '../generate/index.js';
+import { emitCrds } from '../generate/crd/index.js';
+import { assertOwnedYaml, verifyYamlOutput, writeYamlOutput } from '../generate/crd/yaml-output.js';
+import { emitRbac, ROLE_FILE } from '../generate/rbac/index.js';
+import type { VerifyResult } from '../generate/verify.js';
+import { defaultPipeline } from './pipeline.js';
 import { assertOwnedOutput, writeOutput } from '../generate/write.js';
 import { formatVerifyReport, verifyOutput } from '../generate/verify.js';
 import { displayPath } from './config.js';
@@ -22,6 +27,8 @@ export interface CommandIO {
 interface Generated {
   model: ApiModel;
   files: GeneratedFile[];
+  /** With `--apis`: CRD YAML files (for `crdOut`) and `role.yaml` (for `rbacOut`). */
+  yaml?: { crds: GeneratedFile[]; rbac: GeneratedFile[] };
   progress: Progress;
   started: number;
 }
@@ -30,36 +37,62 @@ interface Generated {
 async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<Generated> {
   const started = io.now();
   const progress = new Progress(io.stderr, { now: io.now, enabled: !cfg.quiet && io.stderr.isTTY === true });
-  const crds = cfg.inputs.crds ?? [];
-  for (const p of crds) {
-    try {
-      await fs.stat(p);
-    } catch {
-      throw new CliInputError(`${displayPath(p, io.cwd)}: no such file or folder (from ${cfg.configFile ? displayPath(cfg.configFile, io.cwd) : '--crds'})`);
+  let model: ApiModel;
+  let yaml: Generated['yaml'];
+  if (cfg.inputs.apis !== undefined) {
+    const apis = cfg.inputs.apis;
+    const shownApis = io.cwd === process.cwd() ? displayPath(apis, io.cwd) : apis;
+    const parse = pipeline.parseApis ?? defaultPipeline.parseApis!;
+    const input = await parse(shownApis, { outDir: cfg.out });
+    model = input.model;
+    if (model.resources.length === 0) {
+      throw new CliInputError(`${shownApis}: no root kind found (an exported interface marked +kubebuilder:object:root=true in apis/<group>/<version>/)`);
     }
-  }
-  // Paths as the user sees them, so messages name files the way they were typed (relative to the working directory).
-  const shown = io.cwd === process.cwd() ? crds.map((p) => displayPath(p, io.cwd)) : crds;
-  const model = await pipeline.parseCrdPaths(shown);
-  if (model.resources.length === 0) {
-    throw new CliInputError(`${shown.join(', ')}: no CustomResourceDefinition found`);
+    yaml = { crds: emitCrds(model), rbac: [{ path: ROLE_FILE, content: emitRbac(input.rbac) }] };
+  } else {
+    const crds = cfg.inputs.crds ?? [];
+    for (const p of crds) {
+      try {
+        await fs.stat(p);
+      } catch {
+        throw new CliInputError(`${displayPath(p, io.cwd)}: no such file or folder (from ${cfg.configFile ? displayPath(cfg.configFile, io.cwd) : '--crds'})`);
+      }
+    }
+    // Paths as the user sees them, so messages name files the way they were typed (relative to the working directory).
+    const shown = io.cwd === process.cwd() ? crds.map((p) => displayPath(p, io.cwd)) : crds;
+    model = await pipeline.parseCrdPaths(shown);
+    if (model.resources.length === 0) {
+      throw new CliInputError(`${shown.join(', ')}: no CustomResourceDefinition found`);
+    }
   }
   const files = await pipeline.generate(model, {
     ...(cfg.runtimeImport !== undefined ? { runtimeImport: cfg.runtimeImport } : {}),
+    ...(cfg.emitMarkers ? { emitMarkers: true } : {}),
     onProgress: progress.update,
   });
-  return { model, files, progress, started };
+  const generated: Generated = { model, files, progress, started };
+  if (yaml) generated.yaml = yaml;
+  return generated;
 }
 
 /** `codegen generate`: parse, generate, replace the output folder atomically. Returns the exit code. */
 export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<number> {
   // Fail fast, before the (possibly long) generation, when the output folder is not ours. writeOutput checks again.
   await assertOwnedOutput(cfg.out);
-  const { model, files, progress, started } = await parseAndGenerate(cfg, io, pipeline);
+  const { model, files, progress, started, yaml } = await parseAndGenerate(cfg, io, pipeline);
+  // Every output is checked for ownership before anything is written.
+  if (yaml) {
+    await assertOwnedYaml(cfg.crdOut!, yaml.crds);
+    await assertOwnedYaml(cfg.rbacOut!, yaml.rbac);
+  }
   progress.phase(`writing ${files.length} files`);
   let result;
   try {
     result = await writeOutput(cfg.out, files);
+    if (yaml) {
+      await writeYamlOutput(cfg.crdOut!, yaml.crds, { prune: true });
+      await writeYamlOutput(cfg.rbacOut!, yaml.rbac);
+    }
   } finally {
     progress.clear();
   }
@@ -70,6 +103,9 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
   if (!cfg.quiet) {
     const ms = Math.round(io.now() - started);
     io.stdout(`generated ${files.length} files for ${countKinds(model)} kinds in ${ms} ms into ${out}\n`);
+    if (yaml) {
+      io.stdout(`wrote ${yaml.crds.length} CRDs into ${displayPath(cfg.crdOut!, io.cwd)} and ${ROLE_FILE} into ${displayPath(cfg.rbacOut!, io.cwd)}\n`);
+    }
   }
   return ExitCode.ok;
 }
@@ -79,11 +115,19 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
  * unified diff per changed file (stdout), name extra and missing files, and exit 1. Never writes.
  */
 export async function runVerify(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<number> {
-  const { files, progress } = await parseAndGenerate(cfg, io, pipeline);
+  const { files, progress, yaml } = await parseAndGenerate(cfg, io, pipeline);
   let result;
   try {
     progress.phase(`comparing ${files.length} files`);
     result = await verifyOutput(cfg.out, files);
+    if (yaml) {
+      const crd = await verifyYamlOutput(cfg.crdOut!, yaml.crds, { prune: true });
+      const rbac = await verifyYamlOutput(cfg.rbacOut!, yaml.rbac);
+      result = mergeResults(result, [
+        [displayPath(cfg.crdOut!, io.cwd), crd],
+        [displayPath(cfg.rbacOut!, io.cwd), rbac],
+      ]);
+    }
   } finally {
     progress.clear();
   }
@@ -100,6 +144,19 @@ export async function runVerify(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
   ].filter(Boolean);
   io.stderr.write(`error: ${out} is out of date (${counts.join(', ')}); run \`codegen generate\` to update it\n`);
   return ExitCode.failure;
+}
+
+/** Adds the YAML outputs' results to the code folder's, their paths prefixed by their folder. */
+function mergeResults(code: VerifyResult, others: [string, VerifyResult][]): VerifyResult {
+  const out: VerifyResult = { ...code, changed: [...code.changed], missing: [...code.missing], extra: [...code.extra] };
+  for (const [dir, r] of others) {
+    out.changed.push(...r.changed.map((c) => ({ path: `${dir}/${c.path}`, diff: c.diff })));
+    out.missing.push(...r.missing.map((p) => `${dir}/${p}`));
+    out.extra.push(...r.extra.map((p) => `${dir}/${p}`));
+    out.expected += r.expected;
+    out.upToDate &&= r.upToDate;
+  }
+  return out;
 }
 
 function countKinds(model: ApiModel): number {

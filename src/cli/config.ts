@@ -22,7 +22,10 @@ export const CONFIG_FILE_NAMES = ['codegen.config.yaml', 'codegen.config.yml', '
 /** Keys a config file may contain and the type of their value. */
 export const CONFIG_KEYS = {
   crds: 'paths',
+  apis: 'path',
   out: 'path',
+  crdOut: 'path',
+  rbacOut: 'path',
   runtimeImport: 'string',
 } as const satisfies Record<string, ValueKind>;
 
@@ -33,14 +36,21 @@ type ConfigKey = keyof typeof CONFIG_KEYS;
 export interface ConfigFile {
   file: string;
   crds?: string[];
+  apis?: string;
   out?: string;
+  crdOut?: string;
+  rbacOut?: string;
   runtimeImport?: string;
 }
 
 /** The flags shared by `generate` and `verify`, as commander parsed them (paths as typed). */
 export interface CliFlags {
   crds?: string[];
+  apis?: string;
   out?: string;
+  crdOut?: string;
+  rbacOut?: string;
+  emitMarkers?: boolean;
   runtimeImport?: string;
   config?: string;
   quiet?: boolean;
@@ -51,9 +61,17 @@ export interface ResolvedConfig {
   inputs: {
     /** CRD files or folders (`--crds`). */
     crds?: string[];
+    /** The apis folder of TypeScript types (`--apis`): apis/<group>/<version>/*.ts. */
+    apis?: string;
   };
   /** Output folder, owned by the generator. */
   out: string;
+  /** With `apis`: folder of the CRD YAML (`<group>_<plural>.yaml`). Default `config/crd/bases`. */
+  crdOut?: string;
+  /** With `apis`: folder of `role.yaml` (RBAC markers). Default `config/rbac`. */
+  rbacOut?: string;
+  /** Emit `types.ts` with controller-gen markers (CRD input only). */
+  emitMarkers?: boolean;
   runtimeImport?: string;
   quiet: boolean;
   /** The config file used, if any. */
@@ -67,16 +85,24 @@ export interface ResolvedConfig {
 export async function resolveConfig(flags: CliFlags, cwd: string): Promise<ResolvedConfig> {
   const configPath = flags.config !== undefined ? path.resolve(cwd, flags.config) : await findConfigFile(cwd);
   const file = configPath !== undefined ? await loadConfigFile(configPath, displayPath(configPath, cwd)) : undefined;
-  const crds = flags.crds !== undefined ? flags.crds.map((p) => path.resolve(cwd, p)) : file?.crds;
+  const crds = flags.crds !== undefined ? flags.crds.map((p) => path.resolve(cwd, p)) : flags.apis !== undefined ? undefined : file?.crds;
+  const apis = flags.apis !== undefined ? path.resolve(cwd, flags.apis) : flags.crds !== undefined ? undefined : file?.apis;
   const out = flags.out !== undefined ? path.resolve(cwd, flags.out) : file?.out;
+  const base = file ? path.dirname(file.file) : cwd;
+  const crdOut = flags.crdOut !== undefined ? path.resolve(cwd, flags.crdOut) : file?.crdOut ?? path.join(base, 'config', 'crd', 'bases');
+  const rbacOut = flags.rbacOut !== undefined ? path.resolve(cwd, flags.rbacOut) : file?.rbacOut ?? path.join(base, 'config', 'rbac');
   const runtimeImport = flags.runtimeImport ?? file?.runtimeImport;
 
   const where = file ? ` or set it in ${displayPath(file.file, cwd)}` : ` or create ${CONFIG_FILE_NAMES[0]}`;
-  if (crds === undefined || crds.length === 0) throw new UsageError(`no input: pass --crds <file|dir>...${where}`);
+  if (crds !== undefined && crds.length > 0 && apis !== undefined) throw new UsageError('pass either --crds or --apis, not both');
+  if ((crds === undefined || crds.length === 0) && apis === undefined) throw new UsageError(`no input: pass --crds <file|dir>... or --apis <dir>${where}`);
   if (out === undefined) throw new UsageError(`no output folder: pass --out <dir>${where}`);
   if (runtimeImport !== undefined && runtimeImport.trim() === '') throw new UsageError('--runtime-import must not be empty');
 
-  const resolved: ResolvedConfig = { inputs: { crds }, out, quiet: flags.quiet === true };
+  const resolved: ResolvedConfig = apis !== undefined
+    ? { inputs: { apis }, out, crdOut, rbacOut, quiet: flags.quiet === true }
+    : { inputs: { crds: crds! }, out, quiet: flags.quiet === true };
+  if (flags.emitMarkers) resolved.emitMarkers = true;
   if (runtimeImport !== undefined) resolved.runtimeImport = runtimeImport;
   if (file) resolved.configFile = file.file;
   return resolved;
@@ -126,7 +152,7 @@ export function parseConfigText(text: string, file: string, shown: string = file
   const result: ConfigFile = { file };
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === undefined))) return result;
-  if (!isMap(root)) throw new InputError(at(root.range?.[0]), 'config file must be a mapping of keys (crds, out, runtimeImport)');
+  if (!isMap(root)) throw new InputError(at(root.range?.[0]), 'config file must be a mapping of keys (crds, apis, out, crdOut, rbacOut, runtimeImport)');
 
   const base = path.dirname(file);
   const known = Object.keys(CONFIG_KEYS).join(', ');
@@ -158,7 +184,7 @@ export function parseConfigText(text: string, file: string, shown: string = file
       const v = isScalar(valueNode) ? valueNode.value : undefined;
       if (typeof v !== 'string' || v === '') fail(kind === 'path' ? 'a folder path (a string)' : 'a non-empty string');
       const s = v as string;
-      if (kind === 'path') result[name as 'out'] = path.resolve(base, s);
+      if (kind === 'path') result[name as 'out' | 'apis' | 'crdOut' | 'rbacOut'] = path.resolve(base, s);
       else result[name as 'runtimeImport'] = s;
     }
   }

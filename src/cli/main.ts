@@ -12,7 +12,8 @@ import type { ProgressSink } from './progress.js';
 /**
  * `codegen` / `kubegen` command line.
  *
- *   codegen [generate] [--crds <file|dir>...] [--out <dir>] [--runtime-import <module>] [--config <file>] [--quiet]
+ *   codegen [generate] [--crds <file|dir>... | --apis <dir>] [--out <dir>] [--crd-out <dir>] [--rbac-out <dir>]
+ *                      [--emit-markers] [--runtime-import <module>] [--config <file>] [--quiet]
  *   codegen verify     (same flags)
  *
  * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
@@ -66,6 +67,10 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
 function withCommonOptions(cmd: Command): Command {
   return cmd
     .option('--crds <paths...>', 'CRD YAML/JSON files or folders (multi-document YAML is fine)')
+    .option('--apis <dir>', 'folder of TypeScript API types with markers: apis/<group>/<version>/*.ts (instead of --crds)')
+    .option('--crd-out <dir>', 'with --apis: folder for the CRD YAML (default config/crd/bases)')
+    .option('--rbac-out <dir>', 'with --apis: folder for role.yaml from +kubebuilder:rbac markers (default config/rbac)')
+    .option('--emit-markers', 'write types.ts with controller-gen markers (readable back by --apis)')
     .option('--out <dir>', 'output folder; owned by the generator and replaced as a whole')
     .option('--runtime-import <module>', 'module generated code imports the runtime from (default "kubegen/runtime")')
     .addOption(new Option('--config <file>', 'config file (default: codegen.config.yaml|yml|json in the current directory)'))

@@ -1,5 +1,6 @@
 import type { ApiModel } from '../model/index.js';
 import type { GeneratedFile, GenerateOptions } from '../generate/index.js';
+import type { ApisInput, ParseApisOptions } from '../parse/typescript/index.js';
 
 /**
  * The front ends and generators a command drives. The real ones are imported lazily, each when first needed (so
@@ -7,6 +8,8 @@ import type { GeneratedFile, GenerateOptions } from '../generate/index.js';
  */
 export interface Pipeline {
   parseCrdPaths(paths: string[]): Promise<ApiModel>;
+  /** The TypeScript front end (`--apis`); the real one when a stub leaves it out. */
+  parseApis?(dir: string, opts: ParseApisOptions): Promise<ApisInput>;
   generate(model: ApiModel, opts: GenerateOptions): GeneratedFile[] | Promise<GeneratedFile[]>;
 }
 
@@ -15,6 +18,10 @@ export const defaultPipeline: Pipeline = {
   async parseCrdPaths(paths) {
     const { parseCrdPaths } = await import('../parse/crd/index.js');
     return parseCrdPaths(paths);
+  },
+  async parseApis(dir, opts) {
+    const { parseApis } = await import('../parse/typescript/index.js');
+    return parseApis(dir, opts);
   },
   async generate(model, opts) {
     const { generate } = await import('../generate/index.js');

@@ -9,6 +9,8 @@ import { emitInformerFactory, emitInformers, emitListers } from './informers/ind
 import { groupVersionDir, groupVersionMember } from './names.js';
 import { emitRegister } from './register/index.js';
 import { emitTypes, TypeGraph } from './types/index.js';
+import { emitMarkedTypes } from './types/emit-marked-types.js';
+import { hasUserTypes, typeImportLines, userTypeNames } from './user-types.js';
 
 /** One file the generators produce: a path relative to the output folder (always `/`-separated) and its text. */
 export interface GeneratedFile {
@@ -23,6 +25,11 @@ export interface GenerateOptions {
   importExtension?: '.js' | '.ts' | '';
   /** Called once per group/version as it is generated, for progress output. */
   onProgress?: (done: number, total: number, label: string) => void;
+  /**
+   * Write `types.ts` with controller-gen markers in JSDoc (and kind markers on root types) so that the TypeScript
+   * front end reads them back into the same schema (`--emit-markers`; the CRD → TS → CRD round trip).
+   */
+  emitMarkers?: boolean;
 }
 
 export const DEFAULT_RUNTIME_IMPORT = 'kubegen/runtime';
@@ -44,16 +51,20 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
   gvs.forEach((gv, i) => {
     const dir = groupVersionDir(gv.group, gv.version);
     const graph = new TypeGraph(gv);
+    const user = hasUserTypes(gv);
     const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
-    const typeNames = (kind: string): { root: string; list: string } => names.get(kind)!;
+    const typeNames = user ? userTypeNames(gv) : (kind: string): { root: string; list: string } => names.get(kind)!;
+    if (!user) {
+      const types = opts.emitMarkers ? emitMarkedTypes(gv, { runtimeImport }) : emitTypes(gv, { runtimeImport, graph });
+      files.push({ path: `${dir}/types.ts`, content: types });
+    }
     files.push(
-      { path: `${dir}/types.ts`, content: emitTypes(gv, { runtimeImport, graph }) },
       { path: `${dir}/deepcopy.ts`, content: emitDeepCopy(gv, { runtimeImport, importExtension: ext, graph }) },
       { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport) },
       { path: `${dir}/client.ts`, content: emitClient(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
       { path: `${dir}/listers.ts`, content: emitListers(gv, typeNames, runtimeImport, ext) },
       { path: `${dir}/informers.ts`, content: emitInformers(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
-      { path: `${dir}/index.ts`, content: emitVersionIndex(ext) },
+      { path: `${dir}/index.ts`, content: user ? emitUserVersionIndex(gv, typeNames, ext) : emitVersionIndex(ext) },
     );
     opts.onProgress?.(i + 1, gvs.length, `${gv.group}/${gv.version}`);
   });
@@ -71,6 +82,14 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
 function emitVersionIndex(ext: string): string {
   const mods = ['types', 'deepcopy', 'register', 'client', 'listers', 'informers'];
   return [HEADER, '', ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
+}
+
+/** The version index when the types are the user's: re-exports them by name instead of `./types`. */
+function emitUserVersionIndex(gv: GroupVersion, typeNames: (kind: string) => { root: string; list: string }, ext: string): string {
+  const names = gv.kinds.flatMap((k) => [typeNames(k.resource.names.kind).root, typeNames(k.resource.names.kind).list]);
+  const reexports = typeImportLines(gv, names, ext).map((l) => l.replace(/^import type/, 'export type'));
+  const mods = ['deepcopy', 'register', 'client', 'listers', 'informers'];
+  return [HEADER, '', ...reexports, ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
 }
 
 function emitRootIndex(gvs: GroupVersion[], groupIds: Map<string, string>, ext: string): string {

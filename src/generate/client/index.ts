@@ -2,6 +2,7 @@ import type { GroupVersion } from '../../model/index.js';
 import { HEADER, literal } from '../emit-util.js';
 import { clientInterfaceName, groupVersionClientName, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
+import { typeImportLines } from '../user-types.js';
 
 /**
  * `<group>/<version>/client.ts`: per kind an interface type (the generic `ResourceInterface`, plus the status and
@@ -50,7 +51,7 @@ export function emitClient(gv: GroupVersion, groupId: string, typeNames: KindTyp
     '',
     `import { ResourceClient } from ${literal(runtimeImport)};`,
     `import type { ${[...types].sort().join(', ')} } from ${literal(runtimeImport)};`,
-    `import type { ${typeImports.join(', ')} } from ${literal(`./types${ext}`)};`,
+    ...typeImportLines(gv, typeImports, ext),
     `import { ${registerImports.join(', ')} } from ${literal(`./register${ext}`)};`,
     '',
     ...body,

@@ -1,6 +1,7 @@
 import type { GroupVersion } from '../../model/index.js';
 import { HEADER, literal } from '../emit-util.js';
 import { TypeGraph, refKey } from '../types/index.js';
+import { hasUserTypes, typeImportLines } from '../user-types.js';
 import type { ObjectDef, TypeRef } from '../types/index.js';
 
 export interface EmitDeepCopyOptions {
@@ -27,13 +28,26 @@ export function emitDeepCopy(gv: GroupVersion, opts: EmitDeepCopyOptions = {}): 
   const defs = graph.orderedDefs();
   const fnNames = new Set(defs.map((d) => `deepCopy${d.name}`));
   const json = fnNames.has('deepCopyJSON') ? 'deepCopyJSON_' : 'deepCopyJSON';
-  const ctx = new Ctx(json);
-  const fns = defs.map((d) => emitObjectCopier(d, ctx));
+  // With user types (TypeScript front end) only the kinds' root and list types exist by name; nested objects are
+  // copied by the same code, typed as plain JSON objects.
+  const user = hasUserTypes(gv);
+  const userNames = new Map<ObjectDef, string>();
+  if (user) {
+    for (const k of graph.kinds) {
+      const u = k.kv.version.userTypes!;
+      userNames.set(k.root, u.kind);
+      userNames.set(k.list, u.list ?? `${u.kind}List`);
+    }
+  }
+  const typeOf = (d: ObjectDef): string => (user ? userNames.get(d) ?? 'JSONObject_' : `types.${d.name}`);
+  const ctx = new Ctx(json, typeOf);
+  const fns = defs.map((d) => emitObjectCopier(d, ctx, typeOf(d)));
   const runtime = opts.runtimeImport ?? 'kubegen/runtime';
   const ext = opts.importExtension ?? '.js';
   let out = `${HEADER}\n`;
   out += `// Deep-copy functions for ${gv.group}/${gv.version}.\n`;
-  out += `import type * as types from ${literal(`./types${ext}`)};\n`;
+  if (user) out += `${typeImportLines(gv, [...userNames.values()], ext).join('\n')}\n`;
+  else out += `import type * as types from ${literal(`./types${ext}`)};\n`;
   out += `import { ${json === 'deepCopyJSON' ? 'deepCopyJSON' : `deepCopyJSON as ${json}`}, setOwnKey as setOwnKey_ } from ${literal(runtime)};\n\n`;
   out += `type JSONObject_ = { [key: string]: unknown };\n\n`;
   out += fns.join('\n');
@@ -45,13 +59,16 @@ export function emitDeepCopy(gv: GroupVersion, opts: EmitDeepCopyOptions = {}): 
 class Ctx {
   readonly helpers: string[] = [];
   private readonly byKey = new Map<string, string>();
-  constructor(readonly json: string) {}
+  constructor(
+    readonly json: string,
+    readonly typeOf: (d: ObjectDef) => string,
+  ) {}
 
   /** Expression copying `v`, which the caller has checked to be a non-null object. */
   copyExpr(t: TypeRef, v: string): string {
     switch (t.k) {
       case 'obj':
-        return `deepCopy${t.def.name}(${v} as types.${t.def.name})`;
+        return `deepCopy${t.def.name}(${v} as ${this.typeOf(t.def)})`;
       case 'null':
         return this.copyExpr(t.of, v);
       case 'array':
@@ -120,7 +137,7 @@ function needsCopy(t: TypeRef): boolean {
   }
 }
 
-function emitObjectCopier(def: ObjectDef, ctx: Ctx): string {
+function emitObjectCopier(def: ObjectDef, ctx: Ctx, t: string): string {
   const cases: string[] = [];
   for (const p of def.props) {
     if (!needsCopy(p.type) || p.name === '__proto__') continue;
@@ -128,7 +145,6 @@ function emitObjectCopier(def: ObjectDef, ctx: Ctx): string {
     if (expr.startsWith(`${ctx.json}(`)) continue; // the default branch does exactly this
     cases.push(`        case ${literal(p.name)}:\n          out[k] = ${expr};\n          break;\n`);
   }
-  const t = `types.${def.name}`;
   let s = `/** Returns a deep copy of \`src\`; the copy shares nothing with it. */\n`;
   s += `export function deepCopy${def.name}(src: ${t}): ${t} {\n`;
   s += `  const s = src as unknown as JSONObject_;\n`;

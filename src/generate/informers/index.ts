@@ -2,6 +2,7 @@ import type { GroupVersion } from '../../model/index.js';
 import { HEADER, literal } from '../emit-util.js';
 import { groupVersionDir, groupVersionMember, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
+import { typeImportLines } from '../user-types.js';
 
 /**
  * `<group>/<version>/listers.ts`: a typed lister per kind over the runtime's generic `Lister` (client-go's
@@ -14,7 +15,7 @@ export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeI
     '',
     `import { Lister } from ${literal(runtimeImport)};`,
     `import type { Indexer, NamespaceLister } from ${literal(runtimeImport)};`,
-    `import type { ${roots.join(', ')} } from ${literal(`./types${ext}`)};`,
+    ...typeImportLines(gv, roots, ext),
   ];
   for (const kv of gv.kinds) {
     const { kind } = kv.resource.names;
@@ -43,7 +44,7 @@ export function emitInformers(gv: GroupVersion, groupId: string, typeNames: Kind
     HEADER,
     '',
     `import type { InformerOptions, SharedIndexInformer, SharedInformerFactory } from ${literal(runtimeImport)};`,
-    `import type { ${roots.join(', ')} } from ${literal(`./types${ext}`)};`,
+    ...typeImportLines(gv, roots, ext),
     `import type { ${gv.kinds.map((kv) => `${kv.resource.names.kind}Lister`).join(', ')} } from ${literal(`./listers${ext}`)};`,
     `import { ${gv.kinds.map((kv) => resourceConstName(kv.resource.names.kind)).join(', ')} } from ${literal(`./register${ext}`)};`,
   ];

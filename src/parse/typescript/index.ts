@@ -1,0 +1,198 @@
+/**
+ * The TypeScript front end: reads an `apis/` folder of TypeScript types with controller-gen style markers into the
+ * same `ApiModel` the CRD front end produces, plus the RBAC rules of `+kubebuilder:rbac` markers.
+ *
+ * Layout: `apis/<group-short-name>/<version>/*.ts`. The group comes from `+groupName=` in the leading JSDoc block of
+ * any file of the version folder (conventionally `doc.ts`); a root kind is an exported interface marked
+ * `+kubebuilder:object:root=true` or `+genclient` (its `<Kind>List` interface, marked or not, is the list type).
+ * Types may live in any file and import each other (also across versions and from shared folders). Every problem is
+ * an `InputError` with file:line:column; nothing is written by this module.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { Project } from 'ts-morph';
+import type { InterfaceDeclaration, SourceFile } from 'ts-morph';
+import { InputError, sortModel } from '../../model/index.js';
+import type { ApiModel, ResourceModel, SourceLocation } from '../../model/index.js';
+import { checkGroup, checkVersion } from '../crd/names.js';
+import { kindFacts } from './kind.js';
+import type { KindFacts } from './kind.js';
+import { lastMarker, parseDocComment } from './markers.js';
+import type { Marker } from './markers.js';
+import { scanRbacMarkers } from './rbac.js';
+import type { RbacRule } from './rbac.js';
+import { Resolver } from './resolve.js';
+import { SchemaBuilder } from './type-schema.js';
+
+export type { RbacRule } from './rbac.js';
+
+export interface ParseApisOptions {
+  /**
+   * Absolute output folder of the generated code: `userTypes.module` is made relative to it. Default: the current
+   * working directory.
+   */
+  outDir?: string;
+}
+
+export interface ApisInput {
+  model: ApiModel;
+  /** RBAC markers found under the apis folder, in file order. */
+  rbac: RbacRule[];
+}
+
+/** Parses the apis folder `dir` (shown in messages as given). */
+export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promise<ApisInput> {
+  const absDir = path.resolve(dir);
+  try {
+    if (!(await stat(absDir)).isDirectory()) throw new Error('not a folder');
+  } catch {
+    throw new InputError({ file: dir, line: 0, column: 0 }, 'no such folder (expected apis/<group>/<version>/*.ts)');
+  }
+  const files = await listTsFiles(absDir);
+  const display = (abs: string): string => {
+    const rel = path.relative(absDir, abs);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? abs : path.join(dir, rel);
+  };
+  const project = new Project({
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    skipLoadingLibFiles: true,
+    compilerOptions: { noLib: true, allowJs: false },
+  });
+  const rbac: RbacRule[] = [];
+  const sources: SourceFile[] = [];
+  for (const f of files) {
+    const text = await readFile(f, 'utf8');
+    rbac.push(...scanRbacMarkers(text, display(f)));
+    sources.push(project.createSourceFile(f, text, { overwrite: true }));
+  }
+  const builder = new SchemaBuilder(new Resolver(project), display);
+  const outDir = path.resolve(opts.outDir ?? process.cwd());
+
+  const byFolder = new Map<string, SourceFile[]>();
+  for (const sf of sources) {
+    const folder = path.dirname(sf.getFilePath());
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), sf]);
+  }
+  const perKind = new Map<string, { group: string; facts: KindFacts[] }>();
+  for (const [folder, folderFiles] of [...byFolder].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const roots = folderFiles.flatMap((sf) => rootKinds(sf, builder));
+    if (roots.length === 0) continue;
+    const rel = path.relative(absDir, folder).split(path.sep);
+    const firstRoot = roots[0]!;
+    if (rel.length !== 2) {
+      throw builder.error(firstRoot.decl, `root kind ${firstRoot.decl.getName()} must be in a folder apis/<group>/<version>/ (found in ${rel.join('/') || 'the apis folder itself'})`);
+    }
+    const pkg = packageMarkers(folderFiles, display);
+    const groupMarker = lastMarker(pkg, 'groupName');
+    if (!groupMarker) {
+      const first = folderFiles.map((f) => f.getFilePath()).sort()[0]!;
+      throw new InputError({ file: display(first), line: 1, column: 1 }, `no +groupName marker for ${rel.join('/')}: add a leading JSDoc block such as /** +groupName=example.com */ to a file of the folder (conventionally doc.ts)`);
+    }
+    const groups = new Set(pkg.filter((m) => m.name === 'groupName').map((m) => m.value as string));
+    if (groups.size > 1) throw new InputError(groupMarker.loc, `conflicting +groupName markers in ${rel.join('/')}: ${[...groups].join(', ')}`);
+    const group = groupMarker.value as string;
+    const ge = checkGroup(group);
+    if (ge) throw new InputError(groupMarker.loc, ge);
+    const versionMarker = lastMarker(pkg, 'versionName');
+    const versionName = (versionMarker?.value as string | undefined) ?? rel[1]!;
+    const ve = checkVersion(versionName);
+    if (ve) throw new InputError(versionMarker?.loc ?? builder.loc(firstRoot.decl), `${ve} (the folder name, or +versionName)`);
+
+    const listNames = new Set(folderFiles.flatMap((sf) => sf.getInterfaces().filter((i) => i.isExported()).map((i) => i.getName())));
+    for (const { decl, markers } of roots) {
+      const kind = decl.getName();
+      const loc = builder.loc(decl);
+      const schema = builder.declSchema(decl);
+      const facts = kindFacts(kind, versionName, schema, markers, loc);
+      if (facts.skip) continue;
+      if (!listNames.has(`${kind}List`)) throw new InputError(loc, `root kind ${kind} needs an exported interface ${kind}List (apiVersion, kind, metadata: ListMeta, items: ${kind}[]) in ${rel.join('/')}`);
+      const module = path.relative(outDir, decl.getSourceFile().getFilePath()).split(path.sep).join('/').replace(/\.(d\.)?m?ts$/, '');
+      facts.version.userTypes = { module, kind, list: `${kind}List` };
+      const key = `${group}/${kind}`;
+      const entry = perKind.get(key) ?? { group, facts: [] };
+      if (entry.facts.some((f) => f.version.name === versionName)) throw new InputError(loc, `kind ${kind} is declared twice in ${group}/${versionName}`);
+      entry.facts.push(facts);
+      perKind.set(key, entry);
+    }
+  }
+  const resources: ResourceModel[] = [...perKind.values()].map(({ group, facts }) => toResource(group, facts));
+  return { model: sortModel({ resources }), rbac };
+}
+
+interface Root {
+  decl: InterfaceDeclaration;
+  markers: Marker[];
+}
+
+function rootKinds(sf: SourceFile, builder: SchemaBuilder): Root[] {
+  const out: Root[] = [];
+  for (const decl of sf.getInterfaces()) {
+    const { markers } = builder.doc(decl);
+    const root = markers.some((m) => (m.name === 'kubebuilder:object:root' && m.value === true) || m.name === 'genclient');
+    if (!root) continue;
+    const isList = decl.getName().endsWith('List') && decl.getProperty('items') !== undefined;
+    if (isList) continue;
+    if (!decl.isExported()) throw builder.error(decl, `root kind ${decl.getName()} must be exported`);
+    out.push({ decl, markers });
+  }
+  return out;
+}
+
+/** Markers of the leading JSDoc blocks of each file (package level: `+groupName`, `+versionName`). */
+function packageMarkers(files: SourceFile[], display: (f: string) => string): Marker[] {
+  const out: Marker[] = [];
+  for (const sf of [...files].sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1))) {
+    const text = sf.getFullText();
+    const re = /\s*(\/\*\*[\s\S]*?\*\/|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)/y;
+    let m: RegExpExecArray | null;
+    re.lastIndex = 0;
+    while ((m = re.exec(text))) {
+      const block = m[1]!;
+      if (!block.startsWith('/**')) continue;
+      const start = m.index + m[0].length - block.length;
+      const { line, column } = sf.getLineAndColumnAtPos(start);
+      const doc = parseDocComment(block, display(sf.getFilePath()), line, column);
+      out.push(...doc.markers.filter((mk) => mk.name === 'groupName' || mk.name === 'versionName'));
+    }
+  }
+  return out;
+}
+
+function toResource(group: string, facts: KindFacts[]): ResourceModel {
+  facts.sort((a, b) => (a.version.name < b.version.name ? -1 : a.version.name > b.version.name ? 1 : 0));
+  const marked = facts.filter((f) => f.storageMarker);
+  if (marked.length > 1) {
+    throw new InputError(marked[1]!.storageMarker!.loc, `kind ${facts[0]!.names.kind}.${group} has ${marked.length} storage versions (${marked.map((f) => f.version.name).join(', ')}); mark exactly one +kubebuilder:storageversion`);
+  }
+  if (marked.length === 0 && facts.length > 1) {
+    throw new InputError(facts[0]!.version.source, `kind ${facts[0]!.names.kind}.${group} has ${facts.length} versions (${facts.map((f) => f.version.name).join(', ')}) and none is marked +kubebuilder:storageversion`);
+  }
+  (marked[0] ?? facts[0]!).version.storage = true;
+  const lead = facts.find((f) => f.hasResourceMarker) ?? marked[0] ?? facts[0]!;
+  const resource: ResourceModel = {
+    group,
+    names: lead.names,
+    scope: lead.scope,
+    versions: facts.map((f) => f.version),
+    source: lead.version.source as SourceLocation,
+  };
+  const labels = Object.assign({}, ...facts.map((f) => f.labels)) as Record<string, string>;
+  const annotations = Object.assign({}, ...facts.map((f) => f.annotations)) as Record<string, string>;
+  if (Object.keys(labels).length) resource.labels = labels;
+  if (Object.keys(annotations).length) resource.annotations = annotations;
+  return resource;
+}
+
+async function listTsFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules' && !e.name.startsWith('.')) out.push(...(await listTsFiles(full)));
+    } else if (e.isFile() && /\.m?ts$/.test(e.name) && !/\.(test|spec)\.m?ts$/.test(e.name)) out.push(full);
+  }
+  return out;
+}
+

@@ -1,0 +1,119 @@
+/**
+ * Applies field- and type-level markers to a schema (controller-gen semantics: markers on a field apply to that
+ * field's schema, markers on a named type to every use of it, field markers win). Mutates and returns `schema`.
+ */
+import { InputError } from '../../model/index.js';
+import type { JSONSchemaProps, ValidationRule } from '../../model/index.js';
+import type { Marker } from './markers.js';
+
+const V = 'kubebuilder:validation:';
+
+/** Markers that may appear on a field or a type (besides optional/required, which only fields take). */
+export const SCHEMA_MARKERS: ReadonlySet<string> = new Set([
+  `${V}Minimum`, `${V}Maximum`, `${V}ExclusiveMinimum`, `${V}ExclusiveMaximum`, `${V}MultipleOf`, `${V}MinLength`,
+  `${V}MaxLength`, `${V}Pattern`, `${V}Format`, `${V}Enum`, `${V}MinItems`, `${V}MaxItems`, `${V}UniqueItems`,
+  `${V}MinProperties`, `${V}MaxProperties`, `${V}Type`, `${V}XPreserveUnknownFields`, `${V}XEmbeddedResource`,
+  `${V}XIntOrString`, `${V}EmbeddedResource`, `${V}Schemaless`, `${V}XValidation`, 'kubebuilder:default', 'default',
+  'kubebuilder:example', 'kubebuilder:title', 'kubebuilder:pruning:PreserveUnknownFields', 'nullable', 'listType',
+  'listMapKey', 'mapType', 'structType', 'k8s:listType', 'k8s:listMapKey',
+  // accepted on any declaration, meaningless to a schema
+  'k8s:deepcopy-gen', 'k8s:deepcopy-gen:interfaces', 'k8s:openapi-gen', 'kubebuilder:object:generate',
+]);
+
+/** Field-only markers. */
+export const FIELD_MARKERS: ReadonlySet<string> = new Set([
+  ...SCHEMA_MARKERS, 'optional', 'required', 'k8s:optional', 'k8s:required', `${V}Optional`, `${V}Required`,
+]);
+
+const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
+
+export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Marker[]): JSONSchemaProps {
+  let s = schema;
+  if (markers.some((m) => m.name === `${V}Schemaless`)) {
+    s = {};
+    for (const k of Object.keys(schema)) delete (schema as Record<string, unknown>)[k];
+    if (schema.description !== undefined) s.description = schema.description;
+    Object.assign(schema, s);
+    s = schema;
+  }
+  const typeMarker = markers.filter((m) => m.name === `${V}Type`).pop();
+  if (typeMarker) {
+    const t = typeMarker.value as string;
+    if (!TYPES.has(t)) throw new InputError(typeMarker.loc, `malformed marker +${typeMarker.text}: type must be one of ${[...TYPES].join(', ')}`);
+    s.type = t as JSONSchemaProps['type'];
+  }
+  for (const m of markers) {
+    const v = m.value;
+    switch (m.name) {
+      case `${V}Minimum`: s.minimum = v as number; break;
+      case `${V}Maximum`: s.maximum = v as number; break;
+      case `${V}ExclusiveMinimum`: s.exclusiveMinimum = v as boolean; break;
+      case `${V}ExclusiveMaximum`: s.exclusiveMaximum = v as boolean; break;
+      case `${V}MultipleOf`: s.multipleOf = v as number; break;
+      case `${V}MinLength`: s.minLength = v as number; break;
+      case `${V}MaxLength`: s.maxLength = v as number; break;
+      case `${V}Pattern`: s.pattern = v as string; break;
+      case `${V}Format`: s.format = v as string; break;
+      case `${V}Enum`: s.enum = (v as unknown[]).map((e) => coerce(s, e)); break;
+      case `${V}MinItems`: s.minItems = v as number; break;
+      case `${V}MaxItems`: s.maxItems = v as number; break;
+      case `${V}UniqueItems`: s.uniqueItems = v as boolean; break;
+      case `${V}MinProperties`: s.minProperties = v as number; break;
+      case `${V}MaxProperties`: s.maxProperties = v as number; break;
+      case `${V}XPreserveUnknownFields`:
+      case 'kubebuilder:pruning:PreserveUnknownFields':
+        s['x-kubernetes-preserve-unknown-fields'] = true;
+        break;
+      case `${V}XEmbeddedResource`:
+      case `${V}EmbeddedResource`:
+        s['x-kubernetes-embedded-resource'] = true;
+        s.type ??= 'object';
+        break;
+      case `${V}XIntOrString`:
+        s['x-kubernetes-int-or-string'] = true;
+        s.anyOf = [{ type: 'integer' }, { type: 'string' }];
+        delete s.type;
+        break;
+      case `${V}XValidation`: {
+        const rule: ValidationRule = { rule: m.args['rule'] as string };
+        for (const k of ['message', 'messageExpression', 'reason', 'fieldPath'] as const) {
+          if (m.args[k] !== undefined) rule[k] = m.args[k] as string;
+        }
+        if (m.args['optionalOldSelf'] !== undefined) rule.optionalOldSelf = m.args['optionalOldSelf'] as boolean;
+        (s['x-kubernetes-validations'] ??= []).push(rule);
+        break;
+      }
+      case 'kubebuilder:default':
+      case 'default':
+        s.default = coerce(s, v);
+        break;
+      case 'kubebuilder:example': s.example = v; break;
+      case 'kubebuilder:title': s.title = v as string; break;
+      case 'nullable': s.nullable = true; break;
+      case 'listType':
+      case 'k8s:listType':
+        if (v !== 'atomic' && v !== 'set' && v !== 'map') throw new InputError(m.loc, `malformed marker +${m.text}: listType must be atomic, set or map`);
+        s['x-kubernetes-list-type'] = v;
+        break;
+      case 'listMapKey':
+      case 'k8s:listMapKey':
+        (s['x-kubernetes-list-map-keys'] ??= []).push(v as string);
+        break;
+      case 'mapType':
+        if (v !== 'atomic' && v !== 'granular') throw new InputError(m.loc, `malformed marker +${m.text}: mapType must be atomic or granular`);
+        s['x-kubernetes-map-type'] = v;
+        break;
+      case 'structType':
+        if (v !== 'atomic' && v !== 'granular') throw new InputError(m.loc, `malformed marker +${m.text}: structType must be atomic or granular`);
+        s['x-kubernetes-map-type'] = v;
+        break;
+    }
+  }
+  return s;
+}
+
+/** `+Enum=1` or `+default=true` on a string field mean the strings "1" and "true" (Go would not compile otherwise). */
+function coerce(s: JSONSchemaProps, v: unknown): unknown {
+  if (s.type === 'string' && (typeof v === 'number' || typeof v === 'boolean')) return String(v);
+  return v;
+}

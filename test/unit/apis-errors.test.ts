@@ -1,0 +1,39 @@
+/**
+ * Bad TypeScript input through the `codegen` binary: each case is a one-line `error: file:line:col: ...` message,
+ * exit code 1, no stack trace, and nothing written (neither the code folder nor config/crd/bases nor config/rbac).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fixture, REPO_ROOT } from '../support/paths.js';
+
+const BIN = path.join(REPO_ROOT, 'bin', 'codegen.js');
+
+const CASES: [string, RegExp][] = [
+  ['unknown-marker', /^error: apis\/things\/v1\/types\.ts:9:9: unknown marker \+kubebuilder:validation:Maximun\n$/],
+  ['malformed-marker', /^error: apis\/things\/v1\/types\.ts:9:9: malformed marker \+kubebuilder:validation:Maximum=three: expected a number, found "three"\n$/],
+  ['unsupported-construct', /^error: apis\/things\/v1\/types\.ts:10:16: function type \(size: number\) => void cannot be a schema\n$/],
+  ['missing-group', /^error: apis\/things\/v1\/doc\.ts:1:1: no \+groupName marker for things\/v1: .*doc\.ts\)\n$/],
+  ['two-storage', /^error: apis\/things\/v2\/types\.ts:5:4: kind Thing\.things\.example\.com has 2 storage versions \(v1, v2\); mark exactly one \+kubebuilder:storageversion\n$/],
+];
+
+describe('codegen --apis with bad input', () => {
+  for (const [name, message] of CASES) {
+    it(`${name}: one-line message with file:line:col, exit 1, nothing written`, () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-apis-bad-'));
+      try {
+        fs.cpSync(fixture('apis', 'bad', name, 'apis'), path.join(dir, 'apis'), { recursive: true });
+        const r = spawnSync(process.execPath, [BIN, 'generate', '--apis', 'apis', '--out', 'generated'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+        assert.equal(r.status, 1, r.stderr);
+        assert.match(r.stderr, message);
+        assert.equal(r.stdout, '');
+        assert.deepEqual(fs.readdirSync(dir), ['apis'], 'nothing but the input is left in the folder');
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
