@@ -195,7 +195,12 @@ export class Manager {
   async start(signal: AbortSignal): Promise<void> {
     if (this.started) throw new Error('manager already started');
     this.started = true;
-    this.stopSignal = signal;
+    // Non-leader runnables stop on `signal` and also when leadership is lost (the whole manager stops then).
+    const stopAll = new AbortController();
+    const forwardStop = (): void => stopAll.abort(signal.reason);
+    if (signal.aborted) forwardStop();
+    else signal.addEventListener('abort', forwardStop, { once: true });
+    this.stopSignal = stopAll.signal;
     const log = this.logger;
     await this.metricsServer.listen();
     await this.probeServer.listen();
@@ -205,7 +210,7 @@ export class Manager {
       await this.cache.waitForCacheSync({ timeoutMs: this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS, signal });
       this.cacheSynced = true;
       log.info('caches synced');
-      const nonLeader = this.runnables.filter((r) => !this.needsLeader(r)).map((r) => this.runOne(r, signal));
+      const nonLeader = this.runnables.filter((r) => !this.needsLeader(r)).map((r) => this.runOne(r, stopAll.signal));
       if (this.elector) {
         const elector = this.elector;
         const stopElection = new AbortController();
@@ -214,6 +219,7 @@ export class Manager {
         await elector.run(stopElection.signal);
         signal.removeEventListener('abort', onAbort);
         lost = !signal.aborted;
+        if (lost) stopAll.abort(new LeaderElectionLostError());
       } else {
         await Promise.all([this.lead(signal), waitAbort(signal)]);
       }
@@ -222,6 +228,8 @@ export class Manager {
       if (!signal.aborted) log.error('manager failed', { error: err });
       if (!signal.aborted) throw err;
     } finally {
+      signal.removeEventListener('abort', forwardStop);
+      stopAll.abort();
       await this.cache.shutdown();
       await this.metricsServer.close();
       await this.probeServer.close();

@@ -1,0 +1,139 @@
+/**
+ * Runs the compiled sample controller (`examples/sample-controller/dist/main.js`) as a child process for integration
+ * tests and lets them wait on its structured (JSON lines) log. Building the example when its `dist/` is missing is
+ * done once per file by {@link ensureSampleControllerBuilt}. The caller owns the process: `kill()` it in `after`.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { REPO_ROOT } from './crds.js';
+
+export const SAMPLE_CONTROLLER_MAIN = path.join(REPO_ROOT, 'examples/sample-controller/dist/main.js');
+
+/** One parsed log line (`{"ts","level","msg",...fields}`); non-JSON output lines get `msg` = the raw text. */
+export type LogLine = Record<string, unknown> & { msg: string; level?: string };
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Builds the example with the repo's tsc if `dist/main.js` is missing (`npm run build:examples` without verify). */
+export function ensureSampleControllerBuilt(): void {
+  if (fs.existsSync(SAMPLE_CONTROLLER_MAIN)) return;
+  const tsc = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'examples/sample-controller/tsconfig.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  assert.equal(tsc.status, 0, 'building the example failed (npm run build:examples)');
+}
+
+/** A free TCP port on 127.0.0.1 (bound and released at once; fine for tests on one host). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => server.listen(0, '127.0.0.1', resolve).once('error', reject));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export class SampleControllerProcess {
+  readonly child: ChildProcess;
+  readonly lines: LogLine[] = [];
+  readonly exited: Promise<ExitStatus>;
+  private output = '';
+  private partial = '';
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    readonly name: string,
+    args: readonly string[],
+    env: Record<string, string> = {},
+  ) {
+    this.child = spawn(process.execPath, [SAMPLE_CONTROLLER_MAIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KUBEGEN_LOG_LEVEL: 'info', ...env },
+    });
+    const onData = (d: Buffer): void => this.consume(d.toString());
+    this.child.stdout!.on('data', onData);
+    this.child.stderr!.on('data', onData);
+    this.exited = new Promise((resolve) =>
+      this.child.on('exit', (code, signal) => {
+        this.notify();
+        resolve({ code, signal });
+      }),
+    );
+  }
+
+  /** True until the process has exited. */
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The last `chars` characters of everything the process wrote (for assertion messages). */
+  tail(chars = 4000): string {
+    return `--- ${this.name} ---\n${this.output.slice(-chars)}`;
+  }
+
+  /** Log lines whose message is `msg`. */
+  logged(msg: string): LogLine[] {
+    return this.lines.filter((l) => l.msg === msg);
+  }
+
+  /** Resolves with the first log line (already seen or future) matching `pred`; fails after `timeoutMs`. */
+  async waitForLog(pred: (l: LogLine) => boolean, what: string, timeoutMs = 30_000): Promise<LogLine> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.lines.find(pred);
+      if (hit) return hit;
+      if (!this.running) assert.fail(`${this.name} exited before logging ${what}\n${this.tail()}`);
+      const left = deadline - Date.now();
+      if (left <= 0) assert.fail(`timed out waiting for ${this.name} to log ${what}\n${this.tail()}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(left, 1000));
+        function done(): void {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.waiters.add(done);
+      });
+    }
+  }
+
+  /** Waits for the process to exit; fails after `timeoutMs`. */
+  async waitForExit(timeoutMs = 15_000): Promise<ExitStatus> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
+    const result = await Promise.race([this.exited, timeout]);
+    clearTimeout(timer);
+    if (result === 'timeout') assert.fail(`${this.name} did not exit within ${timeoutMs} ms\n${this.tail()}`);
+    return result;
+  }
+
+  /** SIGKILLs the process if it still runs and waits for it to go. Safe to call more than once. */
+  async kill(): Promise<void> {
+    if (this.running) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  private consume(text: string): void {
+    this.output += text;
+    if (this.output.length > 1_000_000) this.output = this.output.slice(-500_000);
+    const parts = (this.partial + text).split('\n');
+    this.partial = parts.pop() ?? '';
+    for (const raw of parts) {
+      if (!raw.trim()) continue;
+      try {
+        this.lines.push(JSON.parse(raw) as LogLine);
+      } catch {
+        this.lines.push({ msg: raw });
+      }
+    }
+    this.notify();
+  }
+
+  private notify(): void {
+    const ws = [...this.waiters];
+    this.waiters.clear();
+    for (const w of ws) w();
+  }
+}
