@@ -28,9 +28,24 @@ function findTests(dir) {
     .sort();
 }
 
+/** Counts across both runs, read from a TAP copy of each run's report, for one closing summary line. */
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function addTotals(tapFile) {
+  if (!fs.existsSync(tapFile)) return;
+  const tap = fs.readFileSync(tapFile, 'utf8');
+  const count = (name) => Number(tap.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+  totals.passed += count('pass');
+  totals.failed += count('fail') + count('cancelled');
+  totals.skipped += count('skipped');
+  fs.rmSync(tapFile, { force: true });
+}
+
 function runNodeTest(files, concurrency, env) {
+  const tapFile = path.join(dist, `.test-report-${process.pid}-${Date.now()}.tap`);
+  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...passThrough, ...files], {
+    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...reporters, ...passThrough, ...files], {
       cwd: root,
       env,
       stdio: 'inherit',
@@ -41,6 +56,7 @@ function runNodeTest(files, concurrency, env) {
     child.on('exit', (code, signal) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
+      addTotals(tapFile);
       resolve(code ?? (signal ? 1 : 0));
     });
   });
@@ -87,4 +103,5 @@ if (!unitOnly) {
   }
 }
 
+console.log(`total: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failed ? 1 : 0);
