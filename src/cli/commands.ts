@@ -43,7 +43,7 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     const apis = cfg.inputs.apis;
     const shownApis = io.cwd === process.cwd() ? displayPath(apis, io.cwd) : apis;
     const parse = pipeline.parseApis ?? defaultPipeline.parseApis!;
-    const input = await parse(shownApis, { outDir: cfg.out });
+    const input = await parse(shownApis, cfg.rbacSources ? { outDir: cfg.out, rbacSources: cfg.rbacSources } : { outDir: cfg.out });
     model = input.model;
     if (model.resources.length === 0) {
       throw new CliInputError(`${shownApis}: no root kind found (an exported interface marked +kubebuilder:object:root=true in apis/<group>/<version>/)`);

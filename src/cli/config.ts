@@ -26,6 +26,7 @@ export const CONFIG_KEYS = {
   out: 'path',
   crdOut: 'path',
   rbacOut: 'path',
+  rbacSources: 'paths',
   runtimeImport: 'string',
 } as const satisfies Record<string, ValueKind>;
 
@@ -40,6 +41,7 @@ export interface ConfigFile {
   out?: string;
   crdOut?: string;
   rbacOut?: string;
+  rbacSources?: string[];
   runtimeImport?: string;
 }
 
@@ -50,6 +52,7 @@ export interface CliFlags {
   out?: string;
   crdOut?: string;
   rbacOut?: string;
+  rbacSource?: string[];
   emitMarkers?: boolean;
   runtimeImport?: string;
   config?: string;
@@ -70,6 +73,8 @@ export interface ResolvedConfig {
   crdOut?: string;
   /** With `apis`: folder of `role.yaml` (RBAC markers). Default `config/rbac`. */
   rbacOut?: string;
+  /** With `apis`: more folders scanned for `+kubebuilder:rbac` markers (the apis folder always is). */
+  rbacSources?: string[];
   /** Emit `types.ts` with controller-gen markers (CRD input only). */
   emitMarkers?: boolean;
   runtimeImport?: string;
@@ -91,6 +96,7 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
   const base = file ? path.dirname(file.file) : cwd;
   const crdOut = flags.crdOut !== undefined ? path.resolve(cwd, flags.crdOut) : file?.crdOut ?? path.join(base, 'config', 'crd', 'bases');
   const rbacOut = flags.rbacOut !== undefined ? path.resolve(cwd, flags.rbacOut) : file?.rbacOut ?? path.join(base, 'config', 'rbac');
+  const rbacSources = flags.rbacSource !== undefined ? flags.rbacSource.map((p) => path.resolve(cwd, p)) : file?.rbacSources;
   const runtimeImport = flags.runtimeImport ?? file?.runtimeImport;
 
   const where = file ? ` or set it in ${displayPath(file.file, cwd)}` : ` or create ${CONFIG_FILE_NAMES[0]}`;
@@ -102,6 +108,7 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
   const resolved: ResolvedConfig = apis !== undefined
     ? { inputs: { apis }, out, crdOut, rbacOut, quiet: flags.quiet === true }
     : { inputs: { crds: crds! }, out, quiet: flags.quiet === true };
+  if (apis !== undefined && rbacSources !== undefined && rbacSources.length > 0) resolved.rbacSources = rbacSources;
   if (flags.emitMarkers) resolved.emitMarkers = true;
   if (runtimeImport !== undefined) resolved.runtimeImport = runtimeImport;
   if (file) resolved.configFile = file.file;
@@ -152,7 +159,7 @@ export function parseConfigText(text: string, file: string, shown: string = file
   const result: ConfigFile = { file };
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === undefined))) return result;
-  if (!isMap(root)) throw new InputError(at(root.range?.[0]), 'config file must be a mapping of keys (crds, apis, out, crdOut, rbacOut, runtimeImport)');
+  if (!isMap(root)) throw new InputError(at(root.range?.[0]), 'config file must be a mapping of keys (crds, apis, out, crdOut, rbacOut, rbacSources, runtimeImport)');
 
   const base = path.dirname(file);
   const known = Object.keys(CONFIG_KEYS).join(', ');

@@ -56,6 +56,26 @@ describe('codegen --apis', () => {
     assert.equal(codegen(dir, 'verify').code, 0);
   });
 
+  it('collects +kubebuilder:rbac markers from --rbac-source folders and the rbacSources config key', () => {
+    fs.mkdirSync(path.join(dir, 'controllers'));
+    fs.writeFileSync(
+      path.join(dir, 'controllers', 'harbor-controller.ts'),
+      '// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create\nexport const x = 1;\n',
+    );
+    const without = codegen(dir, 'generate', '--apis', 'apis', '--out', 'generated');
+    assert.equal(without.code, 0, without.stderr);
+    assert.doesNotMatch(fs.readFileSync(path.join(dir, 'config', 'rbac', 'role.yaml'), 'utf8'), /deployments/);
+    const g = codegen(dir, 'generate', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'controllers');
+    assert.equal(g.code, 0, g.stderr);
+    const role = fs.readFileSync(path.join(dir, 'config', 'rbac', 'role.yaml'), 'utf8');
+    assert.match(role, /- apps\n[\s\S]*- deployments\n[\s\S]*- create\n/);
+    fs.writeFileSync(path.join(dir, 'codegen.config.yaml'), 'apis: apis\nout: generated\nrbacSources: [controllers]\n');
+    assert.equal(codegen(dir, 'verify').code, 0, 'the config key scans the same folder');
+    const bad = codegen(dir, 'generate', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'nope');
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /nope: no such folder/);
+  });
+
   it('refuses a foreign file where a CRD would go, before writing anything', () => {
     fs.mkdirSync(path.join(dir, 'config', 'crd', 'bases'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'config', 'crd', 'bases', 'ships.example.com_fleets.yaml'), 'hand: written\n');

@@ -32,6 +32,11 @@ export interface ParseApisOptions {
    * working directory.
    */
   outDir?: string;
+  /**
+   * More folders whose `.ts` files are scanned for `+kubebuilder:rbac` markers (controller code, as controller-gen
+   * reads `paths="./..."`); the apis folder itself is always scanned. The output folder is skipped.
+   */
+  rbacSources?: string[];
 }
 
 export interface ApisInput {
@@ -68,6 +73,7 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
   }
   const builder = new SchemaBuilder(new Resolver(project), display);
   const outDir = path.resolve(opts.outDir ?? process.cwd());
+  rbac.push(...(await scanRbacSources(opts.rbacSources ?? [], new Set([...files, ...(await listTsFiles(outDir).catch(() => []))]))));
 
   const byFolder = new Map<string, SourceFile[]>();
   for (const sf of sources) {
@@ -182,6 +188,27 @@ function toResource(group: string, facts: KindFacts[]): ResourceModel {
   if (Object.keys(labels).length) resource.labels = labels;
   if (Object.keys(annotations).length) resource.annotations = annotations;
   return resource;
+}
+
+/** RBAC markers of every `.ts` file under `dirs` not already read (`seen`: the apis folder and the output folder). */
+async function scanRbacSources(dirs: string[], seen: Set<string>): Promise<RbacRule[]> {
+  const out: RbacRule[] = [];
+  for (const dir of dirs) {
+    const abs = path.resolve(dir);
+    let files: string[];
+    try {
+      files = await listTsFiles(abs);
+    } catch {
+      throw new InputError({ file: dir, line: 0, column: 0 }, 'no such folder (an RBAC marker source)');
+    }
+    for (const f of files) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const rel = path.relative(process.cwd(), f);
+      out.push(...scanRbacMarkers(await readFile(f, 'utf8'), rel.startsWith('..') ? f : rel));
+    }
+  }
+  return out;
 }
 
 async function listTsFiles(dir: string): Promise<string[]> {
