@@ -41,11 +41,18 @@ function addTotals(tapFile) {
   fs.rmSync(tapFile, { force: true });
 }
 
+/**
+ * Every test file runs in its own process. `--test-force-exit` ends that process once its tests are done even if a
+ * stray handle (a socket, a timer) would keep it alive, and `--test-timeout` bounds any single test, so a leak or a
+ * hang fails a test instead of stalling CI.
+ */
+const GUARDS = ['--test-force-exit', '--test-timeout=600000'];
+
 function runNodeTest(files, concurrency, env) {
   const tapFile = path.join(dist, `.test-report-${process.pid}-${Date.now()}.tap`);
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...reporters, ...passThrough, ...files], {
+    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...GUARDS, ...reporters, ...passThrough, ...files], {
       cwd: root,
       env,
       stdio: 'inherit',

@@ -70,7 +70,9 @@ class TcpProxy {
   }
   async close(): Promise<void> {
     for (const c of this.conns) (c.client.destroy(), c.upstream.destroy());
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.unref();
+    // server.close() waits for every accepted socket to end; do not let a straggler keep the test process alive.
+    await Promise.race([new Promise<void>((resolve) => this.server.close(() => resolve())), new Promise((r) => setTimeout(r, 2000).unref())]);
   }
 }
 
