@@ -167,7 +167,12 @@ describe('informer faults: silent connection and apiserver restart', { timeout: 
     await until(() => r.informer.lister().namespace(ns).get('during-silence') !== undefined, 'the change via a new watch', 30_000);
     assert.ok(r.counting.watches >= 2, 'a new watch was opened');
     assert.equal(r.counting.lists, 1, 'resumed from the last resourceVersion, no relist');
-    assert.ok(r.errors.some((e) => /delivered nothing for 3000 ms/.test(e)), `idle timeout reported: ${r.errors.join('; ')}`);
+    // Frozen after the watch opened: the idle timeout fires; frozen while it was still opening (the race is real
+    // under load): the open timeout fires. Either way the silent connection was detected and replaced.
+    assert.ok(
+      r.errors.some((e) => /delivered nothing for 3000 ms|opening the watch timed out after 3000 ms/.test(e)),
+      `idle timeout reported: ${r.errors.join('; ')}`,
+    );
     await r.informer.stop();
     admin.close();
   });
