@@ -11,13 +11,15 @@ import { after, before, describe, it } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport } from '../../src/runtime/client/http-transport.js';
 import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { KubeObject, ResourceRequest, Transport, Watch } from '../../src/runtime/client/types.js';
+import type { KubeObject, Transport } from '../../src/runtime/client/types.js';
 import { nullLogger } from '../../src/runtime/log.js';
 import { DeletedFinalStateUnknown } from '../../src/runtime/cache/keys.js';
 import { SharedIndexInformer } from '../../src/runtime/cache/shared-informer.js';
 import { Envtest } from '../../src/runtime/testing/envtest.js';
 import { createTestNamespace } from '../../src/runtime/testing/envtest-namespace.js';
 import { FOO, REPO_ROOT } from './support/crds.js';
+import { CountingTransport } from './support/counting-transport.js';
+import { until } from '../support/wait.js';
 
 interface Foo extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number };
@@ -88,27 +90,7 @@ function kubeConfigVia(kc: KubeConfig, port: number): KubeConfig {
   return out;
 }
 
-class CountingTransport implements Transport {
-  lists = 0;
-  watches = 0;
-  constructor(private readonly inner: Transport) {}
-  request<T>(req: ResourceRequest): Promise<T> {
-    if (req.verb === 'list') this.lists++;
-    return this.inner.request<T>(req);
-  }
-  watch<T>(req: ResourceRequest): Promise<Watch<T>> {
-    this.watches++;
-    return this.inner.watch<T>(req);
-  }
-}
 
-async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const summary = (objs: Foo[]): string => objs.map((o) => `${o.metadata!.name}@${o.metadata!.resourceVersion}`).sort().join(' ');
 

@@ -5,13 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { KubeObject, ResourceRequest, Transport, Watch } from '../../src/runtime/client/types.js';
+import type { KubeObject } from '../../src/runtime/client/types.js';
 import { nullLogger } from '../../src/runtime/log.js';
 import { SharedInformerFactory } from '../../src/runtime/cache/factory.js';
 import { DeletedFinalStateUnknown } from '../../src/runtime/cache/keys.js';
 import { SharedIndexInformer } from '../../src/runtime/cache/shared-informer.js';
 import { FOO } from './support/crds.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
+import { CountingTransport } from './support/counting-transport.js';
+import { until } from '../support/wait.js';
 
 interface Foo extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number };
@@ -24,28 +26,7 @@ const foo = (ns: string, name: string, replicas = 1, labels: Record<string, stri
   spec: { deploymentName: `${name}-dep`, replicas },
 });
 
-/** Counts list requests and watch opens going through it. */
-class CountingTransport implements Transport {
-  lists = 0;
-  watches = 0;
-  constructor(private readonly inner: Transport) {}
-  request<T>(req: ResourceRequest): Promise<T> {
-    if (req.verb === 'list') this.lists++;
-    return this.inner.request<T>(req);
-  }
-  watch<T>(req: ResourceRequest): Promise<Watch<T>> {
-    this.watches++;
-    return this.inner.watch<T>(req);
-  }
-}
 
-async function until(cond: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Creates objects with `parallel` requests in flight. */
 async function createAll(client: ResourceClient<Foo>, objs: Foo[], parallel = 32): Promise<void> {

@@ -13,6 +13,7 @@ import { KubeClientset } from '../../src/runtime/builtin/clientset.js';
 import { Clientset } from '../../examples/sample-controller/src/generated/clientset.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { ensureSampleControllerBuilt, freePort, SampleControllerProcess, type LogLine } from './support/sample-controller-process.js';
+import { eventually } from '../support/wait.js';
 
 /** Value of the series `name` whose labels include all of `labels`; undefined when absent. */
 function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -26,20 +27,6 @@ function series(text: string, name: string, labels: Record<string, string> = {})
   return undefined;
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const Q = { name: 'Foos' };
 const C = { controller: 'sample-controller' };

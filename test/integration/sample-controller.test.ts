@@ -17,23 +17,10 @@ import { Clientset } from '../../examples/sample-controller/src/generated/client
 import type { Foo } from '../../examples/sample-controller/src/generated/samplecontroller.k8s.io/v1alpha1/index.js';
 import { REPO_ROOT } from './support/crds.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
+import { eventually } from '../support/wait.js';
 
 const MAIN = path.join(REPO_ROOT, 'examples/sample-controller/dist/main.js');
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function foo(name: string, deploymentName: string, replicas: number): Foo {
   return { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name }, spec: { deploymentName, replicas } };
