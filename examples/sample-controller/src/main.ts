@@ -14,7 +14,7 @@ import {
   KubeClientset,
   KubeInformers,
   LeaderElector,
-  loadKubeConfig,
+  loadClientConfig,
   MetricsServer,
   ping,
   SharedInformerFactory,
@@ -28,8 +28,9 @@ const RESYNC_PERIOD_MS = 30_000;
 const log = getLogger().child({ component: CONTROLLER_AGENT_NAME });
 
 async function main(opts: Options): Promise<number> {
-  const kubeConfig = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
-  const transport = new HttpTransport(kubeConfig);
+  // A plain RestConfig for token/certificate/basic-auth kubeconfigs (client-node is loaded only for exec/auth-provider).
+  const clientConfig = loadClientConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
+  const transport = new HttpTransport(clientConfig);
   const kubeClientset = new KubeClientset(transport);
   const sampleClientset = new Clientset(transport);
   const factory = new SharedInformerFactory(transport, {
@@ -74,7 +75,7 @@ async function main(opts: Options): Promise<number> {
 
   factory.start();
   if (opts.leaderElect) {
-    const namespace = opts.leaderElectionNamespace ?? defaultNamespace(kubeConfig);
+    const namespace = opts.leaderElectionNamespace ?? defaultNamespace(clientConfig);
     const elector = new LeaderElector({
       transport,
       namespace,

@@ -1,19 +1,26 @@
 /**
- * Resolves a client-node `KubeConfig`'s current context once into what every request needs: the server URL, a
- * keep-alive agent carrying the TLS material (CA, client certificate/key, skip-verify, server name), and the
- * headers. Static credentials (bearer token, basic auth, impersonation) are computed once; credentials that can
- * change (exec plugins, auth providers such as the in-cluster token file, custom authenticators) are asked for
- * on every request — client-node's authenticators cache their tokens until they expire, so that is cheap.
+ * Resolves a `RestConfig`, or a client-node `KubeConfig`'s current context, once into what every request needs: the
+ * server URL, a keep-alive agent carrying the TLS material (CA, client certificate/key, skip-verify, server name),
+ * and the headers. Static credentials (bearer token, basic auth, impersonation) are computed once; credentials that
+ * can change are asked for on every request: a `RestConfig`'s token file (re-read when it changes, see
+ * `token-file.ts`), and a `KubeConfig`'s exec plugins, auth providers (such as the in-cluster token file) and custom
+ * authenticators — client-node's authenticators cache their tokens until they expire, so that is cheap.
+ * A `RestConfig` never loads `@kubernetes/client-node`, except for its proxy agents when `proxyUrl` is set.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { getLogger } from '../log.js';
+import { isRestConfig, restConfigToKubeConfig, type RestConfig } from './rest-config.js';
+import { FileTokenSource } from './token-file.js';
 
-type Headers = Record<string, string>;
+type Headers = Record<string, string | string[]>;
 
 export interface ConnectionOptions {
   /** Largest number of sockets per host (default: unlimited; every open watch holds one). */
   maxSockets?: number;
+  /** Least time between checks of a `RestConfig.tokenFile` for a rotated token (default 10 000 ms). */
+  tokenFileCheckIntervalMs?: number;
 }
 
 export interface Connection {
@@ -29,7 +36,7 @@ export interface Connection {
   readonly basicAuth: string | undefined;
 }
 
-type AuthOptions = https.RequestOptions & { headers?: Headers };
+type AuthOptions = https.RequestOptions & { headers?: Record<string, string> };
 
 interface KubeConfigInternals {
   applyOptions?: (opts: AuthOptions) => Promise<void>;
@@ -53,14 +60,83 @@ async function applyAuthorization(kc: KubeConfig, opts: AuthOptions): Promise<vo
   else await kc.applyToHTTPSOptions(opts);
 }
 
-/** Builds the connection for `kc`'s current context. Throws when there is no current cluster. */
-export async function openConnection(kc: KubeConfig, opts: ConnectionOptions = {}): Promise<Connection> {
+/** Builds the connection for `config` (a `KubeConfig`'s current context). Throws when there is no current cluster. */
+export async function openConnection(config: RestConfig | KubeConfig, opts: ConnectionOptions = {}): Promise<Connection> {
+  return isRestConfig(config) ? openRestConnection(config, opts) : openKubeConfigConnection(config, opts);
+}
+
+function parseServer(raw: string): { server: URL; secure: boolean } {
+  const server = new URL(raw.replace(/\/+$/, ''));
+  const secure = server.protocol === 'https:';
+  if (!secure && server.protocol !== 'http:') throw new Error(`unsupported server URL ${raw}`);
+  return { server, secure };
+}
+
+function keepAliveAgent(secure: boolean, opts: ConnectionOptions, tls: https.AgentOptions): http.Agent {
+  const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: opts.maxSockets ?? Infinity };
+  return secure ? new https.Agent({ ...common, ...tls }) : new http.Agent(common);
+}
+
+async function openRestConnection(config: RestConfig, opts: ConnectionOptions): Promise<Connection> {
+  if (!config.server) throw new Error('RestConfig has no server');
+  const { server, secure } = parseServer(config.server);
+  const staticHeaders: Headers = impersonationHeaders(config);
+  if (config.token && !config.tokenFile) staticHeaders['Authorization'] = `Bearer ${config.token}`;
+  const basicAuth = config.username ? `${config.username}:${config.password ?? ''}` : undefined;
+
+  let agent: http.Agent;
+  let ownsAgent = true;
+  if (config.proxyUrl) {
+    // Proxy agents (HTTP(S) CONNECT, SOCKS) come from client-node; reuse its cached agent.
+    const withAgent: AuthOptions = { headers: {} };
+    await restConfigToKubeConfig(config).applyToHTTPSOptions(withAgent);
+    agent = withAgent.agent as http.Agent;
+    ownsAgent = false;
+  } else {
+    const tls: https.AgentOptions = {};
+    if (config.caData !== undefined) tls.ca = config.caData;
+    if (config.certData !== undefined) tls.cert = config.certData;
+    if (config.keyData !== undefined) tls.key = config.keyData;
+    if (config.insecureSkipTLSVerify) tls.rejectUnauthorized = false;
+    if (config.tlsServerName !== undefined) tls.servername = config.tlsServerName;
+    agent = keepAliveAgent(secure, opts, tls);
+  }
+
+  let headers: () => Promise<Headers>;
+  if (config.tokenFile) {
+    const source = new FileTokenSource(config.tokenFile, {
+      ...(config.token ? { fallback: config.token } : {}),
+      ...(opts.tokenFileCheckIntervalMs !== undefined ? { checkIntervalMs: opts.tokenFileCheckIntervalMs } : {}),
+      logger: getLogger(),
+    });
+    let last: { token: string | undefined; headers: Headers } = { token: undefined, headers: staticHeaders };
+    headers = async () => {
+      const token = await source.token();
+      if (token !== last.token) last = { token, headers: token ? { ...staticHeaders, Authorization: `Bearer ${token}` } : staticHeaders };
+      return last.headers;
+    };
+  } else {
+    headers = () => Promise.resolve(staticHeaders);
+  }
+  return { server, secure, agent, ownsAgent, headers, basicAuth };
+}
+
+function impersonationHeaders(config: RestConfig): Headers {
+  const out: Headers = {};
+  const imp = config.impersonate;
+  if (!imp) return out;
+  if (imp.user) out['Impersonate-User'] = imp.user;
+  if (imp.uid) out['Impersonate-Uid'] = imp.uid;
+  if (imp.groups?.length) out['Impersonate-Group'] = [...imp.groups];
+  for (const [key, values] of Object.entries(imp.extra ?? {})) out[`Impersonate-Extra-${encodeURIComponent(key)}`] = [...values];
+  return out;
+}
+
+async function openKubeConfigConnection(kc: KubeConfig, opts: ConnectionOptions): Promise<Connection> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster (set current-context or pass a context)');
   const user = kc.getCurrentUser();
-  const server = new URL(cluster.server.replace(/\/+$/, ''));
-  const secure = server.protocol === 'https:';
-  if (!secure && server.protocol !== 'http:') throw new Error(`unsupported server URL ${cluster.server}`);
+  const { server, secure } = parseServer(cluster.server);
 
   const base: AuthOptions = { headers: {} };
   await applyKubeConfig(kc, base);
@@ -75,8 +151,8 @@ export async function openConnection(kc: KubeConfig, opts: ConnectionOptions = {
     await kc.applyToHTTPSOptions(withAgent);
     agent = withAgent.agent as http.Agent;
     ownsAgent = false;
-  } else if (secure) {
-    const tls: https.AgentOptions = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: opts.maxSockets ?? Infinity };
+  } else {
+    const tls: https.AgentOptions = {};
     if (base.ca !== undefined) tls.ca = base.ca;
     if (base.cert !== undefined) tls.cert = base.cert;
     if (base.key !== undefined) tls.key = base.key;
@@ -84,9 +160,7 @@ export async function openConnection(kc: KubeConfig, opts: ConnectionOptions = {
     if (base.passphrase !== undefined) tls.passphrase = base.passphrase;
     if (base.rejectUnauthorized !== undefined) tls.rejectUnauthorized = base.rejectUnauthorized;
     if (base.servername !== undefined) tls.servername = base.servername;
-    agent = new https.Agent(tls);
-  } else {
-    agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000, maxSockets: opts.maxSockets ?? Infinity });
+    agent = keepAliveAgent(secure, opts, tls);
   }
 
   const dynamic = Boolean(user && (user.exec || user.authProvider || (!user.token && !user.username && !user.certData && !user.certFile && hasCustomAuth(kc))));

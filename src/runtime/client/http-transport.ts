@@ -1,6 +1,7 @@
 /**
- * `HttpTransport`: the real `Transport`, talking HTTP/1.1 to a kube-apiserver with credentials from a client-node
- * `KubeConfig` (resolved once, see `http-connection.ts`) over a keep-alive agent.
+ * `HttpTransport`: the real `Transport`, talking HTTP/1.1 to a kube-apiserver with credentials from a `RestConfig`
+ * (our own, see `rest-config.ts`) or a client-node `KubeConfig` (resolved once, see `http-connection.ts`) over a
+ * keep-alive agent. Neither this module nor a `RestConfig` loads `@kubernetes/client-node`.
  *
  * Contract:
  * - `request()` sends one request and resolves with the decoded JSON body (`undefined` for an empty body), or
@@ -16,11 +17,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { openConnection, type Connection } from './http-connection.js';
+import { openConnection, type Connection, type ConnectionOptions } from './http-connection.js';
 import { parseJsonLines } from './json-lines.js';
 import { buildRequestUrl, VERB_METHODS } from './request-url.js';
 import { apiErrorFromResponse } from './response-status.js';
 import { TokenBucket, type ThrottleClock } from './throttle.js';
+import { isRestConfig, type RestConfig } from './rest-config.js';
 import { PATCH_CONTENT_TYPES, type ResourceRequest, type Transport, type Watch, type WatchEvent } from './types.js';
 
 export interface TransportOptions {
@@ -34,6 +36,8 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** Largest number of concurrent sockets to the server (default: unlimited). */
   maxSockets?: number;
+  /** Least time between checks of a `RestConfig.tokenFile` for a rotated token (default 10 000 ms). */
+  tokenFileCheckIntervalMs?: number;
   /** Time source for the throttle (tests). */
   throttleClock?: ThrottleClock;
 }
@@ -56,14 +60,15 @@ export interface RawRequestInit {
 const DEFAULT_USER_AGENT = `kubegen (${process.platform}/${process.arch}) node/${process.versions.node}`;
 
 export class HttpTransport implements Transport {
-  readonly kubeConfig: KubeConfig;
+  /** What this transport was built from; read when the first request is sent, never mutated. */
+  readonly config: RestConfig | KubeConfig;
   private readonly opts: TransportOptions;
   private readonly throttle: TokenBucket | undefined;
   private connection: Promise<Connection> | undefined;
   private closed = false;
 
-  constructor(kubeConfig: KubeConfig, opts: TransportOptions = {}) {
-    this.kubeConfig = kubeConfig;
+  constructor(config: RestConfig | KubeConfig, opts: TransportOptions = {}) {
+    this.config = config;
     this.opts = opts;
     this.throttle =
       opts.qps !== undefined && opts.qps > 0
@@ -71,9 +76,14 @@ export class HttpTransport implements Transport {
         : undefined;
   }
 
-  /** The server URL of the kubeconfig's current cluster. */
+  /** The client-node `KubeConfig` this transport was built from, if it was built from one. */
+  get kubeConfig(): KubeConfig | undefined {
+    return isRestConfig(this.config) ? undefined : this.config;
+  }
+
+  /** The server URL (of the kubeconfig's current cluster). */
   get server(): string {
-    return this.kubeConfig.getCurrentCluster()?.server ?? '';
+    return isRestConfig(this.config) ? this.config.server : (this.config.getCurrentCluster()?.server ?? '');
   }
 
   async request<T = unknown>(req: ResourceRequest): Promise<T> {
@@ -128,7 +138,10 @@ export class HttpTransport implements Transport {
 
   private connect(): Promise<Connection> {
     if (!this.connection) {
-      const pending = openConnection(this.kubeConfig, this.opts.maxSockets !== undefined ? { maxSockets: this.opts.maxSockets } : {});
+      const connOpts: ConnectionOptions = {};
+      if (this.opts.maxSockets !== undefined) connOpts.maxSockets = this.opts.maxSockets;
+      if (this.opts.tokenFileCheckIntervalMs !== undefined) connOpts.tokenFileCheckIntervalMs = this.opts.tokenFileCheckIntervalMs;
+      const pending = openConnection(this.config, connOpts);
       // A failed setup (e.g. an exec plugin error) is retried on the next request.
       pending.catch(() => {
         if (this.connection === pending) this.connection = undefined;
@@ -149,7 +162,7 @@ export class HttpTransport implements Transport {
     const conn = await this.connect();
     if (this.throttle) await this.throttle.acquire(init.signal);
     const auth = await conn.headers();
-    const headers: Record<string, string | number> = {
+    const headers: Record<string, string | string[] | number> = {
       ...auth,
       Accept: 'application/json',
       'User-Agent': this.opts.userAgent ?? DEFAULT_USER_AGENT,

@@ -5,15 +5,23 @@
  *   3. in-cluster service-account credentials (`KUBERNETES_SERVICE_HOST`/`_PORT` plus the mounted token),
  *   4. `~/.kube/config`.
  * `inCluster: true` forces step 3. A `context` selects a kubeconfig context other than the current one.
+ *
+ * `loadClientConfig()` (what `createTransport()` and generated `Clientset.fromKubeConfig()` use) reads kubeconfigs
+ * itself into a plain `RestConfig` and loads `@kubernetes/client-node` only for users it cannot handle (`exec`,
+ * `auth-provider`). `loadKubeConfig()` returns a client-node `KubeConfig` (loading client-node on first call).
+ * Merely importing this module never loads client-node.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport, type TransportOptions } from './http-transport.js';
+import { mergeKubeConfigs, readKubeConfigFile, resolveRestConfig } from './kubeconfig-file.js';
+import { clientNode } from './lazy-client-node.js';
+import { inClusterAvailable, inClusterRestConfig, isRestConfig, SERVICE_ACCOUNT_DIR, type RestConfig } from './rest-config.js';
 
-/** Where Kubernetes mounts a pod's service-account credentials. */
-export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+export { inClusterAvailable, inClusterRestConfig, isRestConfig, restConfigToKubeConfig, SERVICE_ACCOUNT_DIR } from './rest-config.js';
+export type { Impersonation, RestConfig } from './rest-config.js';
 
 export interface LoadOptions {
   /** Explicit kubeconfig file (takes precedence over everything else). */
@@ -26,34 +34,78 @@ export interface LoadOptions {
   inClusterPathPrefix?: string;
 }
 
-/** Whether in-cluster credentials are available (service env vars set and the token file present). */
-export function inClusterAvailable(pathPrefix = ''): boolean {
-  return Boolean(
-    process.env['KUBERNETES_SERVICE_HOST'] && process.env['KUBERNETES_SERVICE_PORT'] && fs.existsSync(`${pathPrefix}${SERVICE_ACCOUNT_DIR}/token`),
-  );
-}
+/** Name client-node gives the context it builds from in-cluster credentials. */
+const IN_CLUSTER_CONTEXT = 'inClusterContext';
 
-/** Loads a `KubeConfig` as described above. Throws when nothing is found or the context does not exist. */
-export function loadKubeConfig(opts: LoadOptions = {}): KubeConfig {
-  const kc = new KubeConfig();
+type ConfigSource = { inCluster: true } | { inCluster: false; files: string[] };
+
+/** Applies the lookup order above. Throws when nothing is found. */
+function findConfigSource(opts: LoadOptions): ConfigSource {
   const prefix = opts.inClusterPathPrefix ?? '';
-  const envPaths = (process.env['KUBECONFIG'] ?? '').split(path.delimiter).filter((p) => p !== '');
-  const homeConfig = path.join(os.homedir(), '.kube', 'config');
   if (opts.inCluster) {
     if (!inClusterAvailable(prefix)) {
       throw new Error('in-cluster config requested but KUBERNETES_SERVICE_HOST/KUBERNETES_SERVICE_PORT or the service-account token are missing');
     }
-    kc.loadFromCluster(prefix);
-  } else if (opts.kubeconfig) {
-    kc.loadFromFile(opts.kubeconfig);
-  } else if (envPaths.length > 0) {
-    loadMerged(kc, envPaths);
-  } else if (inClusterAvailable(prefix)) {
-    kc.loadFromCluster(prefix);
-  } else if (fs.existsSync(homeConfig)) {
-    kc.loadFromFile(homeConfig);
+    return { inCluster: true };
+  }
+  if (opts.kubeconfig) return { inCluster: false, files: [opts.kubeconfig] };
+  const envPaths = (process.env['KUBECONFIG'] ?? '').split(path.delimiter).filter((p) => p !== '');
+  if (envPaths.length > 0) {
+    const existing = envPaths.filter((f) => fs.existsSync(f));
+    if (existing.length === 0) throw new Error(`none of the files in KUBECONFIG exist: ${envPaths.join(path.delimiter)}`);
+    return { inCluster: false, files: existing };
+  }
+  if (inClusterAvailable(prefix)) return { inCluster: true };
+  const homeConfig = path.join(os.homedir(), '.kube', 'config');
+  if (fs.existsSync(homeConfig)) return { inCluster: false, files: [homeConfig] };
+  throw new Error(`no Kubernetes configuration found: pass a kubeconfig, set KUBECONFIG, run in a cluster, or create ${homeConfig}`);
+}
+
+/**
+ * A `RestConfig` when this reader handles the selected user (token, token file, client certificate, basic auth,
+ * none), else a client-node `KubeConfig` (`exec` and `auth-provider` users). Throws when nothing is found, the
+ * context, its cluster or its user does not exist, or a referenced file cannot be read.
+ */
+export function loadClientConfig(opts: LoadOptions = {}): RestConfig | KubeConfig {
+  const source = findConfigSource(opts);
+  if (source.inCluster) {
+    if (opts.context !== undefined && opts.context !== IN_CLUSTER_CONTEXT) throw new Error(`context "${opts.context}" not found in kubeconfig`);
+    return inClusterRestConfig(opts.inClusterPathPrefix ?? '');
+  }
+  const resolved = resolveRestConfig(mergeKubeConfigs(source.files.map(readKubeConfigFile)), opts.context);
+  return 'unsupported' in resolved ? loadKubeConfig(opts) : resolved;
+}
+
+/** Like `loadClientConfig()` but only a `RestConfig`: throws for users that need client-node. */
+export function loadRestConfig(opts: LoadOptions = {}): RestConfig {
+  const source = findConfigSource(opts);
+  if (source.inCluster) return loadClientConfig(opts) as RestConfig;
+  const resolved = resolveRestConfig(mergeKubeConfigs(source.files.map(readKubeConfigFile)), opts.context);
+  if ('unsupported' in resolved) throw new Error(`${resolved.unsupported}: use loadClientConfig() or loadKubeConfig()`);
+  return resolved;
+}
+
+/**
+ * Loads a client-node `KubeConfig` as described above (client-node is loaded on the first call). Throws when
+ * nothing is found or the context does not exist.
+ */
+export function loadKubeConfig(opts: LoadOptions = {}): KubeConfig {
+  const { KubeConfig: KubeConfigClass } = clientNode();
+  const kc = new KubeConfigClass();
+  const source = findConfigSource(opts);
+  if (source.inCluster) {
+    kc.loadFromCluster(opts.inClusterPathPrefix ?? '');
   } else {
-    throw new Error(`no Kubernetes configuration found: pass a kubeconfig, set KUBECONFIG, run in a cluster, or create ${homeConfig}`);
+    kc.loadFromFile(source.files[0]!);
+    for (const file of source.files.slice(1)) {
+      const next = new KubeConfigClass();
+      next.loadFromFile(file);
+      // client-go's merge rule for KUBECONFIG lists: the first file to define a name (or current-context) wins.
+      for (const c of next.clusters) if (!kc.getCluster(c.name)) kc.addCluster(c);
+      for (const u of next.users) if (!kc.getUser(u.name)) kc.addUser(u);
+      for (const x of next.contexts) if (!kc.getContextObject(x.name)) kc.addContext(x);
+      if (!kc.getCurrentContext() && next.getCurrentContext()) kc.setCurrentContext(next.getCurrentContext());
+    }
   }
   if (opts.context) {
     if (!kc.getContextObject(opts.context)) throw new Error(`context "${opts.context}" not found in kubeconfig`);
@@ -62,28 +114,14 @@ export function loadKubeConfig(opts: LoadOptions = {}): KubeConfig {
   return kc;
 }
 
-/** client-go's merge rule for `KUBECONFIG` lists: the first file to define a name (or current-context) wins. */
-function loadMerged(kc: KubeConfig, files: string[]): void {
-  const existing = files.filter((f) => fs.existsSync(f));
-  if (existing.length === 0) throw new Error(`none of the files in KUBECONFIG exist: ${files.join(path.delimiter)}`);
-  kc.loadFromFile(existing[0]!);
-  for (const file of existing.slice(1)) {
-    const next = new KubeConfig();
-    next.loadFromFile(file);
-    for (const c of next.clusters) if (!kc.getCluster(c.name)) kc.addCluster(c);
-    for (const u of next.users) if (!kc.getUser(u.name)) kc.addUser(u);
-    for (const x of next.contexts) if (!kc.getContextObject(x.name)) kc.addContext(x);
-    if (!kc.getCurrentContext() && next.getCurrentContext()) kc.setCurrentContext(next.getCurrentContext());
-  }
-}
-
 /**
- * The namespace a controller should default to: the current context's namespace, else the pod's namespace
- * (`POD_NAMESPACE`, then the service-account namespace file) when running in a cluster, else `default`.
+ * The namespace a controller should default to: the config's namespace (the current context's, or the pod's for
+ * in-cluster configs), else the pod's namespace (`POD_NAMESPACE`, then the service-account namespace file) when
+ * running in a cluster, else `default`.
  */
-export function defaultNamespace(kc: KubeConfig, inClusterPathPrefix = ''): string {
-  const ctx = kc.getContextObject(kc.getCurrentContext());
-  if (ctx?.namespace) return ctx.namespace.trim();
+export function defaultNamespace(config: KubeConfig | RestConfig, inClusterPathPrefix = ''): string {
+  const own = isRestConfig(config) ? config.namespace : config.getContextObject(config.getCurrentContext())?.namespace;
+  if (own?.trim()) return own.trim();
   const fromEnv = process.env['POD_NAMESPACE'];
   if (fromEnv && inClusterAvailable(inClusterPathPrefix)) return fromEnv;
   const file = `${inClusterPathPrefix}${SERVICE_ACCOUNT_DIR}/namespace`;
@@ -96,9 +134,9 @@ export function defaultNamespace(kc: KubeConfig, inClusterPathPrefix = ''): stri
   return 'default';
 }
 
-/** `loadKubeConfig(opts)` wrapped in an `HttpTransport`. */
+/** `loadClientConfig(opts)` wrapped in an `HttpTransport`. */
 export function createTransport(opts: LoadOptions & TransportOptions = {}): HttpTransport {
-  return new HttpTransport(loadKubeConfig(opts), opts);
+  return new HttpTransport(loadClientConfig(opts), opts);
 }
 
 /** Options for a generated `Clientset.fromKubeConfig()`: where the kubeconfig comes from, and transport settings. */
