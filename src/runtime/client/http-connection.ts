@@ -73,7 +73,8 @@ function parseServer(raw: string): { server: URL; secure: boolean } {
 }
 
 function keepAliveAgent(secure: boolean, opts: ConnectionOptions, tls: https.AgentOptions): http.Agent {
-  const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: opts.maxSockets ?? Infinity };
+  // noDelay: requests are small and latency-bound (no Nagle batching); lifo: reuse the warmest socket first.
+  const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: opts.maxSockets ?? Infinity, noDelay: true, scheduling: 'lifo' as const };
   return secure ? new https.Agent({ ...common, ...tls }) : new http.Agent(common);
 }
 
