@@ -42,11 +42,12 @@ function addTotals(tapFile) {
 }
 
 /**
- * Every test file runs in its own process. `--test-force-exit` ends that process once its tests are done even if a
- * stray handle (a socket, a timer) would keep it alive, and `--test-timeout` bounds any single test, so a leak or a
- * hang fails a test instead of stalling CI.
+ * `--test-timeout` bounds any single test; a watchdog bounds a whole run (a test file whose process a stray handle
+ * keeps alive after its tests finished would otherwise stall CI). `--test-force-exit` is not used: it can end a
+ * file's process before all of its results reach the runner, so tests silently go missing from the report.
  */
-const GUARDS = ['--test-force-exit', '--test-timeout=600000'];
+const GUARDS = ['--test-timeout=600000'];
+const RUN_LIMIT_MS = 25 * 60_000;
 
 function runNodeTest(files, concurrency, env) {
   const tapFile = path.join(dist, `.test-report-${process.pid}-${Date.now()}.tap`);
@@ -57,12 +58,17 @@ function runNodeTest(files, concurrency, env) {
       env,
       stdio: 'inherit',
     });
+    const watchdog = setTimeout(() => {
+      console.error(`run-tests: run still going after ${RUN_LIMIT_MS / 60_000} min; stopping it (a hung test file?)`);
+      child.kill('SIGTERM');
+    }, RUN_LIMIT_MS);
     const forward = (sig) => child.kill(sig);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
     child.on('exit', (code, signal) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
+      clearTimeout(watchdog);
       addTotals(tapFile);
       resolve(code ?? (signal ? 1 : 0));
     });
