@@ -1,10 +1,13 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { resolveConfig } from './config.js';
 import type { CliFlags } from './config.js';
 import { runGenerate, runVerify } from './commands.js';
 import type { CommandIO } from './commands.js';
-import { ExitCode, reportError } from './errors.js';
+import { CliInputError, ExitCode, reportError } from './errors.js';
+import { createApi, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
+import type { ScaffoldResult } from '../scaffold/index.js';
 import { defaultPipeline } from './pipeline.js';
 import type { Pipeline } from './pipeline.js';
 import type { ProgressSink } from './progress.js';
@@ -15,6 +18,8 @@ import type { ProgressSink } from './progress.js';
  *   codegen [generate] [--crds <file|dir>... | --apis <dir>] [--out <dir>] [--crd-out <dir>] [--rbac-out <dir>]
  *                      [--emit-markers] [--runtime-import <module>] [--config <file>] [--quiet]
  *   codegen verify     (same flags)
+ *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range>] [dir]
+ *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>]
  *
  * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
  * Exit codes: 0 ok, 1 bad input / out of date, 2 usage, 3 internal error (see errors.ts).
@@ -43,6 +48,8 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
     .description('Generate typed Kubernetes clients, listers, informers, deepcopy and fakes from CRDs.')
     .version(packageVersion(), '-V, --version')
     .exitOverride()
+    // Program options only before the subcommand, so that `create api --version v1` is the API version.
+    .enablePositionalOptions()
     .configureOutput({ writeOut: io.stdout, writeErr, outputError: writeErr })
     .showHelpAfterError('(run codegen --help for usage)');
   withCommonOptions(
@@ -51,6 +58,7 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
   withCommonOptions(
     program.command('verify').description('exit 0 when the output folder is current, else print a diff and exit 1'),
   ).action(run(runVerify));
+  addScaffoldCommands(program, io);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -62,6 +70,71 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
     }
     return reportError(err, writeErr, debug);
   }
+}
+
+/** `init` and `create api` (src/scaffold): a scaffolding refusal is one line on stderr and exit 1. */
+function addScaffoldCommands(program: Command, io: MainIO): void {
+  const report = (what: string, res: ScaffoldResult, next: string): void => {
+    io.stdout(`${what} in ${res.root}\n`);
+    for (const f of res.written) io.stdout(`  created ${f}\n`);
+    for (const f of res.edited) io.stdout(`  updated ${f}\n`);
+    io.stdout(`${next}\n`);
+  };
+  const scaffolding = async (fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      throw err instanceof ScaffoldError ? new CliInputError(err.message) : err;
+    }
+  };
+  program
+    .command('init')
+    .description('scaffold a new controller project into an empty or new folder (default: the current folder)')
+    .argument('[dir]', 'project folder', '.')
+    .option('--domain <domain>', 'domain of the API groups (<group>.<domain>)', DEFAULT_DOMAIN)
+    .option('--name <project>', 'project name, a DNS-1123 label (default: the folder name)')
+    .option('--runtime-version <range>', 'npm range of the kubegen dependency (default: ^ this version)')
+    .action((dir: string, flags: { domain: string; name?: string; runtimeVersion?: string }) =>
+      scaffolding(async () => {
+        const res = await initProject({
+          dir: path.resolve(io.cwd, dir),
+          domain: flags.domain,
+          ...(flags.name !== undefined ? { name: flags.name } : {}),
+          ...(flags.runtimeVersion !== undefined ? { runtimeVersion: flags.runtimeVersion } : {}),
+        });
+        report('initialised a kubegen project', res, 'next: npm install, then codegen create api --group <group> --version v1 --kind <Kind>');
+      }),
+    );
+  const create = program.command('create').description('scaffold a new part of a project made by codegen init');
+  create
+    .command('api')
+    .description('scaffold API types (and a controller) for a new kind: apis/<group>/<version>/<kind>_types.ts')
+    .requiredOption('--group <group>', 'API group, without the domain (a DNS-1123 label)')
+    .requiredOption('--version <version>', 'API version, e.g. v1, v1beta1')
+    .requiredOption('--kind <Kind>', 'kind, PascalCase')
+    .addOption(new Option('--namespaced [bool]', 'namespaced (true) or cluster-scoped (false)').argParser(parseBool).default(true))
+    .addOption(new Option('--controller [bool]', 'also scaffold a controller and its unit test').argParser(parseBool).default(true))
+    .option('--plural <plural>', 'resource plural (default: English plural of the lower-cased kind)')
+    .action((flags: { group: string; version: string; kind: string; namespaced: boolean; controller: boolean; plural?: string }) =>
+      scaffolding(async () => {
+        const res = await createApi({
+          cwd: io.cwd,
+          group: flags.group,
+          version: flags.version,
+          kind: flags.kind,
+          namespaced: flags.namespaced,
+          controller: flags.controller,
+          ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
+        });
+        report(`created kind ${flags.kind}`, res, 'next: edit the types, then npm run generate');
+      }),
+    );
+}
+
+function parseBool(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('expected true or false');
 }
 
 function withCommonOptions(cmd: Command): Command {

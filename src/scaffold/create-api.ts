@@ -1,0 +1,174 @@
+/**
+ * `codegen create api`: a new kind in a project made by `codegen init` — `apis/<group>/<version>/doc.ts` (when
+ * missing), `<kind>_types.ts` and, with a controller, `src/controllers/<kind>-controller.ts` plus its unit test, which
+ * it registers in `src/main.ts` at the `// +kubegen:scaffold:*` markers. kubebuilder's `create api`.
+ *
+ * All checks (names, duplicates, markers) run before anything is written. Existing files are never overwritten;
+ * the only files edited are `src/main.ts` (two inserted lines), `kubegen.project.yaml`, and — when a kind gains a
+ * second version — the first version's types, which get `+kubebuilder:storageversion`.
+ */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { ScaffoldError } from './errors.js';
+import { assertNoneExist, exists, writeNewFiles } from './files.js';
+import type { ScaffoldFile } from './files.js';
+import type { ScaffoldResult } from './init.js';
+import { apiNames } from './names.js';
+import type { ApiNames } from './names.js';
+import { formatProjectFile, PROJECT_FILE, readProjectFile } from './project-file.js';
+import type { ProjectFile } from './project-file.js';
+import { renderTemplate } from './render.js';
+import { insertControllerSetup, MAIN_FILE } from './main-markers.js';
+
+export interface CreateApiOptions {
+  /** Where to start looking for the project root (the folder holding `kubegen.project.yaml`). */
+  cwd: string;
+  group: string;
+  version: string;
+  kind: string;
+  /** Default true. */
+  namespaced?: boolean;
+  /** Default true. */
+  controller?: boolean;
+  /** Default: the English plural of the lower-cased kind. */
+  plural?: string;
+}
+
+const CONTROLLERS_DIR = 'src/controllers';
+const STORAGE_MARKER = '+kubebuilder:storageversion';
+
+export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult> {
+  const root = await findProjectRoot(opts.cwd);
+  const project = await readProjectFile(root);
+  const n = apiNames(opts.group, project.domain, opts.version, opts.kind, opts.plural);
+  const namespaced = opts.namespaced ?? true;
+  const controller = opts.controller ?? true;
+  const apisDir = await apisFolder(root);
+
+  const sameKind = project.resources.filter((r) => r.group === n.group && r.kind === n.kind);
+  if (sameKind.some((r) => r.version === n.version)) {
+    throw new ScaffoldError(`kind ${n.kind} already exists in ${n.fullGroup}/${n.version}; refusing to overwrite it`);
+  }
+  const other = sameKind[0];
+  if (other && other.namespaced !== namespaced) {
+    throw new ScaffoldError(`kind ${n.kind} is ${other.namespaced ? 'namespaced' : 'cluster-scoped'} in ${n.fullGroup}/${other.version}; every version must have the same scope`);
+  }
+  if (other && other.plural !== n.plural) {
+    throw new ScaffoldError(`kind ${n.kind} has plural ${other.plural} in ${n.fullGroup}/${other.version}; pass --plural ${other.plural}`);
+  }
+  if (controller) {
+    const owner = project.resources.find((r) => r.controller && r.kind.toLowerCase() === n.fileBase);
+    if (owner) {
+      throw new ScaffoldError(`a controller for kind ${owner.kind} (${owner.group}.${project.domain}/${owner.version}) already exists; pass --controller=false`);
+    }
+  }
+
+  const versionDir = path.join(apisDir, n.group, n.version);
+  const rel = (p: string): string => path.relative(root, p).split(path.sep).join('/');
+  const files: ScaffoldFile[] = [];
+  if (!(await exists(path.join(versionDir, 'doc.ts')))) {
+    files.push({ path: rel(path.join(versionDir, 'doc.ts')), content: renderTemplate('api/doc.ts.tmpl', { version: n.version, fullGroup: n.fullGroup }) });
+  }
+  files.push({ path: rel(path.join(versionDir, `${n.fileBase}_types.ts`)), content: typesFile(n, namespaced) });
+  let main: string | undefined;
+  if (controller) {
+    files.push(...controllerFiles(n, namespaced));
+    const mainPath = path.join(root, MAIN_FILE);
+    if (!(await exists(mainPath))) throw new ScaffoldError(`${mainPath} not found; cannot register the controller (pass --controller=false)`);
+    main = insertControllerSetup(await fs.readFile(mainPath, 'utf8'), n.kind, `./controllers/${n.fileBase}-controller.js`, mainPath);
+  }
+  await assertNoneExist(root, files);
+  const storageEdit = other ? await storageVersionEdit(path.join(apisDir, n.group, other.version, `${n.fileBase}_types.ts`), n.kind) : undefined;
+
+  await writeNewFiles(root, files);
+  const edited: string[] = [];
+  if (main !== undefined) {
+    await fs.writeFile(path.join(root, MAIN_FILE), main);
+    edited.push(MAIN_FILE);
+  }
+  if (storageEdit) {
+    await fs.writeFile(storageEdit.file, storageEdit.content);
+    edited.push(rel(storageEdit.file));
+  }
+  const updated: ProjectFile = {
+    ...project,
+    resources: [...project.resources, { group: n.group, version: n.version, kind: n.kind, plural: n.plural, namespaced, controller }],
+  };
+  await fs.writeFile(path.join(root, PROJECT_FILE), formatProjectFile(updated));
+  edited.push(PROJECT_FILE);
+  return { root, written: files.map((f) => f.path), edited };
+}
+
+function typesFile(n: ApiNames, namespaced: boolean): string {
+  const resourceArgs = [...(n.customPlural ? [`path=${n.plural}`] : []), ...(namespaced ? [] : ['scope=Cluster'])];
+  return renderTemplate('api/types.ts.tmpl', {
+    kind: n.kind,
+    plural: n.plural,
+    resourceMarker: resourceArgs.length > 0 ? `\n * +kubebuilder:resource:${resourceArgs.join(',')}` : '',
+  });
+}
+
+function controllerFiles(n: ApiNames, namespaced: boolean): ScaffoldFile[] {
+  const access = (ns: string): string => `${n.groupVersionMember}.${n.pluralMember}(${namespaced ? ns : ''})`;
+  const common = { kind: n.kind, fullGroup: n.fullGroup, version: n.version };
+  return [
+    {
+      path: `${CONTROLLERS_DIR}/${n.fileBase}-controller.ts`,
+      content: renderTemplate('api/controller.ts.tmpl', {
+        ...common,
+        plural: n.plural,
+        resourceConst: n.resourceConst,
+        clientAccess: access('req.namespace'),
+        controllerName: n.fileBase,
+      }),
+    },
+    {
+      path: `${CONTROLLERS_DIR}/${n.fileBase}-controller.test.ts`,
+      content: renderTemplate('api/controller.test.ts.tmpl', {
+        ...common,
+        fileBase: n.fileBase,
+        testNamespace: namespaced ? 'default' : '',
+        namespaceField: namespaced ? 'namespace: NAMESPACE, ' : '',
+        clientAccessNs: access('NAMESPACE'),
+      }),
+    },
+  ];
+}
+
+/**
+ * When a kind gets a second version, exactly one version must be the storage version: mark the first one (if the
+ * user has not marked any). Returns the new content of its types file, or undefined when nothing changes.
+ */
+async function storageVersionEdit(file: string, kind: string): Promise<{ file: string; content: string } | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (text.includes(STORAGE_MARKER)) return undefined;
+  const root = new RegExp(`( \\* \\+kubebuilder:object:root=true\\n)((?: \\*.*\\n)*? \\*/\\nexport interface ${kind} \\{)`);
+  if (!root.test(text)) return undefined;
+  return { file, content: text.replace(root, `$1 * ${STORAGE_MARKER}\n$2`) };
+}
+
+/** The nearest folder at or above `cwd` holding `kubegen.project.yaml`. */
+export async function findProjectRoot(cwd: string): Promise<string> {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (await exists(path.join(dir, PROJECT_FILE))) return dir;
+    if (path.dirname(dir) === dir) break;
+  }
+  throw new ScaffoldError(`no ${PROJECT_FILE} in ${path.resolve(cwd)} or above: run "codegen init" first`);
+}
+
+/** The `apis` folder named by the project's `codegen.config.yaml` (default `apis`). */
+async function apisFolder(root: string): Promise<string> {
+  try {
+    const cfg = parse(await fs.readFile(path.join(root, 'codegen.config.yaml'), 'utf8')) as { apis?: unknown } | null;
+    if (cfg && typeof cfg.apis === 'string' && cfg.apis !== '') return path.resolve(root, cfg.apis);
+  } catch {
+    // no or unreadable config: the default layout
+  }
+  return path.join(root, 'apis');
+}

@@ -1,0 +1,9 @@
+/** Project scaffolding: `codegen init` and `codegen create api` (kubebuilder's role). Generator side only. */
+export { initProject, initFiles } from './init.js';
+export type { InitOptions, ScaffoldResult } from './init.js';
+export { createApi, findProjectRoot } from './create-api.js';
+export type { CreateApiOptions } from './create-api.js';
+export { ScaffoldError } from './errors.js';
+export { DEFAULT_DOMAIN } from './names.js';
+export { PROJECT_FILE } from './project-file.js';
+export { IMPORTS_MARKER, CONTROLLERS_MARKER } from './main-markers.js';

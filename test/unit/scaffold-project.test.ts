@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { main } from '../../src/cli/main.js';
+import type { MainIO } from '../../src/cli/main.js';
+import { REPO_ROOT, TSC } from '../support/paths.js';
+
+/** Runs the CLI in-process in `cwd`; returns the exit code and what it printed. */
+async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: MainIO = { cwd, env: {}, stdout: (s) => void (out += s), stderr: { write: (s: string) => (err += s) }, now: () => 0 };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+const read = (dir: string, p: string): string => fs.readFileSync(path.join(dir, p), 'utf8');
+
+/**
+ * The whole scaffolding path a user takes: `init`, `create api` twice (a namespaced kind with a controller, a
+ * cluster-scoped kind without), `generate` (the --apis front end, from codegen.config.yaml), `verify`, then the
+ * project compiles under its own strict tsconfig next to node_modules/kubegen (this package) and the scaffolded
+ * controller's unit test passes against the generated fake clientset.
+ */
+test('init + create api + generate: the scaffold compiles under --strict and its controller test passes', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-'));
+  const dir = path.join(tmp, 'fleet-operator');
+  try {
+    const init = await cli(tmp, 'init', '--domain', 'example.com', 'fleet-operator');
+    assert.equal(init.code, 0, init.err);
+    const pkg = JSON.parse(read(dir, 'package.json')) as Record<string, any>;
+    assert.equal(pkg['name'], 'fleet-operator');
+    assert.equal(pkg['type'], 'module');
+    assert.equal(pkg['engines'].node, '>=22');
+    assert.match(pkg['dependencies'].kubegen, /^\^\d+\.\d+\.\d+/);
+    assert.ok(pkg['devDependencies'].typescript);
+    assert.deepEqual(Object.keys(pkg['scripts']).sort(), ['build', 'generate', 'pretest', 'start', 'test', 'verify']);
+    assert.equal(pkg['scripts'].generate, 'codegen');
+    assert.equal(pkg['scripts'].verify, 'codegen verify');
+    assert.equal(JSON.parse(read(dir, 'tsconfig.json')).compilerOptions.strict, true);
+    assert.deepEqual(parse(read(dir, 'codegen.config.yaml')), { apis: 'apis', out: 'src/generated', rbacSources: ['src/controllers'] });
+    assert.equal(parse(read(dir, 'kubegen.project.yaml')).domain, 'example.com');
+    for (const f of ['Dockerfile', '.gitignore', 'README.md', 'apis/README.md', 'config/rbac/leader_election_role.yaml']) {
+      assert.ok(fs.existsSync(path.join(dir, f)), f);
+    }
+    const main = read(dir, 'src/main.ts');
+    for (const flag of ['kubeconfig', 'leader-elect', "'metrics-bind-address': { type: 'string', default: ':8080' }", "'health-probe-bind-address': { type: 'string', default: ':8081' }"]) {
+      assert.ok(main.includes(flag), flag);
+    }
+    assert.match(main, /startWithSignals\(\)/);
+    const manager = parse(read(dir, 'config/manager/manager.yaml').split('\n---\n')[1]!) as any;
+    const container = manager.spec.template.spec.containers[0];
+    assert.deepEqual(container.livenessProbe, { httpGet: { path: '/healthz', port: 8081 }, initialDelaySeconds: 15, periodSeconds: 20 });
+    assert.deepEqual(container.readinessProbe, { httpGet: { path: '/readyz', port: 8081 }, initialDelaySeconds: 5, periodSeconds: 10 });
+    assert.equal(manager.spec.template.spec.securityContext.runAsNonRoot, true);
+    assert.match(read(dir, 'Dockerfile'), /^FROM node:24-slim AS builder$[\s\S]*^USER 1000:1000$/m);
+
+    const frigate = await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate');
+    assert.equal(frigate.code, 0, frigate.err);
+    const fleet = await cli(path.join(dir, 'src'), 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Fleet', '--namespaced=false', '--controller=false');
+    assert.equal(fleet.code, 0, fleet.err);
+
+    assert.match(read(dir, 'apis/ships/v1/doc.ts'), /\+groupName=ships\.example\.com/);
+    const types = read(dir, 'apis/ships/v1/frigate_types.ts');
+    for (const m of ['+kubebuilder:object:root=true', '+kubebuilder:subresource:status', '+listType=map', '+listMapKey=type', 'export interface FrigateList']) {
+      assert.ok(types.includes(m), m);
+    }
+    assert.match(read(dir, 'apis/ships/v1/fleet_types.ts'), /\+kubebuilder:resource:scope=Cluster/);
+    assert.ok(!fs.existsSync(path.join(dir, 'src/controllers/fleet-controller.ts')));
+    const controller = read(dir, 'src/controllers/frigate-controller.ts');
+    assert.match(controller, /controllerFor\(mgr, frigateResource\)/);
+    const wired = read(dir, 'src/main.ts');
+    assert.equal(wired.match(/\n  setupFrigateController\(mgr\);\n  \/\/ \+kubegen:scaffold:controllers\n/g)?.length, 1);
+    assert.match(wired, /import \{ setupFrigateController \} from '\.\/controllers\/frigate-controller\.js';\n\/\/ \+kubegen:scaffold:imports/);
+
+    const gen = await cli(dir, 'generate', '-q');
+    assert.equal(gen.code, 0, gen.err);
+    const frigateCrd = parse(read(dir, 'config/crd/bases/ships.example.com_frigates.yaml')) as any;
+    assert.equal(frigateCrd.spec.scope, 'Namespaced');
+    assert.deepEqual(frigateCrd.spec.versions[0].subresources, { status: {} });
+    assert.equal(frigateCrd.spec.versions[0].schema.openAPIV3Schema.properties.status.properties.conditions['x-kubernetes-list-type'], 'map');
+    assert.equal((parse(read(dir, 'config/crd/bases/ships.example.com_fleets.yaml')) as any).spec.scope, 'Cluster');
+    const role = read(dir, 'config/rbac/role.yaml');
+    for (const r of ['- frigates\n', '- frigates/status\n', '- frigates/finalizers\n']) assert.ok(role.includes(r), r);
+    const verify = await cli(dir, 'verify');
+    assert.equal(verify.code, 0, verify.out + verify.err);
+
+    // The user's view: `kubegen` and @types/node installed, `tsc -p tsconfig.json` with the project's strict config.
+    fs.mkdirSync(path.join(dir, 'node_modules', '@types'), { recursive: true });
+    fs.symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'kubegen'), 'dir');
+    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@types', 'node'), path.join(dir, 'node_modules', '@types', 'node'), 'dir');
+    const tsc = spawnSync(TSC, ['-p', path.join(dir, 'tsconfig.json')], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    assert.equal(tsc.status, 0, `tsc failed:\n${(tsc.stdout + tsc.stderr).slice(0, 4000)}`);
+    assert.ok(fs.existsSync(path.join(dir, 'dist/src/main.js')), 'npm start runs dist/src/main.js');
+    // The manager starts, and a bad kubeconfig is one structured log line and exit 1, not a crash with a stack.
+    const start = spawnSync(process.execPath, ['dist/src/main.js', '--kubeconfig', path.join(tmp, 'missing'), '--metrics-bind-address', '0'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(start.status, 1, start.stderr);
+    const lines = start.stderr.trim().split('\n').map((l) => JSON.parse(l) as { level: string; msg: string });
+    assert.deepEqual(lines.map((l) => [l.level, l.msg]), [['error', 'manager failed']]);
+
+    // Without NODE_TEST_CONTEXT the child reports to its own stdout instead of to this test runner.
+    const env = { ...process.env };
+    delete env['NODE_TEST_CONTEXT'];
+    const run = spawnSync(process.execPath, ['--test', '--test-reporter=spec', 'dist/src/controllers/frigate-controller.test.js'], { cwd: dir, env, encoding: 'utf8' });
+    assert.equal(run.status, 0, `scaffolded test failed:\n${run.stdout}${run.stderr}`);
+    assert.match(run.stdout, /ℹ pass 2\b/);
+    assert.match(run.stdout, /ℹ fail 0\b/);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});

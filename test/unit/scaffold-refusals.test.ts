@@ -1,0 +1,169 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../../src/cli/main.js';
+import type { MainIO } from '../../src/cli/main.js';
+import { insertControllerSetup } from '../../src/scaffold/main-markers.js';
+import { renderText } from '../../src/scaffold/render.js';
+import { ScaffoldError } from '../../src/scaffold/index.js';
+
+async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: MainIO = { cwd, env: {}, stdout: (s) => void (out += s), stderr: { write: (s: string) => (err += s) }, now: () => 0 };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+/** Every file under `dir` with its content: proves that a refused command wrote and changed nothing. */
+function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) files.set(path.relative(dir, path.join(e.parentPath, e.name)), fs.readFileSync(path.join(e.parentPath, e.name), 'utf8'));
+  }
+  return files;
+}
+
+function assertOneLineError(res: { code: number; err: string }, pattern: RegExp): void {
+  assert.equal(res.code, 1, res.err);
+  assert.match(res.err, /^error: [^\n]+\n$/, 'exactly one line on stderr');
+  assert.match(res.err, pattern);
+}
+
+async function withProject(fn: (dir: string) => Promise<void>): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-'));
+  try {
+    const dir = path.join(tmp, 'proj');
+    assert.equal((await cli(tmp, 'init', '--domain', 'example.com', 'proj')).code, 0);
+    await fn(dir);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+describe('codegen init refuses', () => {
+  it('a folder that is not empty, writing nothing', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-'));
+    try {
+      fs.writeFileSync(path.join(tmp, 'notes.txt'), 'mine');
+      const res = await cli(tmp, 'init', '--name', 'demo');
+      assertOneLineError(res, /is not empty \(notes\.txt\)/);
+      assert.deepEqual([...snapshot(tmp).keys()], ['notes.txt']);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('invalid project names, domains and runtime versions, creating no folder', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-'));
+    try {
+      assertOneLineError(await cli(tmp, 'init', '--name', 'My_Project', 'a'), /project name "My_Project" is not a DNS-1123 label/);
+      assertOneLineError(await cli(tmp, 'init', 'Bad_Dir'), /pass --name/);
+      assertOneLineError(await cli(tmp, 'init', '--domain', 'Example.com', 'b'), /domain "Example.com" is not a DNS-1123 subdomain/);
+      assertOneLineError(await cli(tmp, 'init', '--runtime-version', '1.0"; rm -rf /', 'c'), /not an npm version range/);
+      assert.deepEqual(fs.readdirSync(tmp), []);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('codegen create api refuses', () => {
+  it('invalid kind, group, version and plural names with one line, exit 1, nothing written', () =>
+    withProject(async (dir) => {
+      const before = snapshot(dir);
+      const api = (...flags: string[]) => cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', ...flags);
+      assertOneLineError(await api('--kind', 'frigate'), /kind "frigate" must start with an upper-case letter/);
+      assertOneLineError(await api('--kind', 'Foo-Bar'), /kind "Foo-Bar" must match/);
+      assertOneLineError(await api('--kind', 'Manager'), /clashes with a name the scaffolded code imports/);
+      assertOneLineError(await api('--kind', 'ThingList'), /must not end in "List"/);
+      assertOneLineError(await api('--kind', 'Frigate', '--plural', 'Frigates!'), /plural "Frigates!" is not a DNS-1123 label/);
+      assertOneLineError(await cli(dir, 'create', 'api', '--group', 'Ships', '--version', 'v1', '--kind', 'Frigate'), /group "Ships" is not a DNS-1123 label/);
+      assertOneLineError(await cli(dir, 'create', 'api', '--group', '../x', '--version', 'v1', '--kind', 'Frigate'), /group "..\/x"/);
+      assertOneLineError(await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'V1', '--kind', 'Frigate'), /version name "V1" is not a Kubernetes version/);
+      assert.deepEqual(snapshot(dir), before);
+    }));
+
+  it('an existing kind, leaving every file as it was', () =>
+    withProject(async (dir) => {
+      assert.equal((await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate')).code, 0);
+      const before = snapshot(dir);
+      assertOneLineError(
+        await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate', '--controller=false'),
+        /kind Frigate already exists in ships\.example\.com\/v1/,
+      );
+      // A types file the project file does not know about is not overwritten either.
+      fs.writeFileSync(path.join(dir, 'apis/ships/v1/harbor_types.ts'), '// mine\n');
+      const withHarbor = snapshot(dir);
+      assertOneLineError(await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Harbor'), /harbor_types\.ts already exists/);
+      assert.deepEqual(snapshot(dir), withHarbor);
+      // A second version of the kind may not get a second controller.
+      assertOneLineError(await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v2', '--kind', 'Frigate'), /controller for kind Frigate .* already exists/);
+      fs.rmSync(path.join(dir, 'apis/ships/v1/harbor_types.ts'));
+      assert.deepEqual(snapshot(dir), before);
+    }));
+
+  it('outside a project made by codegen init', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-'));
+    try {
+      assertOneLineError(await cli(tmp, 'create', 'api', '--group', 'a', '--version', 'v1', '--kind', 'B'), /run "codegen init" first/);
+      assert.deepEqual(fs.readdirSync(tmp), []);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('a boolean flag that is neither true nor false (usage error, exit 2)', () =>
+    withProject(async (dir) => {
+      const res = await cli(dir, 'create', 'api', '--group', 'a', '--version', 'v1', '--kind', 'B', '--namespaced=maybe');
+      assert.equal(res.code, 2);
+      assert.match(res.err, /expected true or false/);
+    }));
+});
+
+describe('codegen create api', () => {
+  it('is what generate asks for in a fresh project', () =>
+    withProject(async (dir) => {
+      const res = await cli(dir, 'generate');
+      assertOneLineError(res, /apis: no root kind found/);
+    }));
+
+  it('a second version of a kind marks the first as the storage version and adds no controller', () =>
+    withProject(async (dir) => {
+      assert.equal((await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate')).code, 0);
+      const res = await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v2', '--kind', 'Frigate', '--controller=false');
+      assert.equal(res.code, 0, res.err);
+      const v1 = fs.readFileSync(path.join(dir, 'apis/ships/v1/frigate_types.ts'), 'utf8');
+      assert.match(v1, / \* \+kubebuilder:object:root=true\n \* \+kubebuilder:storageversion\n \* \+kubebuilder:subresource:status\n/);
+      assert.doesNotMatch(fs.readFileSync(path.join(dir, 'apis/ships/v2/frigate_types.ts'), 'utf8'), /storageversion/);
+      assert.equal(fs.readFileSync(path.join(dir, 'src/main.ts'), 'utf8').match(/setupFrigateController\(mgr\)/g)?.length, 1);
+    }));
+
+  it('a custom plural becomes a +kubebuilder:resource:path marker', () =>
+    withProject(async (dir) => {
+      const res = await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Octopus', '--plural', 'octopi', '--namespaced=false');
+      assert.equal(res.code, 0, res.err);
+      assert.match(fs.readFileSync(path.join(dir, 'apis/ships/v1/octopus_types.ts'), 'utf8'), /\+kubebuilder:resource:path=octopi,scope=Cluster\n/);
+      assert.match(fs.readFileSync(path.join(dir, 'src/controllers/octopus-controller.ts'), 'utf8'), /this\.clientset\.shipsV1\.octopi\(\)/);
+    }));
+});
+
+describe('scaffold helpers', () => {
+  it('renderText substitutes placeholders and rejects missing or unused values', () => {
+    assert.equal(renderText('a {{x}} b {{x}} {{y}}', { x: '1', y: '2' }), 'a 1 b 1 2');
+    assert.throws(() => renderText('{{x}}', {}), /no value for \{\{x\}\}/);
+    assert.throws(() => renderText('x', { x: '1' }), /unused values x/);
+  });
+
+  it('insertControllerSetup keeps the marker indentation and needs both markers', () => {
+    const text = 'import a;\n// +kubegen:scaffold:imports\nasync function f() {\n  // +kubegen:scaffold:controllers\n}\n';
+    assert.equal(
+      insertControllerSetup(text, 'Foo', './controllers/foo-controller.js'),
+      "import a;\nimport { setupFooController } from './controllers/foo-controller.js';\n// +kubegen:scaffold:imports\n" +
+        'async function f() {\n  setupFooController(mgr);\n  // +kubegen:scaffold:controllers\n}\n',
+    );
+    assert.throws(() => insertControllerSetup('// +kubegen:scaffold:imports\n', 'Foo', './x.js'), ScaffoldError);
+  });
+});
