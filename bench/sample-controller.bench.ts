@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build:examples`);
   const assets = process.env['KUBEBUILDER_ASSETS'] || path.join(os.homedir(), '.cache/envtest/k8s-1.20.2/bin');
   const goBinary = path.join(assets, 'sample-controller-fast');
-  if (!fs.existsSync(goBinary)) throw new Error(`${goBinary} is missing: run /work/shared/envtest/setup-envtest.sh`);
+  if (!fs.existsSync(goBinary)) throw new Error(`${goBinary} is missing: run hack/setup-envtest.sh (it builds sample-controller-fast too)`);
 
   const env = await Envtest.start({ assetsDir: assets, crdPaths: [CRD], attachOutput: false });
   try {
