@@ -3,7 +3,8 @@
  * same `ApiModel` the CRD front end produces, plus the RBAC rules of `+kubebuilder:rbac` markers.
  *
  * Layout: `apis/<group-short-name>/<version>/*.ts`. The group comes from `+groupName=` in the leading JSDoc block of
- * any file of the version folder (conventionally `doc.ts`); a root kind is an exported interface marked
+ * any file of the version folder (conventionally `doc.ts`), where `+kubebuilder:validation:Optional` can also make
+ * fields optional by default (see `package-markers.ts`); a root kind is an exported interface marked
  * `+kubebuilder:object:root=true` or `+genclient` (its `<Kind>List` interface, marked or not, is the list type).
  * Types may live in any file and import each other (also across versions and from shared folders). Every problem is
  * an `InputError` with file:line:column; nothing is written by this module.
@@ -17,7 +18,8 @@ import type { ApiModel, ResourceModel, SourceLocation } from '../../model/index.
 import { checkGroup, checkVersion } from '../crd/names.js';
 import { kindFacts } from './kind.js';
 import type { KindFacts } from './kind.js';
-import { lastMarker, parseDocComment } from './markers.js';
+import { lastMarker } from './markers.js';
+import { optionalByDefault, packageMarkers } from './package-markers.js';
 import type { Marker } from './markers.js';
 import { scanRbacMarkers } from './rbac.js';
 import type { RbacRule } from './rbac.js';
@@ -71,7 +73,8 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
     rbac.push(...scanRbacMarkers(text, display(f)));
     sources.push(project.createSourceFile(f, text, { overwrite: true }));
   }
-  const builder = new SchemaBuilder(new Resolver(project), display);
+  const optional = optionalByDefault(sources, display);
+  const builder = new SchemaBuilder(new Resolver(project), display, (sf) => optional.get(path.dirname(sf.getFilePath())) ?? false);
   const outDir = path.resolve(opts.outDir ?? process.cwd());
   rbac.push(...(await scanRbacSources(opts.rbacSources ?? [], new Set([...files, ...(await listTsFiles(outDir).catch(() => []))]))));
 
@@ -141,26 +144,6 @@ function rootKinds(sf: SourceFile, builder: SchemaBuilder): Root[] {
     if (isList) continue;
     if (!decl.isExported()) throw builder.error(decl, `root kind ${decl.getName()} must be exported`);
     out.push({ decl, markers });
-  }
-  return out;
-}
-
-/** Markers of the leading JSDoc blocks of each file (package level: `+groupName`, `+versionName`). */
-function packageMarkers(files: SourceFile[], display: (f: string) => string): Marker[] {
-  const out: Marker[] = [];
-  for (const sf of [...files].sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1))) {
-    const text = sf.getFullText();
-    const re = /\s*(\/\*\*[\s\S]*?\*\/|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)/y;
-    let m: RegExpExecArray | null;
-    re.lastIndex = 0;
-    while ((m = re.exec(text))) {
-      const block = m[1]!;
-      if (!block.startsWith('/**')) continue;
-      const start = m.index + m[0].length - block.length;
-      const { line, column } = sf.getLineAndColumnAtPos(start);
-      const doc = parseDocComment(block, display(sf.getFilePath()), line, column);
-      out.push(...doc.markers.filter((mk) => mk.name === 'groupName' || mk.name === 'versionName'));
-    }
   }
   return out;
 }

@@ -23,32 +23,47 @@ const CEL_ARGS: Record<string, ValueType> = {
   rule: 'string', message: 'string', messageExpression: 'string', reason: 'string', fieldPath: 'string', optionalOldSelf: 'bool',
 };
 
+/**
+ * controller-gen's `ValidationMarkers`: valid on fields and types, and each also exists as
+ * `+kubebuilder:validation:items:<Name>` applying to the items of an array (CT `pkg/crd/markers/validation.go`).
+ */
+const VALIDATION_MARKERS: Readonly<Record<string, MarkerDef>> = {
+  Minimum: { value: 'number' },
+  Maximum: { value: 'number' },
+  ExclusiveMinimum: { value: 'bool' },
+  ExclusiveMaximum: { value: 'bool' },
+  MultipleOf: { value: 'number' },
+  MinLength: { value: 'int' },
+  MaxLength: { value: 'int' },
+  Pattern: { value: 'string' },
+  Format: { value: 'string' },
+  Enum: { value: 'anys' },
+  MinItems: { value: 'int' },
+  MaxItems: { value: 'int' },
+  UniqueItems: { value: 'bool' },
+  MinProperties: { value: 'int' },
+  MaxProperties: { value: 'int' },
+  Type: { value: 'string' },
+  XPreserveUnknownFields: { value: 'flag' },
+  XEmbeddedResource: { value: 'flag' },
+  XIntOrString: { value: 'flag' },
+  XValidation: { args: CEL_ARGS, required: ['rule'] },
+};
+
+/** The prefix of the array item variants of the validation markers. */
+export const ITEMS_PREFIX = `${V}items:`;
+
+/** Type-level union markers (a `;` list of JSON field names), emitted as CEL rules on the object. */
+export const UNION_MARKERS = [`${V}AtMostOneOf`, `${V}ExactlyOneOf`, `${V}AtLeastOneOf`] as const;
+
 /** Every known marker by name. Markers that only matter to Go tools (deepcopy-gen, openapi-gen) are accepted and ignored. */
 export const MARKERS: Readonly<Record<string, MarkerDef>> = {
-  [`${V}Minimum`]: { value: 'number' },
-  [`${V}Maximum`]: { value: 'number' },
-  [`${V}ExclusiveMinimum`]: { value: 'bool' },
-  [`${V}ExclusiveMaximum`]: { value: 'bool' },
-  [`${V}MultipleOf`]: { value: 'number' },
-  [`${V}MinLength`]: { value: 'int' },
-  [`${V}MaxLength`]: { value: 'int' },
-  [`${V}Pattern`]: { value: 'string' },
-  [`${V}Format`]: { value: 'string' },
-  [`${V}Enum`]: { value: 'anys' },
-  [`${V}MinItems`]: { value: 'int' },
-  [`${V}MaxItems`]: { value: 'int' },
-  [`${V}UniqueItems`]: { value: 'bool' },
-  [`${V}MinProperties`]: { value: 'int' },
-  [`${V}MaxProperties`]: { value: 'int' },
-  [`${V}Type`]: { value: 'string' },
+  ...Object.fromEntries(Object.entries(VALIDATION_MARKERS).flatMap(([n, d]) => [[`${V}${n}`, d], [`${ITEMS_PREFIX}${n}`, d]])),
+  ...Object.fromEntries(UNION_MARKERS.map((n) => [n, { value: 'strings' } satisfies MarkerDef])),
   [`${V}Optional`]: { value: 'flag' },
   [`${V}Required`]: { value: 'flag' },
-  [`${V}XPreserveUnknownFields`]: { value: 'flag' },
-  [`${V}XEmbeddedResource`]: { value: 'flag' },
-  [`${V}XIntOrString`]: { value: 'flag' },
   [`${V}EmbeddedResource`]: { value: 'flag' },
   [`${V}Schemaless`]: { value: 'flag' },
-  [`${V}XValidation`]: { args: CEL_ARGS, required: ['rule'] },
   'kubebuilder:default': { value: 'any' },
   default: { value: 'any' },
   'kubebuilder:example': { value: 'any' },

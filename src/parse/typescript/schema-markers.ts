@@ -1,9 +1,12 @@
 /**
  * Applies field- and type-level markers to a schema (controller-gen semantics: markers on a field apply to that
- * field's schema, markers on a named type to every use of it, field markers win). Mutates and returns `schema`.
+ * field's schema, markers on a named type to every use of it, field markers win; `+kubebuilder:validation:items:<Name>`
+ * applies `<Name>` to the array's items; the union markers become CEL rules after every `XValidation` rule).
+ * Mutates and returns `schema`.
  */
 import { InputError } from '../../model/index.js';
 import type { JSONSchemaProps, ValidationRule } from '../../model/index.js';
+import { ITEMS_PREFIX, MARKERS, UNION_MARKERS } from './markers.js';
 import type { Marker } from './markers.js';
 
 const V = 'kubebuilder:validation:';
@@ -16,6 +19,7 @@ export const SCHEMA_MARKERS: ReadonlySet<string> = new Set([
   `${V}XIntOrString`, `${V}EmbeddedResource`, `${V}Schemaless`, `${V}XValidation`, 'kubebuilder:default', 'default',
   'kubebuilder:example', 'kubebuilder:title', 'kubebuilder:pruning:PreserveUnknownFields', 'nullable', 'listType',
   'listMapKey', 'mapType', 'structType', 'k8s:listType', 'k8s:listMapKey',
+  ...Object.keys(MARKERS).filter((n) => n.startsWith(ITEMS_PREFIX)),
   // accepted on any declaration, meaningless to a schema
   'k8s:deepcopy-gen', 'k8s:deepcopy-gen:interfaces', 'k8s:openapi-gen', 'kubebuilder:object:generate',
 ]);
@@ -27,7 +31,56 @@ export const FIELD_MARKERS: ReadonlySet<string> = new Set([
 
 const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 
+/** Type-only markers (besides the kind markers). */
+export const TYPE_ONLY_MARKERS: ReadonlySet<string> = new Set(UNION_MARKERS);
+
 export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Marker[]): JSONSchemaProps {
+  const own = markers.filter((m) => !m.name.startsWith(ITEMS_PREFIX));
+  applyOwnMarkers(schema, own);
+  applyItemsMarkers(schema, markers.filter((m) => m.name.startsWith(ITEMS_PREFIX)));
+  applyUnionMarkers(schema, own);
+  return schema;
+}
+
+/** `+kubebuilder:validation:items:<Name>` markers, applied as `<Name>` to `schema.items` (which must exist). */
+function applyItemsMarkers(schema: JSONSchemaProps, markers: readonly Marker[]): void {
+  if (markers.length === 0) return;
+  if (schema.type !== 'array' || schema.items === undefined) {
+    const m = markers[0]!;
+    throw new InputError(m.loc, `marker +${m.name} applies to array items, but the type here is ${schema.type ?? 'untyped'}, not an array`);
+  }
+  applySchemaMarkers(schema.items, markers.map((m) => ({ ...m, name: `${V}${m.name.slice(ITEMS_PREFIX.length)}` })));
+}
+
+/**
+ * The union markers as controller-gen writes them: `[has(self.a),has(self.b)].filter(x,x==true).size() <op> 1` with
+ * the message `<quantifier> of the fields in [a b] <verb> set`, in the order AtMostOneOf, ExactlyOneOf, AtLeastOneOf.
+ * Every named field must be a property of the object.
+ */
+function applyUnionMarkers(s: JSONSchemaProps, markers: readonly Marker[]): void {
+  const forms: Record<string, [op: string, phrase: string]> = {
+    [`${V}AtMostOneOf`]: ['<= 1', 'at most one of the fields in %s may be set'],
+    [`${V}ExactlyOneOf`]: ['== 1', 'exactly one of the fields in %s must be set'],
+    [`${V}AtLeastOneOf`]: ['>= 1', 'at least one of the fields in %s must be set'],
+  };
+  for (const name of UNION_MARKERS) {
+    for (const m of markers.filter((mk) => mk.name === name)) {
+      const fields = m.value as string[];
+      if (fields.length === 0) throw new InputError(m.loc, `malformed marker +${m.text}: needs at least one field name (a;b;c)`);
+      const known = Object.keys(s.properties ?? {});
+      for (const f of fields) {
+        if (!known.includes(f)) {
+          throw new InputError(m.loc, `marker +${m.name} names field ${f}, which this type does not have (its fields: ${known.join(', ') || 'none'})`);
+        }
+      }
+      const [op, phrase] = forms[name]!;
+      const list = `[${fields.map((f) => `has(self.${f})`).join(',')}].filter(x,x==true).size()`;
+      (s['x-kubernetes-validations'] ??= []).push({ rule: `${list} ${op}`, message: phrase.replace('%s', `[${fields.join(' ')}]`) });
+    }
+  }
+}
+
+function applyOwnMarkers(schema: JSONSchemaProps, markers: readonly Marker[]): void {
   let s = schema;
   if (markers.some((m) => m.name === `${V}Schemaless`)) {
     s = {};
@@ -109,7 +162,6 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Ma
         break;
     }
   }
-  return s;
 }
 
 /** `+Enum=1` or `+default=true` on a string field mean the strings "1" and "true" (Go would not compile otherwise). */

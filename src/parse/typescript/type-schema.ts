@@ -1,6 +1,7 @@
 /**
  * TypeScript type syntax → structural schema, controller-gen's rules transposed: a field is required unless it is
- * optional (`?`, `| undefined`, `+optional`); string-literal unions are enums; `number` must say its width through the
+ * optional (`?`, `| undefined`, `+optional`) or its folder says fields are optional by default (package-level
+ * `+kubebuilder:validation:Optional`; `+required` still makes one required); string-literal unions are enums; `number` must say its width through the
  * runtime aliases (`int32`, `int64`, `integer`, `float64`); `Record<string, T>` and index signatures are maps; JSDoc
  * text is the description and JSDoc markers add validation. Anything that cannot be a structural schema is an
  * `InputError` naming the construct and its file:line:column.
@@ -15,7 +16,8 @@ import { parseDocComment } from './markers.js';
 import type { DocComment, Marker } from './markers.js';
 import { Resolver } from './resolve.js';
 import type { Declaration } from './resolve.js';
-import { applySchemaMarkers, FIELD_MARKERS, SCHEMA_MARKERS } from './schema-markers.js';
+import { DEFAULT_MODE_MARKERS, isLeading } from './package-markers.js';
+import { applySchemaMarkers, FIELD_MARKERS, SCHEMA_MARKERS, TYPE_ONLY_MARKERS } from './schema-markers.js';
 
 /** Markers that may sit on a root kind's declaration besides schema markers (read by the kind builder). */
 export const KIND_MARKERS: ReadonlySet<string> = new Set([
@@ -24,9 +26,9 @@ export const KIND_MARKERS: ReadonlySet<string> = new Set([
   'kubebuilder:deprecatedversion', 'kubebuilder:unservedversion', 'kubebuilder:skipversion', 'kubebuilder:selectablefield',
   'kubebuilder:metadata', 'kubebuilder:skip',
 ]);
-const TYPE_MARKERS: ReadonlySet<string> = new Set([...SCHEMA_MARKERS, ...KIND_MARKERS]);
+const TYPE_MARKERS: ReadonlySet<string> = new Set([...SCHEMA_MARKERS, ...TYPE_ONLY_MARKERS, ...KIND_MARKERS]);
 /** Markers read elsewhere (package level, RBAC) and ignored on declarations. */
-const ELSEWHERE = new Set(['groupName', 'versionName', 'kubebuilder:rbac', 'kubebuilder:validation:Optional', 'kubebuilder:validation:Required']);
+const ELSEWHERE = new Set(['groupName', 'versionName', 'kubebuilder:rbac']);
 
 export function locate(node: Node, file: string = node.getSourceFile().getFilePath()): SourceLocation {
   const sf = node.getSourceFile();
@@ -43,6 +45,8 @@ export class SchemaBuilder {
     readonly resolver: Resolver,
     /** Maps an absolute file path to the name used in messages. */
     readonly display: (file: string) => string,
+    /** Whether fields declared in `file` are optional unless marked (package-level `+kubebuilder:validation:Optional`). */
+    readonly optionalByDefault: (file: SourceFile) => boolean = () => false,
   ) {}
 
   loc(node: Node): SourceLocation {
@@ -90,7 +94,11 @@ export class SchemaBuilder {
       const tp = Node.isEnumDeclaration(decl) ? [] : decl.getTypeParameters();
       if (tp.length > 0) throw this.error(decl, `generic type ${decl.getName()}<${tp.map((t) => t.getName()).join(', ')}> cannot be a schema (use a concrete type)`);
       const doc = this.doc(decl);
-      this.checkPlacement(doc.markers, TYPE_MARKERS, `type ${decl.getName()}`);
+      // A leading JSDoc block is package level even when TypeScript attaches it to the file's first declaration.
+      const sf = decl.getSourceFile();
+      const misplaced = doc.markers.find((m) => DEFAULT_MODE_MARKERS.has(m.name) && !isLeading(sf, m.loc));
+      if (misplaced) throw new InputError(misplaced.loc, `marker +${misplaced.name} is not allowed on type ${decl.getName()} (put it on a field, or in the leading JSDoc block of a file to set the folder's default)`);
+      this.checkPlacement(doc.markers.filter((m) => !DEFAULT_MODE_MARKERS.has(m.name)), TYPE_MARKERS, `type ${decl.getName()}`);
       let schema: JSONSchemaProps;
       if (Node.isInterfaceDeclaration(decl)) schema = this.objectSchema(decl, decl.getSourceFile());
       else if (Node.isTypeAliasDeclaration(decl)) schema = this.typeSchema(decl.getTypeNodeOrThrow(), decl.getSourceFile());
@@ -188,10 +196,12 @@ export class SchemaBuilder {
     const schema = this.typeSchema(inner, file);
     if (doc.description) schema.description = doc.description;
     applySchemaMarkers(schema, doc.markers);
+    let explicit = optional;
     for (const m of doc.markers) {
-      if (m.name === 'optional' || m.name === 'k8s:optional' || m.name === 'kubebuilder:validation:Optional') optional = true;
-      if (m.name === 'required' || m.name === 'k8s:required' || m.name === 'kubebuilder:validation:Required') optional = false;
+      if (m.name === 'optional' || m.name === 'k8s:optional' || m.name === 'kubebuilder:validation:Optional') [optional, explicit] = [true, true];
+      if (m.name === 'required' || m.name === 'k8s:required' || m.name === 'kubebuilder:validation:Required') [optional, explicit] = [false, true];
     }
+    if (!explicit) optional = this.optionalByDefault(p.getSourceFile());
     return { name, schema, isRequired: !optional };
   }
 
