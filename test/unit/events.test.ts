@@ -79,6 +79,29 @@ describe('event recorder', () => {
     assert.deepEqual(verbs, ['create', 'patch', 'patch', 'create']);
   });
 
+  it('combines similar events (same object and reason, 10 different messages within 600 s) into one Event', async () => {
+    const { clock, transport, recorder } = setup();
+    for (let i = 1; i <= 12; i++) {
+      recorder.event(foo, 'Warning', 'FailedSync', `attempt ${i} failed`);
+      clock.step(1_000);
+    }
+    await recorder.flush();
+    const all = await events(transport);
+    // 9 distinct messages are written as they are; from the 10th on, one combined Event whose count grows.
+    assert.equal(all.length, 10);
+    const combined = all.filter((e) => e.message!.startsWith('(combined from similar events): '));
+    assert.equal(combined.length, 1);
+    assert.equal(combined[0]!.message, '(combined from similar events): attempt 12 failed');
+    assert.equal(combined[0]!.count, 3);
+    assert.deepEqual(all.filter((e) => !e.message!.startsWith('(combined')).map((e) => e.count), Array(9).fill(1));
+
+    // After 600 s of quiet the window starts over: a new message is written as it is again.
+    clock.step(601_000);
+    recorder.event(foo, 'Warning', 'FailedSync', 'attempt 13 failed');
+    await recorder.flush();
+    assert.ok((await events(transport)).some((e) => e.message === 'attempt 13 failed'));
+  });
+
   it('re-creates an aggregated Event that was deleted meanwhile', async () => {
     const { transport, recorder } = setup();
     recorder.event(foo, 'Normal', 'Synced', 'ok');

@@ -16,6 +16,7 @@ import type { Event } from '../builtin/types.js';
 import { realClock, sleep, type Clock } from '../clock.js';
 import { getLogger, type Logger } from '../log.js';
 import { DEFAULT_EVENT_CACHE_SIZE, EventCorrelator } from './event-correlator.js';
+import { formatEventTime } from './event-time.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -155,7 +156,7 @@ export class EventBroadcaster {
 
   /** `recordToSink`: correlate, then create or patch with retries. */
   private async write(raw: Event): Promise<void> {
-    const { event, patch } = this.correlator.observe(raw);
+    const { event, patch, key } = this.correlator.observe(raw, this.clock.now());
     const namespace = event.metadata.namespace ?? 'default';
     const events = this.clientset.coreV1.events(namespace);
     let delay = this.retryInitialDelayMs;
@@ -173,7 +174,7 @@ export class EventBroadcaster {
         } else {
           written = await events.create(event);
         }
-        this.correlator.updateState(written);
+        this.correlator.updateState(written, key);
         return;
       } catch (err) {
         const fields = { error: err, event: event.metadata.name, namespace, reason: event.reason, attempt };
@@ -212,9 +213,4 @@ export function createEventRecorder(opts: EventBroadcasterOptions & { component:
 function isRetryable(err: unknown): boolean {
   if (!(err instanceof ApiError)) return true;
   return err.code >= 500 || err.code === 429;
-}
-
-/** metav1.Time's wire format: RFC 3339 with second precision. */
-export function formatEventTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
