@@ -1,31 +1,13 @@
 /** TokenBucket (client-side throttling) with a fake clock: burst, refill rate, FIFO waits, aborts. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TokenBucket, type ThrottleClock } from '../../src/runtime/client/throttle.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { TokenBucket } from '../../src/runtime/client/throttle.js';
 
-class FakeClock implements ThrottleClock {
-  t = 0;
-  sleeps: { until: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
-  now(): number {
-    return this.t;
-  }
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const entry = { until: this.t + ms, resolve, reject };
-      this.sleeps.push(entry);
-      signal?.addEventListener('abort', () => {
-        this.sleeps = this.sleeps.filter((s) => s !== entry);
-        reject(signal.reason);
-      });
-    });
-  }
-  async advance(ms: number): Promise<void> {
-    this.t += ms;
-    const due = this.sleeps.filter((s) => s.until <= this.t);
-    this.sleeps = this.sleeps.filter((s) => s.until > this.t);
-    for (const s of due) s.resolve();
-    await new Promise((r) => setImmediate(r));
-  }
+/** Moves the fake clock and lets the woken waiters' promise callbacks run. */
+async function advance(clock: FakeClock, ms: number): Promise<void> {
+  clock.step(ms);
+  await new Promise((r) => setImmediate(r));
 }
 
 describe('TokenBucket', () => {
@@ -33,15 +15,17 @@ describe('TokenBucket', () => {
     const clock = new FakeClock();
     const bucket = new TokenBucket({ qps: 2, burst: 3, clock });
     for (let i = 0; i < 3; i++) await bucket.acquire();
-    assert.equal(clock.sleeps.length, 0, 'burst tokens do not wait');
+    assert.equal(clock.pendingTimers(), 0, 'burst tokens do not wait');
     let done = 0;
     const waiters = [bucket.acquire().then(() => done++), bucket.acquire().then(() => done++)];
-    await clock.advance(0);
+    await advance(clock, 0);
     assert.equal(done, 0);
-    assert.deepEqual(clock.sleeps.map((s) => s.until), [500, 1000], 'one token per 1/qps seconds, in call order');
-    await clock.advance(500);
+    assert.equal(clock.pendingTimers(), 2);
+    assert.equal(clock.nextTimerDue(), 500, 'one token per 1/qps seconds, in call order');
+    await advance(clock, 500);
     assert.equal(done, 1);
-    await clock.advance(500);
+    assert.equal(clock.nextTimerDue(), 1000);
+    await advance(clock, 500);
     assert.equal(done, 2);
     await Promise.all(waiters);
   });
@@ -52,9 +36,9 @@ describe('TokenBucket', () => {
     assert.equal(bucket.tryAcquire(), true);
     assert.equal(bucket.tryAcquire(), true);
     assert.equal(bucket.tryAcquire(), false);
-    await clock.advance(100);
+    await advance(clock, 100);
     assert.equal(bucket.tryAcquire(), true);
-    await clock.advance(10_000);
+    await advance(clock, 10_000);
     assert.equal(bucket.tryAcquire(), true);
     assert.equal(bucket.tryAcquire(), true);
     assert.equal(bucket.tryAcquire(), false, 'never more than burst');
@@ -68,7 +52,7 @@ describe('TokenBucket', () => {
     const aborted = bucket.acquire(ac.signal);
     ac.abort(new Error('cancelled'));
     await assert.rejects(aborted, /cancelled/);
-    await clock.advance(1000);
+    await advance(clock, 1000);
     assert.equal(bucket.tryAcquire(), true, 'the token the aborted waiter reserved is available again');
   });
 

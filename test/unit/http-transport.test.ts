@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
+import { FakeClock } from '../../src/runtime/clock.js';
 import { ApiError, isConflict, isNotFound } from '../../src/runtime/client/errors.js';
 import { HttpTransport } from '../../src/runtime/client/http-transport.js';
 import { buildQueryString, buildRequestPath } from '../../src/runtime/client/request-url.js';
@@ -290,26 +291,17 @@ describe('HttpTransport over a local server', () => {
   });
 
   it('throttles only when qps is set: burst requests go at once, the next waits for a token', async () => {
-    let now = 0;
-    const sleeps: number[] = [];
-    let wake: (() => void) | undefined;
-    const clock = {
-      now: () => now,
-      sleep: (ms: number) => {
-        sleeps.push(ms);
-        return new Promise<void>((r) => (wake = r));
-      },
-    };
+    const clock = new FakeClock();
     const limited = new HttpTransport(kc, { qps: 2, burst: 2, throttleClock: clock });
     try {
       await limited.request({ verb: 'get', resource: NODE, name: 'a' });
       await limited.request({ verb: 'get', resource: NODE, name: 'b' });
       const third = limited.request({ verb: 'get', resource: NODE, name: 'c' });
       await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(sleeps, [500]);
+      assert.equal(clock.pendingTimers(), 1);
+      assert.equal(clock.nextTimerDue(), 500);
       assert.deepEqual(recorded.map((r) => r.url), ['/api/v1/nodes/a', '/api/v1/nodes/b'], 'the third request waits');
-      now = 500;
-      wake!();
+      clock.step(500);
       await third;
       assert.equal(recorded.length, 3);
     } finally {

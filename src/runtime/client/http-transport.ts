@@ -21,7 +21,8 @@ import { openConnection, type Connection, type ConnectionOptions } from './http-
 import { parseJsonLines } from './json-lines.js';
 import { buildRequestUrl, VERB_METHODS } from './request-url.js';
 import { apiErrorFromResponse } from './response-status.js';
-import { TokenBucket, type ThrottleClock } from './throttle.js';
+import { TokenBucket } from './throttle.js';
+import type { Clock } from '../clock.js';
 import { isRestConfig, type RestConfig } from './rest-config.js';
 import { PATCH_CONTENT_TYPES, type ResourceRequest, type Transport, type Watch, type WatchEvent } from './types.js';
 
@@ -39,7 +40,7 @@ export interface TransportOptions {
   /** Least time between checks of a `RestConfig.tokenFile` for a rotated token (default 10 000 ms). */
   tokenFileCheckIntervalMs?: number;
   /** Time source for the throttle (tests). */
-  throttleClock?: ThrottleClock;
+  throttleClock?: Clock;
 }
 
 /** A raw response, for paths outside the resource API (`/readyz`, `/version`, discovery). */

@@ -4,41 +4,15 @@
  * waits (in FIFO order) when none is left. The HTTP transport uses it only when `qps` is set: like
  * controller-runtime, client-side throttling is off by default and the apiserver's Priority and Fairness is relied on.
  */
-
-/** The time source the bucket reads and sleeps on; swap it for a fake clock in tests. */
-export interface ThrottleClock {
-  /** Milliseconds, monotonic. */
-  now(): number;
-  /** Resolves after `ms` milliseconds, or rejects with the signal's reason when it aborts first. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-export const realThrottleClock: ThrottleClock = {
-  now: () => performance.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
+import { realClock, sleep, type Clock } from '../clock.js';
 
 export interface ThrottleOptions {
   /** Sustained requests per second; must be > 0. */
   qps: number;
   /** Largest burst; defaults to `max(1, ceil(qps))`. */
   burst?: number;
-  clock?: ThrottleClock;
+  /** Time source; a `FakeClock` in tests. */
+  clock?: Clock;
 }
 
 /**
@@ -48,7 +22,7 @@ export interface ThrottleOptions {
 export class TokenBucket {
   readonly qps: number;
   readonly burst: number;
-  private readonly clock: ThrottleClock;
+  private readonly clock: Clock;
   /** Tokens available at `last` (may be negative: reserved by waiters). */
   private tokens: number;
   private last: number;
@@ -57,7 +31,7 @@ export class TokenBucket {
     if (!(opts.qps > 0)) throw new RangeError(`qps must be > 0, got ${opts.qps}`);
     this.qps = opts.qps;
     this.burst = Math.max(1, Math.floor(opts.burst ?? Math.ceil(opts.qps)));
-    this.clock = opts.clock ?? realThrottleClock;
+    this.clock = opts.clock ?? realClock;
     this.tokens = this.burst;
     this.last = this.clock.now();
   }
@@ -78,7 +52,7 @@ export class TokenBucket {
     if (this.tokens >= 0) return;
     const waitMs = (-this.tokens / this.qps) * 1000;
     try {
-      await this.clock.sleep(waitMs, signal);
+      await sleep(this.clock, waitMs, signal);
     } catch (err) {
       this.tokens += 1;
       throw err;
