@@ -5,7 +5,7 @@ import { ApiError, newStatus } from '../../src/runtime/client/errors.js';
 import type { KubeObject } from '../../src/runtime/client/types.js';
 import { nullLogger } from '../../src/runtime/log.js';
 import { Backoff } from '../../src/runtime/cache/backoff.js';
-import { FakeListerWatcher } from '../../src/runtime/cache/fake-lister-watcher.js';
+import { FakeListerWatcher } from '../../src/runtime/testing/fake-lister-watcher.js';
 import { Indexer } from '../../src/runtime/cache/indexer.js';
 import { Reflector, type ReflectorOptions } from '../../src/runtime/cache/reflector.js';
 

@@ -4,7 +4,7 @@ import { FakeClock } from '../../src/runtime/clock.js';
 import type { KubeObject, ResourceInfo, ResourceRequest, Transport, Watch } from '../../src/runtime/client/types.js';
 import { nullLogger } from '../../src/runtime/log.js';
 import { CacheSyncError, SharedInformerFactory } from '../../src/runtime/cache/factory.js';
-import { FakeListerWatcher } from '../../src/runtime/cache/fake-lister-watcher.js';
+import { FakeListerWatcher } from '../../src/runtime/testing/fake-lister-watcher.js';
 import { DeletedFinalStateUnknown } from '../../src/runtime/cache/keys.js';
 import type { ResourceEventHandler } from '../../src/runtime/cache/listener.js';
 import { SharedIndexInformer, type SharedIndexInformerOptions } from '../../src/runtime/cache/shared-informer.js';

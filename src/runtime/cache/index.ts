@@ -8,4 +8,3 @@ export * from './transform.js';
 export * from './lister.js';
 export * from './shared-informer.js';
 export * from './factory.js';
-export * from './fake-lister-watcher.js';

@@ -20,8 +20,10 @@ export interface ChangeEvent {
  */
 export class FakeWatch<T> implements Watch<T> {
   private readonly queue: WatchEvent<T>[] = [];
-  private waiter: ((r: IteratorResult<WatchEvent<T>>) => void) | undefined;
+  private waiter: { resolve: (r: IteratorResult<WatchEvent<T>>) => void; reject: (err: unknown) => void } | undefined;
   private ended = false;
+  /** Set by `fail`: thrown to the reader once the queued events are delivered. */
+  private failure: { error: unknown } | undefined;
   private stopped = false;
   private iterated = false;
   private readonly onClose: () => void;
@@ -41,7 +43,7 @@ export class FakeWatch<T> implements Watch<T> {
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = undefined;
-      w({ value: ev, done: false });
+      w.resolve({ value: ev, done: false });
     } else {
       this.queue.push(ev);
     }
@@ -59,6 +61,13 @@ export class FakeWatch<T> implements Watch<T> {
     this.flushWaiter();
   }
 
+  /** Breaks the stream like a dropped connection: queued events are delivered, then the iteration throws `err`. */
+  fail(err: unknown): void {
+    if (this.closed) return;
+    this.failure = { error: err };
+    this.end();
+  }
+
   stop(): void {
     if (this.stopped) return;
     const wasEnded = this.ended;
@@ -72,8 +81,17 @@ export class FakeWatch<T> implements Watch<T> {
     if (this.waiter && this.queue.length === 0) {
       const w = this.waiter;
       this.waiter = undefined;
-      w({ value: undefined, done: true });
+      const failure = this.takeFailure();
+      if (failure) w.reject(failure.error);
+      else w.resolve({ value: undefined, done: true });
     }
+  }
+
+  /** The pending failure, once, unless the reader stopped the watch itself. */
+  private takeFailure(): { error: unknown } | undefined {
+    const f = this.stopped ? undefined : this.failure;
+    this.failure = undefined;
+    return f;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
@@ -83,9 +101,12 @@ export class FakeWatch<T> implements Watch<T> {
       next: (): Promise<IteratorResult<WatchEvent<T>>> => {
         const ev = this.queue.shift();
         if (ev) return Promise.resolve({ value: ev, done: false });
-        if (this.closed) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => {
-          this.waiter = resolve;
+        if (this.closed) {
+          const failure = this.takeFailure();
+          return failure ? Promise.reject(failure.error) : Promise.resolve({ value: undefined, done: true });
+        }
+        return new Promise((resolve, reject) => {
+          this.waiter = { resolve, reject };
         });
       },
       return: (): Promise<IteratorResult<WatchEvent<T>>> => {

@@ -9,3 +9,4 @@ export * from './fake-transport.js';
 export * from './fake-actions.js';
 export type { FakeResource, FakeScaleSpec } from './fake-resource.js';
 export { FakeWatch } from './fake-watch.js';
+export { FakeListerWatcher } from './fake-lister-watcher.js';

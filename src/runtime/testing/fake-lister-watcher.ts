@@ -1,8 +1,9 @@
 import { ApiError, newStatus } from '../client/errors.js';
 import type { ListOptions, WatchOptions } from '../client/interfaces.js';
 import type { KubeList, KubeObject, Status, Watch, WatchEvent } from '../client/types.js';
-import { metaNamespaceKey } from './keys.js';
-import type { ListerWatcher } from './reflector-types.js';
+import { metaNamespaceKey } from '../cache/keys.js';
+import type { ListerWatcher } from '../cache/reflector-types.js';
+import { FakeWatch } from './fake-watch.js';
 
 /**
  * An in-memory {@link ListerWatcher} for testing informers and controllers without an apiserver: it keeps objects,
@@ -15,7 +16,7 @@ export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T>
   private readonly history: { rv: number; event: WatchEvent<T> }[] = [];
   private rv = 1;
   private compactedRV = 0;
-  private readonly open = new Set<PushWatch<T>>();
+  private readonly open = new Set<FakeWatch<T>>();
   /** Every list call's options, in order. */
   readonly listCalls: ListOptions[] = [];
   /** Every watch call's options, in order. */
@@ -53,9 +54,9 @@ export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T>
     if (err !== undefined) throw err;
     const from = Number(opts.resourceVersion || this.rv);
     if (from < this.compactedRV) throw new ApiError(newStatus(410, 'Expired', `too old resource version: ${from} (${this.compactedRV})`));
-    const w = new PushWatch<T>(() => this.open.delete(w));
+    const w = new FakeWatch<T>(() => this.open.delete(w));
     this.open.add(w);
-    for (const h of this.history) if (h.rv > from) w.push({ type: h.event.type, object: copy(h.event.object) });
+    for (const h of this.history) if (h.rv > from) w.push(h.event.type, copy(h.event.object));
     return w;
   }
 
@@ -99,12 +100,12 @@ export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T>
 
   /** Sends a bookmark at the current resourceVersion to open watches. */
   bookmark(): void {
-    for (const w of this.open) w.push({ type: 'BOOKMARK', object: { metadata: { resourceVersion: String(this.rv) } } as T });
+    for (const w of this.open) w.push('BOOKMARK', { metadata: { resourceVersion: String(this.rv) } } as T);
   }
 
   /** Sends an in-stream ERROR event to open watches. */
   sendError(status: Status): void {
-    for (const w of this.open) w.push({ type: 'ERROR', object: status as unknown as T });
+    for (const w of this.open) w.pushError(status);
   }
 
   /** Ends every open watch normally (server timeout). */
@@ -124,57 +125,7 @@ export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T>
 
   private record(event: WatchEvent<T>): void {
     this.history.push({ rv: this.rv, event });
-    for (const w of this.open) w.push({ type: event.type, object: copy(event.object) });
-  }
-}
-
-/** A watch fed by pushes; single-use async iterable. */
-class PushWatch<T> implements Watch<T> {
-  private readonly queue: WatchEvent<T>[] = [];
-  private waiter: (() => void) | undefined;
-  private ended = false;
-  private error: unknown;
-
-  constructor(private readonly onStop: () => void) {}
-
-  push(event: WatchEvent<T>): void {
-    if (this.ended) return;
-    this.queue.push(event);
-    this.wake();
-  }
-
-  fail(err: unknown): void {
-    if (this.ended) return;
-    this.error = err;
-    this.stop();
-  }
-
-  stop(): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.onStop();
-    this.wake();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
-    for (;;) {
-      const next = this.queue.shift();
-      if (next !== undefined) {
-        yield next;
-        continue;
-      }
-      if (this.ended) {
-        if (this.error !== undefined) throw this.error;
-        return;
-      }
-      await new Promise<void>((resolve) => (this.waiter = resolve));
-    }
-  }
-
-  private wake(): void {
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.();
+    for (const w of this.open) w.push(event.type, copy(event.object));
   }
 }
 
