@@ -8,6 +8,7 @@ import { Backoff } from '../../src/runtime/cache/backoff.js';
 import { FakeListerWatcher } from '../../src/runtime/testing/fake-lister-watcher.js';
 import { Indexer } from '../../src/runtime/cache/indexer.js';
 import { Reflector, type ReflectorOptions } from '../../src/runtime/cache/reflector.js';
+import { settle } from '../support/wait.js';
 
 interface Foo extends KubeObject {
   spec?: { replicas?: number };
@@ -20,13 +21,7 @@ async function flush(rounds = 5): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (cond()) return;
-    await new Promise<void>((r) => setImmediate(r));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+const until = (cond: () => boolean, what: string): Promise<void> => settle(cond, what, 500);
 
 function setup(opts: ReflectorOptions = {}, seed = 3) {
   const lw = new FakeListerWatcher<Foo>();

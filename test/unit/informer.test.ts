@@ -9,6 +9,7 @@ import { DeletedFinalStateUnknown } from '../../src/runtime/cache/keys.js';
 import type { ResourceEventHandler } from '../../src/runtime/cache/listener.js';
 import { SharedIndexInformer, type SharedIndexInformerOptions } from '../../src/runtime/cache/shared-informer.js';
 import { stripManagedFields } from '../../src/runtime/cache/transform.js';
+import { settle } from '../support/wait.js';
 
 interface Foo extends KubeObject {
   spec?: { replicas?: number };
@@ -19,13 +20,7 @@ const foo = (name: string, replicas = 1, ns = 'ns'): Foo => ({
   spec: { replicas },
 });
 
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (cond()) return;
-    await new Promise<void>((r) => setImmediate(r));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+const until = (cond: () => boolean, what: string): Promise<void> => settle(cond, what, 1000);
 
 type Ev = string;
 

@@ -11,14 +11,9 @@ import { Manager } from "../../src/runtime/manager/index.js";
 import { generationChanged } from "../../src/runtime/predicate/index.js";
 import { newFakeTransport } from "../../src/runtime/testing/fake-transport.js";
 import { fooResource } from "../../test/golden/sample-controller/samplecontroller.k8s.io/v1alpha1/register.js";
+import { settle } from '../support/wait.js';
 
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (cond()) return;
-    await new Promise<void>((r) => setImmediate(r));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+const until = (cond: () => boolean, what: string): Promise<void> => settle(cond, what, 500);
 
 const foo = (name: string, generation = 1): KubeObject =>
   ({

@@ -24,6 +24,7 @@ import { InformerFactory } from '../../examples/sample-controller/src/generated/
 import type { Foo } from '../../examples/sample-controller/src/generated/samplecontroller.k8s.io/v1alpha1/index.js';
 import { newDeployment } from '../../examples/sample-controller/src/new-deployment.js';
 import { parseOptions } from '../../examples/sample-controller/src/options.js';
+import { settle } from '../support/wait.js';
 
 function newFoo(name: string, replicas: number | undefined): Foo {
   return {
@@ -71,10 +72,7 @@ async function fixture(objects: object[], queue?: RateLimitingQueue<string>): Pr
   return f;
 }
 
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setImmediate(r));
-  assert.ok(cond(), 'condition not reached');
-}
+const until = (cond: () => boolean): Promise<void> => settle(cond, 'condition', 1000);
 
 /** Writes only: list and watch come from the informers. */
 function writes(client: FakeClientset): FakeAction[] {
