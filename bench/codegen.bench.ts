@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseCrdPaths } from '../src/parse/crd/index.js';
-import { generate } from '../src/generate/index.js';
-import { writeGenerated } from '../src/generate/write.js';
+import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
+import { generate } from 'kubegen/internal/generate/index.js';
+import { writeGenerated } from 'kubegen/internal/generate/write.js';
 import { corpusRuns } from '../test/support/corpus.js';
 
 const GOAL_S = 3;
@@ -69,10 +69,10 @@ async function apisSection(): Promise<void> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-bench-apis-'));
   try {
     const t0 = performance.now();
-    const { parseApis } = await import('../src/parse/typescript/index.js');
-    const { emitCrds } = await import('../src/generate/crd/index.js');
-    const { emitRbac } = await import('../src/generate/rbac/index.js');
-    const { writeYamlOutput } = await import('../src/generate/crd/yaml-output.js');
+    const { parseApis } = await import('kubegen/internal/parse/typescript/index.js');
+    const { emitCrds } = await import('kubegen/internal/generate/crd/index.js');
+    const { emitRbac } = await import('kubegen/internal/generate/rbac/index.js');
+    const { writeYamlOutput } = await import('kubegen/internal/generate/crd/yaml-output.js');
     const tLoad = performance.now();
     const apis = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'fixtures', 'apis', 'bench50', 'apis');
     const input = await parseApis(apis, { outDir: path.join(out, 'generated') });

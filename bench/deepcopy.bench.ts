@@ -9,10 +9,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { emitDeepCopy, sampleFromSchema } from '../src/generate/deepcopy/index.js';
-import { TypeGraph } from '../src/generate/types/index.js';
-import { groupVersions } from '../src/model/index.js';
-import { parseCrdPaths } from '../src/parse/crd/index.js';
+import { emitDeepCopy, sampleFromSchema } from 'kubegen/internal/generate/deepcopy/index.js';
+import { TypeGraph } from 'kubegen/internal/generate/types/index.js';
+import { groupVersions } from 'kubegen/internal/model/index.js';
+import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(distRoot, '..');
@@ -26,7 +26,7 @@ async function loadGenerated(): Promise<{ copy: Copier; schemaObject: unknown }>
   if (!gv) throw new Error('Prometheus kind not found');
   const dir = join(distRoot, 'bench-gen', gv.group, gv.version);
   mkdirSync(dir, { recursive: true });
-  const runtime = relative(dir, join(distRoot, 'src/runtime/index.js')).split('\\').join('/');
+  const runtime = relative(dir, join(distRoot, '../packages/runtime/dist/index.js')).split('\\').join('/');
   const graph = new TypeGraph(gv);
   const ts = emitDeepCopy(gv, { graph, runtimeImport: runtime.startsWith('.') ? runtime : `./${runtime}` });
   writeFileSync(join(dir, 'deepcopy.ts'), ts);

@@ -14,13 +14,13 @@
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ResourceClient } from '../src/runtime/client/resource-client.js';
-import type { KubeObject, ResourceInfo, Transport } from '../src/runtime/client/types.js';
-import { nullLogger } from '../src/runtime/log.js';
-import { SharedIndexInformer } from '../src/runtime/cache/shared-informer.js';
-import { stripManagedFields } from '../src/runtime/cache/transform.js';
-import { Envtest } from '../src/runtime/testing/envtest.js';
-import { createTestNamespace } from '../src/runtime/testing/envtest-namespace.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject, ResourceInfo, Transport } from '@kubegen/runtime/internal/client/types.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
+import { stripManagedFields } from '@kubegen/runtime/internal/cache/transform.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest-namespace.js';
 
 /** Reference numbers from issue 3 ("Done when"), measured on 10,000 Foos against the same local apiserver. */
 const REFERENCE = {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // What `npm test` runs (after `npm run build`):
+//   0. build:            packages/runtime → packages/kubegen → test and bench (root dist/), by `npm run build`
 //   1. unit tests:        node --test --test-concurrency=2 dist/test/unit/**/*.test.js
 //   2. envtest binaries:  hack/setup-envtest.sh when KUBEBUILDER_ASSETS is unset or empty
 //   3. ONE control plane: every CRD in SHARED_CRD_PATHS (dist/test/integration/support/crds.js); its kubeconfig
@@ -47,6 +48,11 @@ function addTotals(tapFile) {
  * file's process before all of its results reach the runner, so tests silently go missing from the report.
  */
 const GUARDS = ['--test-timeout=600000'];
+/**
+ * Tests reach package internals as `@kubegen/runtime/internal/…` and `kubegen/internal/…`: subpaths the packages
+ * export only under this condition, so users' code cannot import them by accident.
+ */
+const INTERNAL_CONDITION = '--conditions=kubegen-internal';
 const RUN_LIMIT_MS = 25 * 60_000;
 
 function runNodeTest(files, concurrency, env) {
@@ -55,7 +61,7 @@ function runNodeTest(files, concurrency, env) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...GUARDS, ...reporters, ...passThrough, ...files], {
       cwd: root,
-      env,
+      env: { ...env, NODE_OPTIONS: [env.NODE_OPTIONS, INTERNAL_CONDITION].filter(Boolean).join(' ') },
       stdio: 'inherit',
     });
     const watchdog = setTimeout(() => {
@@ -100,7 +106,7 @@ if (!unitOnly) {
     let env;
     try {
       ensureAssets();
-      const { Envtest } = await import(pathToFileURL(path.join(dist, 'src/runtime/testing/envtest.js')).href);
+      const { Envtest } = await import(pathToFileURL(path.join(root, 'packages/runtime/dist/testing/envtest.js')).href);
       const { SHARED_CRD_PATHS } = await import(pathToFileURL(path.join(dist, 'test/integration/support/crds.js')).href);
       const started = Date.now();
       env = await Envtest.start({ crdPaths: [...SHARED_CRD_PATHS] });

@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { emitCrds } from '../../src/generate/crd/index.js';
-import { parseApis } from '../../src/parse/typescript/index.js';
-import { isInvalid } from '../../src/runtime/client/errors.js';
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { KubeObject } from '../../src/runtime/client/types.js';
-import { crdResourceInfo, installCrds, parseCrds } from '../../src/runtime/testing/envtest-crds.js';
-import type { CrdObject } from '../../src/runtime/testing/envtest-crds.js';
+import { emitCrds } from 'kubegen/internal/generate/crd/index.js';
+import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
+import { isInvalid } from '@kubegen/runtime/internal/client/errors.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { crdResourceInfo, installCrds, parseCrds } from '@kubegen/runtime/internal/testing/envtest-crds.js';
+import type { CrdObject } from '@kubegen/runtime/internal/testing/envtest-crds.js';
 import { fixture } from '../support/paths.js';
 import { sharedEnv, uniqueName, type TestEnv } from './support/env.js';
 

@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { isGone, isNotFound } from '../../src/runtime/client/errors.js';
-import { HttpTransport } from '../../src/runtime/client/http-transport.js';
-import { loadKubeConfig } from '../../src/runtime/client/kubeconfig.js';
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { KubeObject, ResourceInfo } from '../../src/runtime/client/types.js';
-import { Envtest } from '../../src/runtime/testing/envtest.js';
-import { createTestNamespace } from '../../src/runtime/testing/envtest-namespace.js';
+import { isGone, isNotFound } from '@kubegen/runtime/internal/client/errors.js';
+import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
+import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject, ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest-namespace.js';
 
 const GADGET: ResourceInfo = { group: 'envtest.kubegen.dev', version: 'v1', resource: 'gadgets', kind: 'Gadget', listKind: 'GadgetList', namespaced: true };
 

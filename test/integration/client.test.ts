@@ -9,9 +9,9 @@ import {
   isConflict,
   isInvalid,
   isNotFound,
-} from '../../src/runtime/client/errors.js';
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { KubeObject, WatchEvent } from '../../src/runtime/client/types.js';
+} from '@kubegen/runtime/internal/client/errors.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject, WatchEvent } from '@kubegen/runtime/internal/client/types.js';
 import { FOO, WIDGET } from './support/crds.js';
 import { sharedEnv, uniqueName, type TestEnv } from './support/env.js';
 

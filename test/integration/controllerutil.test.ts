@@ -1,9 +1,9 @@
 /** controllerutil against a real kube-apiserver: createOrUpdate/createOrPatch on a Deployment, owner refs, finalizers. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KubeClientset } from '../../src/runtime/builtin/clientset.js';
-import type { ConfigMap, Deployment } from '../../src/runtime/builtin/types.js';
-import { isNotFound } from '../../src/runtime/client/errors.js';
+import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
+import type { ConfigMap, Deployment } from '@kubegen/runtime/internal/builtin/types.js';
+import { isNotFound } from '@kubegen/runtime/internal/client/errors.js';
 import {
   AlreadyOwnedError,
   FinalizerRegistry,
@@ -11,7 +11,7 @@ import {
   createOrUpdate,
   isControlledBy,
   setControllerReference,
-} from '../../src/runtime/controllerutil/index.js';
+} from '@kubegen/runtime/internal/controllerutil/index.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
 /** Sets only the fields we own, so apiserver defaults don't count as drift (the controller-runtime idiom). */

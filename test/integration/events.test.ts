@@ -1,9 +1,9 @@
 /** The event recorder against a real kube-apiserver: Events written, repeats aggregated into `count`. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KubeClientset } from '../../src/runtime/builtin/clientset.js';
-import { createEventRecorder } from '../../src/runtime/events/index.js';
-import { nullLogger } from '../../src/runtime/log.js';
+import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
+import { createEventRecorder } from '@kubegen/runtime/internal/events/index.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
 describe('event recorder (envtest)', () => {

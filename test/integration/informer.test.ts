@@ -4,12 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { KubeObject } from '../../src/runtime/client/types.js';
-import { nullLogger } from '../../src/runtime/log.js';
-import { SharedInformerFactory } from '../../src/runtime/cache/factory.js';
-import { DeletedFinalStateUnknown } from '../../src/runtime/cache/keys.js';
-import { SharedIndexInformer } from '../../src/runtime/cache/shared-informer.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.js';
+import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
+import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
 import { FOO } from './support/crds.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { CountingTransport } from './support/counting-transport.js';

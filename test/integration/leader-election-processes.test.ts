@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KubeClientset } from '../../src/runtime/builtin/clientset.js';
-import type { Deployment } from '../../src/runtime/builtin/types.js';
-import { isNotFound } from '../../src/runtime/client/errors.js';
+import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
+import type { Deployment } from '@kubegen/runtime/internal/builtin/types.js';
+import { isNotFound } from '@kubegen/runtime/internal/client/errors.js';
 import { Clientset } from '../../examples/sample-controller/src/generated/clientset.js';
 import { sharedEnv, uniqueName, type TestEnv } from './support/env.js';
 import { ensureSampleControllerBuilt, SampleControllerProcess, type LogLine } from './support/sample-controller-process.js';

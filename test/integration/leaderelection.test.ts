@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { KubeClientset } from '../../src/runtime/builtin/clientset.js';
-import { nullLogger } from '../../src/runtime/log.js';
-import { LeaderElector } from '../../src/runtime/leaderelection/leader-elector.js';
+import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { LeaderElector } from '@kubegen/runtime/internal/leaderelection/leader-elector.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
 const LEASE_MS = 4_000;

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { controllerFor } from '../../src/runtime/builder/index.js';
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { KubeObject } from '../../src/runtime/client/types.js';
-import { nullLogger } from '../../src/runtime/log.js';
-import { Manager } from '../../src/runtime/manager/index.js';
+import { controllerFor } from '@kubegen/runtime/internal/builder/index.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { Manager } from '@kubegen/runtime/internal/manager/index.js';
 import { FOO } from './support/crds.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { KubeClientset } from '../../src/runtime/builtin/clientset.js';
+import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
 import { Clientset } from '../../examples/sample-controller/src/generated/clientset.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { ensureSampleControllerBuilt, freePort, SampleControllerProcess, type LogLine } from './support/sample-controller-process.js';

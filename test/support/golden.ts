@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GeneratedFile } from '../../src/generate/index.js';
+import type { GeneratedFile } from 'kubegen/internal/generate/index.js';
 
 /**
  * Compares generated files with a committed golden folder. With `UPDATE_GOLDEN=1` it rewrites the folder instead

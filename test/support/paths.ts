@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -15,3 +16,11 @@ export const fixture = (...p: string[]): string => path.join(REPO_ROOT, 'fixture
 export const CORPUS_DIR = fixture('crds');
 export const SAMPLE_CRD = fixture('crds', 'sample-controller', 'crd-status-subresource.yaml');
 export const TSC = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc');
+/** The `kubegen`/`codegen` command of the workspace (packages/kubegen/bin/codegen.js, run with `node`). */
+export const CODEGEN_BIN = path.join(REPO_ROOT, 'packages', 'kubegen', 'bin', 'codegen.js');
+
+/** Makes `@kubegen/runtime` (this workspace's built runtime package) resolvable from a scratch project in `dir`. */
+export function linkRuntimePackage(dir: string): void {
+  fs.mkdirSync(path.join(dir, 'node_modules', '@kubegen'), { recursive: true });
+  fs.symlinkSync(path.join(REPO_ROOT, 'packages', 'runtime'), path.join(dir, 'node_modules', '@kubegen', 'runtime'), 'dir');
+}

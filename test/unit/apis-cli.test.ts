@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fixture, REPO_ROOT, SAMPLE_CRD } from '../support/paths.js';
+import { CODEGEN_BIN } from '../support/paths.js';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'codegen.js');
+const BIN = CODEGEN_BIN;
 
 function codegen(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });

@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fixture, REPO_ROOT } from '../support/paths.js';
+import { CODEGEN_BIN } from '../support/paths.js';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'codegen.js');
+const BIN = CODEGEN_BIN;
 
 const CASES: [string, RegExp][] = [
   ['unknown-marker', /^error: apis\/things\/v1\/types\.ts:9:9: unknown marker \+kubebuilder:validation:Maximun\n$/],

@@ -10,13 +10,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { emitCrds } from '../../src/generate/crd/index.js';
-import { generate } from '../../src/generate/index.js';
-import type { GeneratedFile } from '../../src/generate/index.js';
-import { emitRbac } from '../../src/generate/rbac/index.js';
-import { parseApis } from '../../src/parse/typescript/index.js';
+import { emitCrds } from 'kubegen/internal/generate/crd/index.js';
+import { generate } from 'kubegen/internal/generate/index.js';
+import type { GeneratedFile } from 'kubegen/internal/generate/index.js';
+import { emitRbac } from 'kubegen/internal/generate/rbac/index.js';
+import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
 import { assertGolden } from '../support/golden.js';
-import { fixture, REPO_ROOT, TSC } from '../support/paths.js';
+import { fixture, REPO_ROOT, TSC, linkRuntimePackage } from '../support/paths.js';
 
 const MULTI = fixture('apis', 'multi');
 
@@ -76,8 +76,7 @@ describe('apis fixture (multi-group, multi-version)', () => {
         fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
         fs.writeFileSync(path.join(dir, f.path), f.content);
       }
-      fs.mkdirSync(path.join(dir, 'node_modules'));
-      fs.symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'kubegen'), 'dir');
+      linkRuntimePackage(dir);
       fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@kubernetes'), path.join(dir, 'node_modules', '@kubernetes'), 'dir');
       fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'apis-user', type: 'module', private: true }));
       fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({

@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { JSONSchemaProps } from '../../src/model/index.js';
-import { InputError } from '../../src/model/index.js';
-import { emitCrds } from '../../src/generate/crd/index.js';
-import { parseApis } from '../../src/parse/typescript/index.js';
+import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
+import { InputError } from 'kubegen/internal/model/index.js';
+import { emitCrds } from 'kubegen/internal/generate/crd/index.js';
+import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
 import { assertGolden } from '../support/golden.js';
 import { fixture, REPO_ROOT } from '../support/paths.js';
 
@@ -21,7 +21,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-apis-markers-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 let n = 0;
 
-const PRELUDE = `import type { int32, float64, ObjectMeta, ListMeta } from 'kubegen/runtime';\n`;
+const PRELUDE = `import type { int32, float64, ObjectMeta, ListMeta } from '@kubegen/runtime';\n`;
 
 /**
  * Writes apis/things/v1 with a `doc.ts` of `docMarkers`, the root kind Thing (spec: ThingSpec) and `body`, plus

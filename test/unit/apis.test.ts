@@ -7,19 +7,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { JSONSchemaProps } from '../../src/model/index.js';
-import { InputError } from '../../src/model/index.js';
-import { emitCrds } from '../../src/generate/crd/index.js';
-import { parseCrdPaths, parseCrdText } from '../../src/parse/crd/index.js';
-import { parseApis } from '../../src/parse/typescript/index.js';
-import { QUANTITY_PATTERN } from '../../src/parse/typescript/known-types.js';
+import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
+import { InputError } from 'kubegen/internal/model/index.js';
+import { emitCrds } from 'kubegen/internal/generate/crd/index.js';
+import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
+import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
+import { QUANTITY_PATTERN } from 'kubegen/internal/parse/typescript/known-types.js';
 import { fixture, SAMPLE_CRD } from '../support/paths.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-apis-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 let n = 0;
 
-const PRELUDE = `import type { int32, int64, integer, float64, IntOrString, Quantity, Time, Duration, RawExtension, ObjectMeta, ListMeta, Condition, LabelSelector } from 'kubegen/runtime';\n`;
+const PRELUDE = `import type { int32, int64, integer, float64, IntOrString, Quantity, Time, Duration, RawExtension, ObjectMeta, ListMeta, Condition, LabelSelector } from '@kubegen/runtime';\n`;
 
 /** Writes an apis folder with one version holding `body` (plus a root kind Thing whose spec is `ThingSpec`). */
 async function specSchema(body: string, extraFiles: Record<string, string> = {}): Promise<JSONSchemaProps> {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock } from '../../src/runtime/clock.js';
-import { ApiError, newStatus } from '../../src/runtime/client/errors.js';
-import type { KubeObject } from '../../src/runtime/client/types.js';
-import { nullLogger } from '../../src/runtime/log.js';
-import { Backoff } from '../../src/runtime/cache/backoff.js';
-import { FakeListerWatcher } from '../../src/runtime/testing/fake-lister-watcher.js';
-import { Indexer } from '../../src/runtime/cache/indexer.js';
-import { Reflector, type ReflectorOptions } from '../../src/runtime/cache/reflector.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import { ApiError, newStatus } from '@kubegen/runtime/internal/client/errors.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { Backoff } from '@kubegen/runtime/internal/cache/backoff.js';
+import { FakeListerWatcher } from '@kubegen/runtime/internal/testing/fake-lister-watcher.js';
+import { Indexer } from '@kubegen/runtime/internal/cache/indexer.js';
+import { Reflector, type ReflectorOptions } from '@kubegen/runtime/internal/cache/reflector.js';
 import { settle } from '../support/wait.js';
 
 interface Foo extends KubeObject {

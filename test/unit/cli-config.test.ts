@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { findConfigFile, parseConfigText, resolveConfig } from '../../src/cli/config.js';
-import { UsageError } from '../../src/cli/errors.js';
-import { InputError } from '../../src/model/errors.js';
+import { findConfigFile, parseConfigText, resolveConfig } from 'kubegen/internal/cli/config.js';
+import { UsageError } from 'kubegen/internal/cli/errors.js';
+import { InputError } from 'kubegen/internal/model/errors.js';
 
 describe('parseConfigText', () => {
   const file = '/proj/conf/codegen.config.yaml';
@@ -78,9 +78,9 @@ describe('resolveConfig', () => {
       quiet: false,
       configFile: path.join(dir, 'codegen.config.yaml'),
     });
-    const overridden = await resolveConfig({ out: 'elsewhere', runtimeImport: 'kubegen/runtime', quiet: true }, dir);
+    const overridden = await resolveConfig({ out: 'elsewhere', runtimeImport: '@kubegen/runtime', quiet: true }, dir);
     assert.equal(overridden.out, path.join(dir, 'elsewhere'));
-    assert.equal(overridden.runtimeImport, 'kubegen/runtime');
+    assert.equal(overridden.runtimeImport, '@kubegen/runtime');
     assert.deepEqual(overridden.inputs.crds, [path.join(dir, 'crds')]);
     assert.equal(overridden.quiet, true);
   });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock, RealClock, sleep } from '../../src/runtime/clock.js';
+import { FakeClock, RealClock, sleep } from '@kubegen/runtime/internal/clock.js';
 
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import { FakeClock } from '../../src/runtime/clock.js';
-import { nullLogger } from '../../src/runtime/log.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import {
   Controller,
   TerminalError,
@@ -15,7 +15,7 @@ import {
   type ControllerOptions,
   type ReconcileContext,
   type Request,
-} from '../../src/runtime/controller/index.js';
+} from '@kubegen/runtime/internal/controller/index.js';
 
 /** Lets queued promise callbacks and immediates run (no real time passes). */
 async function flush(rounds = 10): Promise<void> {

@@ -1,10 +1,10 @@
 /** controllerutil: owner references, createOrUpdate/createOrPatch results, finalizers and the finalizer registry. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KubeClientset } from '../../src/runtime/builtin/clientset.js';
-import { builtinResources } from '../../src/runtime/builtin/resources.js';
-import type { Deployment } from '../../src/runtime/builtin/types.js';
-import type { KubeObject } from '../../src/runtime/client/types.js';
+import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import type { Deployment } from '@kubegen/runtime/internal/builtin/types.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import {
   AlreadyOwnedError,
   FinalizerRegistry,
@@ -19,8 +19,8 @@ import {
   removeOwnerReference,
   setControllerReference,
   setOwnerReference,
-} from '../../src/runtime/controllerutil/index.js';
-import { newFakeTransport } from '../../src/runtime/testing/fake-transport.js';
+} from '@kubegen/runtime/internal/controllerutil/index.js';
+import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
 
 const foo = (name = 'foo', uid = 'uid-foo', namespace = 'demo'): KubeObject => ({
   apiVersion: 'samplecontroller.k8s.io/v1alpha1',

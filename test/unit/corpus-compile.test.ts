@@ -4,17 +4,17 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseCrdPaths } from '../../src/parse/crd/index.js';
-import { generate } from '../../src/generate/index.js';
-import { HEADER } from '../../src/generate/emit-util.js';
-import { REPO_ROOT, TSC } from '../support/paths.js';
+import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
+import { generate } from 'kubegen/internal/generate/index.js';
+import { HEADER } from 'kubegen/internal/generate/emit-util.js';
+import { REPO_ROOT, TSC, linkRuntimePackage } from '../support/paths.js';
 import { corpusRuns } from '../support/corpus.js';
 
 /**
  * The whole corpus (56 CRDs from 19 projects) generates, and the output compiles with `tsc --strict --noEmit` in a
- * fresh folder whose only dependency is `node_modules/kubegen` (this package, built), as a user's project would.
+ * fresh folder whose only dependency is `node_modules/@kubegen/runtime` (the runtime package, built), as a user's project would.
  */
-test('every corpus CRD generates and the output compiles under tsc --strict next to node_modules/kubegen', async () => {
+test('every corpus CRD generates and the output compiles under tsc --strict next to node_modules/@kubegen/runtime', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-corpus-'));
   try {
     let crds = 0;
@@ -29,8 +29,7 @@ test('every corpus CRD generates and the output compiles under tsc --strict next
       }
     }
     assert.equal(crds, 56, 'all 56 CRDs are read');
-    fs.mkdirSync(path.join(dir, 'node_modules'));
-    fs.symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'kubegen'), 'dir');
+    linkRuntimePackage(dir);
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'corpus-user', type: 'module', private: true }));
     fs.writeFileSync(
       path.join(dir, 'tsconfig.json'),

@@ -4,11 +4,11 @@ import { stripTypeScriptTypes } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { emitDeepCopy, sampleFromSchema } from '../../src/generate/deepcopy/index.js';
-import { groupVersions } from '../../src/model/index.js';
-import type { GroupVersion } from '../../src/model/index.js';
-import { parseCrdPaths } from '../../src/parse/crd/index.js';
-import { deepCopyJSON } from '../../src/runtime/deepcopy.js';
+import { emitDeepCopy, sampleFromSchema } from 'kubegen/internal/generate/deepcopy/index.js';
+import { groupVersions } from 'kubegen/internal/model/index.js';
+import type { GroupVersion } from 'kubegen/internal/model/index.js';
+import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
+import { deepCopyJSON } from '@kubegen/runtime/internal/deepcopy.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const repo = join(distRoot, '..');
@@ -19,7 +19,7 @@ async function load(gv: GroupVersion, name: string): Promise<Record<string, Copi
   const dir = join(distRoot, 'tmp-deepcopy-test', name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const runtime = relative(dir, join(distRoot, 'src/runtime/deepcopy.js')).split('\\').join('/');
+  const runtime = relative(dir, join(repo, 'packages/runtime/dist/deepcopy.js')).split('\\').join('/');
   const ts = emitDeepCopy(gv, { runtimeImport: runtime });
   writeFileSync(join(dir, 'deepcopy.js'), stripTypeScriptTypes(ts));
   return (await import(pathToFileURL(join(dir, 'deepcopy.js')).href)) as Record<string, Copier>;
@@ -79,7 +79,7 @@ describe('emitDeepCopy', () => {
     assert.match(text, /^import type \* as types from "\.\/types\.js";$/m);
     assert.match(text, /^export function deepCopyWidget\(src: types\.Widget\): types\.Widget \{$/m);
     assert.match(text, /^export function deepCopyWidgetList\(src: types\.WidgetList\): types\.WidgetList \{$/m);
-    assert.match(text, /import \{ deepCopyJSON, setOwnKey as setOwnKey_ \} from "kubegen\/runtime";/);
+    assert.match(text, /import \{ deepCopyJSON, setOwnKey as setOwnKey_ \} from "@kubegen\/runtime";/);
     const noExt = emitDeepCopy(await gvOf('fixtures/edge/schema-edge-cases.yaml', 'Widget'), { importExtension: '' });
     assert.match(noExt, /from "\.\/types";/);
   });

@@ -1,14 +1,14 @@
 /** Event recorder against the fake transport: Event shape, aggregation into `count`, retries, LRU, shutdown. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { builtinResources } from '../../src/runtime/builtin/resources.js';
-import type { Event, EventList } from '../../src/runtime/builtin/types.js';
-import { ApiError, newStatus } from '../../src/runtime/client/errors.js';
-import type { KubeObject } from '../../src/runtime/client/types.js';
-import { FakeClock } from '../../src/runtime/clock.js';
-import { nullLogger } from '../../src/runtime/log.js';
-import { EventBroadcaster, FakeEventRecorder, LruCache, createEventRecorder } from '../../src/runtime/events/index.js';
-import { newFakeTransport, type FakeTransport } from '../../src/runtime/testing/fake-transport.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import type { Event, EventList } from '@kubegen/runtime/internal/builtin/types.js';
+import { ApiError, newStatus } from '@kubegen/runtime/internal/client/errors.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { EventBroadcaster, FakeEventRecorder, LruCache, createEventRecorder } from '@kubegen/runtime/internal/events/index.js';
+import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
 
 const START = Date.parse('2024-05-01T10:00:00Z');
 const foo: KubeObject = {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isAlreadyExists, isConflict, isInvalid, isNotFound } from 'kubegen/runtime';
+import { isAlreadyExists, isConflict, isInvalid, isNotFound } from '@kubegen/runtime';
 import { createFakeClientset } from '../golden/sample-controller/fake.js';
 import type { Foo } from '../golden/sample-controller/samplecontroller.k8s.io/v1alpha1/types.js';
 

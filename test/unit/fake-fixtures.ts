@@ -1,10 +1,10 @@
 /** Shared fixtures for the fake transport tests (not a test file itself). */
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { KubeObject } from '../../src/runtime/client/types.js';
-import type { Watch, WatchEvent } from '../../src/runtime/client/types.js';
-import { newFakeTransportWithOptions } from '../../src/runtime/testing/fake-transport.js';
-import type { FakeTransport } from '../../src/runtime/testing/fake-transport.js';
-import type { FakeResource } from '../../src/runtime/testing/fake-resource.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import type { Watch, WatchEvent } from '@kubegen/runtime/internal/client/types.js';
+import { newFakeTransportWithOptions } from '@kubegen/runtime/internal/testing/fake-transport.js';
+import type { FakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
+import type { FakeResource } from '@kubegen/runtime/internal/testing/fake-resource.js';
 
 export interface Foo extends KubeObject {
   spec?: { replicas?: number; color?: string; [k: string]: unknown };

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, isBadRequest, isConflict, isInternalError, isInvalid, isNotFound, newStatus } from '../../src/runtime/client/errors.js';
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import { actionMatches } from '../../src/runtime/testing/fake-actions.js';
-import { newFakeTransport } from '../../src/runtime/testing/fake-transport.js';
+import { ApiError, isBadRequest, isConflict, isInternalError, isInvalid, isNotFound, newStatus } from '@kubegen/runtime/internal/client/errors.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import { actionMatches } from '@kubegen/runtime/internal/testing/fake-actions.js';
+import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
 import { BARS, FOOS, foo, setup } from './fake-fixtures.js';
 import type { Foo } from './fake-fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, isAlreadyExists, isBadRequest, isConflict, isInvalid, isNotFound } from '../../src/runtime/client/errors.js';
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
+import { ApiError, isAlreadyExists, isBadRequest, isConflict, isInvalid, isNotFound } from '@kubegen/runtime/internal/client/errors.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import { BARS, FOOS, NAMESPACES, foo, setup } from './fake-fixtures.js';
 import type { Foo } from './fake-fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { Status } from '../../src/runtime/client/types.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { Status } from '@kubegen/runtime/internal/client/types.js';
 import { FOOS, foo, setup, summary, take } from './fake-fixtures.js';
 import type { Foo } from './fake-fixtures.js';
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { parseCrdPaths } from '../../src/parse/crd/index.js';
-import { generate } from '../../src/generate/index.js';
-import { HEADER } from '../../src/generate/emit-util.js';
+import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
+import { generate } from 'kubegen/internal/generate/index.js';
+import { HEADER } from 'kubegen/internal/generate/emit-util.js';
 import { assertGolden } from '../support/golden.js';
 import { REPO_ROOT, SAMPLE_CRD, fixture } from '../support/paths.js';
 

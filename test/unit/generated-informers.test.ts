@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeClientset, KubeInformers, allBuiltinResources } from 'kubegen/runtime';
-import type { Deployment } from 'kubegen/runtime';
+import { KubeClientset, KubeInformers, allBuiltinResources } from '@kubegen/runtime';
+import type { Deployment } from '@kubegen/runtime';
 import { createFakeClientset } from '../golden/sample-controller/fake.js';
 import { InformerFactory } from '../golden/sample-controller/informers.js';
 import type { Foo } from '../golden/sample-controller/samplecontroller.k8s.io/v1alpha1/types.js';

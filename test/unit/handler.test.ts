@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DeletedFinalStateUnknown } from '../../src/runtime/cache/keys.js';
-import type { KubeObject } from '../../src/runtime/client/types.js';
-import type { Request } from '../../src/runtime/controller/index.js';
-import { enqueueForObject, enqueueForOwner, enqueueMapped, type RequestSink } from '../../src/runtime/handler/index.js';
+import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import type { Request } from '@kubegen/runtime/internal/controller/index.js';
+import { enqueueForObject, enqueueForOwner, enqueueMapped, type RequestSink } from '@kubegen/runtime/internal/handler/index.js';
 
 function recorder(): RequestSink & { got: Request[] } {
   const got: Request[] = [];

@@ -15,10 +15,10 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { FakeClock } from '../../src/runtime/clock.js';
-import { HttpTransport } from '../../src/runtime/client/http-transport.js';
-import type { RestConfig } from '../../src/runtime/client/rest-config.js';
-import { FileTokenSource } from '../../src/runtime/client/token-file.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
+import type { RestConfig } from '@kubegen/runtime/internal/client/rest-config.js';
+import { FileTokenSource } from '@kubegen/runtime/internal/client/token-file.js';
 
 let tmp: string;
 before(() => {

@@ -1,8 +1,8 @@
 /** TokenBucket (client-side throttling) with a fake clock: burst, refill rate, FIFO waits, aborts. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock } from '../../src/runtime/clock.js';
-import { TokenBucket } from '../../src/runtime/client/throttle.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import { TokenBucket } from '@kubegen/runtime/internal/client/throttle.js';
 
 /** Moves the fake clock and lets the woken waiters' promise callbacks run. */
 async function advance(clock: FakeClock, ms: number): Promise<void> {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock } from '../../src/runtime/clock.js';
-import type { KubeObject, ResourceInfo, ResourceRequest, Transport, Watch } from '../../src/runtime/client/types.js';
-import { nullLogger } from '../../src/runtime/log.js';
-import { CacheSyncError, SharedInformerFactory } from '../../src/runtime/cache/factory.js';
-import { FakeListerWatcher } from '../../src/runtime/testing/fake-lister-watcher.js';
-import { DeletedFinalStateUnknown } from '../../src/runtime/cache/keys.js';
-import type { ResourceEventHandler } from '../../src/runtime/cache/listener.js';
-import { SharedIndexInformer, type SharedIndexInformerOptions } from '../../src/runtime/cache/shared-informer.js';
-import { stripManagedFields } from '../../src/runtime/cache/transform.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import type { KubeObject, ResourceInfo, ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { CacheSyncError, SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.js';
+import { FakeListerWatcher } from '@kubegen/runtime/internal/testing/fake-lister-watcher.js';
+import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
+import type { ResourceEventHandler } from '@kubegen/runtime/internal/cache/listener.js';
+import { SharedIndexInformer, type SharedIndexInformerOptions } from '@kubegen/runtime/internal/cache/shared-informer.js';
+import { stripManagedFields } from '@kubegen/runtime/internal/cache/transform.js';
 import { settle } from '../support/wait.js';
 
 interface Foo extends KubeObject {

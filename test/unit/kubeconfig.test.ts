@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { defaultNamespace, loadKubeConfig, SERVICE_ACCOUNT_DIR } from '../../src/runtime/client/kubeconfig.js';
+import { defaultNamespace, loadKubeConfig, SERVICE_ACCOUNT_DIR } from '@kubegen/runtime/internal/client/kubeconfig.js';
 
 const ENV_KEYS = ['KUBECONFIG', 'HOME', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT', 'POD_NAMESPACE'] as const;
 

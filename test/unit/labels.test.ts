@@ -8,8 +8,8 @@ import {
   parseSelector,
   selectorFromLabelSelector,
   selectorFromSet,
-} from '../../src/runtime/labels/index.js';
-import type { Labels } from '../../src/runtime/labels/index.js';
+} from '@kubegen/runtime/internal/labels/index.js';
+import type { Labels } from '@kubegen/runtime/internal/labels/index.js';
 
 describe('parseSelector matching', () => {
   // [selector, labels, expected]

@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { builtinResources } from '../../src/runtime/builtin/resources.js';
-import type { Lease } from '../../src/runtime/builtin/types.js';
-import { ApiError, isConflict, newStatus } from '../../src/runtime/client/errors.js';
-import { FakeClock } from '../../src/runtime/clock.js';
-import { nullLogger } from '../../src/runtime/log.js';
-import { LeaderElector, type LeaderElectorOptions } from '../../src/runtime/leaderelection/leader-elector.js';
-import { LeaseLock, formatMicroTime } from '../../src/runtime/leaderelection/lease-lock.js';
-import { newFakeTransport, type FakeTransport } from '../../src/runtime/testing/fake-transport.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import type { Lease } from '@kubegen/runtime/internal/builtin/types.js';
+import { ApiError, isConflict, newStatus } from '@kubegen/runtime/internal/client/errors.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { LeaderElector, type LeaderElectorOptions } from '@kubegen/runtime/internal/leaderelection/leader-elector.js';
+import { LeaseLock, formatMicroTime } from '@kubegen/runtime/internal/leaderelection/lease-lock.js';
+import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
 
 const NS = 'kube-system';
 const NAME = 'my-controller';

@@ -7,16 +7,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
-import { builtinResources } from '../../src/runtime/builtin/resources.js';
-import type { Lease } from '../../src/runtime/builtin/types.js';
-import { controllerFor } from '../../src/runtime/builder/index.js';
-import { ResourceClient } from '../../src/runtime/client/resource-client.js';
-import type { KubeObject } from '../../src/runtime/client/types.js';
-import { FakeClock } from '../../src/runtime/clock.js';
-import { formatMicroTime } from '../../src/runtime/leaderelection/lease-lock.js';
-import { nullLogger } from '../../src/runtime/log.js';
-import { LeaderElectionLostError, Manager } from '../../src/runtime/manager/index.js';
-import { newFakeTransport, type FakeTransport } from '../../src/runtime/testing/fake-transport.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import type { Lease } from '@kubegen/runtime/internal/builtin/types.js';
+import { controllerFor } from '@kubegen/runtime/internal/builder/index.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import { formatMicroTime } from '@kubegen/runtime/internal/leaderelection/lease-lock.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { LeaderElectionLostError, Manager } from '@kubegen/runtime/internal/manager/index.js';
+import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
 
 const NS = 'ns';
 const LEASE = 'mgr-lock';

@@ -9,16 +9,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 
-const dist = new URL('../../', import.meta.url);
-const mod = (p: string): string => JSON.stringify(new URL(p, dist).href);
+const runtimeDist = new URL('../../../packages/runtime/dist/', import.meta.url);
+const mod = (p: string): string => JSON.stringify(new URL(p, runtimeDist).href);
 
 /** The child: prints `reconcile-started`, `reconcile-finished aborted=<bool>`, `manager-stopped holder=<json>`. */
 const SCRIPT = `
-const { Manager } = await import(${mod('src/runtime/manager/index.js')});
-const { controllerFor } = await import(${mod('src/runtime/builder/index.js')});
-const { builtinResources } = await import(${mod('src/runtime/builtin/resources.js')});
-const { nullLogger } = await import(${mod('src/runtime/log.js')});
-const { newFakeTransport } = await import(${mod('src/runtime/testing/fake-transport.js')});
+const { Manager } = await import(${mod('manager/index.js')});
+const { controllerFor } = await import(${mod('builder/index.js')});
+const { builtinResources } = await import(${mod('builtin/resources.js')});
+const { nullLogger } = await import(${mod('log.js')});
+const { newFakeTransport } = await import(${mod('testing/fake-transport.js')});
 const cm = builtinResources.configMaps;
 const transport = newFakeTransport([cm, builtinResources.leases], { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' } });
 const mgr = new Manager({

@@ -1,15 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
-import { builtinResources } from "../../src/runtime/builtin/resources.js";
-import { isNotFound } from "../../src/runtime/client/errors.js";
-import { ResourceClient } from "../../src/runtime/client/resource-client.js";
-import type { KubeObject } from "../../src/runtime/client/types.js";
-import { nullLogger } from "../../src/runtime/log.js";
-import { controllerFor } from "../../src/runtime/builder/index.js";
-import { Manager } from "../../src/runtime/manager/index.js";
-import { generationChanged } from "../../src/runtime/predicate/index.js";
-import { newFakeTransport } from "../../src/runtime/testing/fake-transport.js";
+import { builtinResources } from "@kubegen/runtime/internal/builtin/resources.js";
+import { isNotFound } from "@kubegen/runtime/internal/client/errors.js";
+import { ResourceClient } from "@kubegen/runtime/internal/client/resource-client.js";
+import type { KubeObject } from "@kubegen/runtime/internal/client/types.js";
+import { nullLogger } from "@kubegen/runtime/internal/log.js";
+import { controllerFor } from "@kubegen/runtime/internal/builder/index.js";
+import { Manager } from "@kubegen/runtime/internal/manager/index.js";
+import { generationChanged } from "@kubegen/runtime/internal/predicate/index.js";
+import { newFakeTransport } from "@kubegen/runtime/internal/testing/fake-transport.js";
 import { fooResource } from "../../test/golden/sample-controller/samplecontroller.k8s.io/v1alpha1/register.js";
 import { settle } from '../support/wait.js';
 

@@ -1,9 +1,9 @@
 /** Marker syntax and JSDoc extraction (`src/parse/typescript/markers.ts`, `marker-syntax.ts`). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InputError } from '../../src/model/index.js';
-import { parseDocComment, parseMarker } from '../../src/parse/typescript/markers.js';
-import { parseAny, splitTopLevel } from '../../src/parse/typescript/marker-syntax.js';
+import { InputError } from 'kubegen/internal/model/index.js';
+import { parseDocComment, parseMarker } from 'kubegen/internal/parse/typescript/markers.js';
+import { parseAny, splitTopLevel } from 'kubegen/internal/parse/typescript/marker-syntax.js';
 
 const LOC = { file: 'f.ts', line: 3, column: 5 };
 

@@ -1,8 +1,8 @@
 /** HealthProbeServer on 127.0.0.1:0: /healthz and /readyz from named checks, per-check paths, verbose, exclude. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HealthProbeServer, ping } from '../../src/runtime/healthz/index.js';
-import { nullLogger } from '../../src/runtime/log.js';
+import { HealthProbeServer, ping } from '@kubegen/runtime/internal/healthz/index.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
 
 describe('HealthProbeServer', () => {
   let server: HealthProbeServer;

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Counter, Registry } from 'prom-client';
-import { nullLogger } from '../../src/runtime/log.js';
-import { parseBindAddress } from '../../src/runtime/metrics/bind-address.js';
-import { registerDefaultMetrics } from '../../src/runtime/metrics/default-metrics.js';
-import { MetricsServer } from '../../src/runtime/metrics/server.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { parseBindAddress } from '@kubegen/runtime/internal/metrics/bind-address.js';
+import { registerDefaultMetrics } from '@kubegen/runtime/internal/metrics/default-metrics.js';
+import { MetricsServer } from '@kubegen/runtime/internal/metrics/server.js';
 
 describe('parseBindAddress', () => {
   it('accepts controller-runtime style addresses and treats "0" and "" as disabled', () => {

@@ -3,8 +3,8 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { InputError } from '../../src/model/index.js';
-import { parseCrdPaths, parseCrdText } from '../../src/parse/crd/index.js';
+import { InputError } from 'kubegen/internal/model/index.js';
+import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const fixtures = join(repo, 'fixtures');

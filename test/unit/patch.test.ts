@@ -7,8 +7,8 @@ import {
   formatPointer,
   parsePointer,
   PatchError,
-} from '../../src/runtime/patch/index.js';
-import type { JsonPatchOperation } from '../../src/runtime/client/interfaces.js';
+} from '@kubegen/runtime/internal/patch/index.js';
+import type { JsonPatchOperation } from '@kubegen/runtime/internal/client/interfaces.js';
 
 describe('JSON pointer', () => {
   it('unescapes ~1 and ~0 (in that order) and formats back', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../src/runtime/client/types.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import {
   and,
   annotationChanged,
@@ -12,7 +12,7 @@ import {
   resourceVersionChanged,
   admits,
   type Predicate,
-} from '../../src/runtime/predicate/index.js';
+} from '@kubegen/runtime/internal/predicate/index.js';
 
 const obj = (meta: KubeObject['metadata']): KubeObject => ({ metadata: { name: 'a', namespace: 'ns', ...meta } });
 

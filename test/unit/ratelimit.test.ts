@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock } from '../../src/runtime/clock.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import {
   BucketRateLimiter,
   ItemExponentialFailureRateLimiter,
@@ -10,7 +10,7 @@ import {
   WithMaxWaitRateLimiter,
   defaultControllerRateLimiter,
   defaultItemBasedRateLimiter,
-} from '../../src/runtime/workqueue/index.js';
+} from '@kubegen/runtime/internal/workqueue/index.js';
 
 test('exponential limiter doubles from 5ms and caps at 1000s', () => {
   const limiter = new ItemExponentialFailureRateLimiter<string>();

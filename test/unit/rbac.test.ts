@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { parseAllDocuments } from 'yaml';
-import { InputError } from '../../src/model/index.js';
-import { emitRbac } from '../../src/generate/rbac/index.js';
-import { scanRbacMarkers } from '../../src/parse/typescript/rbac.js';
+import { InputError } from 'kubegen/internal/model/index.js';
+import { emitRbac } from 'kubegen/internal/generate/rbac/index.js';
+import { scanRbacMarkers } from 'kubegen/internal/parse/typescript/rbac.js';
 
 describe('RBAC markers', () => {
   it('are found in any comment style, with core mapped to the empty group', () => {

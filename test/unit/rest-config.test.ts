@@ -6,14 +6,15 @@
  * child process with a module resolve hook). Env vars are restored.
  */
 import assert from 'node:assert/strict';
+import { REPO_ROOT } from '../support/paths.js';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { defaultNamespace, isRestConfig, loadClientConfig, loadRestConfig, SERVICE_ACCOUNT_DIR } from '../../src/runtime/client/kubeconfig.js';
-import type { RestConfig } from '../../src/runtime/client/rest-config.js';
+import { defaultNamespace, isRestConfig, loadClientConfig, loadRestConfig, SERVICE_ACCOUNT_DIR } from '@kubegen/runtime/internal/client/kubeconfig.js';
+import type { RestConfig } from '@kubegen/runtime/internal/client/rest-config.js';
 
 const ENV_KEYS = ['KUBECONFIG', 'HOME', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT', 'POD_NAMESPACE'] as const;
 const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
@@ -242,7 +243,7 @@ describe('loadClientConfig / loadRestConfig', () => {
 });
 
 describe('loading @kubernetes/client-node lazily', () => {
-  const runtimeIndex = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/runtime/index.js');
+  const runtimeIndex = path.join(REPO_ROOT, 'packages/runtime/dist/index.js');
   let dir: string;
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-lazy-'));

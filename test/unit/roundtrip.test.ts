@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { JSONSchemaProps, ResourceModel } from '../../src/model/index.js';
-import { groupVersions } from '../../src/model/index.js';
-import { parseCrdPaths } from '../../src/parse/crd/index.js';
-import { parseApis } from '../../src/parse/typescript/index.js';
-import { emitMarkedTypes } from '../../src/generate/types/emit-marked-types.js';
+import type { JSONSchemaProps, ResourceModel } from 'kubegen/internal/model/index.js';
+import { groupVersions } from 'kubegen/internal/model/index.js';
+import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
+import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
+import { emitMarkedTypes } from 'kubegen/internal/generate/types/emit-marked-types.js';
 import { CORPUS_DIR } from '../support/paths.js';
 
 const CORPUS = [

@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { main } from '../../src/cli/main.js';
-import type { MainIO } from '../../src/cli/main.js';
-import { REPO_ROOT, TSC } from '../support/paths.js';
+import { main } from 'kubegen/internal/cli/main.js';
+import type { MainIO } from 'kubegen/internal/cli/main.js';
+import { REPO_ROOT, TSC, linkRuntimePackage } from '../support/paths.js';
 
 /** Runs the CLI in-process in `cwd`; returns the exit code and what it printed. */
 async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -91,7 +91,7 @@ test('init + create api + generate: the scaffold compiles under --strict and its
 
     // The user's view: `kubegen` and @types/node installed, `tsc -p tsconfig.json` with the project's strict config.
     fs.mkdirSync(path.join(dir, 'node_modules', '@types'), { recursive: true });
-    fs.symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'kubegen'), 'dir');
+    linkRuntimePackage(dir);
     fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@types', 'node'), path.join(dir, 'node_modules', '@types', 'node'), 'dir');
     const tsc = spawnSync(TSC, ['-p', path.join(dir, 'tsconfig.json')], { encoding: 'utf8', maxBuffer: 64 << 20 });
     assert.equal(tsc.status, 0, `tsc failed:\n${(tsc.stdout + tsc.stderr).slice(0, 4000)}`);

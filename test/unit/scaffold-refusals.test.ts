@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { main } from '../../src/cli/main.js';
-import type { MainIO } from '../../src/cli/main.js';
-import { insertControllerSetup } from '../../src/scaffold/main-markers.js';
-import { renderText } from '../../src/scaffold/render.js';
-import { ScaffoldError } from '../../src/scaffold/index.js';
+import { main } from 'kubegen/internal/cli/main.js';
+import type { MainIO } from 'kubegen/internal/cli/main.js';
+import { insertControllerSetup } from 'kubegen/internal/scaffold/main-markers.js';
+import { renderText } from 'kubegen/internal/scaffold/render.js';
+import { ScaffoldError } from 'kubegen/internal/scaffold/index.js';
 
 async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

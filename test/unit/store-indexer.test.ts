@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../src/runtime/client/types.js';
-import { Indexer, NAMESPACE_INDEX, metaNamespaceIndexFunc } from '../../src/runtime/cache/indexer.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { Indexer, NAMESPACE_INDEX, metaNamespaceIndexFunc } from '@kubegen/runtime/internal/cache/indexer.js';
 import {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKey,
@@ -9,9 +9,9 @@ import {
   metaNamespaceKey,
   objectFromDeleted,
   splitMetaNamespaceKey,
-} from '../../src/runtime/cache/keys.js';
-import { Lister } from '../../src/runtime/cache/lister.js';
-import { parseSelector } from '../../src/runtime/labels/parse-selector.js';
+} from '@kubegen/runtime/internal/cache/keys.js';
+import { Lister } from '@kubegen/runtime/internal/cache/lister.js';
+import { parseSelector } from '@kubegen/runtime/internal/labels/parse-selector.js';
 
 interface Pod extends KubeObject {
   spec?: { nodeName?: string; tags?: string[] };

@@ -4,10 +4,10 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { emitDeepCopy } from '../../src/generate/deepcopy/index.js';
-import { TypeGraph, emitTypes } from '../../src/generate/types/index.js';
-import { groupVersions } from '../../src/model/index.js';
-import { parseCrdPaths } from '../../src/parse/crd/index.js';
+import { emitDeepCopy } from 'kubegen/internal/generate/deepcopy/index.js';
+import { TypeGraph, emitTypes } from 'kubegen/internal/generate/types/index.js';
+import { groupVersions } from 'kubegen/internal/model/index.js';
+import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -55,11 +55,11 @@ describe('corpus', () => {
       }
     }
     assert.ok(modules >= 79, `${modules} group/version modules`);
-    writeFileSync(join(dir, 'runtime-shim.ts'), `export type { ObjectMeta, ListMeta, IntOrString } from ${JSON.stringify(join(repo, 'src/runtime/client/types.js'))};\nexport { deepCopyJSON, setOwnKey } from ${JSON.stringify(join(repo, 'src/runtime/deepcopy.js'))};\n`);
+    writeFileSync(join(dir, 'runtime-shim.ts'), `export type { ObjectMeta, ListMeta, IntOrString } from ${JSON.stringify(join(repo, 'packages/runtime/src/client/types.js'))};\nexport { deepCopyJSON, setOwnKey } from ${JSON.stringify(join(repo, 'packages/runtime/src/deepcopy.js'))};\n`);
     const tsconfig = {
       compilerOptions: {
         strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', lib: ['es2023'], types: ['node'],
-        skipLibCheck: true, verbatimModuleSyntax: true, noUnusedLocals: true, paths: { 'kubegen/runtime': ['./runtime-shim.ts'] },
+        skipLibCheck: true, verbatimModuleSyntax: true, noUnusedLocals: true, paths: { '@kubegen/runtime': ['./runtime-shim.ts'] },
       },
       include: ['**/*.ts'],
     };

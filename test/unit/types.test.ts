@@ -4,12 +4,12 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { emitDeepCopy } from '../../src/generate/deepcopy/index.js';
-import { HEADER, jsDoc, propertyKey, uniqueName } from '../../src/generate/emit-util.js';
-import { emitTypes } from '../../src/generate/types/index.js';
-import { groupVersions } from '../../src/model/index.js';
-import type { GroupVersion } from '../../src/model/index.js';
-import { parseCrdPaths, parseCrdText } from '../../src/parse/crd/index.js';
+import { emitDeepCopy } from 'kubegen/internal/generate/deepcopy/index.js';
+import { HEADER, jsDoc, propertyKey, uniqueName } from 'kubegen/internal/generate/emit-util.js';
+import { emitTypes } from 'kubegen/internal/generate/types/index.js';
+import { groupVersions } from 'kubegen/internal/model/index.js';
+import type { GroupVersion } from 'kubegen/internal/model/index.js';
+import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -19,7 +19,7 @@ function typeCheck(name: string, files: Record<string, string>): string {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // The shim re-exports only the self-contained runtime modules generated code uses, so other files mid-edit don't matter.
-  writeFileSync(join(dir, 'runtime-shim.ts'), `export type { ObjectMeta, ListMeta, IntOrString } from ${JSON.stringify(join(repo, 'src/runtime/client/types.js'))};\nexport { deepCopyJSON, setOwnKey } from ${JSON.stringify(join(repo, 'src/runtime/deepcopy.js'))};\n`);
+  writeFileSync(join(dir, 'runtime-shim.ts'), `export type { ObjectMeta, ListMeta, IntOrString } from ${JSON.stringify(join(repo, 'packages/runtime/src/client/types.js'))};\nexport { deepCopyJSON, setOwnKey } from ${JSON.stringify(join(repo, 'packages/runtime/src/deepcopy.js'))};\n`);
   for (const [f, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, f)), { recursive: true });
     writeFileSync(join(dir, f), text);
@@ -28,7 +28,7 @@ function typeCheck(name: string, files: Record<string, string>): string {
     compilerOptions: {
       strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', lib: ['es2023'], types: ['node'],
       skipLibCheck: true, verbatimModuleSyntax: true, noUnusedLocals: true, exactOptionalPropertyTypes: true,
-      paths: { 'kubegen/runtime': ['./runtime-shim.ts'] },
+      paths: { '@kubegen/runtime': ['./runtime-shim.ts'] },
     },
     include: ['**/*.ts'],
   };
@@ -55,7 +55,7 @@ describe('emitTypes', () => {
   it('emits the header, runtime imports, root and list interfaces', async () => {
     const out = emitTypes(await edgeGv());
     assert.ok(out.startsWith(`${HEADER}\n`));
-    assert.match(out, /^import type \{ ObjectMeta, ListMeta, IntOrString \} from "kubegen\/runtime";$/m);
+    assert.match(out, /^import type \{ ObjectMeta, ListMeta, IntOrString \} from "@kubegen\/runtime";$/m);
     assert.match(out, /export interface Widget \{\n  apiVersion\?: "edge\.example\.com\/v1";\n  kind\?: "Widget";\n  metadata\?: ObjectMeta;\n/);
     assert.match(out, /export interface WidgetList \{\n  apiVersion\?: "edge\.example\.com\/v1";\n  kind\?: "WidgetList";\n  metadata\?: ListMeta;\n  items: Widget\[\];\n\}/);
     assert.match(out, /  operation\?: WidgetOperation;/, 'top-level fields other than spec/status are kept');

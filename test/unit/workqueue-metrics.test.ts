@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import { FakeClock } from '../../src/runtime/clock.js';
-import { metricsRegistry } from '../../src/runtime/metrics/registry.js';
+import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import { metricsRegistry } from '@kubegen/runtime/internal/metrics/registry.js';
 import {
   RateLimitingQueue,
   WORKQUEUE_DURATION_BUCKETS,
   WorkQueue,
   ItemExponentialFailureRateLimiter,
-} from '../../src/runtime/workqueue/index.js';
-import type { WorkqueueMetricsProvider } from '../../src/runtime/workqueue/index.js';
+} from '@kubegen/runtime/internal/workqueue/index.js';
+import type { WorkqueueMetricsProvider } from '@kubegen/runtime/internal/workqueue/index.js';
 
 /** Reads one sample of `metric` (optionally a histogram series such as `_sum`) for queue `queue`. */
 async function sample(registry: Registry, metric: string, queue: string, series = metric): Promise<number | undefined> {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WorkQueue } from '../../src/runtime/workqueue/index.js';
-import type { QueueGetResult } from '../../src/runtime/workqueue/index.js';
+import { WorkQueue } from '@kubegen/runtime/internal/workqueue/index.js';
+import type { QueueGetResult } from '@kubegen/runtime/internal/workqueue/index.js';
 
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -28,7 +28,7 @@ import {
   type ControllerMetrics,
   type Logger,
   type TypedInformer,
-} from 'kubegen/runtime';
+} from '@kubegen/runtime';
 import type { Clientset } from './generated/clientset.js';
 import type { Foo, FooInformer } from './generated/samplecontroller.k8s.io/v1alpha1/index.js';
 import { FOO_API_VERSION, FOO_KIND, newDeployment } from './new-deployment.js';

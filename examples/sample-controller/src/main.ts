@@ -18,7 +18,7 @@ import {
   MetricsServer,
   ping,
   SharedInformerFactory,
-} from 'kubegen/runtime';
+} from '@kubegen/runtime';
 import { Clientset } from './generated/clientset.js';
 import { InformerFactory } from './generated/informers.js';
 import { Controller, CONTROLLER_AGENT_NAME } from './controller.js';

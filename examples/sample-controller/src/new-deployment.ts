@@ -4,7 +4,7 @@
  * `nginx:latest` container, `spec.replicas` copied from the Foo, and a controller ownerReference to the Foo.
  * Pure: returns a fresh object, never mutates `foo`.
  */
-import type { Deployment, OwnerReference } from 'kubegen/runtime';
+import type { Deployment, OwnerReference } from '@kubegen/runtime';
 import type { Foo } from './generated/samplecontroller.k8s.io/v1alpha1/index.js';
 
 export const FOO_API_VERSION = 'samplecontroller.k8s.io/v1alpha1';

@@ -1,4 +1,4 @@
-import type { ResourceRequest, Transport, Watch } from '../../../src/runtime/client/types.js';
+import type { ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
 
 /** Counts list requests and watch opens going through it (to prove one watch serves many handlers, or a relist). */
 export class CountingTransport implements Transport {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ResourceInfo } from '../../../src/runtime/client/types.js';
+import type { ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
 
 /** The repository root (found from this file, whether run from `test/` or compiled into `dist/test/`). */
 export const REPO_ROOT: string = (() => {

@@ -6,10 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { HttpTransport, type TransportOptions } from '../../../src/runtime/client/http-transport.js';
-import { loadKubeConfig } from '../../../src/runtime/client/kubeconfig.js';
-import { Envtest } from '../../../src/runtime/testing/envtest.js';
-import { createTestNamespace } from '../../../src/runtime/testing/envtest-namespace.js';
+import { HttpTransport, type TransportOptions } from '@kubegen/runtime/internal/client/http-transport.js';
+import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest-namespace.js';
 import { SHARED_CRD_PATHS } from './crds.js';
 
 export const KUBECONFIG_ENV = 'KUBEGEN_TEST_KUBECONFIG';

@@ -2,7 +2,7 @@
 // Deep-copy functions for ships.example.com/v1.
 import type { Fleet, FleetList } from "../../../../../../../fixtures/apis/multi/apis/ships/v1/fleet_types.js";
 import type { Frigate, FrigateList } from "../../../../../../../fixtures/apis/multi/apis/ships/v1/frigate_types.js";
-import { deepCopyJSON, setOwnKey as setOwnKey_ } from "kubegen/runtime";
+import { deepCopyJSON, setOwnKey as setOwnKey_ } from "@kubegen/runtime";
 
 type JSONObject_ = { [key: string]: unknown };
 

@@ -1,0 +1,172 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { resolveConfig } from './config.js';
+import type { CliFlags } from './config.js';
+import { runGenerate, runVerify } from './commands.js';
+import type { CommandIO } from './commands.js';
+import { CliInputError, ExitCode, reportError } from './errors.js';
+import { createApi, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
+import type { ScaffoldResult } from '../scaffold/index.js';
+import { defaultPipeline } from './pipeline.js';
+import type { Pipeline } from './pipeline.js';
+import type { ProgressSink } from './progress.js';
+
+/**
+ * `codegen` / `kubegen` command line.
+ *
+ *   codegen [generate] [--crds <file|dir>... | --apis <dir>] [--out <dir>] [--crd-out <dir>] [--rbac-out <dir>]
+ *                      [--emit-markers] [--runtime-import <module>] [--config <file>] [--quiet]
+ *   codegen verify     (same flags)
+ *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range>] [dir]
+ *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>]
+ *
+ * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
+ * Exit codes: 0 ok, 1 bad input / out of date, 2 usage, 3 internal error (see errors.ts).
+ */
+
+export interface MainIO {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: (s: string) => void;
+  stderr: ProgressSink;
+  now: () => number;
+}
+
+/** Runs the CLI with `argv` (arguments after the program name) and returns the exit code. Never throws. */
+export async function main(argv: readonly string[], io: MainIO = processIO(), pipeline?: Pipeline): Promise<number> {
+  const debug = io.env['KUBEGEN_DEBUG'] === '1' || io.env['KUBEGEN_DEBUG'] === 'true';
+  const writeErr = (s: string): void => void io.stderr.write(s);
+  let exitCode: number = ExitCode.ok;
+  const run = (command: typeof runGenerate) => async (flags: CliFlags) => {
+    const cfg = await resolveConfig(flags, io.cwd);
+    const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now };
+    exitCode = await command(cfg, commandIO, pipeline ?? defaultPipeline);
+  };
+
+  const program = new Command('codegen')
+    .description('Generate typed Kubernetes clients, listers, informers, deepcopy and fakes from CRDs.')
+    .version(packageVersion(), '-V, --version')
+    .exitOverride()
+    // Program options only before the subcommand, so that `create api --version v1` is the API version.
+    .enablePositionalOptions()
+    .configureOutput({ writeOut: io.stdout, writeErr, outputError: writeErr })
+    .showHelpAfterError('(run codegen --help for usage)');
+  withCommonOptions(
+    program.command('generate', { isDefault: true }).description('generate code into the output folder (replaced atomically)'),
+  ).action(run(runGenerate));
+  withCommonOptions(
+    program.command('verify').description('exit 0 when the output folder is current, else print a diff and exit 1'),
+  ).action(run(runVerify));
+  addScaffoldCommands(program, io);
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version exit 0; every parse error has already been printed by commander.
+      return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    return reportError(err, writeErr, debug);
+  }
+}
+
+/** `init` and `create api` (src/scaffold): a scaffolding refusal is one line on stderr and exit 1. */
+function addScaffoldCommands(program: Command, io: MainIO): void {
+  const report = (what: string, res: ScaffoldResult, next: string): void => {
+    io.stdout(`${what} in ${res.root}\n`);
+    for (const f of res.written) io.stdout(`  created ${f}\n`);
+    for (const f of res.edited) io.stdout(`  updated ${f}\n`);
+    io.stdout(`${next}\n`);
+  };
+  const scaffolding = async (fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      throw err instanceof ScaffoldError ? new CliInputError(err.message) : err;
+    }
+  };
+  program
+    .command('init')
+    .description('scaffold a new controller project into an empty or new folder (default: the current folder)')
+    .argument('[dir]', 'project folder', '.')
+    .option('--domain <domain>', 'domain of the API groups (<group>.<domain>)', DEFAULT_DOMAIN)
+    .option('--name <project>', 'project name, a DNS-1123 label (default: the folder name)')
+    .option('--runtime-version <range>', 'npm range of the kubegen dependency (default: ^ this version)')
+    .action((dir: string, flags: { domain: string; name?: string; runtimeVersion?: string }) =>
+      scaffolding(async () => {
+        const res = await initProject({
+          dir: path.resolve(io.cwd, dir),
+          domain: flags.domain,
+          ...(flags.name !== undefined ? { name: flags.name } : {}),
+          ...(flags.runtimeVersion !== undefined ? { runtimeVersion: flags.runtimeVersion } : {}),
+        });
+        report('initialised a kubegen project', res, 'next: npm install, then codegen create api --group <group> --version v1 --kind <Kind>');
+      }),
+    );
+  const create = program.command('create').description('scaffold a new part of a project made by codegen init');
+  create
+    .command('api')
+    .description('scaffold API types (and a controller) for a new kind: apis/<group>/<version>/<kind>_types.ts')
+    .requiredOption('--group <group>', 'API group, without the domain (a DNS-1123 label)')
+    .requiredOption('--version <version>', 'API version, e.g. v1, v1beta1')
+    .requiredOption('--kind <Kind>', 'kind, PascalCase')
+    .addOption(new Option('--namespaced [bool]', 'namespaced (true) or cluster-scoped (false)').argParser(parseBool).default(true))
+    .addOption(new Option('--controller [bool]', 'also scaffold a controller and its unit test').argParser(parseBool).default(true))
+    .option('--plural <plural>', 'resource plural (default: English plural of the lower-cased kind)')
+    .action((flags: { group: string; version: string; kind: string; namespaced: boolean; controller: boolean; plural?: string }) =>
+      scaffolding(async () => {
+        const res = await createApi({
+          cwd: io.cwd,
+          group: flags.group,
+          version: flags.version,
+          kind: flags.kind,
+          namespaced: flags.namespaced,
+          controller: flags.controller,
+          ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
+        });
+        report(`created kind ${flags.kind}`, res, 'next: edit the types, then npm run generate');
+      }),
+    );
+}
+
+function parseBool(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('expected true or false');
+}
+
+function withCommonOptions(cmd: Command): Command {
+  return cmd
+    .option('--crds <paths...>', 'CRD YAML/JSON files or folders (multi-document YAML is fine)')
+    .option('--apis <dir>', 'folder of TypeScript API types with markers: apis/<group>/<version>/*.ts (instead of --crds)')
+    .option('--crd-out <dir>', 'with --apis: folder for the CRD YAML (default config/crd/bases)')
+    .option('--rbac-out <dir>', 'with --apis: folder for role.yaml from +kubebuilder:rbac markers (default config/rbac)')
+    .option('--rbac-source <dirs...>', 'with --apis: more folders scanned for +kubebuilder:rbac markers (e.g. your controllers)')
+    .option('--emit-markers', 'write types.ts with controller-gen markers (readable back by --apis)')
+    .option('--out <dir>', 'output folder; owned by the generator and replaced as a whole')
+    .option('--runtime-import <module>', 'module generated code imports the runtime from (default "@kubegen/runtime")')
+    .addOption(new Option('--config <file>', 'config file (default: codegen.config.yaml|yml|json in the current directory)'))
+    .option('-q, --quiet', 'print only errors');
+}
+
+function packageVersion(): string {
+  try {
+    // dist/src/cli/main.js → package root
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function processIO(): MainIO {
+  return {
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: (s) => void process.stdout.write(s),
+    stderr: process.stderr,
+    now: () => performance.now(),
+  };
+}

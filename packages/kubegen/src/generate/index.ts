@@ -1,0 +1,107 @@
+import type { ApiModel, GroupVersion } from '../model/index.js';
+import { groupIdentifiers, groupVersions } from '../model/index.js';
+import { emitClient } from './client/index.js';
+import { emitClientset } from './client/clientset.js';
+import { emitDeepCopy } from './deepcopy/index.js';
+import { HEADER, literal } from './emit-util.js';
+import { emitFake } from './fake/index.js';
+import { emitInformerFactory, emitInformers, emitListers } from './informers/index.js';
+import { groupVersionDir, groupVersionMember } from './names.js';
+import { emitRegister } from './register/index.js';
+import { emitTypes, TypeGraph } from './types/index.js';
+import { emitMarkedTypes } from './types/emit-marked-types.js';
+import { hasUserTypes, typeImportLines, userTypeNames } from './user-types.js';
+
+/** One file the generators produce: a path relative to the output folder (always `/`-separated) and its text. */
+export interface GeneratedFile {
+  path: string;
+  content: string;
+}
+
+export interface GenerateOptions {
+  /** The module generated code imports the runtime from. Default `@kubegen/runtime`. */
+  runtimeImport?: string;
+  /** Extension used in relative imports between generated files: `.js` (default, for NodeNext) or `''`. */
+  importExtension?: '.js' | '.ts' | '';
+  /** Called once per group/version as it is generated, for progress output. */
+  onProgress?: (done: number, total: number, label: string) => void;
+  /**
+   * Write `types.ts` with controller-gen markers in JSDoc (and kind markers on root types) so that the TypeScript
+   * front end reads them back into the same schema (`--emit-markers`; the CRD → TS → CRD round trip).
+   */
+  emitMarkers?: boolean;
+}
+
+export const DEFAULT_RUNTIME_IMPORT = '@kubegen/runtime';
+
+/**
+ * Runs every generator over the model and returns the files in a stable order. Pure: reads nothing, writes nothing.
+ * Writing (atomically) and verifying are the CLI's job (`src/cli`).
+ *
+ * Layout: `<group>/<version>/{types,deepcopy,register,client,listers,informers,index}.ts` per group/version, and at
+ * the root `clientset.ts`, `informers.ts` (the group-aware informer factory), `fake.ts` (fake clientset, loads the
+ * testing runtime) and `index.ts`.
+ */
+export function generate(model: ApiModel, opts: GenerateOptions = {}): GeneratedFile[] {
+  const runtimeImport = opts.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
+  const ext = opts.importExtension ?? '.js';
+  const gvs = groupVersions(model);
+  const groupIds = groupIdentifiers(gvs.map((gv) => gv.group));
+  const files: GeneratedFile[] = [];
+  gvs.forEach((gv, i) => {
+    const dir = groupVersionDir(gv.group, gv.version);
+    const graph = new TypeGraph(gv);
+    const user = hasUserTypes(gv);
+    const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
+    const typeNames = user ? userTypeNames(gv) : (kind: string): { root: string; list: string } => names.get(kind)!;
+    if (!user) {
+      const types = opts.emitMarkers ? emitMarkedTypes(gv, { runtimeImport }) : emitTypes(gv, { runtimeImport, graph });
+      files.push({ path: `${dir}/types.ts`, content: types });
+    }
+    files.push(
+      { path: `${dir}/deepcopy.ts`, content: emitDeepCopy(gv, { runtimeImport, importExtension: ext, graph }) },
+      { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport) },
+      { path: `${dir}/client.ts`, content: emitClient(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
+      { path: `${dir}/listers.ts`, content: emitListers(gv, typeNames, runtimeImport, ext) },
+      { path: `${dir}/informers.ts`, content: emitInformers(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
+      { path: `${dir}/index.ts`, content: user ? emitUserVersionIndex(gv, typeNames, ext) : emitVersionIndex(ext) },
+    );
+    opts.onProgress?.(i + 1, gvs.length, `${gv.group}/${gv.version}`);
+  });
+  if (gvs.length > 0) {
+    files.push(
+      { path: 'clientset.ts', content: emitClientset(gvs, groupIds, runtimeImport, ext) },
+      { path: 'fake.ts', content: emitFake(gvs, groupIds, runtimeImport, ext) },
+      { path: 'informers.ts', content: emitInformerFactory(gvs, groupIds, runtimeImport, ext) },
+      { path: 'index.ts', content: emitRootIndex(gvs, groupIds, ext) },
+    );
+  }
+  return files;
+}
+
+function emitVersionIndex(ext: string): string {
+  const mods = ['types', 'deepcopy', 'register', 'client', 'listers', 'informers'];
+  return [HEADER, '', ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
+}
+
+/** The version index when the types are the user's: re-exports them by name instead of `./types`. */
+function emitUserVersionIndex(gv: GroupVersion, typeNames: (kind: string) => { root: string; list: string }, ext: string): string {
+  const names = gv.kinds.flatMap((k) => [typeNames(k.resource.names.kind).root, typeNames(k.resource.names.kind).list]);
+  const reexports = typeImportLines(gv, names, ext).map((l) => l.replace(/^import type/, 'export type'));
+  const mods = ['deepcopy', 'register', 'client', 'listers', 'informers'];
+  return [HEADER, '', ...reexports, ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
+}
+
+function emitRootIndex(gvs: GroupVersion[], groupIds: Map<string, string>, ext: string): string {
+  const lines = gvs.map(
+    (gv) => `export * as ${groupVersionMember(groupIds.get(gv.group)!, gv.version)} from ${literal(`./${groupVersionDir(gv.group, gv.version)}/index${ext}`)};`,
+  );
+  return [
+    HEADER,
+    '',
+    `export { Clientset } from ${literal(`./clientset${ext}`)};`,
+    `export { InformerFactory } from ${literal(`./informers${ext}`)};`,
+    ...lines,
+    '',
+  ].join('\n');
+}

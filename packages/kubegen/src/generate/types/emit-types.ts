@@ -1,0 +1,93 @@
+import type { GroupVersion } from '../../model/index.js';
+import { HEADER, jsDoc, literal, propertyKey } from '../emit-util.js';
+import { TypeGraph } from './type-graph.js';
+import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
+
+export interface EmitTypesOptions {
+  /** Module the runtime types (`ObjectMeta`, `ListMeta`, `IntOrString`) are imported from. Default `@kubegen/runtime`. */
+  runtimeImport?: string;
+  /** A graph already built for `gv` (the deepcopy emitter shares it); built when absent. */
+  graph?: TypeGraph;
+}
+
+/**
+ * The content of `<group>/<version>/types.ts`: for every kind `export interface <Kind>` (apiVersion/kind literal
+ * types, `metadata?: ObjectMeta`, every other top-level schema property), `export interface <Kind>List`, and one
+ * interface per distinct nested object schema. Output is deterministic. The text never contains input verbatim
+ * outside of JSON string literals, quoted keys and escaped JSDoc. No global names are referenced (maps are written
+ * as index signatures), so kinds such as `Function` or `Map` are safe.
+ */
+export function emitTypes(gv: GroupVersion, opts: EmitTypesOptions = {}): string {
+  const graph = opts.graph ?? new TypeGraph(gv);
+  const used = new Set<string>();
+  const body: string[] = [];
+  for (const def of graph.orderedDefs()) body.push(emitInterface(def, used));
+  const imports = ['ObjectMeta', 'ListMeta', 'IntOrString'].filter((n) => used.has(n));
+  const runtime = opts.runtimeImport ?? '@kubegen/runtime';
+  let out = `${HEADER}\n`;
+  out += `// Types for ${gv.group}/${gv.version}.\n`;
+  if (imports.length) out += `import type { ${imports.join(', ')} } from ${literal(runtime)};\n`;
+  return `${out}\n${body.join('\n')}`;
+}
+
+function emitInterface(def: ObjectDef, used: Set<string>): string {
+  const descriptions = [...def.descriptions].filter((d) => d !== '');
+  const description = descriptions.length === 1 && def.descriptions.size === 1 ? descriptions[0] : undefined;
+  let s = jsDoc({ description, notes: def.notes, deprecated: def.deprecated });
+  s += `export interface ${def.name} {\n`;
+  for (const p of def.props) s += emitProperty(p, used);
+  if (def.index) s += `  [key: string]: ${typeText(def.index, used)};\n`;
+  return `${s}}\n`;
+}
+
+function emitProperty(p: PropDef, used: Set<string>): string {
+  const sc = p.schema;
+  const notes: string[] = [];
+  const doc = sc
+    ? jsDoc({ description: sc.description, notes, hasDefault: sc.default !== undefined, defaultValue: sc.default }, '  ')
+    : '';
+  let type = typeText(p.type, used);
+  // An optional property named like an Object.prototype member (`constructor`, `toString`, ...) reads as the
+  // inherited member when absent, and TS checks object literals against it: include that type so literals work.
+  if (!p.required && OBJECT_PROTOTYPE_KEYS.has(p.name)) type += ` | {}[${literal(p.name)}]`;
+  return `${doc}  ${propertyKey(p.name)}${p.required ? '' : '?'}: ${type};\n`;
+}
+
+const OBJECT_PROTOTYPE_KEYS = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+
+/** TypeScript text of a type reference; records runtime names it uses in `used`. */
+export function typeText(t: TypeRef, used: Set<string>): string {
+  switch (t.k) {
+    case 'prim':
+      return t.name;
+    case 'unknown':
+      return 'unknown';
+    case 'ios':
+      used.add('IntOrString');
+      return 'IntOrString';
+    case 'meta':
+      used.add('ObjectMeta');
+      return 'ObjectMeta';
+    case 'listmeta':
+      used.add('ListMeta');
+      return 'ListMeta';
+    case 'lit':
+      return t.values.map(literal).join(' | ');
+    case 'array': {
+      const inner = typeText(t.of, used);
+      return needsParens(t.of) ? `(${inner})[]` : `${inner}[]`;
+    }
+    case 'map':
+      return `{ [key: string]: ${typeText(t.of, used)} }`;
+    case 'obj':
+      return t.def.name;
+    case 'union':
+      return t.of.map((m) => typeText(m, used)).join(' | ');
+    case 'null':
+      return `${typeText(t.of, used)} | null`;
+  }
+}
+
+function needsParens(t: TypeRef): boolean {
+  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && t.values.length > 1);
+}

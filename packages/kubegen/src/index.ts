@@ -1,0 +1,23 @@
+/**
+ * `kubegen`: the generator API. Parse CRDs into the model, generate files, write them atomically or verify an
+ * existing output folder. The runtime generated code uses is the separate entry point `@kubegen/runtime`.
+ *
+ *   const model = await parseCrdPaths(['crds/']);
+ *   const files = generate(model, { runtimeImport: '@kubegen/runtime' });
+ *   await writeOutput('src/generated', files);            // or: (await verifyOutput('src/generated', files)).upToDate
+ */
+export * from './model/index.js';
+export { parseCrdPaths } from './parse/crd/index.js';
+export { generate } from './generate/index.js';
+export type { GeneratedFile, GenerateOptions } from './generate/index.js';
+export {
+  MARKER_FILE,
+  MARKER_CONTENT,
+  OutputOwnershipError,
+  assertOwnedOutput,
+  checkGeneratedPaths,
+  writeOutput,
+} from './generate/write.js';
+export type { WriteOptions, WriteResult, WriterFs } from './generate/write.js';
+export { formatVerifyReport, listFiles, unifiedDiff, verifyOutput } from './generate/verify.js';
+export type { ChangedFile, VerifyResult } from './generate/verify.js';

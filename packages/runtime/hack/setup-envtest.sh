@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# kubegen's way to get envtest binaries (etcd + kube-apiserver v1.20.2, plus kubectl and the Go sample-controller
+# used as a speed reference) on a fresh Debian machine, using only Debian's packages:
+#   etcd            <- Debian package etcd-server (3.4)
+#   kube-apiserver  <- built from Debian's source package 'kubernetes' (v1.20.2) with Debian's Go
+#   kubectl         <- the kubectl already on PATH, else Debian package kubernetes-client (v1.20)
+#   sample-controller      <- kubernetes/sample-controller from the same tree, as shipped
+#   sample-controller-fast <- the same with client-side throttling off (SC_QPS, default unlimited) and SC_WORKERS
+#                             workers (default 2)
+# The binaries land in $ENVTEST_DIR/bin (default ~/.cache/envtest/k8s-1.20.2/bin): hand that folder to tests as
+# KUBEBUILDER_ASSETS. A second run finds them there and returns at once (about 5 minutes the first time).
+# Usage: hack/setup-envtest.sh                 -> prints the bin folder on its last line
+#        eval "$(hack/setup-envtest.sh --export)" -> sets KUBEBUILDER_ASSETS in the calling shell
+set -euo pipefail
+ENVTEST_DIR=${ENVTEST_DIR:-$HOME/.cache/envtest/k8s-1.20.2}
+BIN=$ENVTEST_DIR/bin
+want=(etcd kube-apiserver kubectl sample-controller sample-controller-fast)
+done_already=1
+for b in "${want[@]}"; do [[ -x $BIN/$b ]] || done_already=0; done
+say() { echo "setup-envtest: $*" >&2; }
+if [[ $done_already == 1 ]]; then
+  [[ ${1:-} == --export ]] && echo "export KUBEBUILDER_ASSETS=$BIN" || echo "$BIN"
+  exit 0
+fi
+SUDO=""; [[ $(id -u) == 0 ]] || SUDO=sudo
+mkdir -p "$BIN" "$ENVTEST_DIR/src"
+if ! grep -rqs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  say "enabling Debian source packages"
+  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+    | $SUDO tee /etc/apt/sources.list.d/envtest-src.sources >/dev/null
+fi
+say "installing Go, etcd, kubectl and build tools from Debian"
+$SUDO apt-get update -qq >/dev/null
+pkgs=(golang-go etcd-server rsync jq dpkg-dev golang-github-modern-go-reflect2-dev)
+command -v kubectl >/dev/null || pkgs+=(kubernetes-client)
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" >/dev/null
+cd "$ENVTEST_DIR/src"
+if [[ ! -d kubernetes-1.20.2 ]]; then
+  say "fetching Debian's kubernetes source package"
+  apt-get source --download-only kubernetes >/dev/null 2>&1
+  tar xzf kubernetes_*.orig.tar.gz
+fi
+K=$ENVTEST_DIR/src/kubernetes-1.20.2
+# kubernetes 1.20 vendors reflect2 1.0.1, which crashes under Go >= 1.18; Debian ships the fixed 1.0.2.
+if ! grep -q go1.18 "$K/vendor/github.com/modern-go/reflect2/go_above_118.go" 2>/dev/null; then
+  rm -rf "$K/vendor/github.com/modern-go/reflect2"
+  cp -r /usr/share/gocode/src/github.com/modern-go/reflect2 "$K/vendor/github.com/modern-go/reflect2"
+  rm -f "$K/vendor/github.com/modern-go/reflect2/go.mod"
+fi
+mkdir -p "$K/.go/src/k8s.io"
+[[ -L $K/.go/src/k8s.io/kubernetes ]] || ln -s ../../.. "$K/.go/src/k8s.io/kubernetes"
+say "building kube-apiserver and sample-controller (about 5 minutes on 2 cores)"
+( cd "$K" && env GOPATH="$K/.go" CGO_ENABLED=0 HOME="$ENVTEST_DIR/home" \
+    make WHAT="cmd/kube-apiserver vendor/k8s.io/sample-controller" >"$ENVTEST_DIR/build.log" 2>&1 ) \
+  || { say "build failed; see $ENVTEST_DIR/build.log"; tail -20 "$ENVTEST_DIR/build.log" >&2; exit 1; }
+cp "$K/_output/bin/kube-apiserver" "$K/_output/bin/sample-controller" "$BIN/"
+SC=$K/staging/src/k8s.io/sample-controller
+cp "$SC/main.go" "$ENVTEST_DIR/main.go.orig"
+python3 - "$SC/main.go" <<'PY'
+import sys
+p = sys.argv[1]; s = open(p).read()
+s = s.replace('cfg, err := clientcmd.BuildConfigFromFlags(masterURL, kubeconfig)',
+  'cfg, err := clientcmd.BuildConfigFromFlags(masterURL, kubeconfig)\n\tif q, e := strconv.ParseFloat(os.Getenv("SC_QPS"), 32); e == nil { cfg.QPS = float32(q); cfg.Burst = int(q) } else { cfg.QPS = 1e6; cfg.Burst = 1000000 }')
+s = s.replace('controller.Run(2, stopCh)', 'controller.Run(scWorkers(), stopCh)')
+s = s.replace('import (', 'import (\n\t"os"\n\t"strconv"', 1)
+s += '\nfunc scWorkers() int { if n, e := strconv.Atoi(os.Getenv("SC_WORKERS")); e == nil && n > 0 { return n }; return 2 }\n'
+open(p, 'w').write(s)
+PY
+( cd "$K" && env GOPATH="$K/.go" CGO_ENABLED=0 HOME="$ENVTEST_DIR/home" \
+    make WHAT=vendor/k8s.io/sample-controller >>"$ENVTEST_DIR/build.log" 2>&1 ) \
+  || { cp "$ENVTEST_DIR/main.go.orig" "$SC/main.go"; say "build of sample-controller-fast failed"; exit 1; }
+cp "$K/_output/bin/sample-controller" "$BIN/sample-controller-fast"
+cp "$ENVTEST_DIR/main.go.orig" "$SC/main.go"
+cp /usr/bin/etcd "$BIN/etcd"
+cp "$(command -v kubectl)" "$BIN/kubectl"
+mkdir -p "$ENVTEST_DIR/examples"
+cp -r "$K/staging/src/k8s.io/sample-controller/artifacts/examples/." "$ENVTEST_DIR/examples/"
+say "ready: $BIN"
+[[ ${1:-} == --export ]] && echo "export KUBEBUILDER_ASSETS=$BIN" || echo "$BIN"

@@ -1,0 +1,24 @@
+/** @kubegen/runtime: what generated code and controllers load. Never imports the generator side. */
+export * from './client/index.js';
+export * from './log.js';
+export * from './clock.js';
+export * from './workqueue/index.js';
+export { metricsRegistry } from './metrics/registry.js';
+export * from './builtin/index.js';
+export * from './deepcopy.js';
+export * from './cache/index.js';
+export * from './labels/index.js';
+export * from './patch/index.js';
+export * from './leaderelection/index.js';
+export * from './events/index.js';
+export * from './controllerutil/index.js';
+export * from './healthz/index.js';
+export * from './metrics/server.js';
+export * from './metrics/bind-address.js';
+export * from './metrics/default-metrics.js';
+export * from './controller/index.js';
+export * from './handler/index.js';
+export * from './predicate/index.js';
+export * from './manager/index.js';
+export * from './builder/index.js';
+export * from './api-types.js';

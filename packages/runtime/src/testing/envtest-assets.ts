@@ -1,0 +1,102 @@
+/**
+ * Locating the envtest binaries and reading envtest's environment knobs, as controller-runtime does:
+ * `KUBEBUILDER_ASSETS` (folder with `etcd` and `kube-apiserver`), per-binary overrides `TEST_ASSET_ETCD` and
+ * `TEST_ASSET_KUBE_APISERVER`, `KUBEBUILDER_CONTROLPLANE_START_TIMEOUT` / `_STOP_TIMEOUT` (Go durations such as
+ * `20s`, `1m30s`, or plain seconds) and `KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT`.
+ * Without `KUBEBUILDER_ASSETS`, the folders `kubegen-setup-envtest` (this package's `hack/setup-envtest.sh`) and controller-runtime use by default are tried.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface EnvtestAssets {
+  etcd: string;
+  kubeApiserver: string;
+}
+
+export const DEFAULT_START_TIMEOUT_MS = 20_000;
+export const DEFAULT_STOP_TIMEOUT_MS = 20_000;
+
+const MISSING_HINT = 'set KUBEBUILDER_ASSETS or run `npx kubegen-setup-envtest` (shipped with @kubegen/runtime)';
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Folders tried when neither `assetsDir` nor `KUBEBUILDER_ASSETS` is given. */
+export function defaultAssetDirs(): string[] {
+  const envtestDir = process.env['ENVTEST_DIR'] || path.join(os.homedir(), '.cache', 'envtest', 'k8s-1.20.2');
+  return [path.join(envtestDir, 'bin'), '/usr/local/kubebuilder/bin'];
+}
+
+/** Finds etcd and kube-apiserver; throws a clear error naming what is missing and how to get it. */
+export function findAssets(assetsDir?: string): EnvtestAssets {
+  const dir =
+    assetsDir ||
+    process.env['KUBEBUILDER_ASSETS'] ||
+    defaultAssetDirs().find((d) => isExecutable(path.join(d, 'etcd')) && isExecutable(path.join(d, 'kube-apiserver'))) ||
+    '';
+  const pick = (envVar: string, binary: string): string => {
+    const override = process.env[envVar];
+    if (override) {
+      if (!isExecutable(override)) throw new Error(`envtest: ${envVar}=${override} is not an executable file (${MISSING_HINT})`);
+      return override;
+    }
+    if (!dir) throw new Error(`envtest: no binary directory for ${binary}: ${MISSING_HINT}`);
+    const file = path.join(dir, binary);
+    if (!isExecutable(file)) throw new Error(`envtest: ${file} not found or not executable: ${MISSING_HINT}`);
+    return file;
+  };
+  return { etcd: pick('TEST_ASSET_ETCD', 'etcd'), kubeApiserver: pick('TEST_ASSET_KUBE_APISERVER', 'kube-apiserver') };
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Go duration (`1m30s`, `500ms`) or a bare number of seconds into milliseconds; undefined if invalid. */
+export function parseDuration(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  let total = 0;
+  let consumed = 0;
+  for (const m of trimmed.matchAll(re)) {
+    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+    consumed += m[0].length;
+  }
+  return consumed === trimmed.length && consumed > 0 ? total : undefined;
+}
+
+export function envStartTimeoutMs(): number {
+  return parseDuration(process.env['KUBEBUILDER_CONTROLPLANE_START_TIMEOUT']) ?? DEFAULT_START_TIMEOUT_MS;
+}
+
+export function envStopTimeoutMs(): number {
+  return parseDuration(process.env['KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT']) ?? DEFAULT_STOP_TIMEOUT_MS;
+}
+
+export function envAttachOutput(): boolean {
+  return process.env['KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT'] === 'true';
+}
+
+/**
+ * Merges `--flag=value` argument lists: later lists override earlier ones flag by flag (so user args replace the
+ * harness defaults); arguments that are not `--flag[=value]` are appended as they are.
+ */
+export function mergeFlags(...lists: readonly (readonly string[])[]): string[] {
+  const byName = new Map<string, string>();
+  const loose: string[] = [];
+  for (const list of lists) {
+    for (const arg of list) {
+      const m = /^--([^=]+)(=.*)?$/.exec(arg);
+      if (m) byName.set(m[1]!, arg);
+      else loose.push(arg);
+    }
+  }
+  return [...byName.values(), ...loose];
+}
