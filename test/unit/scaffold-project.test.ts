@@ -36,15 +36,20 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.equal(pkg['name'], 'fleet-operator');
     assert.equal(pkg['type'], 'module');
     assert.equal(pkg['engines'].node, '>=22');
-    assert.match(pkg['dependencies'].kubegen, /^\^\d+\.\d+\.\d+/);
-    assert.ok(pkg['devDependencies'].typescript);
-    assert.deepEqual(Object.keys(pkg['scripts']).sort(), ['build', 'generate', 'pretest', 'start', 'test', 'verify']);
-    assert.equal(pkg['scripts'].generate, 'codegen');
-    assert.equal(pkg['scripts'].verify, 'codegen verify');
+    assert.match(pkg['dependencies']['@kubegen/runtime'], /^\^\d+\.\d+\.\d+/);
+    assert.deepEqual(Object.keys(pkg['dependencies']), ['@kubegen/runtime'], 'only the runtime is a production dependency');
+    assert.equal(pkg['devDependencies'].kubegen, pkg['dependencies']['@kubegen/runtime']);
+    assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@types/node', 'kubegen', 'node', 'typescript']);
+    assert.deepEqual(
+      Object.keys(pkg['scripts']).sort(),
+      ['build', 'deploy', 'generate', 'install-crds', 'pretest', 'pretest:envtest', 'run', 'setup-envtest', 'start', 'test', 'test:envtest', 'undeploy', 'uninstall-crds', 'verify'],
+    );
+    assert.equal(pkg['scripts'].generate, 'kubegen');
+    assert.equal(pkg['scripts'].verify, 'kubegen verify');
     assert.equal(JSON.parse(read(dir, 'tsconfig.json')).compilerOptions.strict, true);
     assert.deepEqual(parse(read(dir, 'codegen.config.yaml')), { apis: 'apis', out: 'src/generated', rbacSources: ['src/controllers'] });
     assert.equal(parse(read(dir, 'kubegen.project.yaml')).domain, 'example.com');
-    for (const f of ['Dockerfile', '.gitignore', 'README.md', 'apis/README.md', 'config/rbac/leader_election_role.yaml']) {
+    for (const f of ['Dockerfile', '.gitignore', 'README.md', 'apis/README.md', 'config/rbac/leader_election_role.yaml', 'test/envtest/setup.ts']) {
       assert.ok(fs.existsSync(path.join(dir, f)), f);
     }
     const main = read(dir, 'src/main.ts');
@@ -58,6 +63,13 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.deepEqual(container.readinessProbe, { httpGet: { path: '/readyz', port: 8081 }, initialDelaySeconds: 5, periodSeconds: 10 });
     assert.equal(manager.spec.template.spec.securityContext.runAsNonRoot, true);
     assert.match(read(dir, 'Dockerfile'), /^FROM node:24-slim AS builder$[\s\S]*^USER 1000:1000$/m);
+    assert.doesNotMatch(read(dir, 'Dockerfile'), /vendor/, 'a registry install copies no vendored tarballs');
+    const kustomize = (p: string): any => parse(read(dir, `config/${p}/kustomization.yaml`));
+    assert.deepEqual(kustomize('default').resources, ['../crd', '../rbac', '../manager']);
+    assert.equal(kustomize('default').namespace, 'fleet-operator-system');
+    assert.equal(kustomize('default').namePrefix, 'fleet-operator-');
+    assert.deepEqual(kustomize('rbac').resources, ['service_account.yaml', 'role.yaml', 'role_binding.yaml', 'leader_election_role.yaml', 'leader_election_role_binding.yaml']);
+    assert.equal(kustomize('crd').resources, null, 'no CRD before create api');
 
     const frigate = await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate');
     assert.equal(frigate.code, 0, frigate.err);
@@ -70,9 +82,16 @@ test('init + create api + generate: the scaffold compiles under --strict and its
       assert.ok(types.includes(m), m);
     }
     assert.match(read(dir, 'apis/ships/v1/fleet_types.ts'), /\+kubebuilder:resource:scope=Cluster/);
+    assert.deepEqual(kustomize('crd').resources, ['bases/ships.example.com_frigates.yaml', 'bases/ships.example.com_fleets.yaml']);
+    assert.deepEqual(kustomize('samples').resources, ['ships_v1_frigate.yaml', 'ships_v1_fleet.yaml']);
+    const sample = parse(read(dir, 'config/samples/ships_v1_frigate.yaml')) as any;
+    assert.deepEqual([sample.apiVersion, sample.kind, sample.metadata.name, sample.spec], ['ships.example.com/v1', 'Frigate', 'frigate-sample', {}]);
+    assert.ok(fs.existsSync(path.join(dir, 'test/envtest/frigate-controller.test.ts')), 'an envtest test for the controller');
+    assert.ok(!fs.existsSync(path.join(dir, 'test/envtest/fleet-controller.test.ts')));
     assert.ok(!fs.existsSync(path.join(dir, 'src/controllers/fleet-controller.ts')));
     const controller = read(dir, 'src/controllers/frigate-controller.ts');
     assert.match(controller, /controllerFor\(mgr, frigateResource\)/);
+    assert.match(controller, /new FrigateReconciler\(mgr\.getClient\(\)\)/, 'the reconciler reads through the manager cache');
     const wired = read(dir, 'src/main.ts');
     assert.equal(wired.match(/\n  setupFrigateController\(mgr\);\n  \/\/ \+kubegen:scaffold:controllers\n/g)?.length, 1);
     assert.match(wired, /import \{ setupFrigateController \} from '\.\/controllers\/frigate-controller\.js';\n\/\/ \+kubegen:scaffold:imports/);

@@ -18,7 +18,7 @@ import type { ProgressSink } from './progress.js';
  *   codegen [generate] [--crds <file|dir>... | --apis <dir>] [--out <dir>] [--crd-out <dir>] [--rbac-out <dir>]
  *                      [--emit-markers] [--runtime-import <module>] [--config <file>] [--quiet]
  *   codegen verify     (same flags)
- *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range>] [dir]
+ *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range> | --kubegen-from <path>] [dir]
  *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>]
  *
  * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
@@ -93,16 +93,19 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
     .argument('[dir]', 'project folder', '.')
     .option('--domain <domain>', 'domain of the API groups (<group>.<domain>)', DEFAULT_DOMAIN)
     .option('--name <project>', 'project name, a DNS-1123 label (default: the folder name)')
-    .option('--runtime-version <range>', 'npm range of the kubegen dependency (default: ^ this version)')
-    .action((dir: string, flags: { domain: string; name?: string; runtimeVersion?: string }) =>
+    .option('--runtime-version <range>', 'npm range of @kubegen/runtime and kubegen on the registry (default: ^ this version)')
+    .option('--kubegen-from <path>', 'install kubegen from local tarballs instead: a folder of `npm pack --workspaces` tarballs, or a kubegen checkout (copied into vendor/kubegen)')
+    .action((dir: string, flags: { domain: string; name?: string; runtimeVersion?: string; kubegenFrom?: string }) =>
       scaffolding(async () => {
         const res = await initProject({
           dir: path.resolve(io.cwd, dir),
           domain: flags.domain,
           ...(flags.name !== undefined ? { name: flags.name } : {}),
           ...(flags.runtimeVersion !== undefined ? { runtimeVersion: flags.runtimeVersion } : {}),
+          ...(flags.kubegenFrom !== undefined ? { kubegenFrom: path.resolve(io.cwd, flags.kubegenFrom) } : {}),
         });
-        report('initialised a kubegen project', res, 'next: npm install, then codegen create api --group <group> --version v1 --kind <Kind>');
+        const cd = path.relative(io.cwd, res.root);
+        report('initialised a kubegen project', res, `next: ${cd ? `cd ${cd} && ` : ''}npm install, then npx kubegen create api --group <group> --version v1 --kind <Kind>`);
       }),
     );
   const create = program.command('create').description('scaffold a new part of a project made by codegen init');
@@ -126,7 +129,7 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
           controller: flags.controller,
           ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
         });
-        report(`created kind ${flags.kind}`, res, 'next: edit the types, then npm run generate');
+        report(`created kind ${flags.kind}`, res, 'next: edit the types, then npm run generate (and npm test, npm run test:envtest)');
       }),
     );
 }

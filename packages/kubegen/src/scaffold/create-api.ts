@@ -1,11 +1,14 @@
 /**
  * `codegen create api`: a new kind in a project made by `codegen init` — `apis/<group>/<version>/doc.ts` (when
- * missing), `<kind>_types.ts` and, with a controller, `src/controllers/<kind>-controller.ts` plus its unit test, which
- * it registers in `src/main.ts` at the `// +kubegen:scaffold:*` markers. kubebuilder's `create api`.
+ * missing), `<kind>_types.ts`, a sample object in `config/samples/` (listed in its kustomization, as the CRD is in
+ * `config/crd/kustomization.yaml`) and, with a controller, `src/controllers/<kind>-controller.ts` plus its unit test
+ * and an envtest test in `test/envtest/`; the controller is registered in `src/main.ts` at the
+ * `// +kubegen:scaffold:*` markers. kubebuilder's `create api`.
  *
  * All checks (names, duplicates, markers) run before anything is written. Existing files are never overwritten;
- * the only files edited are `src/main.ts` (two inserted lines), `kubegen.project.yaml`, and — when a kind gains a
- * second version — the first version's types, which get `+kubebuilder:storageversion`.
+ * the only files edited are `src/main.ts` (two inserted lines), `kubegen.project.yaml`, the kustomizations of
+ * `config/crd` and `config/samples` (one line each), and — when a kind gains a second version — the first version's
+ * types, which get `+kubebuilder:storageversion`.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -36,6 +39,11 @@ export interface CreateApiOptions {
 }
 
 const CONTROLLERS_DIR = 'src/controllers';
+const ENVTEST_DIR = 'test/envtest';
+const CRD_KUSTOMIZATION = 'config/crd/kustomization.yaml';
+const CRD_MARKER = '# +kubegen:scaffold:crdkustomizeresource';
+const SAMPLES_KUSTOMIZATION = 'config/samples/kustomization.yaml';
+const SAMPLES_MARKER = '# +kubegen:scaffold:manifestskustomizesamples';
 const STORAGE_MARKER = '+kubebuilder:storageversion';
 
 export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult> {
@@ -72,6 +80,7 @@ export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult>
   }
   files.push({ path: rel(path.join(versionDir, `${n.fileBase}_types.ts`)), content: typesFile(n, namespaced) });
   let main: string | undefined;
+  files.push({ path: sampleFile(n), content: renderTemplate('api/sample.yaml.tmpl', sampleValues(n, project.projectName)) });
   if (controller) {
     files.push(...controllerFiles(n, namespaced));
     const mainPath = path.join(root, MAIN_FILE);
@@ -79,10 +88,19 @@ export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult>
     main = insertControllerSetup(await fs.readFile(mainPath, 'utf8'), n.kind, `./controllers/${n.fileBase}-controller.js`, mainPath);
   }
   await assertNoneExist(root, files);
+  // config/crd lists each kind's CRD once (a second version lives in the same CRD file); config/samples every sample.
+  const kustomizations = [
+    ...(other ? [] : [await kustomizationEdit(root, CRD_KUSTOMIZATION, CRD_MARKER, `bases/${n.fullGroup}_${n.plural}.yaml`)]),
+    await kustomizationEdit(root, SAMPLES_KUSTOMIZATION, SAMPLES_MARKER, path.posix.basename(sampleFile(n))),
+  ];
   const storageEdit = other ? await storageVersionEdit(path.join(apisDir, n.group, other.version, `${n.fileBase}_types.ts`), n.kind) : undefined;
 
   await writeNewFiles(root, files);
   const edited: string[] = [];
+  for (const k of kustomizations) {
+    await fs.writeFile(path.join(root, k.file), k.content);
+    edited.push(k.file);
+  }
   if (main !== undefined) {
     await fs.writeFile(path.join(root, MAIN_FILE), main);
     edited.push(MAIN_FILE);
@@ -109,6 +127,15 @@ function typesFile(n: ApiNames, namespaced: boolean): string {
   });
 }
 
+/** `config/samples/<group>_<version>_<kind>.yaml`, as kubebuilder names them. */
+function sampleFile(n: ApiNames): string {
+  return `config/samples/${n.group}_${n.version}_${n.fileBase}.yaml`;
+}
+
+function sampleValues(n: ApiNames, projectName: string): Record<string, string> {
+  return { fullGroup: n.fullGroup, version: n.version, kind: n.kind, group: n.group, fileBase: n.fileBase, projectName, sampleName: `${n.fileBase}-sample` };
+}
+
 function controllerFiles(n: ApiNames, namespaced: boolean): ScaffoldFile[] {
   const access = (ns: string): string => `${n.groupVersionMember}.${n.pluralMember}(${namespaced ? ns : ''})`;
   const common = { kind: n.kind, fullGroup: n.fullGroup, version: n.version };
@@ -119,8 +146,20 @@ function controllerFiles(n: ApiNames, namespaced: boolean): ScaffoldFile[] {
         ...common,
         plural: n.plural,
         resourceConst: n.resourceConst,
-        clientAccess: access('req.namespace'),
+        pluralMember: n.pluralMember,
+        namespaceArg: namespaced ? ', req.namespace' : '',
         controllerName: n.fileBase,
+      }),
+    },
+    {
+      path: `${ENVTEST_DIR}/${n.fileBase}-controller.test.ts`,
+      content: renderTemplate('api/controller.envtest.ts.tmpl', {
+        ...common,
+        fileBase: n.fileBase,
+        clientAccess: access('namespace'),
+        testNamespaceImports: namespaced ? 'createTestNamespace, deleteTestNamespace, ' : '',
+        namespaceSetup: namespaced ? `  const namespace = await createTestNamespace(transport, '${n.fileBase}');\n` : '',
+        namespaceTeardown: namespaced ? '    await deleteTestNamespace(transport, namespace);\n' : '',
       }),
     },
     {
@@ -151,6 +190,25 @@ async function storageVersionEdit(file: string, kind: string): Promise<{ file: s
   const root = new RegExp(`( \\* \\+kubebuilder:object:root=true\\n)((?: \\*.*\\n)*? \\*/\\nexport interface ${kind} \\{)`);
   if (!root.test(text)) return undefined;
   return { file, content: text.replace(root, `$1 * ${STORAGE_MARKER}\n$2`) };
+}
+
+/**
+ * Adds `  - <entry>` above `marker` in a kustomization of the project (kubebuilder's `+kubebuilder:scaffold:*`
+ * markers); an entry already listed is left alone. A missing file or marker is a {@link ScaffoldError}.
+ */
+async function kustomizationEdit(root: string, file: string, marker: string, entry: string): Promise<{ file: string; content: string }> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(root, file), 'utf8');
+  } catch {
+    throw new ScaffoldError(`${path.join(root, file)} not found (projects made by an older codegen init lack it: add it with a "${marker}" line)`);
+  }
+  const lines = text.split('\n');
+  if (lines.some((l) => l.trim() === `- ${entry}`)) return { file, content: text };
+  const i = lines.findIndex((l) => l.trim() === marker);
+  if (i < 0) throw new ScaffoldError(`${path.join(root, file)} has no "${marker}" line; add it where kubegen should list new files`);
+  lines.splice(i, 0, `  - ${entry}`);
+  return { file, content: lines.join('\n') };
 }
 
 /** The nearest folder at or above `cwd` holding `kubegen.project.yaml`. */

@@ -6,7 +6,7 @@ import { ScaffoldError } from './errors.js';
 /** A file to create, `path` relative to the project root. */
 export interface ScaffoldFile {
   path: string;
-  content: string;
+  content: string | Uint8Array;
 }
 
 export async function exists(p: string): Promise<boolean> {

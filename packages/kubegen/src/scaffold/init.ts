@@ -1,7 +1,9 @@
 /**
  * `codegen init`: a new controller project in an empty (or not yet existing) folder — package.json, tsconfig.json,
- * codegen.config.yaml, kubegen.project.yaml, src/main.ts (a Manager with the usual flags), apis/, config/ (manager
- * Deployment, leader-election and manager RBAC), Dockerfile, .gitignore, README.md. kubebuilder's `init`.
+ * codegen.config.yaml, kubegen.project.yaml, src/main.ts (a Manager with the usual flags), apis/, test/envtest/setup.ts
+ * (one control plane per envtest run), config/ (default, crd, rbac, manager, samples: kustomize folders as
+ * kubebuilder's), Dockerfile, .gitignore, README.md, and with --kubegen-from the kubegen tarballs in vendor/kubegen.
+ * kubebuilder's `init`.
  *
  * Never overwrites: a folder holding anything but `.git` is refused before anything is written.
  */
@@ -13,7 +15,9 @@ import { assertNoneExist, writeNewFiles } from './files.js';
 import type { ScaffoldFile } from './files.js';
 import { checkDomain, checkProjectName, checkVersionRange, DEFAULT_DOMAIN } from './names.js';
 import { formatProjectFile, newProjectFile, PROJECT_FILE } from './project-file.js';
-import { renderTemplate } from './render.js';
+import { renderTemplate, TEMPLATES_DIR } from './render.js';
+import { localSource, registrySource, CLI_PACKAGE, RUNTIME_PACKAGE, VENDOR_DIR } from './kubegen-source.js';
+import type { KubegenSource } from './kubegen-source.js';
 
 export interface InitOptions {
   /** Project folder (created when missing). */
@@ -22,8 +26,13 @@ export interface InitOptions {
   domain?: string;
   /** Default: the folder's name. */
   name?: string;
-  /** Range of the `kubegen` dependency; default `^<this kubegen's version>`. */
+  /** Registry range of `@kubegen/runtime` and `kubegen`; default `^<this kubegen's version>`. */
   runtimeVersion?: string;
+  /**
+   * Install kubegen from local tarballs instead of the registry: a folder of `npm pack --workspaces` tarballs or a
+   * kubegen checkout (absolute path). They are copied into the project's `vendor/kubegen/`.
+   */
+  kubegenFrom?: string;
 }
 
 export interface ScaffoldResult {
@@ -47,12 +56,16 @@ export async function initProject(opts: InitOptions): Promise<ScaffoldResult> {
   checkProjectName(name);
   const domain = opts.domain ?? DEFAULT_DOMAIN;
   checkDomain(domain);
-  const ours = kubegenPackage();
-  const runtimeVersion = opts.runtimeVersion ?? `^${ours.version ?? '0.1.0'}`;
-  checkVersionRange(runtimeVersion);
+  if (opts.runtimeVersion !== undefined && opts.kubegenFrom !== undefined) {
+    throw new ScaffoldError('--runtime-version and --kubegen-from exclude each other (a registry range, or local tarballs)');
+  }
+  const version = kubegenVersion();
+  const range = opts.runtimeVersion ?? `^${version}`;
+  checkVersionRange(range);
   await assertEmptyDir(root);
+  const source = opts.kubegenFrom !== undefined ? localSource(opts.kubegenFrom, version) : registrySource(range);
 
-  const files = initFiles({ name, domain, runtimeVersion, devDependencies: ours.devDependencies ?? {} });
+  const files = initFiles({ name, domain, source, toolchain: toolchain() });
   await assertNoneExist(root, files);
   await writeNewFiles(root, files);
   return { root, written: files.map((f) => f.path), edited: [] };
@@ -61,15 +74,15 @@ export async function initProject(opts: InitOptions): Promise<ScaffoldResult> {
 interface InitValues {
   name: string;
   domain: string;
-  runtimeVersion: string;
-  /** kubegen's own devDependencies: the scaffold pins the TypeScript and @types/node that kubegen is built with. */
-  devDependencies: Record<string, string>;
+  source: KubegenSource;
+  /** Dev dependencies every project pins: node, typescript, @types/node (templates/init/toolchain.json). */
+  toolchain: Record<string, string>;
 }
 
 /** The files of a new project (pure; names already validated). */
 export function initFiles(v: InitValues): ScaffoldFile[] {
   const project = { projectName: v.name };
-  const deployed = { projectName: v.name, namespace: `${v.name}-system` };
+  const vendored = v.source.files.length > 0;
   return [
     { path: 'package.json', content: packageJson(v) },
     { path: 'tsconfig.json', content: renderTemplate('init/tsconfig.json.tmpl') },
@@ -78,18 +91,29 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: 'src/main.ts', content: renderTemplate('init/main.ts.tmpl', { ...project, leaderElectionId: `${v.name}.${v.domain}` }) },
     { path: 'apis/README.md', content: renderTemplate('init/apis-README.md.tmpl') },
     { path: 'src/controllers/README.md', content: renderTemplate('init/controllers-README.md.tmpl') },
-    { path: 'config/manager/manager.yaml', content: renderTemplate('init/manager.yaml.tmpl', deployed) },
-    { path: 'config/rbac/service_account.yaml', content: renderTemplate('init/service_account.yaml.tmpl', deployed) },
-    { path: 'config/rbac/role_binding.yaml', content: renderTemplate('init/role_binding.yaml.tmpl', deployed) },
-    { path: 'config/rbac/leader_election_role.yaml', content: renderTemplate('init/leader_election_role.yaml.tmpl', deployed) },
-    { path: 'config/rbac/leader_election_role_binding.yaml', content: renderTemplate('init/leader_election_role_binding.yaml.tmpl', deployed) },
-    { path: 'Dockerfile', content: renderTemplate('init/Dockerfile.tmpl') },
+    { path: 'test/envtest/setup.ts', content: renderTemplate('init/envtest-setup.ts.tmpl') },
+    { path: 'config/default/kustomization.yaml', content: renderTemplate('init/kustomization-default.yaml.tmpl', project) },
+    { path: 'config/crd/kustomization.yaml', content: renderTemplate('init/kustomization-crd.yaml.tmpl') },
+    { path: 'config/samples/kustomization.yaml', content: renderTemplate('init/kustomization-samples.yaml.tmpl') },
+    { path: 'config/manager/kustomization.yaml', content: renderTemplate('init/kustomization-manager.yaml.tmpl', project) },
+    { path: 'config/manager/manager.yaml', content: renderTemplate('init/manager.yaml.tmpl', project) },
+    { path: 'config/rbac/kustomization.yaml', content: renderTemplate('init/kustomization-rbac.yaml.tmpl') },
+    { path: 'config/rbac/service_account.yaml', content: renderTemplate('init/service_account.yaml.tmpl', project) },
+    { path: 'config/rbac/role_binding.yaml', content: renderTemplate('init/role_binding.yaml.tmpl', project) },
+    { path: 'config/rbac/leader_election_role.yaml', content: renderTemplate('init/leader_election_role.yaml.tmpl', project) },
+    { path: 'config/rbac/leader_election_role_binding.yaml', content: renderTemplate('init/leader_election_role_binding.yaml.tmpl', project) },
+    { path: 'Dockerfile', content: renderTemplate('init/Dockerfile.tmpl', { vendorCopy: vendored ? `COPY ${VENDOR_DIR}/ ./${VENDOR_DIR}/\n` : '' }) },
     { path: '.dockerignore', content: renderTemplate('init/dockerignore.tmpl') },
     { path: '.gitignore', content: renderTemplate('init/gitignore.tmpl') },
     { path: 'README.md', content: renderTemplate('init/README.md.tmpl', project) },
+    ...v.source.files,
   ];
 }
 
+/**
+ * The project's package.json. Scripts mirror kubebuilder's make targets; `install` would be an npm life-cycle
+ * script (run by every `npm install`), so the CRD targets are `install-crds` / `uninstall-crds`.
+ */
 function packageJson(v: InitValues): string {
   const pkg = {
     name: v.name,
@@ -98,20 +122,31 @@ function packageJson(v: InitValues): string {
     type: 'module',
     engines: { node: '>=22' },
     scripts: {
-      generate: 'codegen',
-      verify: 'codegen verify',
+      generate: 'kubegen',
+      verify: 'kubegen verify',
       build: 'tsc -p tsconfig.json',
       pretest: 'npm run build',
       test: 'node --test "dist/src/**/*.test.js"',
+      'pretest:envtest': 'npm run build',
+      'test:envtest': 'node --test --test-concurrency=1 --test-global-setup=dist/test/envtest/setup.js "dist/test/envtest/**/*.test.js"',
+      'setup-envtest': 'kubegen-setup-envtest',
       start: 'node dist/src/main.js',
+      run: 'npm run build && node dist/src/main.js',
+      'install-crds': 'npm run generate && kubectl apply -k config/crd',
+      'uninstall-crds': 'kubectl delete --ignore-not-found -k config/crd',
+      deploy: 'npm run generate && kubectl apply -k config/default',
+      undeploy: 'kubectl delete --ignore-not-found -k config/default',
     },
-    dependencies: { kubegen: v.runtimeVersion },
-    devDependencies: {
-      '@types/node': v.devDependencies['@types/node'] ?? '^24.0.0',
-      typescript: v.devDependencies['typescript'] ?? '^5.9.0',
-    },
+    dependencies: { [RUNTIME_PACKAGE]: v.source.runtimeSpec },
+    devDependencies: sortKeys({ [CLI_PACKAGE]: v.source.cliSpec, ...v.toolchain }),
+    // The `node` package installs its binary from an install script.
+    allowScripts: { node: true },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+function sortKeys(o: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 async function assertEmptyDir(root: string): Promise<void> {
@@ -131,10 +166,17 @@ async function assertEmptyDir(root: string): Promise<void> {
   }
 }
 
-function kubegenPackage(): { version?: string; devDependencies?: Record<string, string> } {
+/** This kubegen's version (packages/kubegen/package.json; this file is dist/scaffold/init.js). */
+function kubegenVersion(): string {
   try {
-    return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.1.0';
   } catch {
-    return {};
+    return '0.1.0';
   }
+}
+
+/** The dev dependencies a project pins (templates/init/toolchain.json, without its comment key). */
+export function toolchain(): Record<string, string> {
+  const all = JSON.parse(readFileSync(new URL('init/toolchain.json', TEMPLATES_DIR), 'utf8')) as Record<string, string>;
+  return Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('//')));
 }

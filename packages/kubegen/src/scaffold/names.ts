@@ -19,7 +19,7 @@ export const DEFAULT_DOMAIN = 'my.domain';
  */
 const TEMPLATE_IDENTIFIERS = new Set([
   'Condition', 'ListMeta', 'ObjectMeta', 'Controller', 'Manager', 'ReconcileContext', 'Reconciler', 'Request', 'Result',
-  'Clientset', 'API_VERSION', 'NAMESPACE', 'Date', 'Object', 'Promise', 'Error', 'Array', 'String', 'Number', 'Boolean',
+  'Clientset', 'CachedClient', 'Envtest', 'API_VERSION', 'NAMESPACE', 'Date', 'Object', 'Promise', 'Error', 'Array', 'String', 'Number', 'Boolean',
 ]);
 
 function check(message: string | undefined): void {

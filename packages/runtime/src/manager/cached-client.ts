@@ -63,6 +63,15 @@ export class CachedClient {
     private readonly lookup: InformerLookup,
   ) {}
 
+  /**
+   * A client with no cache behind it: reads and writes go straight to `transport` (controller-runtime's API reader).
+   * For unit tests of reconcilers written against the manager's client (`CachedClient.direct(fake.transport)`), and
+   * for reads that must not be stale.
+   */
+  static direct(transport: Transport): CachedClient {
+    return new CachedClient(transport, () => undefined);
+  }
+
   /** A client for `info`, scoped to `namespace` for namespaced kinds (unset = all namespaces). */
   resource<T extends KubeObject>(info: ResourceInfo, namespace?: string): CachedResourceClient<T> {
     return new CachedResourceClient<T>(this.transport, info, namespace, this.lookup);
