@@ -1,0 +1,152 @@
+/**
+ * The newcomer's path, end to end, in a fresh temporary folder with no access to this repo's node_modules and, on
+ * this machine, the system's Node 20 as the only `node` on PATH (support/newcomer.ts):
+ *
+ *   npm pack --workspaces → npm install the two tarballs (the CLI) → npx kubegen init --kubegen-from → npm install
+ *   → create api ×2 (one cluster-scoped) → generate → verify → npm test (unit) → npm run test:envtest (its own
+ *   control plane) → install-crds + samples on the shared control plane → the built manager reconciles the sample
+ *   to Ready → SIGTERM → exit 0 → npm prune --omit=dev leaves no generator in node_modules → the pruned manager
+ *   still runs. The node_modules size and the idle manager's RSS are printed as diagnostics (README quotes them).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject, ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
+import { freePort } from '@kubegen/runtime/internal/testing/envtest-ports.js';
+import { defaultAssetDirs } from '@kubegen/runtime/internal/testing/envtest-assets.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { sharedEnv, type TestEnv } from './support/env.js';
+import { newcomerEnv, rssBytes, run, treeSize } from './support/newcomer.js';
+
+const FRIGATES: ResourceInfo = { group: 'ships.example.com', version: 'v1', resource: 'frigates', kind: 'Frigate', listKind: 'FrigateList', namespaced: true };
+const GENERATOR_PACKAGES = ['kubegen', 'ts-morph', '@ts-morph/common', 'typescript', 'commander', 'diff', 'json-schema-to-typescript'];
+const MB = 1024 * 1024;
+
+let env: TestEnv;
+let work: string;
+before(async () => {
+  env = await sharedEnv();
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-newcomer-'));
+});
+after(async () => {
+  fs.rmSync(work, { recursive: true, force: true });
+  await env.release();
+});
+
+const tarList = (file: string, cwd: string, e: NodeJS.ProcessEnv): string[] => run('tar', ['tzf', file], { cwd, env: e }).stdout.trim().split('\n');
+const tarJson = (file: string, member: string, cwd: string, e: NodeJS.ProcessEnv): Record<string, any> =>
+  JSON.parse(run('tar', ['xzfO', file, member], { cwd, env: e }).stdout) as Record<string, any>;
+
+/** Starts the project's manager with `node`, waits for the sample to be Ready, measures idle RSS, SIGTERMs it. */
+async function runManager(node: string, project: string, e: NodeJS.ProcessEnv, namespace: string, name: string): Promise<{ rss: number }> {
+  const probePort = await freePort();
+  const child = spawn(node, ['dist/src/main.js', '--kubeconfig', env.kubeconfigPath, '--metrics-bind-address', '0', '--health-probe-bind-address', `127.0.0.1:${probePort}`], {
+    cwd: project,
+    env: e,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    const frigates = new ResourceClient<KubeObject & { status?: { conditions?: { type: string; status: string }[] } }>(env.transport, FRIGATES, namespace);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const obj = await frigates.get(name).catch(() => undefined);
+      if (obj?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) break;
+      if (child.exitCode !== null) assert.fail(`the manager exited (${child.exitCode}) before ${name} was Ready:\n${output}`);
+      if (Date.now() > deadline) assert.fail(`${namespace}/${name} not Ready after 60 s; manager output:\n${output}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const ready = await fetch(`http://127.0.0.1:${probePort}/readyz`);
+    assert.equal(ready.status, 200, 'the manager reports ready on its probe port');
+    await new Promise((r) => setTimeout(r, 3_000)); // idle
+    const rss = rssBytes(child.pid!) ?? 0;
+    child.kill('SIGTERM');
+    const code = await exited;
+    assert.equal(code, 0, `SIGTERM should end the manager with exit 0; output:\n${output}`);
+    return { rss };
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a controller; production installs carry no generator', { timeout: 20 * 60_000 }, async (t) => {
+  const kubectlDirs = [process.env['KUBEBUILDER_ASSETS'] ?? '', ...defaultAssetDirs()].filter(Boolean);
+  const { env: userEnv, systemNode } = newcomerEnv();
+  // kubectl for install-crds, if PATH lacks one: the envtest folder has it (and no node).
+  userEnv['PATH'] = [userEnv['PATH'], ...kubectlDirs].join(path.delimiter);
+  // The scaffold's envtest suite finds the binaries itself when they are in the default cache.
+  if (userEnv['KUBEBUILDER_ASSETS'] && defaultAssetDirs().includes(userEnv['KUBEBUILDER_ASSETS'])) delete userEnv['KUBEBUILDER_ASSETS'];
+  t.diagnostic(`node first on PATH: ${systemNode || '(none)'}`);
+
+  // 1. Pack at the repo root, as the README says (the packages were built by `npm test`'s build).
+  const packs = path.join(work, 'packs');
+  fs.mkdirSync(packs);
+  run('npm', ['pack', '--workspaces', '--ignore-scripts', '--pack-destination', packs], { cwd: REPO_ROOT, env: userEnv });
+  const runtimeTgz = path.join(packs, 'kubegen-runtime-0.1.0.tgz');
+  const cliTgz = path.join(packs, 'kubegen-0.1.0.tgz');
+  const runtimeFiles = tarList(runtimeTgz, work, userEnv);
+  for (const f of ['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/testing/index.js', 'package/hack/setup-envtest.sh']) assert.ok(runtimeFiles.includes(f), `runtime tarball has ${f}`);
+  assert.ok(!runtimeFiles.some((f) => f.endsWith('.map') || f.includes('/test/')), 'no source maps or tests in the runtime tarball');
+  const cliFiles = tarList(cliTgz, work, userEnv);
+  for (const f of ['package/bin/codegen.js', 'package/dist/cli/main.js', 'package/templates/init/main.ts.tmpl']) assert.ok(cliFiles.includes(f), `CLI tarball has ${f}`);
+  const runtimeDeps = Object.keys(tarJson(runtimeTgz, 'package/package.json', work, userEnv)['dependencies'] ?? {});
+  assert.deepEqual(runtimeDeps.filter((d) => GENERATOR_PACKAGES.includes(d)), [], 'the runtime depends on no generator package');
+
+  // 2. The CLI from the tarballs, in a folder of its own; started by the old node it re-runs itself on Node 24.
+  const cli = path.join(work, 'cli');
+  fs.mkdirSync(cli);
+  run('npm', ['install', '--no-audit', '--no-fund', runtimeTgz, cliTgz], { cwd: cli, env: userEnv });
+  assert.equal(run(path.join(cli, 'node_modules/.bin/kubegen'), ['--version'], { cwd: cli, env: userEnv }).stdout.trim(), '0.1.0');
+
+  // 3. A project that installs kubegen from the tarballs, with a plain npm install.
+  const project = path.join(work, 'fleet-operator');
+  run('npx', ['--no-install', 'kubegen', 'init', '--kubegen-from', packs, '--domain', 'example.com', project], { cwd: cli, env: userEnv });
+  const pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, any>;
+  assert.equal(pkg['dependencies']['@kubegen/runtime'], 'file:vendor/kubegen/kubegen-runtime-0.1.0.tgz');
+  run('npm', ['install', '--no-audit', '--no-fund'], { cwd: project, env: userEnv });
+  const npx = (...args: string[]) => run('npx', ['--no-install', 'kubegen', ...args], { cwd: project, env: userEnv });
+  npx('create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate');
+  npx('create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Fleet', '--namespaced=false', '--controller=false');
+  const npmRun = (script: string, timeoutMs?: number) => run('npm', ['run', script], { cwd: project, env: userEnv, ...(timeoutMs ? { timeoutMs } : {}) });
+  npmRun('generate');
+  npmRun('verify');
+
+  // 4. Its unit tests (fake clientset) and its envtest suite (a control plane of its own).
+  const unit = run('npm', ['test'], { cwd: project, env: userEnv }).stdout;
+  assert.match(unit, /ℹ pass 2\b/);
+  assert.match(unit, /ℹ fail 0\b/);
+  const envtest = npmRun('test:envtest', 180_000).stdout;
+  assert.match(envtest, /✔ the controller marks a new Frigate Ready/);
+  assert.match(envtest, /ℹ fail 0\b/);
+
+  // 5. CRDs and samples into the shared control plane; the built manager reconciles the Frigate sample.
+  const clusterEnv = { ...userEnv, KUBECONFIG: env.kubeconfigPath };
+  run('npm', ['run', 'install-crds'], { cwd: project, env: clusterEnv });
+  run('kubectl', ['wait', '--for=condition=established', '--timeout=60s', 'crd/frigates.ships.example.com', 'crd/fleets.ships.example.com'], { cwd: project, env: clusterEnv });
+  const namespace = await env.newNamespace('newcomer');
+  run('kubectl', ['apply', '-k', 'config/samples', '-n', namespace], { cwd: project, env: clusterEnv });
+  assert.match(run('kubectl', ['kustomize', 'config/default'], { cwd: project, env: userEnv }).stdout, /name: fleet-operator-controller-manager\n  namespace: fleet-operator-system/);
+  const devNode = path.join(project, 'node_modules/.bin/node'); // what `npm start` runs
+  const dev = await runManager(devNode, project, userEnv, namespace, 'frigate-sample');
+  const devModules = treeSize(path.join(project, 'node_modules'));
+
+  // 6. A production install: no generator, still runs (on the repo's Node 24, as a node:24 image would).
+  run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: project, env: userEnv });
+  for (const p of GENERATOR_PACKAGES) assert.ok(!fs.existsSync(path.join(project, 'node_modules', p)), `${p} is not installed after npm prune --omit=dev`);
+  assert.ok(fs.existsSync(path.join(project, 'node_modules/@kubegen/runtime/dist/index.js')));
+  const prodModules = treeSize(path.join(project, 'node_modules'));
+  await new ResourceClient<KubeObject>(env.transport, FRIGATES, namespace).create({ apiVersion: 'ships.example.com/v1', kind: 'Frigate', metadata: { name: 'frigate-two' }, spec: {} } as KubeObject);
+  const prod = await runManager(process.execPath, project, userEnv, namespace, 'frigate-two');
+
+  const mb = (n: number): string => `${(n / MB).toFixed(1)} MB`;
+  t.diagnostic(`node_modules: ${mb(devModules)} with dev dependencies, ${mb(prodModules)} after npm prune --omit=dev`);
+  t.diagnostic(`idle manager RSS (one controller, 1 object): ${mb(dev.rss)} (dev install), ${mb(prod.rss)} (production install)`);
+  assert.ok(prodModules < devModules, 'pruning removes the dev dependencies');
+});
