@@ -8,6 +8,7 @@ import type { MainIO } from 'kubegen/internal/cli/main.js';
 import { insertControllerSetup } from 'kubegen/internal/scaffold/main-markers.js';
 import { renderText } from 'kubegen/internal/scaffold/render.js';
 import { ScaffoldError } from 'kubegen/internal/scaffold/index.js';
+import { REPO_ROOT } from '../support/paths.js';
 
 async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -67,6 +68,62 @@ describe('codegen init refuses', () => {
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
+  });
+});
+
+describe('codegen init --kubegen-from', () => {
+  it('refuses a missing folder, a folder without the tarballs, mismatched versions and --runtime-version with it', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-'));
+    try {
+      const packs = path.join(tmp, 'packs');
+      fs.mkdirSync(packs);
+      assertOneLineError(await cli(tmp, 'init', '--kubegen-from', 'nowhere', 'a'), /--kubegen-from .*nowhere: no such file or folder/);
+      assertOneLineError(await cli(tmp, 'init', '--kubegen-from', 'packs', 'b'), /no kubegen-runtime-<version>\.tgz and kubegen-<version>\.tgz there \(write them with: npm pack --workspaces/);
+      fs.writeFileSync(path.join(packs, 'kubegen-runtime-0.0.9.tgz'), 'r');
+      fs.writeFileSync(path.join(packs, 'kubegen-0.1.0.tgz'), 'c');
+      assertOneLineError(await cli(tmp, 'init', '--kubegen-from', 'packs', 'c'), /kubegen 0\.1\.0 needs @kubegen\/runtime 0\.1\.0, found only 0\.0\.9/);
+      assertOneLineError(await cli(tmp, 'init', '--kubegen-from', 'packs', '--runtime-version', '^0.1.0', 'd'), /exclude each other/);
+      assert.deepEqual(fs.readdirSync(tmp), ['packs']);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('vendors the tarballs of its own version (else the newest) and installs them as file: dependencies', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-'));
+    try {
+      const packs = path.join(tmp, 'packs');
+      fs.mkdirSync(packs);
+      for (const v of ['0.0.9', '0.1.0', '0.10.0']) {
+        fs.writeFileSync(path.join(packs, `kubegen-runtime-${v}.tgz`), `runtime ${v}`);
+        fs.writeFileSync(path.join(packs, `kubegen-${v}.tgz`), `cli ${v}`);
+      }
+      const res = await cli(tmp, 'init', '--kubegen-from', 'packs', '--domain', 'example.com', 'proj');
+      assert.equal(res.code, 0, res.err);
+      const dir = path.join(tmp, 'proj');
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, any>;
+      assert.deepEqual(pkg['dependencies'], { '@kubegen/runtime': 'file:vendor/kubegen/kubegen-runtime-0.1.0.tgz' });
+      assert.equal(pkg['devDependencies'].kubegen, 'file:vendor/kubegen/kubegen-0.1.0.tgz');
+      assert.equal(fs.readFileSync(path.join(dir, 'vendor/kubegen/kubegen-runtime-0.1.0.tgz'), 'utf8'), 'runtime 0.1.0');
+      assert.deepEqual(fs.readdirSync(path.join(dir, 'vendor/kubegen')).sort(), ['kubegen-0.1.0.tgz', 'kubegen-runtime-0.1.0.tgz']);
+      assert.match(fs.readFileSync(path.join(dir, 'Dockerfile'), 'utf8'), /^COPY vendor\/kubegen\/ \.\/vendor\/kubegen\/\nRUN npm ci$/m, 'the image build sees the tarballs');
+      fs.rmSync(path.join(packs, 'kubegen-runtime-0.1.0.tgz'));
+      fs.rmSync(path.join(packs, 'kubegen-0.1.0.tgz'));
+      assert.equal((await cli(tmp, 'init', '--kubegen-from', 'packs', 'newest')).code, 0);
+      const newest = JSON.parse(fs.readFileSync(path.join(tmp, 'newest/package.json'), 'utf8')) as Record<string, any>;
+      assert.equal(newest['dependencies']['@kubegen/runtime'], 'file:vendor/kubegen/kubegen-runtime-0.10.0.tgz', '0.10.0 > 0.0.9 (numeric, not text order)');
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('pins the toolchain this repo builds with (templates/init/toolchain.json = the root devDependencies)', async () => {
+    const { toolchain } = await import('kubegen/internal/scaffold/init.js');
+    const root = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    for (const [name, range] of Object.entries(toolchain())) assert.equal(range, root.devDependencies[name], name);
+    assert.deepEqual(Object.keys(toolchain()).sort(), ['@types/node', 'node', 'typescript']);
+    const cli = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'packages/kubegen/package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
+    assert.equal(cli.optionalDependencies['node'], toolchain()['node'], 'the CLI brings the same Node it pins in projects');
   });
 });
 
@@ -146,7 +203,8 @@ describe('codegen create api', () => {
       const res = await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Octopus', '--plural', 'octopi', '--namespaced=false');
       assert.equal(res.code, 0, res.err);
       assert.match(fs.readFileSync(path.join(dir, 'apis/ships/v1/octopus_types.ts'), 'utf8'), /\+kubebuilder:resource:path=octopi,scope=Cluster\n/);
-      assert.match(fs.readFileSync(path.join(dir, 'src/controllers/octopus-controller.ts'), 'utf8'), /this\.clientset\.shipsV1\.octopi\(\)/);
+      assert.match(fs.readFileSync(path.join(dir, 'src/controllers/octopus-controller.ts'), 'utf8'), /this\.client\.resource<Octopus>\(octopusResource\);/, 'cluster-scoped: no namespace');
+      assert.match(fs.readFileSync(path.join(dir, 'test/envtest/octopus-controller.test.ts'), 'utf8'), /new Clientset\(transport\)\.shipsV1\.octopi\(\);/);
     }));
 });
 
