@@ -117,6 +117,19 @@ describe('codegen init --kubegen-from', () => {
     }
   });
 
+  it('packs a built checkout (this repo) into vendor/kubegen without touching it', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-'));
+    try {
+      const res = await cli(tmp, 'init', '--kubegen-from', REPO_ROOT, 'proj');
+      assert.equal(res.code, 0, res.err);
+      const vendor = path.join(tmp, 'proj/vendor/kubegen');
+      assert.deepEqual(fs.readdirSync(vendor).sort(), ['kubegen-0.1.0.tgz', 'kubegen-runtime-0.1.0.tgz']);
+      for (const f of fs.readdirSync(vendor)) assert.ok(fs.statSync(path.join(vendor, f)).size > 10_000, `${f} holds the package`);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it('pins the toolchain this repo builds with (templates/init/toolchain.json = the root devDependencies)', async () => {
     const { toolchain } = await import('kubegen/internal/scaffold/init.js');
     const root = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };

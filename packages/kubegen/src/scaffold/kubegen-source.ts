@@ -4,7 +4,7 @@
  *
  * PATH is either a folder holding the tarballs `npm pack --workspaces` writes at the root of a kubegen checkout
  * (`kubegen-runtime-<version>.tgz` for `@kubegen/runtime`, `kubegen-<version>.tgz` for the CLI), or such a checkout
- * itself (its `packages/runtime` and `packages/kubegen` are packed with `npm pack`, which builds them). The tarballs
+ * itself, built (its `packages/runtime` and `packages/kubegen` are packed with `npm pack`). The tarballs
  * are copied into the project's `vendor/kubegen/` and referenced as `file:` dependencies, so the project installs
  * with a plain `npm install`, also after it is moved, committed or built in a container.
  */
@@ -49,7 +49,16 @@ export function localSource(from: string, preferredVersion: string): KubegenSour
     throw new ScaffoldError(`--kubegen-from ${from}: no such file or folder`);
   }
   if (!stat.isDirectory()) throw new ScaffoldError(`--kubegen-from ${from}: not a folder (give the folder holding the kubegen tarballs, or a kubegen checkout)`);
-  const tarballDir = isCheckout(from) ? packCheckout(from) : from;
+  const packed = isCheckout(from) ? packCheckout(from) : undefined;
+  try {
+    return tarballSource(from, packed ?? from, preferredVersion);
+  } finally {
+    if (packed) fs.rmSync(packed, { recursive: true, force: true });
+  }
+}
+
+/** The two tarballs of `tarballDir` (read into memory), or a {@link ScaffoldError} naming what is missing. */
+function tarballSource(from: string, tarballDir: string, preferredVersion: string): KubegenSource {
   const names = fs.readdirSync(tarballDir);
   const runtime = pick(names, RUNTIME_TARBALL, preferredVersion);
   const cli = pick(names.filter((n) => !RUNTIME_TARBALL.test(n)), CLI_TARBALL, preferredVersion);
@@ -72,19 +81,27 @@ function isCheckout(dir: string): boolean {
   return ['packages/runtime/package.json', 'packages/kubegen/package.json'].every((p) => fs.existsSync(path.join(dir, p)));
 }
 
-/** Packs a checkout's two packages into a temporary folder (npm runs their `prepack`, which builds them). */
+/**
+ * Packs a built checkout's two packages into a temporary folder, as they are (`--ignore-scripts`: no rebuild, so a
+ * checkout in use by its own tests is never touched). A checkout that was not built is refused with what to run.
+ */
 function packCheckout(checkout: string): string {
+  for (const built of ['packages/runtime/dist/index.js', 'packages/kubegen/dist/cli/main.js']) {
+    if (!fs.existsSync(path.join(checkout, built))) {
+      throw new ScaffoldError(`--kubegen-from ${checkout}: ${built} is missing; build the checkout first (npm ci && npm run build there)`);
+    }
+  }
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-pack-'));
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   try {
-    execFileSync(npm, ['pack', '--silent', '--pack-destination', out, path.join(checkout, 'packages/runtime'), path.join(checkout, 'packages/kubegen')], {
+    execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', out, path.join(checkout, 'packages/runtime'), path.join(checkout, 'packages/kubegen')], {
       cwd: checkout,
       stdio: ['ignore', 'ignore', 'pipe'],
       encoding: 'utf8',
     });
   } catch (err) {
     const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim().split('\n').slice(-3).join(' | ');
-    throw new ScaffoldError(`--kubegen-from ${checkout}: npm pack of the checkout failed (run npm ci there first): ${stderr || (err as Error).message}`);
+    throw new ScaffoldError(`--kubegen-from ${checkout}: npm pack of the checkout failed: ${stderr || (err as Error).message}`);
   }
   return out;
 }
