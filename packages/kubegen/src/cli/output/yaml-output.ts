@@ -11,11 +11,11 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { GeneratedFile } from '../index.js';
-import { unifiedDiff } from '../verify.js';
-import type { ChangedFile, VerifyResult } from '../verify.js';
-import { OutputOwnershipError } from '../write.js';
-import { YAML_HEADER } from './index.js';
+import { YAML_HEADER } from '../../generate/crd/index.js';
+import type { GeneratedFile } from '../../generate/index.js';
+import { unifiedDiff } from './diff.js';
+import type { ChangedFile, VerifyResult } from './verify.js';
+import { OutputOwnershipError } from './write.js';
 
 export interface YamlOutputOptions {
   /** Remove owned `.yaml` files of `dir` that are not in `files`. */

@@ -1,13 +1,14 @@
-import { createTwoFilesPatch } from 'diff';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { GeneratedFile } from './index.js';
-import { isCode, withMarker } from './write.js';
+import type { GeneratedFile } from '../../generate/index.js';
+import { withMarker } from '../../generate/output-files.js';
+import { unifiedDiff } from './diff.js';
+import { isCode } from './write.js';
 
 /**
  * Comparison of an output folder with what the generator would write now (`codegen verify`).
  * Read-only: never changes the folder. The expected set is the generated files plus the marker file
- * (`MARKER_FILE` in `write.ts`), i.e. exactly what `writeOutput` would leave behind.
+ * (`MARKER_FILE` in `generate/output-files.ts`), i.e. exactly what `writeOutput` would leave behind.
  */
 
 export interface ChangedFile {
@@ -53,13 +54,6 @@ export async function verifyOutput(outDir: string, files: readonly GeneratedFile
   missing.sort(byPath);
   const extra = [...onDisk].sort(byPath);
   return { upToDate: changed.length + missing.length + extra.length === 0, changed, missing, extra, expected: expected.length };
-}
-
-/** A `diff -u` style patch from `actual` (on disk) to `expected` (generated), with `a/` and `b/` file names. */
-export function unifiedDiff(file: string, actual: string, expected: string): string {
-  const patch = createTwoFilesPatch(`a/${file}`, `b/${file}`, actual, expected, undefined, undefined, { context: 3 });
-  // The diff package starts patches with a `====…` separator line; `diff -u` and `git diff` do not.
-  return patch.replace(/^=+\n/, '');
 }
 
 /** Every non-directory entry under `root`, as sorted `/`-separated relative paths; [] when `root` does not exist. */
