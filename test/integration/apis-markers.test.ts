@@ -35,7 +35,7 @@ describe('package-level optional and array item markers on a real apiserver', ()
   before(async () => {
     env = await sharedEnv();
     const ns = await env.newNamespace('apis-markers');
-    const { model } = await parseApis(fixture('apis', 'markers', 'apis'));
+    const model = await parseApis(fixture('apis', 'markers', 'apis'));
     const crds = emitCrds(model).flatMap((f) => parseCrds(f.content, f.path));
     const installed = await installCrds(env.transport, crds);
     widgets = new ResourceClient<Obj>(env.transport, crdResourceInfo(installed[0]!), ns);

@@ -40,7 +40,7 @@ describe('CRDs from TypeScript types on a real apiserver', () => {
   before(async () => {
     env = await sharedEnv();
     ns = await env.newNamespace('apis');
-    const { model } = await parseApis(fixture('apis', 'multi', 'apis'));
+    const model = await parseApis(fixture('apis', 'multi', 'apis'));
     crds = emitCrds(model).flatMap((f) => parseCrds(f.content, f.path));
     const installed = await installCrds(env.transport, crds);
     const info = (kind: string, version?: string) => crdResourceInfo(installed.find((c) => c.spec.names.kind === kind)!, version);

@@ -43,12 +43,11 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     const apis = cfg.inputs.apis;
     const shownApis = io.cwd === process.cwd() ? displayPath(apis, io.cwd) : apis;
     const parse = pipeline.parseApis ?? defaultPipeline.parseApis!;
-    const input = await parse(shownApis, cfg.rbacSources ? { outDir: cfg.out, rbacSources: cfg.rbacSources } : { outDir: cfg.out });
-    model = input.model;
+    model = await parse(shownApis, cfg.rbacSources ? { outDir: cfg.out, rbacSources: cfg.rbacSources } : { outDir: cfg.out });
     if (model.resources.length === 0) {
       throw new CliInputError(`${shownApis}: no root kind found (an exported interface marked +kubebuilder:object:root=true in apis/<group>/<version>/)`);
     }
-    yaml = { crds: emitCrds(model), rbac: [{ path: ROLE_FILE, content: emitRbac(input.rbac) }] };
+    yaml = { crds: emitCrds(model), rbac: [{ path: ROLE_FILE, content: emitRbac(model) }] };
   } else {
     const crds = cfg.inputs.crds ?? [];
     for (const p of crds) {
