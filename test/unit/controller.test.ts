@@ -5,7 +5,6 @@ import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import {
   Controller,
-  TerminalError,
   RECONCILE_TOTAL,
   RECONCILE_ERRORS_TOTAL,
   TERMINAL_RECONCILE_ERRORS_TOTAL,
@@ -13,9 +12,8 @@ import {
   MAX_CONCURRENT_RECONCILES,
   ACTIVE_WORKERS,
   type ControllerOptions,
-  type ReconcileContext,
-  type Request,
 } from '@kubegen/runtime/internal/controller/index.js';
+import { TerminalError, type ReconcileContext, type Request } from '@kubegen/runtime/internal/reconcile/index.js';
 
 /** Lets queued promise callbacks and immediates run (no real time passes). */
 async function flush(rounds = 10): Promise<void> {

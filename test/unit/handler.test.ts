@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
-import type { Request } from '@kubegen/runtime/internal/controller/index.js';
+import type { Request } from '@kubegen/runtime/internal/reconcile/index.js';
 import { enqueueForObject, enqueueForOwner, enqueueMapped, type RequestSink } from '@kubegen/runtime/internal/handler/index.js';
 
 function recorder(): RequestSink & { got: Request[] } {

@@ -16,6 +16,7 @@ export * from './healthz/index.js';
 export * from './metrics/server.js';
 export * from './metrics/bind-address.js';
 export * from './metrics/default-metrics.js';
+export * from './reconcile/index.js';
 export * from './controller/index.js';
 export * from './handler/index.js';
 export * from './predicate/index.js';

@@ -1,4 +1,3 @@
-/** Controllers: reconcile contract, worker pool and metrics (controller-runtime `pkg/controller`, `pkg/reconcile`). */
-export * from './reconcile.js';
+/** Controllers: worker pool and metrics (controller-runtime `pkg/controller`); the reconcile contract is `../reconcile`. */
 export * from './metrics.js';
 export * from './controller.js';
