@@ -11,7 +11,7 @@ import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
 import { isInvalid } from '@kubegen/runtime/internal/client/errors.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
-import { crdResourceInfo, installCrds, parseCrds } from '@kubegen/runtime/internal/testing/envtest-crds.js';
+import { crdResourceInfo, installCrds, parseCrds } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { fixture } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 

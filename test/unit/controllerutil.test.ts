@@ -20,7 +20,7 @@ import {
   setControllerReference,
   setOwnerReference,
 } from '@kubegen/runtime/internal/controllerutil/index.js';
-import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
+import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 
 const foo = (name = 'foo', uid = 'uid-foo', namespace = 'demo'): KubeObject => ({
   apiVersion: 'samplecontroller.k8s.io/v1alpha1',

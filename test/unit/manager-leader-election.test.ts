@@ -16,7 +16,7 @@ import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { formatMicroTime } from '@kubegen/runtime/internal/leaderelection/lease-lock.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { LeaderElectionLostError, Manager } from '@kubegen/runtime/internal/manager/index.js';
-import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
+import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 
 const NS = 'ns';
 const LEASE = 'mgr-lock';

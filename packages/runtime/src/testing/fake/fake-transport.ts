@@ -6,8 +6,8 @@
  * (prepended ones first, then added ones); the first that handles it answers, otherwise the tracker does.
  * Responses are deep copies owned by the caller. Nothing is retried.
  */
-import type { DeleteOptions, Preconditions, Scale } from '../client/interfaces.js';
-import type { KubeObject, QueryValue, ResourceRequest, Transport, Verb, Watch } from '../client/types.js';
+import type { DeleteOptions, Preconditions, Scale } from '../../client/interfaces.js';
+import type { KubeObject, QueryValue, ResourceRequest, Transport, Verb, Watch } from '../../client/types.js';
 import { actionFor, actionMatches } from './fake-actions.js';
 import type { FakeAction, ReactionFunc, Reactor } from './fake-actions.js';
 import { resourceNotFound } from './fake-errors.js';

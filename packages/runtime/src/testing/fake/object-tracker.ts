@@ -15,9 +15,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Preconditions, Scale } from '../client/interfaces.js';
-import type { KubeList, KubeObject, PatchType, ResourceInfo, Watch } from '../client/types.js';
-import type { Clock } from '../clock.js';
+import type { Preconditions, Scale } from '../../client/interfaces.js';
+import type { KubeList, KubeObject, PatchType, ResourceInfo, Watch } from '../../client/types.js';
+import type { Clock } from '../../clock.js';
 import { ChangeHub } from './fake-watch.js';
 import type { ChangeEvent } from './fake-watch.js';
 import { conflict, alreadyExists, badRequest, invalid, notFound, resourceNotFound, STALE_OBJECT } from './fake-errors.js';

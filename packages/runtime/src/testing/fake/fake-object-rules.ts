@@ -4,14 +4,14 @@
  */
 import { randomInt } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Preconditions } from '../client/interfaces.js';
-import type { KubeObject, ObjectMeta, ResourceInfo } from '../client/types.js';
+import type { Preconditions } from '../../client/interfaces.js';
+import type { KubeObject, ObjectMeta, ResourceInfo } from '../../client/types.js';
 import {
   validateDNS1123Label,
   validateDNS1123Subdomain,
   validateLabelValue,
   validateQualifiedName,
-} from '../labels/validation.js';
+} from '../../labels/validation.js';
 import { conflict } from './fake-errors.js';
 import type { FieldCause } from './fake-errors.js';
 

@@ -8,7 +8,7 @@
  * Selector transitions follow the watch cache: an object that starts matching arrives as ADDED, one that stops
  * matching as DELETED. Only the initial-events-end bookmark is ever sent.
  */
-import type { KubeObject, Watch } from '../client/types.js';
+import type { KubeObject, Watch } from '../../client/types.js';
 import { badRequest, expiredStatus } from './fake-errors.js';
 import { apiVersionOf } from './fake-resource.js';
 import type { FakeResource } from './fake-resource.js';

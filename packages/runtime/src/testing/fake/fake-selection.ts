@@ -2,9 +2,9 @@
  * What a list or watch asks for: namespace, label selector and field selector, parsed once into a predicate, and
  * the opaque `continue` tokens of paged lists.
  */
-import { parseFieldSelector } from '../labels/field-selector.js';
-import { parseSelector } from '../labels/parse-selector.js';
-import type { KubeList, KubeObject } from '../client/types.js';
+import { parseFieldSelector } from '../../labels/field-selector.js';
+import { parseSelector } from '../../labels/parse-selector.js';
+import type { KubeList, KubeObject } from '../../client/types.js';
 import { badRequest } from './fake-errors.js';
 
 export interface SelectionOptions {

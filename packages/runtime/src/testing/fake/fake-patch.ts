@@ -2,12 +2,12 @@
  * Applies a patch document for the tracker and turns patch failures into the apiserver's errors: a malformed patch
  * is 400 BadRequest, a JSON patch that does not apply (failed `test`, missing path) is 422 Invalid.
  */
-import { ApiError, newStatus } from '../client/errors.js';
-import type { JsonPatchOperation } from '../client/interfaces.js';
-import type { PatchType, ResourceInfo } from '../client/types.js';
-import { applyJsonPatch, validateJsonPatch } from '../patch/json-patch.js';
-import { PatchError } from '../patch/json-pointer.js';
-import { applyMergePatch } from '../patch/merge-patch.js';
+import { ApiError, newStatus } from '../../client/errors.js';
+import type { JsonPatchOperation } from '../../client/interfaces.js';
+import type { PatchType, ResourceInfo } from '../../client/types.js';
+import { applyJsonPatch, validateJsonPatch } from '../../patch/json-patch.js';
+import { PatchError } from '../../patch/json-pointer.js';
+import { applyMergePatch } from '../../patch/merge-patch.js';
 import { badRequest } from './fake-errors.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {

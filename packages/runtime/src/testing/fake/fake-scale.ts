@@ -2,8 +2,8 @@
  * The scale subresource over a registered resource's replica paths (as the apiserver serves it for CRDs with
  * `subresources.scale`): reads build an autoscaling/v1 `Scale`, writes set the spec replicas path.
  */
-import type { Scale } from '../client/interfaces.js';
-import type { KubeObject } from '../client/types.js';
+import type { Scale } from '../../client/interfaces.js';
+import type { KubeObject } from '../../client/types.js';
 import type { FakeScaleSpec } from './fake-resource.js';
 
 /** `.spec.replicas` → `['spec', 'replicas']`. */

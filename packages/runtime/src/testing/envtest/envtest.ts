@@ -15,7 +15,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { HttpTransport, type TransportOptions } from '../client/http-transport.js';
+import { HttpTransport, type TransportOptions } from '../../client/http-transport.js';
 import { envAttachOutput, envStartTimeoutMs, envStopTimeoutMs, findAssets, mergeFlags, type EnvtestAssets } from './envtest-assets.js';
 import { installCrds, parseCrds, readCrdPaths, type CrdObject } from './envtest-crds.js';
 import { freePorts } from './envtest-ports.js';

@@ -2,7 +2,7 @@
  * The tracker's watch machinery: a bounded history of change events (like the apiserver's watch cache) and
  * `FakeWatch`, the `Watch` handed to callers. Every watcher receives its own deep copies of objects.
  */
-import type { KubeObject, Status, Watch, WatchEvent, WatchEventType } from '../client/types.js';
+import type { KubeObject, Status, Watch, WatchEvent, WatchEventType } from '../../client/types.js';
 
 /** One committed change. `prev` is the state before a MODIFIED/DELETED change (used for selector transitions). */
 export interface ChangeEvent {

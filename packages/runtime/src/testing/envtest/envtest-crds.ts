@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadAll } from 'js-yaml';
-import { isNotFound } from '../client/errors.js';
-import type { HttpTransport } from '../client/http-transport.js';
-import { ResourceClient } from '../client/resource-client.js';
-import type { KubeObject, ResourceInfo } from '../client/types.js';
+import { isNotFound } from '../../client/errors.js';
+import type { HttpTransport } from '../../client/http-transport.js';
+import { ResourceClient } from '../../client/resource-client.js';
+import type { KubeObject, ResourceInfo } from '../../client/types.js';
 
 /** The parts of an apiextensions.k8s.io/v1 CRD the harness reads. */
 export interface CrdObject extends KubeObject {

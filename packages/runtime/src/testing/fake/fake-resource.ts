@@ -1,5 +1,5 @@
 /** How a resource is registered with the in-memory `ObjectTracker`, and the naming helpers the fakes share. */
-import type { ResourceDescriptor, ResourceInfo, ScalePaths } from '../client/types.js';
+import type { ResourceDescriptor, ResourceInfo, ScalePaths } from '../../client/types.js';
 
 /**
  * Where a resource keeps the numbers its scale subresource reads and writes (CRD `subresources.scale`): JSON paths

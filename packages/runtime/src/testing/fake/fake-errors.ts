@@ -2,8 +2,8 @@
  * `ApiError`s with the codes, reasons, messages and details the apiserver uses (`k8s.io/apimachinery/pkg/api/errors`),
  * so code under test sees in the fake exactly what it would see from a real cluster.
  */
-import { ApiError, newStatus } from '../client/errors.js';
-import type { ResourceInfo } from '../client/types.js';
+import { ApiError, newStatus } from '../../client/errors.js';
+import type { ResourceInfo } from '../../client/types.js';
 import { groupKindOf, groupResourceOf } from './fake-resource.js';
 
 /** One invalid field, as in a 422's `details.causes`. */

@@ -3,7 +3,7 @@
  * a request instead of the tracker (client-go's `testing.Reactor`), for asserting "expected a create of
  * deployments" and for injecting errors.
  */
-import type { PatchType, QueryValue, ResourceRequest, Verb } from '../client/types.js';
+import type { PatchType, QueryValue, ResourceRequest, Verb } from '../../client/types.js';
 
 export interface FakeAction {
   verb: Verb;

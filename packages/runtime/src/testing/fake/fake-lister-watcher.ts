@@ -1,8 +1,8 @@
-import { ApiError, newStatus } from '../client/errors.js';
-import type { ListOptions, WatchOptions } from '../client/interfaces.js';
-import type { KubeList, KubeObject, Status, Watch, WatchEvent } from '../client/types.js';
-import { metaNamespaceKey } from '../cache/keys.js';
-import type { ListerWatcher } from '../cache/reflector-types.js';
+import { ApiError, newStatus } from '../../client/errors.js';
+import type { ListOptions, WatchOptions } from '../../client/interfaces.js';
+import type { KubeList, KubeObject, Status, Watch, WatchEvent } from '../../client/types.js';
+import { metaNamespaceKey } from '../../cache/keys.js';
+import type { ListerWatcher } from '../../cache/reflector-types.js';
 import { FakeWatch } from './fake-watch.js';
 
 /**
