@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import type { Request } from '@kubegen/runtime/internal/reconcile/index.js';
-import { enqueueForObject, enqueueForOwner, enqueueMapped, type RequestSink } from '@kubegen/runtime/internal/handler/index.js';
+import {
+  enqueueForObject,
+  enqueueForOwner,
+  enqueueMapped,
+  type RequestSink,
+} from '@kubegen/runtime/internal/handler/handler.js';
 
 function recorder(): RequestSink & { got: Request[] } {
   const got: Request[] = [];

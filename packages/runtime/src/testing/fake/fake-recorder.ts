@@ -1,5 +1,5 @@
-import type { KubeObject } from '../client/types.js';
-import type { EventRecorder, EventType } from './event-recorder.js';
+import type { KubeObject } from '../../client/types.js';
+import type { EventRecorder, EventType } from '../../events/event-recorder.js';
 
 /** One event a {@link FakeEventRecorder} saw. */
 export interface RecordedEvent {
