@@ -9,7 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
 import { generate } from 'kubegen/internal/generate/index.js';
-import { writeGenerated } from 'kubegen/internal/generate/write.js';
+import { writeGenerated } from 'kubegen/internal/cli/output/write.js';
 import { corpusRuns } from '../test/support/corpus.js';
 
 const GOAL_S = 3;
@@ -72,14 +72,14 @@ async function apisSection(): Promise<void> {
     const { parseApis } = await import('kubegen/internal/parse/typescript/index.js');
     const { emitCrds } = await import('kubegen/internal/generate/crd/index.js');
     const { emitRbac } = await import('kubegen/internal/generate/rbac/index.js');
-    const { writeYamlOutput } = await import('kubegen/internal/generate/crd/yaml-output.js');
+    const { writeYamlOutput } = await import('kubegen/internal/cli/output/yaml-output.js');
     const tLoad = performance.now();
     const apis = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'fixtures', 'apis', 'bench50', 'apis');
-    const input = await parseApis(apis, { outDir: path.join(out, 'generated') });
+    const model = await parseApis(apis, { outDir: path.join(out, 'generated') });
     const tParse = performance.now();
-    const files = generate(input.model);
-    const crds = emitCrds(input.model);
-    const role = emitRbac(input.rbac);
+    const files = generate(model);
+    const crds = emitCrds(model);
+    const role = emitRbac(model);
     const tGen = performance.now();
     await writeGenerated(path.join(out, 'generated'), files);
     await writeYamlOutput(path.join(out, 'crd'), crds, { prune: true });
@@ -87,13 +87,13 @@ async function apisSection(): Promise<void> {
     const tWrite = performance.now();
     const total = (tWrite - t0) / 1000;
     console.log('');
-    console.log(`apis fixture: ${input.model.resources.length} kinds → ${files.length} files + ${crds.length} CRDs + role.yaml`);
+    console.log(`apis fixture: ${model.resources.length} kinds → ${files.length} files + ${crds.length} CRDs + role.yaml`);
     console.log(`load ts-morph ${(tLoad - t0).toFixed(0)} ms`);
     console.log(`parse    ${(tParse - tLoad).toFixed(0)} ms`);
     console.log(`generate ${(tGen - tParse).toFixed(0)} ms`);
     console.log(`write    ${(tWrite - tGen).toFixed(0)} ms`);
     console.log(`apis section ${total.toFixed(2)} s   goal < ${GOAL_S} s   ratio ${(total / GOAL_S).toFixed(2)}x of goal`);
-    if (input.model.resources.length !== 50) {
+    if (model.resources.length !== 50) {
       console.log('expected 50 kinds in fixtures/apis/bench50');
       process.exitCode = 1;
     }

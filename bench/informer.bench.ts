@@ -19,8 +19,8 @@ import type { KubeObject, ResourceInfo, Transport } from '@kubegen/runtime/inter
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
 import { stripManagedFields } from '@kubegen/runtime/internal/cache/transform.js';
-import { Envtest } from '@kubegen/runtime/internal/testing/envtest.js';
-import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest-namespace.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 
 /** Reference numbers from issue 3 ("Done when"), measured on 10,000 Foos against the same local apiserver. */
 const REFERENCE = {

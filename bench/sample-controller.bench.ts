@@ -18,8 +18,8 @@ import { KubeInformers } from '@kubegen/runtime/internal/builtin/informers.js';
 import { SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.js';
 import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { Envtest } from '@kubegen/runtime/internal/testing/envtest.js';
-import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest-namespace.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { Clientset } from '../examples/sample-controller/src/generated/clientset.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

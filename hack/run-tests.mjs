@@ -106,7 +106,7 @@ if (!unitOnly) {
     let env;
     try {
       ensureAssets();
-      const { Envtest } = await import(pathToFileURL(path.join(root, 'packages/runtime/dist/testing/envtest.js')).href);
+      const { Envtest } = await import(pathToFileURL(path.join(root, 'packages/runtime/dist/testing/envtest/envtest.js')).href);
       const { SHARED_CRD_PATHS } = await import(pathToFileURL(path.join(dist, 'test/integration/support/crds.js')).href);
       const started = Date.now();
       env = await Envtest.start({ crdPaths: [...SHARED_CRD_PATHS] });

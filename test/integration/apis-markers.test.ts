@@ -11,7 +11,7 @@ import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
 import { isInvalid } from '@kubegen/runtime/internal/client/errors.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
-import { crdResourceInfo, installCrds, parseCrds } from '@kubegen/runtime/internal/testing/envtest-crds.js';
+import { crdResourceInfo, installCrds, parseCrds } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { fixture } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
@@ -35,7 +35,7 @@ describe('package-level optional and array item markers on a real apiserver', ()
   before(async () => {
     env = await sharedEnv();
     const ns = await env.newNamespace('apis-markers');
-    const { model } = await parseApis(fixture('apis', 'markers', 'apis'));
+    const model = await parseApis(fixture('apis', 'markers', 'apis'));
     const crds = emitCrds(model).flatMap((f) => parseCrds(f.content, f.path));
     const installed = await installCrds(env.transport, crds);
     widgets = new ResourceClient<Obj>(env.transport, crdResourceInfo(installed[0]!), ns);

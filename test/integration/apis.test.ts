@@ -11,8 +11,8 @@ import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
 import { isInvalid } from '@kubegen/runtime/internal/client/errors.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
-import { crdResourceInfo, installCrds, parseCrds } from '@kubegen/runtime/internal/testing/envtest-crds.js';
-import type { CrdObject } from '@kubegen/runtime/internal/testing/envtest-crds.js';
+import { crdResourceInfo, installCrds, parseCrds } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
+import type { CrdObject } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { fixture } from '../support/paths.js';
 import { sharedEnv, uniqueName, type TestEnv } from './support/env.js';
 
@@ -40,7 +40,7 @@ describe('CRDs from TypeScript types on a real apiserver', () => {
   before(async () => {
     env = await sharedEnv();
     ns = await env.newNamespace('apis');
-    const { model } = await parseApis(fixture('apis', 'multi', 'apis'));
+    const model = await parseApis(fixture('apis', 'multi', 'apis'));
     crds = emitCrds(model).flatMap((f) => parseCrds(f.content, f.path));
     const installed = await installCrds(env.transport, crds);
     const info = (kind: string, version?: string) => crdResourceInfo(installed.find((c) => c.spec.names.kind === kind)!, version);

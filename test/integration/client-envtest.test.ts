@@ -10,8 +10,8 @@ import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.j
 import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject, ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
-import { Envtest } from '@kubegen/runtime/internal/testing/envtest.js';
-import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest-namespace.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 
 const GADGET: ResourceInfo = { group: 'envtest.kubegen.dev', version: 'v1', resource: 'gadgets', kind: 'Gadget', listKind: 'GadgetList', namespaced: true };
 

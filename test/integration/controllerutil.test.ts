@@ -4,14 +4,13 @@ import { after, before, describe, it } from 'node:test';
 import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
 import type { ConfigMap, Deployment } from '@kubegen/runtime/internal/builtin/types.js';
 import { isNotFound } from '@kubegen/runtime/internal/client/errors.js';
+import { createOrPatch, createOrUpdate } from '@kubegen/runtime/internal/controllerutil/create-or-update.js';
+import { FinalizerRegistry } from '@kubegen/runtime/internal/controllerutil/finalizer-registry.js';
 import {
   AlreadyOwnedError,
-  FinalizerRegistry,
-  createOrPatch,
-  createOrUpdate,
   isControlledBy,
   setControllerReference,
-} from '@kubegen/runtime/internal/controllerutil/index.js';
+} from '@kubegen/runtime/internal/controllerutil/owner-references.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
 /** Sets only the fields we own, so apiserver defaults don't count as drift (the controller-runtime idiom). */

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
-import { createEventRecorder } from '@kubegen/runtime/internal/events/index.js';
+import { createEventRecorder } from '@kubegen/runtime/internal/events/event-recorder.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 

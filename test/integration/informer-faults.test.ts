@@ -15,8 +15,8 @@ import type { KubeObject, Transport } from '@kubegen/runtime/internal/client/typ
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
 import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
-import { Envtest } from '@kubegen/runtime/internal/testing/envtest.js';
-import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest-namespace.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { FOO, REPO_ROOT } from './support/crds.js';
 import { CountingTransport } from './support/counting-transport.js';
 import { until } from '../support/wait.js';

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { controllerFor } from '@kubegen/runtime/internal/builder/index.js';
+import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { Manager } from '@kubegen/runtime/internal/manager/index.js';
+import { Manager } from '@kubegen/runtime/internal/manager/manager.js';
 import { FOO } from './support/crds.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 

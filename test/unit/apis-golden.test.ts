@@ -28,11 +28,11 @@ const GOLDEN = path.join(REPO_ROOT, 'test', 'golden', 'apis', 'multi');
  * the fixture's types and the project build type-checks it.
  */
 async function outputs(root: string, outRoot = root): Promise<GeneratedFile[]> {
-  const { model, rbac } = await parseApis(path.join(root, 'apis'), { outDir: path.join(outRoot, 'generated') });
+  const model = await parseApis(path.join(root, 'apis'), { outDir: path.join(outRoot, 'generated') });
   return [
     ...generate(model).map((f) => ({ path: `generated/${f.path}`, content: f.content })),
     ...emitCrds(model).map((f) => ({ path: `config/crd/bases/${f.path}`, content: f.content })),
-    { path: 'config/rbac/role.yaml', content: emitRbac(rbac) },
+    { path: 'config/rbac/role.yaml', content: emitRbac(model) },
   ];
 }
 
@@ -42,7 +42,7 @@ describe('apis fixture (multi-group, multi-version)', () => {
   });
 
   it('builds the model: groups, scopes, versions, storage, subresources, user types', async () => {
-    const { model } = await parseApis(path.join(MULTI, 'apis'), { outDir: path.join(MULTI, 'generated') });
+    const model = await parseApis(path.join(MULTI, 'apis'), { outDir: path.join(MULTI, 'generated') });
     const summary = model.resources.map((r) => ({
       gk: `${r.names.kind}.${r.group}`,
       scope: r.scope,

@@ -42,7 +42,7 @@ ${body}
     fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
     fs.writeFileSync(path.join(root, f), text);
   }
-  const { model } = await parseApis(root);
+  const model = await parseApis(root);
   return model.resources[0]!.versions[0]!.schema.properties!['spec']!;
 }
 
@@ -105,7 +105,7 @@ export interface ThingSpec {
 export interface Thing { apiVersion?: string; kind?: string; metadata?: ObjectMeta; spec?: ThingSpec }
 export interface ThingList { apiVersion?: string; kind?: string; metadata?: ListMeta; items: Thing[] }
 `);
-    const { model } = await parseApis(root);
+    const model = await parseApis(root);
     const s = model.resources[0]!.versions[0]!.schema.properties!['spec']!;
     assert.deepEqual(s.required, ['b']);
   });
@@ -242,7 +242,7 @@ export interface ThingSpec extends Base { c?: string; d?: int32; e?: string[] }`
 
 describe('markers fixture (fixtures/apis/markers)', () => {
   it('matches the golden CRD', async () => {
-    const { model } = await parseApis(fixture('apis', 'markers', 'apis'));
+    const model = await parseApis(fixture('apis', 'markers', 'apis'));
     const files = emitCrds(model).map((f) => ({ path: `config/crd/bases/${f.path}`, content: f.content }));
     assertGolden(path.join(REPO_ROOT, 'test', 'golden', 'apis', 'markers'), files);
   });

@@ -37,7 +37,7 @@ ${body}
     fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
     fs.writeFileSync(path.join(root, f), text);
   }
-  const { model } = await parseApis(root);
+  const model = await parseApis(root);
   return model.resources[0]!.versions[0]!.schema.properties!['spec']!;
 }
 
@@ -197,7 +197,7 @@ export interface ThingSpec { shared: Shared; template?: V1PodTemplateSpec }`,
 
 describe('sample-controller Foo written as TypeScript', () => {
   it('emits a CRD matching crd-status-subresource.yaml in every semantic field', async () => {
-    const { model } = await parseApis(fixture('apis', 'sample-controller', 'apis'));
+    const model = await parseApis(fixture('apis', 'sample-controller', 'apis'));
     const [crd] = emitCrds(model);
     assert.equal(crd!.path, 'samplecontroller.k8s.io_foos.yaml');
     const ours = parseCrdText(crd!.content, crd!.path)[0]!;

@@ -5,7 +5,7 @@ import { ApiError, newStatus } from '@kubegen/runtime/internal/client/errors.js'
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Backoff } from '@kubegen/runtime/internal/cache/backoff.js';
-import { FakeListerWatcher } from '@kubegen/runtime/internal/testing/fake-lister-watcher.js';
+import { FakeListerWatcher } from '@kubegen/runtime/internal/testing/fake/fake-lister-watcher.js';
 import { Indexer } from '@kubegen/runtime/internal/cache/indexer.js';
 import { Reflector, type ReflectorOptions } from '@kubegen/runtime/internal/cache/reflector.js';
 import { settle } from '../support/wait.js';

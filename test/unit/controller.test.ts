@@ -3,19 +3,16 @@ import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { Controller, type ControllerOptions } from '@kubegen/runtime/internal/controller/controller.js';
 import {
-  Controller,
-  TerminalError,
   RECONCILE_TOTAL,
   RECONCILE_ERRORS_TOTAL,
   TERMINAL_RECONCILE_ERRORS_TOTAL,
   RECONCILE_TIMEOUTS_TOTAL,
   MAX_CONCURRENT_RECONCILES,
   ACTIVE_WORKERS,
-  type ControllerOptions,
-  type ReconcileContext,
-  type Request,
-} from '@kubegen/runtime/internal/controller/index.js';
+} from '@kubegen/runtime/internal/controller/metrics.js';
+import { TerminalError, type ReconcileContext, type Request } from '@kubegen/runtime/internal/reconcile/index.js';
 
 /** Lets queued promise callbacks and immediates run (no real time passes). */
 async function flush(rounds = 10): Promise<void> {

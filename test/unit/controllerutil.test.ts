@@ -5,22 +5,23 @@ import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
 import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
 import type { Deployment } from '@kubegen/runtime/internal/builtin/types.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { createOrPatch, createOrUpdate } from '@kubegen/runtime/internal/controllerutil/create-or-update.js';
+import { FinalizerRegistry } from '@kubegen/runtime/internal/controllerutil/finalizer-registry.js';
 import {
-  AlreadyOwnedError,
-  FinalizerRegistry,
   addFinalizer,
   containsFinalizer,
-  createOrPatch,
-  createOrUpdate,
+  removeFinalizer,
+} from '@kubegen/runtime/internal/controllerutil/finalizers.js';
+import {
+  AlreadyOwnedError,
   getControllerOf,
   hasOwnerReference,
   isControlledBy,
-  removeFinalizer,
   removeOwnerReference,
   setControllerReference,
   setOwnerReference,
-} from '@kubegen/runtime/internal/controllerutil/index.js';
-import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
+} from '@kubegen/runtime/internal/controllerutil/owner-references.js';
+import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 
 const foo = (name = 'foo', uid = 'uid-foo', namespace = 'demo'): KubeObject => ({
   apiVersion: 'samplecontroller.k8s.io/v1alpha1',

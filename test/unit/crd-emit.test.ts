@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { OutputOwnershipError } from 'kubegen/internal/cli/output/write.js';
+import { verifyYamlOutput, writeYamlOutput } from 'kubegen/internal/cli/output/yaml-output.js';
 import { crdFileName, emitCrds, YAML_HEADER } from 'kubegen/internal/generate/crd/index.js';
-import { verifyYamlOutput, writeYamlOutput } from 'kubegen/internal/generate/crd/yaml-output.js';
-import { OutputOwnershipError } from 'kubegen/internal/generate/write.js';
 import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { fixture } from '../support/paths.js';
 

@@ -7,8 +7,10 @@ import { ApiError, newStatus } from '@kubegen/runtime/internal/client/errors.js'
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { EventBroadcaster, FakeEventRecorder, LruCache, createEventRecorder } from '@kubegen/runtime/internal/events/index.js';
-import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
+import { EventBroadcaster, createEventRecorder } from '@kubegen/runtime/internal/events/event-recorder.js';
+import { LruCache } from '@kubegen/runtime/internal/events/lru-cache.js';
+import { FakeEventRecorder } from '@kubegen/runtime/internal/testing/fake/fake-recorder.js';
+import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 
 const START = Date.parse('2024-05-01T10:00:00Z');
 const foo: KubeObject = {

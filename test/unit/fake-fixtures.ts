@@ -2,9 +2,9 @@
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import type { Watch, WatchEvent } from '@kubegen/runtime/internal/client/types.js';
-import { newFakeTransportWithOptions } from '@kubegen/runtime/internal/testing/fake-transport.js';
-import type { FakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
-import type { FakeResource } from '@kubegen/runtime/internal/testing/fake-resource.js';
+import { newFakeTransportWithOptions } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import type { FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import type { FakeResource } from '@kubegen/runtime/internal/testing/fake/fake-resource.js';
 
 export interface Foo extends KubeObject {
   spec?: { replicas?: number; color?: string; [k: string]: unknown };

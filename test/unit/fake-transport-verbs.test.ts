@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError, isBadRequest, isConflict, isInternalError, isInvalid, isNotFound, newStatus } from '@kubegen/runtime/internal/client/errors.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
-import { actionMatches } from '@kubegen/runtime/internal/testing/fake-actions.js';
-import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
+import { actionMatches } from '@kubegen/runtime/internal/testing/fake/fake-actions.js';
+import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import { BARS, FOOS, foo, setup } from './fake-fixtures.js';
 import type { Foo } from './fake-fixtures.js';
 

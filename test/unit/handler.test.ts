@@ -2,8 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
-import type { Request } from '@kubegen/runtime/internal/controller/index.js';
-import { enqueueForObject, enqueueForOwner, enqueueMapped, type RequestSink } from '@kubegen/runtime/internal/handler/index.js';
+import type { Request } from '@kubegen/runtime/internal/reconcile/index.js';
+import {
+  enqueueForObject,
+  enqueueForOwner,
+  enqueueMapped,
+  type RequestSink,
+} from '@kubegen/runtime/internal/handler/handler.js';
 
 function recorder(): RequestSink & { got: Request[] } {
   const got: Request[] = [];

@@ -4,7 +4,7 @@ import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import type { KubeObject, ResourceInfo, ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { CacheSyncError, SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.js';
-import { FakeListerWatcher } from '@kubegen/runtime/internal/testing/fake-lister-watcher.js';
+import { FakeListerWatcher } from '@kubegen/runtime/internal/testing/fake/fake-lister-watcher.js';
 import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
 import type { ResourceEventHandler } from '@kubegen/runtime/internal/cache/listener.js';
 import { SharedIndexInformer, type SharedIndexInformerOptions } from '@kubegen/runtime/internal/cache/shared-informer.js';

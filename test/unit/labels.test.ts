@@ -1,15 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  everything,
-  fieldValue,
-  nothing,
-  parseFieldSelector,
-  parseSelector,
-  selectorFromLabelSelector,
-  selectorFromSet,
-} from '@kubegen/runtime/internal/labels/index.js';
-import type { Labels } from '@kubegen/runtime/internal/labels/index.js';
+import { fieldValue, parseFieldSelector } from '@kubegen/runtime/internal/labels/field-selector.js';
+import { selectorFromLabelSelector } from '@kubegen/runtime/internal/labels/label-selector.js';
+import { parseSelector } from '@kubegen/runtime/internal/labels/parse-selector.js';
+import { everything, nothing, selectorFromSet } from '@kubegen/runtime/internal/labels/selector.js';
+import type { Labels } from '@kubegen/runtime/internal/labels/selector.js';
 
 describe('parseSelector matching', () => {
   // [selector, labels, expected]

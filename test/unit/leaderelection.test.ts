@@ -12,7 +12,7 @@ import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { LeaderElector, type LeaderElectorOptions } from '@kubegen/runtime/internal/leaderelection/leader-elector.js';
 import { LeaseLock, formatMicroTime } from '@kubegen/runtime/internal/leaderelection/lease-lock.js';
-import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
+import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 
 const NS = 'kube-system';
 const NAME = 'my-controller';

@@ -9,14 +9,14 @@ import { test } from 'node:test';
 import { Registry } from 'prom-client';
 import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
 import type { Lease } from '@kubegen/runtime/internal/builtin/types.js';
-import { controllerFor } from '@kubegen/runtime/internal/builder/index.js';
+import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { formatMicroTime } from '@kubegen/runtime/internal/leaderelection/lease-lock.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { LeaderElectionLostError, Manager } from '@kubegen/runtime/internal/manager/index.js';
-import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake-transport.js';
+import { LeaderElectionLostError, Manager } from '@kubegen/runtime/internal/manager/manager.js';
+import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 
 const NS = 'ns';
 const LEASE = 'mgr-lock';

@@ -14,11 +14,11 @@ const mod = (p: string): string => JSON.stringify(new URL(p, runtimeDist).href);
 
 /** The child: prints `reconcile-started`, `reconcile-finished aborted=<bool>`, `manager-stopped holder=<json>`. */
 const SCRIPT = `
-const { Manager } = await import(${mod('manager/index.js')});
-const { controllerFor } = await import(${mod('builder/index.js')});
+const { Manager } = await import(${mod('manager/manager.js')});
+const { controllerFor } = await import(${mod('builder/builder.js')});
 const { builtinResources } = await import(${mod('builtin/resources.js')});
 const { nullLogger } = await import(${mod('log.js')});
-const { newFakeTransport } = await import(${mod('testing/fake-transport.js')});
+const { newFakeTransport } = await import(${mod('testing/fake/fake-transport.js')});
 const cm = builtinResources.configMaps;
 const transport = newFakeTransport([cm, builtinResources.leases], { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' } });
 const mgr = new Manager({

@@ -6,10 +6,10 @@ import { isNotFound } from "@kubegen/runtime/internal/client/errors.js";
 import { ResourceClient } from "@kubegen/runtime/internal/client/resource-client.js";
 import type { KubeObject } from "@kubegen/runtime/internal/client/types.js";
 import { nullLogger } from "@kubegen/runtime/internal/log.js";
-import { controllerFor } from "@kubegen/runtime/internal/builder/index.js";
-import { Manager } from "@kubegen/runtime/internal/manager/index.js";
-import { generationChanged } from "@kubegen/runtime/internal/predicate/index.js";
-import { newFakeTransport } from "@kubegen/runtime/internal/testing/fake-transport.js";
+import { controllerFor } from "@kubegen/runtime/internal/builder/builder.js";
+import { Manager } from "@kubegen/runtime/internal/manager/manager.js";
+import { generationChanged } from "@kubegen/runtime/internal/predicate/predicate.js";
+import { newFakeTransport } from "@kubegen/runtime/internal/testing/fake/fake-transport.js";
 import { fooResource } from "../../test/golden/sample-controller/samplecontroller.k8s.io/v1alpha1/register.js";
 import { settle } from '../support/wait.js';
 

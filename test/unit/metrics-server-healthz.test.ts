@@ -1,7 +1,8 @@
 /** HealthProbeServer on 127.0.0.1:0: /healthz and /readyz from named checks, per-check paths, verbose, exclude. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HealthProbeServer, ping } from '@kubegen/runtime/internal/healthz/index.js';
+import { ping } from '@kubegen/runtime/internal/healthz/checks.js';
+import { HealthProbeServer } from '@kubegen/runtime/internal/healthz/health-probe-server.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 
 describe('HealthProbeServer', () => {

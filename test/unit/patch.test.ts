@@ -1,13 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  applyJsonPatch,
-  applyMergePatch,
-  createMergePatch,
-  formatPointer,
-  parsePointer,
-  PatchError,
-} from '@kubegen/runtime/internal/patch/index.js';
+import { applyJsonPatch } from '@kubegen/runtime/internal/patch/json-patch.js';
+import { formatPointer, parsePointer, PatchError } from '@kubegen/runtime/internal/patch/json-pointer.js';
+import { applyMergePatch, createMergePatch } from '@kubegen/runtime/internal/patch/merge-patch.js';
 import type { JsonPatchOperation } from '@kubegen/runtime/internal/client/interfaces.js';
 
 describe('JSON pointer', () => {

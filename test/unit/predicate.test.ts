@@ -12,7 +12,7 @@ import {
   resourceVersionChanged,
   admits,
   type Predicate,
-} from '@kubegen/runtime/internal/predicate/index.js';
+} from '@kubegen/runtime/internal/predicate/predicate.js';
 
 const obj = (meta: KubeObject['metadata']): KubeObject => ({ metadata: { name: 'a', namespace: 'ns', ...meta } });
 

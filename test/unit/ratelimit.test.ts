@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
+import { BucketRateLimiter } from '@kubegen/runtime/internal/workqueue/bucket-rate-limiter.js';
 import {
-  BucketRateLimiter,
   ItemExponentialFailureRateLimiter,
   ItemFastSlowRateLimiter,
   MaxOfRateLimiter,
-  RateLimitingQueue,
   WithMaxWaitRateLimiter,
   defaultControllerRateLimiter,
   defaultItemBasedRateLimiter,
-} from '@kubegen/runtime/internal/workqueue/index.js';
+} from '@kubegen/runtime/internal/workqueue/rate-limiter.js';
+import { RateLimitingQueue } from '@kubegen/runtime/internal/workqueue/rate-limiting-queue.js';
 
 test('exponential limiter doubles from 5ms and caps at 1000s', () => {
   const limiter = new ItemExponentialFailureRateLimiter<string>();

@@ -101,7 +101,7 @@ describe('CRD → TS with markers → CRD round trip', () => {
         fs.mkdirSync(dir, { recursive: true });
         fs.writeFileSync(path.join(dir, 'types.ts'), emitMarkedTypes(gv));
       }
-      const back = (await parseApis(apis)).model;
+      const back = await parseApis(apis);
       assert.equal(back.resources.length, original.resources.length);
       for (const [i, want] of original.resources.entries()) {
         const got = back.resources[i]!;
@@ -124,7 +124,7 @@ describe('round trip comparison', () => {
     const dir = path.join(tmp, 'lossy', 'apis', 'samplecontroller', 'v1alpha1');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'types.ts'), ts.replace(/^.*\+kubebuilder:validation:Maximum=10\n/m, ''));
-    const back = (await parseApis(path.join(tmp, 'lossy', 'apis'))).model;
+    const back = await parseApis(path.join(tmp, 'lossy', 'apis'));
     assert.notDeepEqual(semantic(back.resources[0]!.versions[0]!.schema, true), semantic(gv.kinds[0]!.version.schema, true));
     assert.equal((back.resources[0]!.versions[0]!.schema.properties!['spec']!.properties!['replicas'] as JSONSchemaProps).maximum, undefined);
   });

@@ -14,8 +14,8 @@ import { SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.j
 import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { EventBroadcaster } from '@kubegen/runtime/internal/events/event-recorder.js';
-import { FakeEventRecorder } from '@kubegen/runtime/internal/events/fake-recorder.js';
-import type { FakeAction } from '@kubegen/runtime/internal/testing/fake-actions.js';
+import { FakeEventRecorder } from '@kubegen/runtime/internal/testing/fake/fake-recorder.js';
+import type { FakeAction } from '@kubegen/runtime/internal/testing/fake/fake-actions.js';
 import { RateLimitingQueue } from '@kubegen/runtime/internal/workqueue/rate-limiting-queue.js';
 import { ItemExponentialFailureRateLimiter } from '@kubegen/runtime/internal/workqueue/rate-limiter.js';
 import { Controller, messageResourceExists } from '../../examples/sample-controller/src/controller.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
-import { DelayingQueue } from '@kubegen/runtime/internal/workqueue/index.js';
+import { DelayingQueue } from '@kubegen/runtime/internal/workqueue/delaying-queue.js';
 
 async function drainAll<T>(q: DelayingQueue<T>): Promise<T[]> {
   const out: T[] = [];

@@ -3,13 +3,11 @@ import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { metricsRegistry } from '@kubegen/runtime/internal/metrics/registry.js';
-import {
-  RateLimitingQueue,
-  WORKQUEUE_DURATION_BUCKETS,
-  WorkQueue,
-  ItemExponentialFailureRateLimiter,
-} from '@kubegen/runtime/internal/workqueue/index.js';
-import type { WorkqueueMetricsProvider } from '@kubegen/runtime/internal/workqueue/index.js';
+import { WORKQUEUE_DURATION_BUCKETS } from '@kubegen/runtime/internal/workqueue/prometheus-metrics.js';
+import { WorkQueue } from '@kubegen/runtime/internal/workqueue/queue.js';
+import { ItemExponentialFailureRateLimiter } from '@kubegen/runtime/internal/workqueue/rate-limiter.js';
+import { RateLimitingQueue } from '@kubegen/runtime/internal/workqueue/rate-limiting-queue.js';
+import type { WorkqueueMetricsProvider } from '@kubegen/runtime/internal/workqueue/metrics.js';
 
 /** Reads one sample of `metric` (optionally a histogram series such as `_sum`) for queue `queue`. */
 async function sample(registry: Registry, metric: string, queue: string, series = metric): Promise<number | undefined> {

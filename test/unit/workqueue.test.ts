@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WorkQueue } from '@kubegen/runtime/internal/workqueue/index.js';
-import type { QueueGetResult } from '@kubegen/runtime/internal/workqueue/index.js';
+import { WorkQueue } from '@kubegen/runtime/internal/workqueue/queue.js';
+import type { QueueGetResult } from '@kubegen/runtime/internal/workqueue/queue.js';
 
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -10,14 +10,9 @@ export * from './model/index.js';
 export { parseCrdPaths } from './parse/crd/index.js';
 export { generate } from './generate/index.js';
 export type { GeneratedFile, GenerateOptions } from './generate/index.js';
-export {
-  MARKER_FILE,
-  MARKER_CONTENT,
-  OutputOwnershipError,
-  assertOwnedOutput,
-  checkGeneratedPaths,
-  writeOutput,
-} from './generate/write.js';
-export type { WriteOptions, WriteResult, WriterFs } from './generate/write.js';
-export { formatVerifyReport, listFiles, unifiedDiff, verifyOutput } from './generate/verify.js';
-export type { ChangedFile, VerifyResult } from './generate/verify.js';
+export { MARKER_FILE, MARKER_CONTENT, checkGeneratedPaths } from './generate/output-files.js';
+export { OutputOwnershipError, assertOwnedOutput, writeOutput } from './cli/output/write.js';
+export type { WriteOptions, WriteResult, WriterFs } from './cli/output/write.js';
+export { formatVerifyReport, listFiles, verifyOutput } from './cli/output/verify.js';
+export type { ChangedFile, VerifyResult } from './cli/output/verify.js';
+export { unifiedDiff } from './cli/output/diff.js';

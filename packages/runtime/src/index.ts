@@ -1,24 +1,187 @@
-/** @kubegen/runtime: what generated code and controllers load. Never imports the generator side. */
-export * from './client/index.js';
-export * from './log.js';
-export * from './clock.js';
-export * from './workqueue/index.js';
+/**
+ * `@kubegen/runtime`: what generated code and controllers import. Never imports the generator side.
+ *
+ * This file is the public API, name by name: what generated code, the scaffold's templates, the README and the
+ * examples use, and what users need to write and test controllers. Everything else under `src/` is internal
+ * (reachable only by the repository's tests, through the `kubegen-internal` export condition), so it can change
+ * without a breaking release. Test helpers are the separate entry points `@kubegen/runtime/testing` (all of them),
+ * `@kubegen/runtime/testing/fake` and `@kubegen/runtime/testing/envtest`.
+ */
+
+// Kubernetes object and API types
+export { PATCH_CONTENT_TYPES } from './client/types.js';
+export type {
+  IntOrString, KubeList, KubeObject, ListMeta, ObjectMeta, OwnerReference, PatchType, QueryValue, ResourceDescriptor,
+  ResourceInfo, ResourceRequest, ScalePaths, Status, Transport, Verb, Watch, WatchEvent, WatchEventType,
+} from './client/types.js';
+export type {
+  Condition, ConfigMapKeySelector, Duration, float64, int32, int64, integer, JSONValue, LocalObjectReference,
+  MicroTime, ObjectReference, Quantity, RawExtension, SecretKeySelector, Time, TypedLocalObjectReference,
+} from './api-types.js';
+
+// Clients: transport, kubeconfig, typed resource clients, API errors (client-go `rest`, `clientcmd`, `errors`)
+export {
+  createTransport, defaultNamespace, loadClientConfig, loadKubeConfig, loadRestConfig,
+} from './client/kubeconfig.js';
+export type { ClientOptions, LoadOptions } from './client/kubeconfig.js';
+export {
+  inClusterAvailable, inClusterRestConfig, isRestConfig, restConfigToKubeConfig, SERVICE_ACCOUNT_DIR,
+} from './client/rest-config.js';
+export type { Impersonation, RestConfig } from './client/rest-config.js';
+export { HttpTransport } from './client/http-transport.js';
+export type { RawRequestInit, RawResponse, TransportOptions } from './client/http-transport.js';
+export { DEFAULT_PAGE_SIZE, ResourceClient } from './client/resource-client.js';
+export type {
+  ApplyOptions, CallOptions, CreateOptions, DeleteCollectionOptions, DeleteOptions, GetOptions, JsonPatchOperation,
+  ListOptions, Patch, PatchOptions, Preconditions, ResourceInterface, Scale, ScaleInterface, StatusInterface,
+  UpdateOptions, WatchOptions, WriteOptions,
+} from './client/interfaces.js';
+export {
+  ApiError, isAlreadyExists, isBadRequest, isConflict, isForbidden, isGone, isInternalError, isInvalid,
+  isMethodNotSupported, isNotFound, isTimeout, isTooManyRequests, isUnauthorized, newStatus,
+} from './client/errors.js';
+
+// Built-in kinds: typed clientset, informers and resources for core, apps, batch, coordination
+export type {
+  ConfigMap, ConfigMapList, DaemonSet, DaemonSetList, Deployment, DeploymentList, Event, EventList, Job, JobList,
+  Lease, LeaseList, Namespace, NamespaceList, Pod, PodList, ReplicaSet, ReplicaSetList, Secret, SecretList, Service,
+  ServiceAccount, ServiceAccountList, ServiceList, StatefulSet, StatefulSetList,
+} from './builtin/types.js';
+export type { Wire } from './builtin/wire.js';
+export { allBuiltinResources, builtinResources } from './builtin/resources.js';
+export { AppsV1Client, BatchV1Client, CoordinationV1Client, CoreV1Client, KubeClientset } from './builtin/clientset.js';
+export { KubeInformers } from './builtin/informers.js';
+export type { TypedInformer } from './builtin/informers.js';
+
+// Deep copy helpers used by generated code
+export { deepCopyJSON, setOwnKey } from './deepcopy.js';
+
+// The cache: shared informers, informer factory, indexers, listers, keys (client-go `tools/cache`)
+export { CacheSyncError, SharedInformerFactory } from './cache/factory.js';
+export type { InformerOptions, SharedInformerFactoryOptions, WaitForCacheSyncOptions } from './cache/factory.js';
+export { MIN_RESYNC_PERIOD_MS, SharedIndexInformer } from './cache/shared-informer.js';
+export type { HandlerOptions, HandlerRegistration, SharedIndexInformerOptions } from './cache/shared-informer.js';
+export type { ResourceEventHandler } from './cache/listener.js';
+export type { ListerWatcher, ReflectorOptions } from './cache/reflector-types.js';
+export type { BackoffOptions } from './cache/backoff.js';
+export { stripManagedFields } from './cache/transform.js';
+export type { TransformFunc } from './cache/transform.js';
+export { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX } from './cache/indexer.js';
+export type { Indexers, IndexFunc, KeyFunc } from './cache/indexer.js';
+export { Lister, NamespaceLister } from './cache/lister.js';
+export type { SelectorInput } from './cache/lister.js';
+export {
+  DeletedFinalStateUnknown, deletionHandlingMetaNamespaceKey, isTombstone, metaNamespaceKey, objectFromDeleted,
+  splitMetaNamespaceKey,
+} from './cache/keys.js';
+
+// Work queues (client-go `util/workqueue`) and their pluggable metrics
+export { WorkQueue } from './workqueue/queue.js';
+export type { QueueGetResult, QueueInterface, QueueOptions } from './workqueue/queue.js';
+export { DelayingQueue } from './workqueue/delaying-queue.js';
+export type { DelayingQueueInterface } from './workqueue/delaying-queue.js';
+export { RateLimitingQueue } from './workqueue/rate-limiting-queue.js';
+export type { RateLimitingQueueInterface, RateLimitingQueueOptions } from './workqueue/rate-limiting-queue.js';
+export {
+  defaultControllerRateLimiter, defaultItemBasedRateLimiter, ItemExponentialFailureRateLimiter,
+  ItemFastSlowRateLimiter, MaxOfRateLimiter, WithMaxWaitRateLimiter,
+} from './workqueue/rate-limiter.js';
+export type { RateLimiter } from './workqueue/rate-limiter.js';
+export { BucketRateLimiter } from './workqueue/bucket-rate-limiter.js';
+export type {
+  CounterMetric, GaugeMetric, HistogramMetric, SettableGaugeMetric, WorkqueueMetricsProvider,
+} from './workqueue/metrics.js';
+export { prometheusMetricsProvider } from './workqueue/prometheus-metrics.js';
+
+// The reconcile contract (controller-runtime `pkg/reconcile`)
+export { requestFromKey, requestKey } from './reconcile/request.js';
+export type { Request } from './reconcile/request.js';
+export type { ReconcileContext, ReconcileFunc, Reconciler, Result } from './reconcile/reconciler.js';
+export { isTerminalError, TerminalError } from './reconcile/terminal-error.js';
+
+// Controllers, event handlers, predicates, builder (controller-runtime `controller`, `handler`, `predicate`, `builder`)
+export { Controller, ReconcileTimeoutError } from './controller/controller.js';
+export type { ControllerOptions } from './controller/controller.js';
+export { controllerMetrics } from './controller/metrics.js';
+export type { ControllerMetrics, ReconcileResultLabel } from './controller/metrics.js';
+export { enqueueForObject, enqueueForOwner, enqueueMapped } from './handler/handler.js';
+export type { EnqueueForOwnerOptions, EventHandler, OwnerType, RequestSink } from './handler/handler.js';
+export {
+  admits, admitsAll, and, annotationChanged, generationChanged, labelChanged, labelSelector, not, or, predicateFuncs,
+  resourceVersionChanged,
+} from './predicate/predicate.js';
+export type { EventKind, Predicate } from './predicate/predicate.js';
+export { ControllerBuilder, controllerFor, newControllerManagedBy } from './builder/builder.js';
+export type { BuilderControllerOptions, BuilderWatchOptions, OwnsOptions } from './builder/builder.js';
+
+// The manager (controller-runtime `pkg/manager`)
+export {
+  DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, LeaderElectionLostError, Manager,
+} from './manager/manager.js';
+export type { ManagerOptions, Runnable } from './manager/manager.js';
+export { CachedClient, CachedResourceClient } from './manager/cached-client.js';
+export type { InformerLookup } from './manager/cached-client.js';
+export { setupSignalHandler } from './manager/signals.js';
+
+// Helpers for reconcilers (controller-runtime `controllerutil`, `finalizer`)
+export {
+  AlreadyOwnedError, getControllerOf, hasControllerReference, hasOwnerReference, isControlledBy, removeOwnerReference,
+  setControllerReference, setOwnerReference,
+} from './controllerutil/owner-references.js';
+export type { OwnerReferenceOptions } from './controllerutil/owner-references.js';
+export { addFinalizer, containsFinalizer, isBeingDeleted, removeFinalizer } from './controllerutil/finalizers.js';
+export { FinalizerRegistry } from './controllerutil/finalizer-registry.js';
+export type { FinalizeResult, FinalizerFn, FinalizerResult } from './controllerutil/finalizer-registry.js';
+export { createOrPatch, createOrUpdate } from './controllerutil/create-or-update.js';
+export type {
+  CreateOrPatchClient, CreateOrUpdateClient, MutateFn, OperationResult,
+} from './controllerutil/create-or-update.js';
+
+// Events (client-go `tools/record`)
+export { createEventRecorder, EventBroadcaster } from './events/event-recorder.js';
+export type { EventBroadcasterOptions, EventRecorder, EventType } from './events/event-recorder.js';
+
+// Leader election on a Lease (client-go `tools/leaderelection`)
+export {
+  DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS, LeaderElector,
+} from './leaderelection/leader-elector.js';
+export type { LeaderCallbacks, LeaderElectorOptions } from './leaderelection/leader-elector.js';
+export { LeaseLock } from './leaderelection/lease-lock.js';
+export type { LeaderElectionRecord, LeaseLockOptions, ObservedLease } from './leaderelection/lease-lock.js';
+export { defaultLeaderElectionIdentity } from './leaderelection/identity.js';
+
+// Metrics and health endpoints (controller-runtime `pkg/metrics`, `pkg/healthz`)
 export { metricsRegistry } from './metrics/registry.js';
-export * from './builtin/index.js';
-export * from './deepcopy.js';
-export * from './cache/index.js';
-export * from './labels/index.js';
-export * from './patch/index.js';
-export * from './leaderelection/index.js';
-export * from './events/index.js';
-export * from './controllerutil/index.js';
-export * from './healthz/index.js';
-export * from './metrics/server.js';
-export * from './metrics/bind-address.js';
-export * from './metrics/default-metrics.js';
-export * from './controller/index.js';
-export * from './handler/index.js';
-export * from './predicate/index.js';
-export * from './manager/index.js';
-export * from './builder/index.js';
-export * from './api-types.js';
+export { DEFAULT_METRICS_BIND_ADDRESS, METRICS_PATH, MetricsServer } from './metrics/server.js';
+export type { MetricsServerOptions } from './metrics/server.js';
+export { HealthCheckSet, ping } from './healthz/checks.js';
+export type { HealthChecker } from './healthz/checks.js';
+export { HealthProbeServer } from './healthz/health-probe-server.js';
+export type { HealthProbeServerOptions } from './healthz/health-probe-server.js';
+
+// Label and field selectors (apimachinery `labels`, `fields`)
+export {
+  everything, newRequirement, nothing, requirementMatches, requirementToString, selectorFromRequirements,
+  selectorFromSet,
+} from './labels/selector.js';
+export type { Labels, Requirement, Selector, SelectorOperator } from './labels/selector.js';
+export { parseSelector } from './labels/parse-selector.js';
+export { selectorFromLabelSelector } from './labels/label-selector.js';
+export type { LabelSelector, LabelSelectorOperator, LabelSelectorRequirement } from './labels/label-selector.js';
+export { escapeFieldValue, fieldValue, parseFieldSelector } from './labels/field-selector.js';
+export type { FieldRequirement, FieldSelector, FieldSelectorOperator } from './labels/field-selector.js';
+export {
+  isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateDNS1123Label,
+  validateDNS1123Subdomain, validateLabelValue, validateQualifiedName,
+} from './labels/validation.js';
+
+// JSON Patch (RFC 6902) and JSON Merge Patch (RFC 7386)
+export { applyJsonPatch, jsonEqual, validateJsonPatch } from './patch/json-patch.js';
+export { escapePointerToken, formatPointer, parsePointer, PatchError } from './patch/json-pointer.js';
+export { applyMergePatch, createMergePatch } from './patch/merge-patch.js';
+
+// Logging and time
+export { getLogger, JsonLogger, nullLogger, setLogger } from './log.js';
+export type { Logger, LogLevel } from './log.js';
+export { FakeClock, RealClock, realClock, sleep } from './clock.js';
+export type { Clock, TimerHandle } from './clock.js';

@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport, type TransportOptions } from '@kubegen/runtime/internal/client/http-transport.js';
 import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
-import { Envtest } from '@kubegen/runtime/internal/testing/envtest.js';
-import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest-namespace.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { SHARED_CRD_PATHS } from './crds.js';
 
 export const KUBECONFIG_ENV = 'KUBEGEN_TEST_KUBECONFIG';

@@ -2,12 +2,12 @@ import * as fs from 'node:fs/promises';
 import type { ApiModel } from '../model/index.js';
 import type { GeneratedFile } from '../generate/index.js';
 import { emitCrds } from '../generate/crd/index.js';
-import { assertOwnedYaml, verifyYamlOutput, writeYamlOutput } from '../generate/crd/yaml-output.js';
 import { emitRbac, ROLE_FILE } from '../generate/rbac/index.js';
-import type { VerifyResult } from '../generate/verify.js';
 import { defaultPipeline } from './pipeline.js';
-import { assertOwnedOutput, writeOutput } from '../generate/write.js';
-import { formatVerifyReport, verifyOutput } from '../generate/verify.js';
+import { formatVerifyReport, verifyOutput } from './output/verify.js';
+import type { VerifyResult } from './output/verify.js';
+import { assertOwnedOutput, writeOutput } from './output/write.js';
+import { assertOwnedYaml, verifyYamlOutput, writeYamlOutput } from './output/yaml-output.js';
 import { displayPath } from './config.js';
 import type { ResolvedConfig } from './config.js';
 import { CliInputError, ExitCode } from './errors.js';
@@ -43,12 +43,11 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     const apis = cfg.inputs.apis;
     const shownApis = io.cwd === process.cwd() ? displayPath(apis, io.cwd) : apis;
     const parse = pipeline.parseApis ?? defaultPipeline.parseApis!;
-    const input = await parse(shownApis, cfg.rbacSources ? { outDir: cfg.out, rbacSources: cfg.rbacSources } : { outDir: cfg.out });
-    model = input.model;
+    model = await parse(shownApis, cfg.rbacSources ? { outDir: cfg.out, rbacSources: cfg.rbacSources } : { outDir: cfg.out });
     if (model.resources.length === 0) {
       throw new CliInputError(`${shownApis}: no root kind found (an exported interface marked +kubebuilder:object:root=true in apis/<group>/<version>/)`);
     }
-    yaml = { crds: emitCrds(model), rbac: [{ path: ROLE_FILE, content: emitRbac(input.rbac) }] };
+    yaml = { crds: emitCrds(model), rbac: [{ path: ROLE_FILE, content: emitRbac(model) }] };
   } else {
     const crds = cfg.inputs.crds ?? [];
     for (const p of crds) {

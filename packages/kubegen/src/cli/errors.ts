@@ -1,5 +1,5 @@
 import { InputError } from '../model/errors.js';
-import { OutputOwnershipError } from '../generate/write.js';
+import { OutputOwnershipError } from './output/write.js';
 
 /** Exit codes of `codegen`. */
 export const ExitCode = {

@@ -1,6 +1,6 @@
 import type { ApiModel } from '../model/index.js';
 import type { GeneratedFile, GenerateOptions } from '../generate/index.js';
-import type { ApisInput, ParseApisOptions } from '../parse/typescript/index.js';
+import type { ParseApisOptions } from '../parse/typescript/index.js';
 
 /**
  * The front ends and generators a command drives. The real ones are imported lazily, each when first needed (so
@@ -8,8 +8,11 @@ import type { ApisInput, ParseApisOptions } from '../parse/typescript/index.js';
  */
 export interface Pipeline {
   parseCrdPaths(paths: string[]): Promise<ApiModel>;
-  /** The TypeScript front end (`--apis`); the real one when a stub leaves it out. */
-  parseApis?(dir: string, opts: ParseApisOptions): Promise<ApisInput>;
+  /**
+   * The TypeScript front end (`--apis`); the real one when a stub leaves it out. Its model carries the RBAC rules
+   * (`rbacRules`) that `role.yaml` is emitted from.
+   */
+  parseApis?(dir: string, opts: ParseApisOptions): Promise<ApiModel>;
   generate(model: ApiModel, opts: GenerateOptions): GeneratedFile[] | Promise<GeneratedFile[]>;
 }
 

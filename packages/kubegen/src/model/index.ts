@@ -2,3 +2,4 @@ export * from './schema.js';
 export * from './resource.js';
 export * from './errors.js';
 export * from './groups.js';
+export * from './rbac.js';

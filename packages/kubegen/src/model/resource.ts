@@ -1,3 +1,4 @@
+import type { RbacRule } from './rbac.js';
 import type { JSONSchemaProps } from './schema.js';
 
 /**
@@ -9,6 +10,11 @@ import type { JSONSchemaProps } from './schema.js';
 export interface ApiModel {
   /** Sorted by group, then kind, so output is deterministic whatever the input order. */
   resources: ResourceModel[];
+  /**
+   * The `+kubebuilder:rbac` rules the TypeScript front end found (apis folder first, then the extra RBAC sources),
+   * in file order; the RBAC emitter reads them from here. Absent when the input has no markers (CRD YAML).
+   */
+  rbacRules?: RbacRule[];
 }
 
 /** Where a piece of the model came from, for error messages. */

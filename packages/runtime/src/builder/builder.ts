@@ -14,7 +14,7 @@
  */
 import type { KubeObject, ResourceInfo } from '../client/types.js';
 import { Controller, type ControllerOptions } from '../controller/controller.js';
-import type { ReconcileFunc, Reconciler } from '../controller/reconcile.js';
+import type { ReconcileFunc, Reconciler } from '../reconcile/index.js';
 import { enqueueForObject, enqueueForOwner, type EventHandler } from '../handler/handler.js';
 import type { Manager } from '../manager/manager.js';
 import type { Predicate } from '../predicate/predicate.js';

@@ -34,7 +34,7 @@ import {
   type Reconciler,
   type Request,
   type Result,
-} from './reconcile.js';
+} from '../reconcile/index.js';
 
 export interface ControllerOptions {
   /** Names the controller in logs and metrics and names its workqueue. Required. */

@@ -5,7 +5,7 @@
  */
 import { objectFromDeleted, type DeletedFinalStateUnknown } from '../cache/keys.js';
 import type { KubeObject } from '../client/types.js';
-import type { Request } from '../controller/reconcile.js';
+import type { Request } from '../reconcile/index.js';
 
 /** Where handlers put requests (the controller's queue; duplicates are collapsed there). */
 export interface RequestSink {

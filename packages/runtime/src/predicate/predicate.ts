@@ -4,7 +4,9 @@
  * Delete events carry the object's last known state (tombstones are unwrapped before predicates run).
  */
 import type { KubeObject } from '../client/types.js';
-import { parseSelector, selectorFromLabelSelector, type LabelSelector, type Selector } from '../labels/index.js';
+import { selectorFromLabelSelector, type LabelSelector } from '../labels/label-selector.js';
+import { parseSelector } from '../labels/parse-selector.js';
+import type { Selector } from '../labels/selector.js';
 
 export interface Predicate<T extends KubeObject = KubeObject> {
   create?(obj: T): boolean;

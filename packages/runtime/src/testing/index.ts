@@ -1,14 +1,7 @@
-/** @kubegen/runtime/testing: test helpers (envtest control plane, fake tracker). */
-export * from './envtest.js';
-export * from './envtest-assets.js';
-export * from './envtest-crds.js';
-export * from './envtest-namespace.js';
-export { freePort, freePorts } from './envtest-ports.js';
-export { eventually } from './eventually.js';
-export type { EventuallyOptions } from './eventually.js';
-export * from './object-tracker.js';
-export * from './fake-transport.js';
-export * from './fake-actions.js';
-export type { FakeResource, FakeScaleSpec } from './fake-resource.js';
-export { FakeWatch } from './fake-watch.js';
-export { FakeListerWatcher } from './fake-lister-watcher.js';
+/**
+ * `@kubegen/runtime/testing`: every test helper, the envtest control plane (`./testing/envtest`) and the in-memory
+ * fakes (`./testing/fake`). Import a part directly to load only that part (e.g. a unit test that must not load
+ * envtest's process code).
+ */
+export * from './envtest/index.js';
+export * from './fake/index.js';

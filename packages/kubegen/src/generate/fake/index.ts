@@ -5,7 +5,8 @@ import { groupVersionDir, groupVersionMember } from '../names.js';
 /**
  * `fake.ts` at the output root: `createFakeClientset(...objects)` returns the real `Clientset` over the runtime's
  * in-memory `FakeTransport` (object tracker with apiserver semantics, recorded actions, reactors), for users'
- * controller unit tests. Kept out of `index.ts` so production code never loads the testing runtime.
+ * controller unit tests. Kept out of `index.ts` so production code never loads the testing runtime. Imports the fake
+ * part only (`<runtimeImport>/testing/fake`), so a unit test using it does not load envtest's process code.
  */
 export function emitFake(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string): string {
   const imports = gvs.map(
@@ -14,8 +15,8 @@ export function emitFake(gvs: GroupVersion[], groupIds: Map<string, string>, run
   return [
     HEADER,
     '',
-    `import { newFakeTransport } from ${literal(`${runtimeImport}/testing`)};`,
-    `import type { FakeTransport } from ${literal(`${runtimeImport}/testing`)};`,
+    `import { newFakeTransport } from ${literal(`${runtimeImport}/testing/fake`)};`,
+    `import type { FakeTransport } from ${literal(`${runtimeImport}/testing/fake`)};`,
     `import type { KubeObject, ResourceDescriptor } from ${literal(runtimeImport)};`,
     `import { Clientset } from ${literal(`./clientset${ext}`)};`,
     ...imports,

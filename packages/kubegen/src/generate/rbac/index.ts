@@ -1,18 +1,21 @@
 /**
- * RBAC emitter: the `+kubebuilder:rbac` rules as one ClusterRole (`manager-role`, controller-gen's default name),
+ * RBAC emitter: the model's `+kubebuilder:rbac` rules (`ApiModel.rbacRules`) as one ClusterRole (`manager-role`, controller-gen's default name),
  * plus one Role per namespace for rules with `namespace=`. Rules with the same groups, resources, resource names
  * and URLs are merged (verbs united), every list is sorted and de-duplicated, as controller-gen normalises them.
  */
-import type { RbacRule } from '../../parse/typescript/rbac.js';
+import type { ApiModel, RbacRule } from '../../model/index.js';
 import { toYaml, YAML_HEADER } from '../crd/index.js';
 
 export const DEFAULT_ROLE_NAME = 'manager-role';
 export const ROLE_FILE = 'role.yaml';
 
-/** The content of `role.yaml` for `rules`. */
-export function emitRbac(rules: readonly RbacRule[], roleName = DEFAULT_ROLE_NAME): string {
+/**
+ * The content of `role.yaml` for the model's `rbacRules`. Always holds the ClusterRole, with no rules when the model
+ * has none. Pure.
+ */
+export function emitRbac(model: ApiModel, roleName = DEFAULT_ROLE_NAME): string {
   const byNs = new Map<string, RbacRule[]>();
-  for (const r of rules) byNs.set(r.namespace ?? '', [...(byNs.get(r.namespace ?? '') ?? []), r]);
+  for (const r of model.rbacRules ?? []) byNs.set(r.namespace ?? '', [...(byNs.get(r.namespace ?? '') ?? []), r]);
   if (!byNs.has('')) byNs.set('', []);
   const docs: string[] = [];
   for (const ns of [...byNs.keys()].sort()) {

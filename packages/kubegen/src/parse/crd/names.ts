@@ -2,7 +2,7 @@
  * Validation of everything in a CRD that later becomes a file path, URL segment or identifier in generated code.
  * Each check returns an error message, or undefined when the value is fine.
  */
-import { RESERVED_WORDS } from '../../generate/emit-util.js';
+import { RESERVED_WORDS } from '../../model/identifiers.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const VERSION = /^v[0-9]+((alpha|beta)[0-9]+)?$/;

@@ -1,6 +1,6 @@
 /**
  * The TypeScript front end: reads an `apis/` folder of TypeScript types with controller-gen style markers into the
- * same `ApiModel` the CRD front end produces, plus the RBAC rules of `+kubebuilder:rbac` markers.
+ * same `ApiModel` the CRD front end produces, with the rules of `+kubebuilder:rbac` markers in its `rbacRules`.
  *
  * Layout: `apis/<group-short-name>/<version>/*.ts`. The group comes from `+groupName=` in the leading JSDoc block of
  * any file of the version folder (conventionally `doc.ts`), where `+kubebuilder:validation:Optional` can also make
@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { Project } from 'ts-morph';
 import type { InterfaceDeclaration, SourceFile } from 'ts-morph';
 import { InputError, sortModel } from '../../model/index.js';
-import type { ApiModel, ResourceModel, SourceLocation } from '../../model/index.js';
+import type { ApiModel, RbacRule, ResourceModel, SourceLocation } from '../../model/index.js';
 import { checkGroup, checkVersion } from '../crd/names.js';
 import { kindFacts } from './kind.js';
 import type { KindFacts } from './kind.js';
@@ -22,11 +22,8 @@ import { lastMarker } from './markers.js';
 import { optionalByDefault, packageMarkers } from './package-markers.js';
 import type { Marker } from './markers.js';
 import { scanRbacMarkers } from './rbac.js';
-import type { RbacRule } from './rbac.js';
 import { Resolver } from './resolve.js';
 import { SchemaBuilder } from './type-schema.js';
-
-export type { RbacRule } from './rbac.js';
 
 export interface ParseApisOptions {
   /**
@@ -41,14 +38,11 @@ export interface ParseApisOptions {
   rbacSources?: string[];
 }
 
-export interface ApisInput {
-  model: ApiModel;
-  /** RBAC markers found under the apis folder, in file order. */
-  rbac: RbacRule[];
-}
-
-/** Parses the apis folder `dir` (shown in messages as given). */
-export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promise<ApisInput> {
+/**
+ * Parses the apis folder `dir` (shown in messages as given) into the model. `rbacRules` is always set: the RBAC
+ * markers of the apis folder, then those of `opts.rbacSources`, each in file order (empty when there are none).
+ */
+export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promise<ApiModel> {
   const absDir = path.resolve(dir);
   try {
     if (!(await stat(absDir)).isDirectory()) throw new Error('not a folder');
@@ -66,17 +60,17 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
     skipLoadingLibFiles: true,
     compilerOptions: { noLib: true, allowJs: false },
   });
-  const rbac: RbacRule[] = [];
+  const rbacRules: RbacRule[] = [];
   const sources: SourceFile[] = [];
   for (const f of files) {
     const text = await readFile(f, 'utf8');
-    rbac.push(...scanRbacMarkers(text, display(f)));
+    rbacRules.push(...scanRbacMarkers(text, display(f)));
     sources.push(project.createSourceFile(f, text, { overwrite: true }));
   }
   const optional = optionalByDefault(sources, display);
   const builder = new SchemaBuilder(new Resolver(project), display, (sf) => optional.get(path.dirname(sf.getFilePath())) ?? false);
   const outDir = path.resolve(opts.outDir ?? process.cwd());
-  rbac.push(...(await scanRbacSources(opts.rbacSources ?? [], new Set([...files, ...(await listTsFiles(outDir).catch(() => []))]))));
+  rbacRules.push(...(await scanRbacSources(opts.rbacSources ?? [], new Set([...files, ...(await listTsFiles(outDir).catch(() => []))]))));
 
   const byFolder = new Map<string, SourceFile[]>();
   for (const sf of sources) {
@@ -126,7 +120,7 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
     }
   }
   const resources: ResourceModel[] = [...perKind.values()].map(({ group, facts }) => toResource(group, facts));
-  return { model: sortModel({ resources }), rbac };
+  return sortModel({ resources, rbacRules });
 }
 
 interface Root {

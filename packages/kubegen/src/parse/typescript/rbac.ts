@@ -3,18 +3,8 @@
  * (`//`, `/* *\/`, JSDoc) of any `.ts` file under a scanned folder (controller-gen reads them from controller code).
  */
 import { InputError } from '../../model/index.js';
+import type { RbacRule } from '../../model/index.js';
 import { parseMarker } from './markers.js';
-
-/** One RBAC marker. `groups` uses `""` for the core group (`core` is accepted and mapped to it). */
-export interface RbacRule {
-  groups: string[];
-  resources: string[];
-  resourceNames: string[];
-  verbs: string[];
-  urls: string[];
-  /** Set for a namespaced Role; absent for the ClusterRole. */
-  namespace?: string;
-}
 
 const LINE = /^(\s*(?:\/\/+|\/?\*+)?\s*)\+kubebuilder:rbac:/;
 

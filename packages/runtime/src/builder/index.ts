@@ -1,2 +1,0 @@
-/** Fluent controller wiring (controller-runtime `pkg/builder`). */
-export * from './builder.js';

@@ -1,2 +1,0 @@
-/** Event filters for controllers (controller-runtime `pkg/predicate`). */
-export * from './predicate.js';

@@ -1,0 +1,290 @@
+/**
+ * `Envtest`: a real etcd + kube-apiserver for integration tests, as controller-runtime's `envtest.Environment`.
+ *
+ * `Envtest.start()` creates a temp dir, generates a service-account key pair and an admin token, starts etcd and
+ * kube-apiserver on free loopback ports (each in its own process group, killed if this process exits or dies),
+ * waits for `/readyz`, writes a kubeconfig (bearer token, the apiserver's self-signed CA), and installs CRDs.
+ * There is no controller-manager: no garbage collection, namespaces never finish deleting.
+ *
+ * Fault injection for informer tests: `stopApiServer()`/`startApiServer()` restart the apiserver on the same port
+ * with the same data; `compactEtcd()` compacts etcd to its current revision. `stop()` kills both and removes the dir.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { HttpTransport, type TransportOptions } from '../../client/http-transport.js';
+import { envAttachOutput, envStartTimeoutMs, envStopTimeoutMs, findAssets, mergeFlags, type EnvtestAssets } from './envtest-assets.js';
+import { installCrds, parseCrds, readCrdPaths, type CrdObject } from './envtest-crds.js';
+import { freePorts } from './envtest-ports.js';
+import { ManagedProcess, onAbnormalExit } from './envtest-process.js';
+
+export interface EnvtestOptions {
+  /** Folder with `etcd` and `kube-apiserver` (default `$KUBEBUILDER_ASSETS`). */
+  assetsDir?: string;
+  /** CRD files or folders to install once the apiserver is ready. */
+  crdPaths?: string[];
+  /** CRD objects to install (apiextensions.k8s.io/v1). */
+  crds?: object[];
+  /** Fail when a `crdPaths` entry does not exist (default true). */
+  errorIfCrdPathMissing?: boolean;
+  /** Default 20 s or `KUBEBUILDER_CONTROLPLANE_START_TIMEOUT`. */
+  startTimeoutMs?: number;
+  /** Default 20 s or `KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT`. */
+  stopTimeoutMs?: number;
+  /** Extra/overriding kube-apiserver flags (`--name=value`). */
+  apiserverArgs?: string[];
+  /** Extra/overriding etcd flags. */
+  etcdArgs?: string[];
+  /** Copy the control plane's output to stderr (default `KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true`). */
+  attachOutput?: boolean;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export class Envtest {
+  readonly dir: string;
+  readonly apiserverUrl: string;
+  readonly etcdUrl: string;
+  readonly kubeconfigPath: string;
+  readonly kubeConfig: KubeConfig;
+  /** The admin bearer token (user `admin`, group `system:masters`). */
+  readonly token: string;
+  private readonly assets: EnvtestAssets;
+  private readonly opts: EnvtestOptions;
+  private readonly apiserverArgs: string[];
+  private readonly admin: HttpTransport;
+  private etcd: ManagedProcess | undefined;
+  private apiserver: ManagedProcess | undefined;
+  private stopped = false;
+  private readonly unregisterCleanup: () => void;
+
+  private constructor(init: {
+    dir: string;
+    assets: EnvtestAssets;
+    opts: EnvtestOptions;
+    etcdPort: number;
+    apiPort: number;
+    token: string;
+    apiserverArgs: string[];
+  }) {
+    this.dir = init.dir;
+    this.assets = init.assets;
+    this.opts = init.opts;
+    this.token = init.token;
+    this.etcdUrl = `http://127.0.0.1:${init.etcdPort}`;
+    this.apiserverUrl = `https://127.0.0.1:${init.apiPort}`;
+    this.kubeconfigPath = path.join(init.dir, 'kubeconfig');
+    this.apiserverArgs = init.apiserverArgs;
+    this.kubeConfig = new KubeConfig();
+    this.writeKubeconfig();
+    this.admin = new HttpTransport(this.kubeConfig, { userAgent: 'kubegen-envtest' });
+    const dir = this.dir;
+    this.unregisterCleanup = onAbnormalExit(() => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+
+  /** Starts a control plane; on failure everything started is torn down and the error names the cause. */
+  static async start(opts: EnvtestOptions = {}): Promise<Envtest> {
+    const assets = findAssets(opts.assetsDir);
+    const crds = [
+      ...readCrdPaths(opts.crdPaths ?? [], opts.errorIfCrdPathMissing === false),
+      ...(opts.crds ?? []).map((c) => parseCrds(JSON.stringify(c))).flat(),
+    ];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-envtest-'));
+    const [etcdPort, peerPort, apiPort] = (await freePorts(3)) as [number, number, number];
+    const token = randomBytes(24).toString('hex');
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    });
+    fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey);
+    fs.writeFileSync(path.join(dir, 'sa.key'), privateKey, { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},admin,admin-uid,"system:masters"\n`, { mode: 0o600 });
+    fs.mkdirSync(path.join(dir, 'certs'));
+    const apiserverArgs = mergeFlags(
+      [
+        `--etcd-servers=http://127.0.0.1:${etcdPort}`,
+        `--cert-dir=${path.join(dir, 'certs')}`,
+        `--secure-port=${apiPort}`,
+        '--bind-address=127.0.0.1',
+        '--advertise-address=127.0.0.1',
+        '--service-cluster-ip-range=10.0.0.0/24',
+        '--service-account-issuer=https://kubernetes.default.svc',
+        `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
+        `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
+        `--token-auth-file=${path.join(dir, 'tokens.csv')}`,
+        '--authorization-mode=RBAC',
+        '--allow-privileged=true',
+        '--disable-admission-plugins=ServiceAccount',
+      ],
+      opts.apiserverArgs ?? [],
+    );
+    const env = new Envtest({ dir, assets, opts, etcdPort, apiPort, token, apiserverArgs });
+    try {
+      await env.startEtcd(peerPort);
+      await env.startApiServer();
+      if (crds.length > 0) await env.installCrds(crds);
+      return env;
+    } catch (err) {
+      await env.stop().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** A new transport authenticated as the admin user. Callers may `close()` it; `stop()` does not. */
+  transport(opts: TransportOptions = {}): HttpTransport {
+    return new HttpTransport(this.kubeConfig, opts);
+  }
+
+  /** Installs CRDs given as objects, or as file/folder paths; resolves once all are Established and served. */
+  async installCrds(...sources: (string | object | readonly (string | object)[])[]): Promise<CrdObject[]> {
+    const crds: CrdObject[] = [];
+    for (const s of sources.flat()) {
+      if (typeof s === 'string') crds.push(...readCrdPaths([s]));
+      else crds.push(...parseCrds(JSON.stringify(s)));
+    }
+    return installCrds(this.admin, crds, this.startTimeout());
+  }
+
+  /** Starts (or restarts after `stopApiServer()`) kube-apiserver on the same port and data; waits for `/readyz`. */
+  async startApiServer(): Promise<void> {
+    if (this.apiserver && !this.apiserver.done) return;
+    const proc = new ManagedProcess({
+      name: 'kube-apiserver',
+      command: this.assets.kubeApiserver,
+      args: this.apiserverArgs,
+      cwd: this.dir,
+      attachOutput: this.opts.attachOutput ?? envAttachOutput(),
+    });
+    this.apiserver = proc;
+    await this.waitUntil(proc, async () => {
+      const res = await this.admin.raw('GET', '/readyz', { timeoutMs: 2000 });
+      return res.statusCode === 200;
+    });
+  }
+
+  /** Stops kube-apiserver (SIGTERM, then SIGKILL), leaving etcd and its data in place. */
+  async stopApiServer(): Promise<void> {
+    await this.apiserver?.stop(this.stopTimeout());
+  }
+
+  /** Compacts etcd to its current revision; resolves with that revision. */
+  async compactEtcd(): Promise<number> {
+    const range = (await postJson(`${this.etcdUrl}/v3/kv/range`, { key: Buffer.from('/').toString('base64') })) as { header?: { revision?: string } };
+    const revision = Number(range.header?.revision);
+    if (!Number.isFinite(revision) || revision <= 0) throw new Error(`etcd returned no revision: ${JSON.stringify(range)}`);
+    await postJson(`${this.etcdUrl}/v3/kv/compaction`, { revision: String(revision), physical: true });
+    return revision;
+  }
+
+  /** Kills the apiserver and etcd and removes the temp dir. Safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.admin.close();
+    await this.apiserver?.stop(this.stopTimeout());
+    await this.etcd?.stop(this.stopTimeout());
+    fs.rmSync(this.dir, { recursive: true, force: true });
+    this.unregisterCleanup();
+  }
+
+  private async startEtcd(peerPort: number): Promise<void> {
+    const peerUrl = `http://127.0.0.1:${peerPort}`;
+    const args = mergeFlags(
+      [
+        `--data-dir=${path.join(this.dir, 'etcd')}`,
+        `--listen-client-urls=${this.etcdUrl}`,
+        `--advertise-client-urls=${this.etcdUrl}`,
+        `--listen-peer-urls=${peerUrl}`,
+        `--initial-advertise-peer-urls=${peerUrl}`,
+        `--initial-cluster=default=${peerUrl}`,
+      ],
+      this.opts.etcdArgs ?? [],
+    );
+    const proc = new ManagedProcess({
+      name: 'etcd',
+      command: this.assets.etcd,
+      args,
+      cwd: this.dir,
+      attachOutput: this.opts.attachOutput ?? envAttachOutput(),
+      watchdogRemoves: this.dir,
+    });
+    this.etcd = proc;
+    await this.waitUntil(proc, async () => (await getStatus(`${this.etcdUrl}/health`)) === 200);
+  }
+
+  /** Polls `ready` until true; fails early if the process exits, or after the start timeout. */
+  private async waitUntil(proc: ManagedProcess, ready: () => Promise<boolean>): Promise<void> {
+    const timeout = this.startTimeout();
+    const deadline = Date.now() + timeout;
+    let lastError = '';
+    for (;;) {
+      if (proc.done) throw new Error(`envtest: ${proc.name} exited during startup:\n${proc.output()}`);
+      try {
+        if (await ready()) return;
+      } catch (err) {
+        lastError = err instanceof Error ? err.message : String(err);
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`envtest: ${proc.name} not ready after ${timeout} ms${lastError ? ` (${lastError})` : ''}:\n${proc.output()}`);
+      }
+      await sleep(100);
+    }
+  }
+
+  private writeKubeconfig(): void {
+    const config = {
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'envtest', cluster: { server: this.apiserverUrl, 'insecure-skip-tls-verify': true } }],
+      users: [{ name: 'envtest-admin', user: { token: this.token } }],
+      contexts: [{ name: 'envtest', context: { cluster: 'envtest', user: 'envtest-admin', namespace: 'default' } }],
+      'current-context': 'envtest',
+      preferences: {},
+    };
+    fs.writeFileSync(this.kubeconfigPath, JSON.stringify(config, null, 2), { mode: 0o600 });
+    this.kubeConfig.loadFromFile(this.kubeconfigPath);
+  }
+
+  private startTimeout(): number {
+    return this.opts.startTimeoutMs ?? envStartTimeoutMs();
+  }
+
+  private stopTimeout(): number {
+    return this.opts.stopTimeoutMs ?? envStopTimeoutMs();
+  }
+}
+
+/** Status code of a GET (plain HTTP, no keep-alive), 0 on a network error. */
+function getStatus(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false, timeout: 2000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve(0));
+  });
+}
+
+/** POSTs JSON over plain HTTP (etcd's gRPC gateway); resolves with the parsed body, rejects on non-2xx. */
+function postJson(url: string, body: unknown): Promise<unknown> {
+  const data = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': data.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if ((res.statusCode ?? 0) >= 300) reject(new Error(`${url}: HTTP ${res.statusCode}: ${text}`));
+        else resolve(text ? JSON.parse(text) : {});
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}

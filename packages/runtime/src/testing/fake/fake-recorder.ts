@@ -1,0 +1,24 @@
+import type { KubeObject } from '../../client/types.js';
+import type { EventRecorder, EventType } from '../../events/event-recorder.js';
+
+/** One event a {@link FakeEventRecorder} saw. */
+export interface RecordedEvent {
+  object: KubeObject;
+  type: EventType;
+  reason: string;
+  message: string;
+}
+
+/**
+ * An in-memory recorder for unit tests (client-go `record.FakeRecorder`): `events` holds `"<type> <reason> <message>"`
+ * strings in order, `recorded` the full calls. Tests may clear either array.
+ */
+export class FakeEventRecorder implements EventRecorder {
+  readonly events: string[] = [];
+  readonly recorded: RecordedEvent[] = [];
+
+  event(obj: KubeObject, type: EventType, reason: string, message: string): void {
+    this.events.push(`${type} ${reason} ${message}`);
+    this.recorded.push({ object: obj, type, reason, message });
+  }
+}

@@ -1,0 +1,35 @@
+/** How a resource is registered with the in-memory `ObjectTracker`, and the naming helpers the fakes share. */
+import type { ResourceDescriptor, ResourceInfo, ScalePaths } from '../../client/types.js';
+
+/**
+ * Where a resource keeps the numbers its scale subresource reads and writes (CRD `subresources.scale`): JSON paths
+ * such as `.spec.replicas`, `.status.replicas` and (to a label selector *string*) `.status.selector`.
+ */
+export type FakeScaleSpec = ScalePaths;
+
+/**
+ * A resource the tracker serves: its URL/kind info plus which subresources it has (the same shape generated
+ * `register.ts` modules export as `ResourceDescriptor`). With a status subresource, writes to the main resource
+ * ignore `status`, and status writes touch only `status`.
+ */
+export type FakeResource = ResourceDescriptor;
+
+/** The storage key of a resource: objects are kept per group, version and resource, as client-go's tracker does. */
+export function resourceKey(r: Pick<ResourceInfo, 'group' | 'version' | 'resource'>): string {
+  return `${r.group}/${r.version}/${r.resource}`;
+}
+
+/** `apps/v1`, or `v1` for the core group. */
+export function apiVersionOf(r: Pick<ResourceInfo, 'group' | 'version'>): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+/** `foos.example.com`, or `pods` for the core group: how the apiserver names a resource in error messages. */
+export function groupResourceOf(r: Pick<ResourceInfo, 'group' | 'resource'>): string {
+  return r.group ? `${r.resource}.${r.group}` : r.resource;
+}
+
+/** `Foo.example.com`, or `Pod` for the core group: how validation errors name the kind. */
+export function groupKindOf(r: Pick<ResourceInfo, 'group' | 'kind'>): string {
+  return r.group ? `${r.kind}.${r.group}` : r.kind;
+}

@@ -1,0 +1,172 @@
+/**
+ * `FakeTransport`: a `Transport` served by an in-memory `ObjectTracker`, the backend of fake clientsets. Every
+ * typed client (generated or `ResourceClient`) works against it unchanged.
+ *
+ * Each request is recorded as a `FakeAction` (in order, before any reactor runs), then offered to the reactors
+ * (prepended ones first, then added ones); the first that handles it answers, otherwise the tracker does.
+ * Responses are deep copies owned by the caller. Nothing is retried.
+ */
+import type { DeleteOptions, Preconditions, Scale } from '../../client/interfaces.js';
+import type { KubeObject, QueryValue, ResourceRequest, Transport, Verb, Watch } from '../../client/types.js';
+import { actionFor, actionMatches } from './fake-actions.js';
+import type { FakeAction, ReactionFunc, Reactor } from './fake-actions.js';
+import { resourceNotFound } from './fake-errors.js';
+import type { FakeResource } from './fake-resource.js';
+import { ObjectTracker } from './object-tracker.js';
+import type { ObjectTrackerOptions } from './object-tracker.js';
+
+export class FakeTransport implements Transport {
+  readonly tracker: ObjectTracker;
+  private readonly recorded: FakeAction[] = [];
+  private readonly prepended: Reactor[] = [];
+  private readonly appended: Reactor[] = [];
+
+  constructor(tracker: ObjectTracker = new ObjectTracker()) {
+    this.tracker = tracker;
+  }
+
+  /** Copies of the recorded actions, oldest first. */
+  actions(): FakeAction[] {
+    return structuredClone(this.recorded);
+  }
+
+  clearActions(): void {
+    this.recorded.length = 0;
+  }
+
+  /** Runs `react` before all reactors registered so far (client-go `PrependReactor`). */
+  prependReactor(verb: Verb | '*', resource: string, react: ReactionFunc): void {
+    this.prepended.unshift({ verb, resource, react });
+  }
+
+  /** Runs `react` after the other reactors but still before the tracker. */
+  addReactor(verb: Verb | '*', resource: string, react: ReactionFunc): void {
+    this.appended.push({ verb, resource, react });
+  }
+
+  async request<T = unknown>(req: ResourceRequest): Promise<T> {
+    req.signal?.throwIfAborted();
+    const action = this.record(req);
+    const reaction = await this.react(action);
+    if (reaction) return reaction as T;
+    return this.dispatch(req) as T;
+  }
+
+  async watch<T = unknown>(req: ResourceRequest): Promise<Watch<T>> {
+    req.signal?.throwIfAborted();
+    const action = this.record({ ...req, verb: 'watch' });
+    const reaction = await this.react(action);
+    if (reaction) return reaction as Watch<T>;
+    const q = req.query ?? {};
+    return this.tracker.watch(req.resource, req.namespace, {
+      labelSelector: str(q['labelSelector']),
+      fieldSelector: str(q['fieldSelector']),
+      resourceVersion: str(q['resourceVersion']),
+      allowWatchBookmarks: bool(q['allowWatchBookmarks']),
+      sendInitialEvents: bool(q['sendInitialEvents']),
+      signal: req.signal,
+    }) as unknown as Watch<T>;
+  }
+
+  private record(req: ResourceRequest): FakeAction {
+    const action = actionFor(req);
+    this.recorded.push(action);
+    return action;
+  }
+
+  /** The first handling reactor's result (`{ value }`), or undefined to fall through to the tracker. */
+  private async react(action: FakeAction): Promise<unknown> {
+    for (const r of [...this.prepended, ...this.appended]) {
+      if (!actionMatches(action, r.verb, r.resource)) continue;
+      const reaction = await r.react(structuredClone(action));
+      if (!reaction?.handled) continue;
+      if (reaction.error !== undefined) throw reaction.error;
+      return reaction.result ?? {};
+    }
+    return undefined;
+  }
+
+  private dispatch(req: ResourceRequest): unknown {
+    const t = this.tracker;
+    const r = req.resource;
+    const ns = req.namespace;
+    const name = req.name ?? '';
+    const sub = req.subresource ?? '';
+    const q = req.query ?? {};
+    const dryRun = isDryRun(q['dryRun']) || isDryRun((req.body as DeleteOptions | undefined)?.dryRun);
+    switch (req.verb) {
+      case 'get':
+        return sub === 'scale' ? t.getScale(r, ns, name) : t.get(r, ns, name, sub || undefined);
+      case 'list':
+        return t.list(r, ns, {
+          labelSelector: str(q['labelSelector']),
+          fieldSelector: str(q['fieldSelector']),
+          limit: num(q['limit']),
+          continue: str(q['continue']),
+        });
+      case 'create':
+        if (sub) throw resourceNotFound();
+        return t.create(r, ns, req.body as KubeObject, { dryRun });
+      case 'update':
+        if (sub === 'status') return t.updateStatus(r, ns, req.body as KubeObject, { dryRun });
+        if (sub === 'scale') return t.updateScale(r, ns, name, req.body as Scale, { dryRun });
+        if (sub) throw resourceNotFound();
+        return t.update(r, ns, req.body as KubeObject, { dryRun });
+      case 'patch':
+        return t.patch(r, ns, name, req.patchType ?? 'merge', req.body, {
+          dryRun,
+          subresource: sub || undefined,
+          fieldManager: str(q['fieldManager']),
+        });
+      case 'delete': {
+        const preconditions = (req.body as { preconditions?: Preconditions } | undefined)?.preconditions;
+        return t.delete(r, ns, name, { dryRun, preconditions });
+      }
+      case 'deletecollection':
+        return t.deleteCollection(r, ns, { dryRun, labelSelector: str(q['labelSelector']), fieldSelector: str(q['fieldSelector']) });
+      case 'watch':
+        throw new TypeError('watch requests go through FakeTransport.watch()');
+    }
+  }
+}
+
+/**
+ * A fake transport serving `resources`, seeded with `initialObjects` (each object's `apiVersion`/`kind` picks its
+ * resource; seeding records no actions and keeps `status`).
+ */
+export function newFakeTransport(
+  resources: FakeResource[],
+  ...initialObjects: KubeObject[]
+): FakeTransport {
+  return newFakeTransportWithOptions({}, resources, ...initialObjects);
+}
+
+/** `newFakeTransport` with tracker options (fake clock, UID generator, watch history size). */
+export function newFakeTransportWithOptions(
+  opts: ObjectTrackerOptions,
+  resources: FakeResource[],
+  ...initialObjects: KubeObject[]
+): FakeTransport {
+  const tracker = new ObjectTracker(opts);
+  tracker.register(...resources);
+  tracker.add(...initialObjects);
+  return new FakeTransport(tracker);
+}
+
+function str(v: QueryValue): string | undefined {
+  return v === undefined || v === '' ? undefined : String(v);
+}
+
+function num(v: QueryValue): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function bool(v: QueryValue): boolean | undefined {
+  return v === undefined ? undefined : v === true || v === 'true';
+}
+
+function isDryRun(v: unknown): boolean {
+  return v === true || v === 'All' || (Array.isArray(v) && v.includes('All'));
+}

@@ -1,0 +1,14 @@
+/**
+ * `@kubegen/runtime/testing/fake`: an in-memory API for unit tests (client-go `testing`): the object tracker, a fake
+ * transport with reactors and recorded actions, push-fed fake watches and lister-watchers, and a fake event
+ * recorder. Loads no process, network or file-system code.
+ */
+export * from './object-tracker.js';
+export * from './fake-transport.js';
+export * from './fake-actions.js';
+export type { FakeResource, FakeScaleSpec } from './fake-resource.js';
+export { FakeWatch } from './fake-watch.js';
+export { FakeListerWatcher } from './fake-lister-watcher.js';
+export { FakeEventRecorder, type RecordedEvent } from './fake-recorder.js';
+/** client-go's name for {@link FakeEventRecorder} (`record.FakeRecorder`); the same class. */
+export { FakeEventRecorder as FakeRecorder } from './fake-recorder.js';
