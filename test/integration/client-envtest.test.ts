@@ -88,7 +88,7 @@ describe('Envtest harness', () => {
   it('fails fast with a clear message when the binaries are missing', async () => {
     const missing = fs.mkdtempSync('/tmp/kubegen-no-assets-');
     try {
-      await assert.rejects(Envtest.start({ assetsDir: missing }), /set KUBEBUILDER_ASSETS or run hack\/setup-envtest\.sh/);
+      await assert.rejects(Envtest.start({ assetsDir: missing }), /set KUBEBUILDER_ASSETS or run `npx kubegen-setup-envtest`/);
     } finally {
       fs.rmSync(missing, { recursive: true, force: true });
     }

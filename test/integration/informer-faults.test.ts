@@ -5,7 +5,6 @@
  * The informer always talks to the apiserver through the proxy so the test controls its connections.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -19,6 +18,7 @@ import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { FOO, REPO_ROOT } from './support/crds.js';
 import { CountingTransport } from './support/counting-transport.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/wait.js';
 
 interface Foo extends KubeObject {
@@ -33,50 +33,6 @@ const foo = (ns: string, name: string, replicas = 1): Foo => ({
   metadata: { namespace: ns, name },
   spec: { deploymentName: `${name}-dep`, replicas },
 });
-
-/**
- * Forwards raw TCP (the TLS stays end to end). `freeze()` makes the current connections silent without closing
- * them; `refuse` closes new connections at once.
- */
-class TcpProxy {
-  refuse = false;
-  private readonly conns = new Set<{ client: net.Socket; upstream: net.Socket; frozen: boolean }>();
-  private readonly server: net.Server;
-  constructor(private readonly targetPort: number) {
-    this.server = net.createServer((client) => {
-      if (this.refuse) {
-        client.destroy();
-        return;
-      }
-      const upstream = net.connect(this.targetPort, '127.0.0.1');
-      const conn = { client, upstream, frozen: false };
-      this.conns.add(conn);
-      client.on('data', (d) => void (conn.frozen || upstream.write(d)));
-      upstream.on('data', (d) => void (conn.frozen || client.write(d)));
-      const close = (): void => {
-        this.conns.delete(conn);
-        client.destroy();
-        upstream.destroy();
-      };
-      client.on('close', close).on('error', close);
-      upstream.on('close', close).on('error', close);
-    });
-  }
-  async listen(): Promise<number> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return (this.server.address() as net.AddressInfo).port;
-  }
-  freeze(): number {
-    for (const c of this.conns) c.frozen = true;
-    return this.conns.size;
-  }
-  async close(): Promise<void> {
-    for (const c of this.conns) (c.client.destroy(), c.upstream.destroy());
-    this.server.unref();
-    // server.close() waits for every accepted socket to end; do not let a straggler keep the test process alive.
-    await Promise.race([new Promise<void>((resolve) => this.server.close(() => resolve())), new Promise((r) => setTimeout(r, 2000).unref())]);
-  }
-}
 
 /** A copy of `kc` whose server URL points at `port` on loopback (the apiserver certificate is for 127.0.0.1). */
 function kubeConfigVia(kc: KubeConfig, port: number): KubeConfig {

@@ -22,7 +22,7 @@ import { REPO_ROOT } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { newcomerEnv, rssBytes, run, treeSize } from './support/newcomer.js';
 
-const FRIGATES: ResourceInfo = { group: 'ships.example.com', version: 'v1', resource: 'frigates', kind: 'Frigate', listKind: 'FrigateList', namespaced: true };
+const FRIGATES: ResourceInfo = { group: 'ships.newcomer.kubegen.dev', version: 'v1', resource: 'frigates', kind: 'Frigate', listKind: 'FrigateList', namespaced: true };
 const GENERATOR_PACKAGES = ['kubegen', 'ts-morph', '@ts-morph/common', 'typescript', 'commander', 'diff', 'json-schema-to-typescript'];
 const MB = 1024 * 1024;
 
@@ -107,7 +107,7 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
 
   // 3. A project that installs kubegen from the tarballs, with a plain npm install.
   const project = path.join(work, 'fleet-operator');
-  run('npx', ['--no-install', 'kubegen', 'init', '--kubegen-from', packs, '--domain', 'example.com', project], { cwd: cli, env: userEnv });
+  run('npx', ['--no-install', 'kubegen', 'init', '--kubegen-from', packs, '--domain', 'newcomer.kubegen.dev', project], { cwd: cli, env: userEnv });
   const pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, any>;
   assert.equal(pkg['dependencies']['@kubegen/runtime'], 'file:vendor/kubegen/kubegen-runtime-0.1.0.tgz');
   run('npm', ['install', '--no-audit', '--no-fund'], { cwd: project, env: userEnv });
@@ -129,7 +129,7 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   // 5. CRDs and samples into the shared control plane; the built manager reconciles the Frigate sample.
   const clusterEnv = { ...userEnv, KUBECONFIG: env.kubeconfigPath };
   run('npm', ['run', 'install-crds'], { cwd: project, env: clusterEnv });
-  run('kubectl', ['wait', '--for=condition=established', '--timeout=60s', 'crd/frigates.ships.example.com', 'crd/fleets.ships.example.com'], { cwd: project, env: clusterEnv });
+  run('kubectl', ['wait', '--for=condition=established', '--timeout=60s', 'crd/frigates.ships.newcomer.kubegen.dev', 'crd/fleets.ships.newcomer.kubegen.dev'], { cwd: project, env: clusterEnv });
   const namespace = await env.newNamespace('newcomer');
   run('kubectl', ['apply', '-k', 'config/samples', '-n', namespace], { cwd: project, env: clusterEnv });
   assert.match(run('kubectl', ['kustomize', 'config/default'], { cwd: project, env: userEnv }).stdout, /name: fleet-operator-controller-manager\n  namespace: fleet-operator-system/);
@@ -142,7 +142,7 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   for (const p of GENERATOR_PACKAGES) assert.ok(!fs.existsSync(path.join(project, 'node_modules', p)), `${p} is not installed after npm prune --omit=dev`);
   assert.ok(fs.existsSync(path.join(project, 'node_modules/@kubegen/runtime/dist/index.js')));
   const prodModules = treeSize(path.join(project, 'node_modules'));
-  await new ResourceClient<KubeObject>(env.transport, FRIGATES, namespace).create({ apiVersion: 'ships.example.com/v1', kind: 'Frigate', metadata: { name: 'frigate-two' }, spec: {} } as KubeObject);
+  await new ResourceClient<KubeObject>(env.transport, FRIGATES, namespace).create({ apiVersion: 'ships.newcomer.kubegen.dev/v1', kind: 'Frigate', metadata: { name: 'frigate-two' }, spec: {} } as KubeObject);
   const prod = await runManager(process.execPath, project, userEnv, namespace, 'frigate-two');
 
   const mb = (n: number): string => `${(n / MB).toFixed(1)} MB`;

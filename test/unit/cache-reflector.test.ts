@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
-import { ApiError, newStatus } from '@kubegen/runtime/internal/client/errors.js';
+import { ApiError, ConnectionStalledError, newStatus } from '@kubegen/runtime/internal/client/errors.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { Backoff } from '@kubegen/runtime/internal/cache/backoff.js';
+import { Backoff, REFLECTOR_BACKOFF } from '@kubegen/runtime/internal/cache/backoff.js';
 import { FakeListerWatcher } from '@kubegen/runtime/internal/testing/fake/fake-lister-watcher.js';
 import { Indexer } from '@kubegen/runtime/internal/cache/indexer.js';
 import { Reflector, type ReflectorOptions } from '@kubegen/runtime/internal/cache/reflector.js';
@@ -41,16 +41,33 @@ function setup(opts: ReflectorOptions = {}, seed = 3) {
 }
 
 describe('Backoff', () => {
-  it('grows 800 ms → 30 s with jitter and resets after a healthy period', () => {
+  it('grows 800 ms → 30 s with jitter; the waits do not count as health; a healthy period after a retry resets it', () => {
     const clock = new FakeClock(0);
     let rnd = 0;
     const b = new Backoff(clock, { random: () => rnd });
-    const seq = Array.from({ length: 8 }, () => b.next());
+    const seq = Array.from({ length: 8 }, () => {
+      const d = b.next();
+      clock.step(d + 50); // the retry fails 50 ms after the wait
+      return d;
+    });
     assert.deepEqual(seq, [800, 1600, 3200, 6400, 12800, 25600, 30000, 30000]);
-    clock.step(120_001);
-    assert.equal(b.next(), 800, 'reset after 2 minutes without a backoff');
+    clock.step(119_000);
+    assert.equal(b.next(), 30_000, 'less than 2 minutes of health since the last retry: still backing off');
+    clock.step(30_000 + 120_001);
+    assert.equal(b.next(), 800, 'reset after 2 minutes without a failure');
     rnd = 0.5;
     assert.equal(b.next(), 1600 * 1.5, 'jitter adds up to 100% of the delay');
+  });
+
+  it("the reflector's backoff starts over after 10 s of health", () => {
+    const clock = new FakeClock(0);
+    const b = new Backoff(clock, { random: () => 0 }, REFLECTOR_BACKOFF);
+    for (const want of [800, 1600, 3200]) {
+      assert.equal(b.next(), want);
+      clock.step(want);
+    }
+    clock.step(10_001);
+    assert.equal(b.next(), 800);
   });
 });
 
@@ -112,9 +129,7 @@ describe('Reflector', () => {
     clock.step(5_000);
     lw.closeWatches();
     // Reopening at the old RV, now compacted away, gets 410.
-    await until(() => lw.listCalls.length === 1 && lw.watchCalls.length === 2, 'the second watch');
-    await flush();
-    clock.step(800); // backoff before the relist
+    // The second watch gets 410; no backoff before the relist that answers it (the jitter is 0 here).
     await until(() => lw.listCalls.length === 2, 'the relist');
     assert.equal(lw.listCalls[1]!.resourceVersion, lw.watchCalls[0]!.resourceVersion, 'relists at the last RV');
     await until(() => store.getByKey('ns/while-away') !== undefined, 'the relist stored');
@@ -127,20 +142,52 @@ describe('Reflector', () => {
     void r.run();
     await until(() => lw.openWatches === 1, 'the watch');
     lw.sendError(newStatus(410, 'Expired', 'too old resource version'));
-    await flush();
-    clock.step(800);
-    await until(() => lw.listCalls.length === 2, 'the relist');
+    await until(() => lw.listCalls.length === 2, 'the relist, without a backoff');
+    assert.equal(clock.now(), 1_000_000, 'no time had to pass');
     await r.stop();
   });
 
-  it('a list answering 410 makes the next list a consistent one (resourceVersion "")', async () => {
-    const { lw, clock, r, errors } = setup({ initialResourceVersion: '0' });
-    lw.listErrors.push(new ApiError(newStatus(410, 'Expired', 'too old')));
+  it('after a 410 waits only a jitter below 0.5 s, even when earlier failures grew the relist backoff', async () => {
+    const { lw, clock, r, errors } = setup({ random: () => 0.99 });
+    for (let i = 0; i < 3; i++) lw.listErrors.push(new ApiError(newStatus(500, 'InternalError', `boom ${i}`)));
     void r.run();
-    await until(() => errors.length === 1, 'the error report');
+    for (const [i, wait] of [800, 1600, 3200].entries()) {
+      await until(() => errors.length === i + 1, 'a list error');
+      await flush();
+      clock.step(wait);
+    }
+    await until(() => lw.openWatches === 1, 'the watch');
+    lw.sendError(newStatus(410, 'Expired', 'too old resource version'));
+    await flush();
+    clock.step(494);
+    await flush();
+    assert.equal(lw.listCalls.length, 4, 'still within the jitter');
+    clock.step(1);
+    await until(() => lw.listCalls.length === 5, 'the relist after 495 ms, not after a 6.4 s backoff');
+    await r.stop();
+  });
+
+  it('keeps the watch backoff apart from the relist backoff', async () => {
+    const { lw, clock, r, errors } = setup();
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    lw.watchErrors.push(refused(), refused(), refused());
+    void r.run();
+    for (const [i, wait] of [800, 1600, 3200].entries()) {
+      await until(() => errors.length === i + 1, 'a watch error');
+      await flush();
+      clock.step(wait);
+    }
+    await until(() => lw.openWatches === 1, 'the watch');
+    lw.listErrors.push(new ApiError(newStatus(500, 'InternalError', 'boom')));
+    lw.closeWatches(); // a very short watch: relist after the relist backoff
+    await until(() => errors.length === 4, 'the very short watch');
+    await flush();
     clock.step(800);
-    await until(() => lw.listCalls.length === 2, 'the retry');
-    assert.equal(lw.listCalls[1]!.resourceVersion, '');
+    await until(() => lw.listCalls.length === 2, 'the relist after 800 ms, not after the 6400 ms the watch retries reached');
+    await until(() => errors.length === 5, 'the relist error');
+    await flush();
+    clock.step(1600);
+    await until(() => lw.listCalls.length === 3, 'the next relist');
     await r.stop();
   });
 
@@ -196,6 +243,57 @@ describe('Reflector', () => {
     await until(() => lw.watchCalls.length === 2, 'the replacement watch');
     assert.equal(lw.listCalls.length, 1);
     assert.match(String(errors[0]), /delivered nothing for 10000 ms/);
+    await r.stop();
+  });
+
+  it('stops a silent watch as a stall, so the transport leaves the connection it used', async () => {
+    const lw = new FakeListerWatcher<Foo>();
+    const reasons: unknown[] = [];
+    const recording = {
+      list: (o: Parameters<typeof lw.list>[0]) => lw.list(o),
+      watch: async (o: Parameters<typeof lw.watch>[0]) => {
+        const w = await lw.watch(o);
+        return { [Symbol.asyncIterator]: () => w[Symbol.asyncIterator](), stop: (reason?: unknown) => (reasons.push(reason), w.stop()) };
+      },
+    };
+    const clock = new FakeClock(0);
+    const r = new Reflector<Foo>(recording, new Indexer<Foo>(), { clock, logger: nullLogger, random: () => 0, idleTimeoutMs: 5_000 });
+    void r.run();
+    await until(() => lw.openWatches === 1, 'the watch');
+    lw.silenceWatches();
+    clock.step(5_000);
+    await until(() => lw.watchCalls.length === 2, 'the replacement watch');
+    assert.ok(reasons[0] instanceof ConnectionStalledError, `stopped with ${String(reasons[0])}`);
+    await r.stop();
+  });
+
+  it('logs connection failures at info level, each repeat at most every 30 s with a count; other errors at error level', async () => {
+    const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
+    const logger = {
+      debug: () => undefined,
+      info: (msg: string, fields?: Record<string, unknown>) => void lines.push({ level: 'info', msg, ...(fields ? { fields } : {}) }),
+      error: (msg: string, fields?: Record<string, unknown>) => void lines.push({ level: 'error', msg, ...(fields ? { fields } : {}) }),
+      child: () => logger,
+    };
+    const { lw, clock, r, errors } = setup({ logger, backoff: { random: () => 0, maxMs: 4000 } });
+    for (let i = 0; i < 12; i++) lw.watchErrors.push(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' }));
+    void r.run();
+    for (let i = 1; i <= 12; i++) {
+      await until(() => errors.length === i, `error ${i}`);
+      await flush();
+      clock.step(4000);
+    }
+    await until(() => lw.openWatches === 1, 'the watch');
+    const refused = lines.filter((l) => /watch failed/.test(l.msg));
+    assert.ok(refused.every((l) => l.level === 'info' && l.msg === 'watch failed; retrying'));
+    assert.ok(refused.length >= 2 && refused.length <= 3, `12 failures in ~45 s: ${refused.length} lines`);
+    assert.ok(refused.slice(1).every((l) => Number(l.fields?.['repeated']) > 0), 'later lines count what they left out');
+    lw.listErrors.push(new ApiError(newStatus(403, 'Forbidden', 'cannot list')));
+    lw.closeWatches(); // a very short watch: relist after the backoff, and the list is refused
+    await until(() => errors.length === 13, 'the very short watch');
+    await flush();
+    clock.step(4000);
+    await until(() => lines.some((l) => l.level === 'error' && /list failed/.test(l.msg)), 'a 403 is an error');
     await r.stop();
   });
 

@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { makeTestPki, type TestPki } from '../support/pki.js';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import type { RestConfig } from '@kubegen/runtime/internal/client/rest-config.js';
@@ -157,24 +158,14 @@ describe('FileTokenSource', () => {
 });
 
 describe('HttpTransport with a RestConfig over HTTPS', () => {
-  let pki: { ca: string; serverCert: string; serverKey: string; clientCert: string; clientKey: string };
+  let pki: TestPki;
   let server: https.Server;
   let port: number;
   let clients: string[];
   const transports: HttpTransport[] = [];
 
   before(async () => {
-    const dir = path.join(tmp, 'pki');
-    fs.mkdirSync(dir);
-    const ssl = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=test-ca');
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=kube.test');
-    fs.writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=DNS:kube.test\n');
-    ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'server.ext');
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=controller/O=system:masters');
-    ssl('x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'client.crt', '-days', '2');
-    const read = (f: string): string => fs.readFileSync(path.join(dir, f), 'utf8');
-    pki = { ca: read('ca.crt'), serverCert: read('server.crt'), serverKey: read('server.key'), clientCert: read('client.crt'), clientKey: read('client.key') };
+    pki = makeTestPki(path.join(tmp, 'pki'));
     server = https.createServer({ ca: pki.ca, cert: pki.serverCert, key: pki.serverKey, requestCert: true, rejectUnauthorized: false }, (req, res) => {
       const peer = (req.socket as TLSSocket).getPeerCertificate();
       clients.push((req.socket as TLSSocket).authorized ? String(peer.subject?.CN) : 'anonymous');

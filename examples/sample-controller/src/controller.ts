@@ -16,10 +16,13 @@ import {
   controllerMetrics,
   DeletedFinalStateUnknown,
   getLogger,
+  isConflict,
+  isConnectionError,
   isControlledBy,
   isNotFound,
   metaNamespaceKey,
   RateLimitingQueue,
+  RepeatFilter,
   splitMetaNamespaceKey,
   type Deployment,
   type EventRecorder,
@@ -63,6 +66,7 @@ export class Controller {
   private readonly foos: FooInformer;
   private readonly recorder: EventRecorder;
   private readonly log: Logger;
+  private readonly repeats = new RepeatFilter();
   private readonly metrics: ControllerMetrics;
   private readonly metricLabels = { controller: CONTROLLER_AGENT_NAME };
   private stopping = false;
@@ -144,7 +148,11 @@ export class Controller {
       this.queue.addRateLimited(key);
       this.metrics.reconcileErrors.inc(labels);
       this.metrics.reconcileTotal.inc({ ...labels, result: 'error' });
-      this.log.error(`error syncing '${key}', requeuing`, { error: err, resourceName: key });
+      // Conflicts (a stale cache read) and an unreachable apiserver fix themselves: info, repeats rate-limited.
+      const retriable = isConflict(err) ? 'conflict' : isConnectionError(err) ? 'connection' : undefined;
+      const admitted = retriable ? this.repeats.admit(retriable) : { repeated: 0 };
+      if (!retriable) this.log.error(`error syncing '${key}', requeuing`, { error: err, resourceName: key });
+      else if (admitted) this.log.info(`error syncing '${key}', requeuing`, { error: err, resourceName: key, ...(admitted.repeated > 0 ? { repeated: admitted.repeated } : {}) });
     } finally {
       this.metrics.activeWorkers.dec(labels);
       this.metrics.reconcileTime.observe(labels, (performance.now() - startedAt) / 1000);

@@ -37,8 +37,9 @@ export type {
   UpdateOptions, WatchOptions, WriteOptions,
 } from './client/interfaces.js';
 export {
-  ApiError, isAlreadyExists, isBadRequest, isConflict, isForbidden, isGone, isInternalError, isInvalid,
-  isMethodNotSupported, isNotFound, isTimeout, isTooManyRequests, isUnauthorized, newStatus,
+  ApiError, ConnectionStalledError, isAlreadyExists, isBadRequest, isConflict, isConnectionError, isForbidden, isGone,
+  isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall, isTimeout, isTooManyRequests, isUnauthorized,
+  newStatus,
 } from './client/errors.js';
 
 // Built-in kinds: typed clientset, informers and resources for core, apps, batch, coordination
@@ -182,6 +183,7 @@ export { applyMergePatch, createMergePatch } from './patch/merge-patch.js';
 
 // Logging and time
 export { getLogger, JsonLogger, nullLogger, setLogger } from './log.js';
+export { RepeatFilter } from './log-repeats.js';
 export type { Logger, LogLevel } from './log.js';
 export { FakeClock, RealClock, realClock, sleep } from './clock.js';
 export type { Clock, TimerHandle } from './clock.js';

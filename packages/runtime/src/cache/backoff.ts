@@ -1,6 +1,9 @@
 import type { Clock } from '../clock.js';
 
-/** Reflector backoff parameters (client-go `reflector.go`: 800 ms → 30 s, factor 2, jitter 1.0, reset after 2 min). */
+/**
+ * Backoff parameters. Defaults are client-go's reflector backoff (800 ms → 30 s, factor 2, jitter 1.0, reset after
+ * 2 min); the reflector itself resets after 10 s of health (`REFLECTOR_BACKOFF`).
+ */
 export interface BackoffOptions {
   /** First delay. Default 800 ms. */
   initialMs?: number;
@@ -10,7 +13,10 @@ export interface BackoffOptions {
   factor?: number;
   /** Each delay is `d * (1 + jitter * random())`, capped at `maxMs`. Default 1.0. */
   jitter?: number;
-  /** When the previous backoff was longer ago than this, start over from `initialMs`. Default 2 min. */
+  /**
+   * A failure that comes more than this after the previous retry started (the previous wait ended) follows a
+   * healthy period: the backoff starts over from `initialMs`. Default 2 min.
+   */
   resetAfterMs?: number;
   /** Source of randomness in [0, 1); tests pass a fixed one. */
   random?: () => number;
@@ -25,36 +31,46 @@ export const DEFAULT_BACKOFF: Required<Omit<BackoffOptions, 'random'>> = {
 };
 
 /**
+ * The reflector's: client-go's growth, but a healthy period of 10 s resets it, so an apiserver that restarts every
+ * half minute is found again within a few seconds each time instead of after a backoff carried over from the last.
+ */
+export const REFLECTOR_BACKOFF: Required<Omit<BackoffOptions, 'random'>> = { ...DEFAULT_BACKOFF, resetAfterMs: 10_000 };
+
+/**
  * Exponential backoff with jitter that resets after a healthy period: the delay grows while failures follow each
- * other, and starts again from `initialMs` once nothing needed a backoff for `resetAfterMs`.
+ * other, and starts again from `initialMs` when a failure comes more than `resetAfterMs` after the previous retry
+ * started (so the time spent waiting does not count as health).
  */
 export class Backoff {
   private readonly opts: Required<BackoffOptions>;
   private current: number;
-  private lastAt: number | undefined;
+  /** When the wait handed out last ends (the retry starts). */
+  private retryAt: number | undefined;
 
   constructor(
     private readonly clock: Clock,
     opts: BackoffOptions = {},
+    defaults: Required<Omit<BackoffOptions, 'random'>> = DEFAULT_BACKOFF,
   ) {
-    this.opts = { ...DEFAULT_BACKOFF, random: Math.random, ...stripUndefined(opts) };
+    this.opts = { ...defaults, random: Math.random, ...stripUndefined(opts) };
     this.current = this.opts.initialMs;
   }
 
   /** The delay to wait before the next attempt; advances the backoff. */
   next(): number {
     const now = this.clock.now();
-    if (this.lastAt !== undefined && now - this.lastAt > this.opts.resetAfterMs) this.current = this.opts.initialMs;
-    this.lastAt = now;
+    if (this.retryAt !== undefined && now - this.retryAt > this.opts.resetAfterMs) this.current = this.opts.initialMs;
     const base = this.current;
     this.current = Math.min(this.opts.maxMs, base * this.opts.factor);
-    return Math.min(this.opts.maxMs, base * (1 + this.opts.jitter * this.opts.random()));
+    const delay = Math.min(this.opts.maxMs, base * (1 + this.opts.jitter * this.opts.random()));
+    this.retryAt = now + delay;
+    return delay;
   }
 
   /** Forgets past failures. */
   reset(): void {
     this.current = this.opts.initialMs;
-    this.lastAt = undefined;
+    this.retryAt = undefined;
   }
 }
 

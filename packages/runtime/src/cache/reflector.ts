@@ -1,9 +1,10 @@
 import { realClock, sleep, type Clock, type TimerHandle } from '../clock.js';
-import { ApiError, isGone, isTooManyRequests } from '../client/errors.js';
+import { ApiError, ConnectionStalledError, isConnectionError, isGone, isTooManyRequests } from '../client/errors.js';
 import type { ListOptions } from '../client/interfaces.js';
 import type { KubeObject, Status, Watch, WatchEvent } from '../client/types.js';
 import { getLogger, type Logger } from '../log.js';
-import { Backoff } from './backoff.js';
+import { RepeatFilter } from '../log-repeats.js';
+import { Backoff, REFLECTOR_BACKOFF } from './backoff.js';
 import type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore } from './reflector-types.js';
 
 export type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore } from './reflector-types.js';
@@ -19,6 +20,8 @@ export const DEFAULT_WATCH_OPEN_TIMEOUT_MS = 60_000;
 export const DEFAULT_LIST_TIMEOUT_MS = 120_000;
 /** A watch that ends sooner than this without an event counts as a failure (client-go `VeryShortWatchError`). */
 export const VERY_SHORT_WATCH_MS = 1000;
+/** The relist that answers a 410 waits only a random jitter below this (many informers do not relist in lockstep). */
+export const EXPIRED_RELIST_JITTER_MS = 500;
 
 type WatchOutcome = 'ended' | 'idle' | 'expired';
 
@@ -30,13 +33,16 @@ type WatchOutcome = 'ended' | 'idle' | 'expired';
  * - watch ended by the server (timeout) or the network: a new watch from the last resourceVersion, no relist;
  * - watch silent for `idleTimeoutMs` (default: 3 min when the server sends periodic bookmarks, else the watch's
  *   server timeout + 30 s): stopped and replaced, no relist;
- * - 410 Gone / Expired (when opening the watch or as an in-stream ERROR): relist at the last resourceVersion
- *   (served by the watch cache, "not older than"); if that list answers 410 too, the next one is a consistent
- *   list (`resourceVersion=""`);
- * - network errors and 429 when opening a watch: backoff, then a new watch;
- * - any other error: backoff, then relist.
- * Backoff is exponential with jitter (800 ms → 30 s), reset after 2 minutes without failures. Every error goes to
- * `onError` and to the logger.
+ * - 410 Gone / Expired (when opening the watch or as an in-stream ERROR): relist at once (after a jitter below
+ *   0.5 s) at the last resourceVersion (served by the watch cache, "not older than"); if that list answers 410 too,
+ *   the next one is a consistent list (`resourceVersion=""`);
+ * - network errors and 429 when opening a watch: the watch backoff, then a new watch;
+ * - any other error: the relist backoff, then relist.
+ * The two backoffs are separate (as client-go keeps watch retries apart from relists), exponential with jitter
+ * (800 ms → 30 s), and each starts over after 10 s of health. A watch that stays silent or does not open in time
+ * is stopped as a stall (`ConnectionStalledError`), so the transport moves off the connection it used. Every error
+ * goes to `onError`; the logger gets connection failures at info level and other errors at error level, repeats of
+ * the same failure at most every 30 s (with a count).
  */
 export class Reflector<T extends KubeObject> {
   readonly name: string;
@@ -44,7 +50,11 @@ export class Reflector<T extends KubeObject> {
   private readonly store: ReflectorStore<T>;
   private readonly clock: Clock;
   private readonly log: Logger;
-  private readonly backoff: Backoff;
+  /** Waits between attempts to open a watch that failed on the network or with 429. */
+  private readonly watchBackoff: Backoff;
+  /** Waits before a relist that follows an error. */
+  private readonly relistBackoff: Backoff;
+  private readonly repeats: RepeatFilter;
   private readonly opts: ReflectorOptions;
   private readonly abort = new AbortController();
   private lastRV = '';
@@ -61,7 +71,9 @@ export class Reflector<T extends KubeObject> {
     this.name = opts.name ?? 'reflector';
     this.clock = opts.clock ?? realClock;
     this.log = (opts.logger ?? getLogger()).child({ reflector: this.name });
-    this.backoff = new Backoff(this.clock, opts.backoff);
+    this.watchBackoff = new Backoff(this.clock, opts.backoff, REFLECTOR_BACKOFF);
+    this.relistBackoff = new Backoff(this.clock, opts.backoff, REFLECTOR_BACKOFF);
+    this.repeats = new RepeatFilter(this.clock);
   }
 
   /** The resourceVersion of the last list, event or bookmark seen (`''` before the first list). */
@@ -96,15 +108,19 @@ export class Reflector<T extends KubeObject> {
   private async loop(): Promise<void> {
     this.log.debug('reflector starting');
     while (!this.stopped) {
+      let delay: number;
       try {
         await this.list();
         await this.watchUntilRelist();
+        // A 410: the data is still there, only our resourceVersion is too old. Relist now, not after a backoff.
+        delay = (this.opts.random ?? Math.random)() * EXPIRED_RELIST_JITTER_MS;
       } catch (err) {
         if (this.stopped) break;
         this.report(err, err instanceof PhaseError ? err.phase : 'watch');
+        delay = this.relistBackoff.next();
       }
       if (this.stopped) break;
-      if (!(await this.sleep(this.backoff.next()))) break;
+      if (delay > 0 && !(await this.sleep(delay))) break;
     }
     this.currentWatch?.stop();
     this.log.debug('reflector stopped');
@@ -192,7 +208,7 @@ export class Reflector<T extends KubeObject> {
         if (err instanceof ApiError && !isTooManyRequests(err)) throw new PhaseError('watch', err);
         // Network errors (apiserver down, connection refused) and 429: keep the cache, retry the watch later.
         this.report(err, 'watch');
-        if (!(await this.sleep(this.backoff.next()))) return;
+        if (!(await this.sleep(this.watchBackoff.next()))) return;
         continue;
       }
       const idleMs = this.opts.idleTimeoutMs ?? (this.periodicBookmarks ? DEFAULT_IDLE_TIMEOUT_MS : timeoutSeconds * 1000 + IDLE_GRACE_MS);
@@ -221,7 +237,7 @@ export class Reflector<T extends KubeObject> {
         const quiet = this.clock.now() - last;
         if (quiet >= idleMs) {
           idle = true;
-          watch.stop();
+          watch.stop(new ConnectionStalledError(`the watch delivered nothing for ${idleMs} ms`));
         } else {
           arm(idleMs - quiet);
         }
@@ -295,7 +311,7 @@ export class Reflector<T extends KubeObject> {
     const onStop = (): void => ctl.abort(this.abort.signal.reason);
     this.abort.signal.addEventListener('abort', onStop, { once: true });
     if (this.abort.signal.aborted) onStop();
-    const timer = this.clock.setTimeout(() => ctl.abort(new Error(`${what} timed out after ${ms} ms`)), ms);
+    const timer = this.clock.setTimeout(() => ctl.abort(new ConnectionStalledError(`${what} timed out after ${ms} ms`)), ms);
     try {
       return await abortable(fn(ctl.signal), ctl.signal, dispose);
     } finally {
@@ -316,7 +332,16 @@ export class Reflector<T extends KubeObject> {
 
   private report(err: unknown, phase: ReflectorPhase): void {
     const cause = err instanceof PhaseError ? err.cause : err;
-    this.log.error(`${phase} failed`, { error: cause instanceof Error ? cause.message : String(cause), resourceVersion: this.lastRV });
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const connection = isConnectionError(cause);
+    const code = (cause as { code?: unknown } | null)?.code;
+    const admitted = this.repeats.admit(`${phase}|${connection && typeof code === 'string' ? code : message}`);
+    if (admitted) {
+      const fields = { error: message, resourceVersion: this.lastRV, ...(admitted.repeated > 0 ? { repeated: admitted.repeated } : {}) };
+      // The apiserver being away is retried without a person's help: info. Anything else may need one: error.
+      if (connection) this.log.info(`${phase} failed; retrying`, fields);
+      else this.log.error(`${phase} failed`, fields);
+    }
     try {
       this.opts.onError?.(cause, phase);
     } catch (e) {

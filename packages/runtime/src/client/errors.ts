@@ -42,3 +42,27 @@ export const isTimeout = (err: unknown): boolean => reasonOrCode(err, 'Timeout',
 export const isInternalError = (err: unknown): boolean => reasonOrCode(err, 'InternalError', 500);
 export const isMethodNotSupported = (err: unknown): boolean => reasonOrCode(err, 'MethodNotAllowed', 405);
 
+
+/**
+ * A request or watch that got no answer in time (a watch that opened but stayed silent, a timeout). Passing it as
+ * the abort reason of a request's signal, or to `Watch.stop()`, tells the transport that the connection it used is
+ * suspect: new requests go to a fresh connection while the old one is checked (HTTP/2) or dropped (HTTP/1.1).
+ */
+export class ConnectionStalledError extends Error {
+  override readonly name = 'ConnectionStalledError';
+}
+
+/** True for a stall: a {@link ConnectionStalledError} or a timeout abort (`AbortSignal.timeout`). */
+export function isStall(reason: unknown): boolean {
+  return reason instanceof ConnectionStalledError || (reason instanceof Error && reason.name === 'TimeoutError');
+}
+
+/** Network-level failures worth retrying quietly: refused, reset, unreachable, timed out, stalled. */
+export function isConnectionError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ERR_HTTP2_STREAM_CANCEL|ERR_HTTP2_STREAM_ERROR|ERR_HTTP2_SESSION_ERROR|ERR_HTTP2_GOAWAY_SESSION|ERR_HTTP2_INVALID_SESSION|UND_ERR_SOCKET)$/.test(code)) return true;
+    if (isStall(e)) return true;
+  }
+  return false;
+}

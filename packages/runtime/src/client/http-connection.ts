@@ -34,6 +34,8 @@ export interface Connection {
   headers(): Promise<Headers>;
   /** `user:password` for basic auth, if configured. */
   readonly basicAuth: string | undefined;
+  /** The TLS material of `agent`, for a direct HTTPS connection (HTTP/2); undefined through a proxy or for http. */
+  readonly tls: https.AgentOptions | undefined;
 }
 
 type AuthOptions = https.RequestOptions & { headers?: Record<string, string> };
@@ -87,6 +89,7 @@ async function openRestConnection(config: RestConfig, opts: ConnectionOptions): 
 
   let agent: http.Agent;
   let ownsAgent = true;
+  let direct: https.AgentOptions | undefined;
   if (config.proxyUrl) {
     // Proxy agents (HTTP(S) CONNECT, SOCKS) come from client-node; reuse its cached agent.
     const withAgent: AuthOptions = { headers: {} };
@@ -101,6 +104,7 @@ async function openRestConnection(config: RestConfig, opts: ConnectionOptions): 
     if (config.insecureSkipTLSVerify) tls.rejectUnauthorized = false;
     if (config.tlsServerName !== undefined) tls.servername = config.tlsServerName;
     agent = keepAliveAgent(secure, opts, tls);
+    if (secure) direct = tls;
   }
 
   let headers: () => Promise<Headers>;
@@ -119,7 +123,7 @@ async function openRestConnection(config: RestConfig, opts: ConnectionOptions): 
   } else {
     headers = () => Promise.resolve(staticHeaders);
   }
-  return { server, secure, agent, ownsAgent, headers, basicAuth };
+  return { server, secure, agent, ownsAgent, headers, basicAuth, tls: direct };
 }
 
 function impersonationHeaders(config: RestConfig): Headers {
@@ -146,6 +150,7 @@ async function openKubeConfigConnection(kc: KubeConfig, opts: ConnectionOptions)
 
   let agent: http.Agent;
   let ownsAgent = true;
+  let direct: https.AgentOptions | undefined;
   if (cluster.proxyUrl) {
     // client-node knows how to build HTTP(S)/SOCKS proxy agents; reuse its (cached) agent.
     const withAgent: AuthOptions = { headers: {} };
@@ -162,6 +167,7 @@ async function openKubeConfigConnection(kc: KubeConfig, opts: ConnectionOptions)
     if (base.rejectUnauthorized !== undefined) tls.rejectUnauthorized = base.rejectUnauthorized;
     if (base.servername !== undefined) tls.servername = base.servername;
     agent = keepAliveAgent(secure, opts, tls);
+    if (secure) direct = tls;
   }
 
   const dynamic = Boolean(user && (user.exec || user.authProvider || (!user.token && !user.username && !user.certData && !user.certFile && hasCustomAuth(kc))));
@@ -173,7 +179,7 @@ async function openKubeConfigConnection(kc: KubeConfig, opts: ConnectionOptions)
       }
     : (): Promise<Headers> => Promise.resolve(staticHeaders);
 
-  return { server, secure, agent, ownsAgent, headers, basicAuth };
+  return { server, secure, agent, ownsAgent, headers, basicAuth, tls: direct };
 }
 
 function hasCustomAuth(kc: KubeConfig): boolean {

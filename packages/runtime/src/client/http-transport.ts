@@ -1,7 +1,14 @@
 /**
- * `HttpTransport`: the real `Transport`, talking HTTP/1.1 to a kube-apiserver with credentials from a `RestConfig`
- * (our own, see `rest-config.ts`) or a client-node `KubeConfig` (resolved once, see `http-connection.ts`) over a
- * keep-alive agent. Neither this module nor a `RestConfig` loads `@kubernetes/client-node`.
+ * `HttpTransport`: the real `Transport`, talking to a kube-apiserver with credentials from a `RestConfig` (our own,
+ * see `rest-config.ts`) or a client-node `KubeConfig` (resolved once, see `http-connection.ts`). Neither this module
+ * nor a `RestConfig` loads `@kubernetes/client-node`.
+ *
+ * Protocol, as client-go: HTTPS servers reached directly get one multiplexed HTTP/2 connection with a PING health
+ * check (`http2-session.ts`: 30 s interval, 15 s timeout), so a connection that goes silent is found and closed
+ * within about 45 s and everything on it is retried on a new one. `http://` servers, proxies, servers without HTTP/2
+ * (ALPN), `http2: false` and the `DISABLE_HTTP2` environment variable use HTTP/1.1 keep-alive sockets; there a
+ * non-watch request whose socket receives nothing for `readIdleTimeoutMs` (45 s) is abandoned and its socket
+ * destroyed, never reused.
  *
  * Contract:
  * - `request()` sends one request and resolves with the decoded JSON body (`undefined` for an empty body), or
@@ -11,16 +18,24 @@
  *   ends when the server closes the stream or on `stop()`/abort of `req.signal`, and throws a network error that
  *   happens mid-stream.
  * - Client-side throttling is off unless `qps` is given (then a token bucket of `burst` covers requests and watch
- *   opens, as client-go's rate limiter). `timeoutMs` bounds a whole request including its body, never a watch.
+ *   opens, as client-go's rate limiter). `timeoutMs` bounds a whole request including its body, never a watch
+ *   (default none, as client-go's `rest.Config.Timeout`: liveness comes from the checks above).
+ * - No request waits forever on a dead connection: the HTTP/2 health check or the HTTP/1.1 read-idle timeout fails
+ *   it; watches also have the reflector's open and idle deadlines.
  * - Request bodies are never mutated; response objects are freshly parsed and owned by the caller.
  */
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { getLogger } from '../log.js';
 import { openConnection, type Connection, type ConnectionOptions } from './http-connection.js';
+import { Http2Connection } from './http2-session.js';
 import { parseJsonLines } from './json-lines.js';
 import { buildRequestUrl, VERB_METHODS } from './request-url.js';
 import { apiErrorFromResponse } from './response-status.js';
+import { isStall } from './errors.js';
 import { TokenBucket } from './throttle.js';
 import type { Clock } from '../clock.js';
 import { isRestConfig, type RestConfig } from './rest-config.js';
@@ -33,8 +48,15 @@ export interface TransportOptions {
   burst?: number;
   /** `User-Agent` header; default `kubegen/<platform>/<arch> node/<version>`. */
   userAgent?: string;
-  /** Per-request timeout in milliseconds for non-watch requests (default: none). */
+  /** Per-request timeout in milliseconds for non-watch requests (default: none; see the module comment). */
   timeoutMs?: number;
+  /** HTTP/2 for direct HTTPS servers that offer it (default true; `DISABLE_HTTP2` in the environment turns it off). */
+  http2?: boolean;
+  /** HTTP/2 health check: PING interval and timeout (default 30 000 / 15 000 ms, client-go's). */
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
+  /** HTTP/1.1: a non-watch request whose socket receives nothing for this long fails (default 45 000 ms). */
+  readIdleTimeoutMs?: number;
   /** Largest number of concurrent sockets to the server (default: unlimited). */
   maxSockets?: number;
   /** Least time between checks of a `RestConfig.tokenFile` for a rotated token (default 10 000 ms). */
@@ -59,6 +81,20 @@ export interface RawRequestInit {
 }
 
 const DEFAULT_USER_AGENT = `kubegen (${process.platform}/${process.arch}) node/${process.versions.node}`;
+export const DEFAULT_READ_IDLE_TIMEOUT_MS = 45_000;
+
+/** A response of either protocol: status, headers, and the body as a readable stream. */
+interface OpenResponse {
+  statusCode: number;
+  statusMessage: string | undefined;
+  headers: http.IncomingHttpHeaders;
+  body: Readable;
+  /** The whole body arrived (the stream was not cut). */
+  complete(): boolean;
+  destroy(): void;
+  /** The caller gave up on a silent response: the connection is suspect (HTTP/2; HTTP/1.1 destroys the socket). */
+  stalled(): void;
+}
 
 export class HttpTransport implements Transport {
   /** What this transport was built from; read when the first request is sent, never mutated. */
@@ -66,6 +102,7 @@ export class HttpTransport implements Transport {
   private readonly opts: TransportOptions;
   private readonly throttle: TokenBucket | undefined;
   private connection: Promise<Connection> | undefined;
+  private h2: Http2Connection | undefined;
   private closed = false;
 
   constructor(config: RestConfig | KubeConfig, opts: TransportOptions = {}) {
@@ -103,9 +140,9 @@ export class HttpTransport implements Transport {
     const controller = new AbortController();
     const signal = req.signal ? AbortSignal.any([req.signal, controller.signal]) : controller.signal;
     const res = await this.open('GET', buildRequestUrl(req), { signal }, true);
-    const code = res.statusCode ?? 0;
+    const code = res.statusCode;
     if (code < 200 || code > 299) {
-      const body = await readBody(res);
+      const body = await readBody(res.body);
       throw apiErrorFromResponse(code, body, res.statusMessage);
     }
     return new HttpWatch<T>(res, controller, signal);
@@ -122,13 +159,20 @@ export class HttpTransport implements Transport {
     if (timeoutMs !== undefined && timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
     const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     const res = await this.open(method, path, { body: init.body, contentType: init.contentType, signal }, false);
-    const body = await readBody(res);
-    return { statusCode: res.statusCode ?? 0, headers: res.headers, body };
+    let body: Buffer;
+    try {
+      body = await readBody(res.body);
+    } catch (err) {
+      if (signal?.aborted && isStall(signal.reason)) res.stalled();
+      throw err;
+    }
+    return { statusCode: res.statusCode, headers: res.headers, body };
   }
 
   /** Destroys this transport's sockets. Later requests fail. */
   close(): void {
     this.closed = true;
+    this.h2?.close();
     void this.connection?.then(
       (c) => {
         if (c.ownsAgent) c.agent.destroy();
@@ -157,7 +201,7 @@ export class HttpTransport implements Transport {
     path: string,
     init: { body?: string | Buffer | undefined; contentType?: string | undefined; signal?: AbortSignal | undefined },
     watch: boolean,
-  ): Promise<http.IncomingMessage> {
+  ): Promise<OpenResponse> {
     if (this.closed) throw new Error('HttpTransport is closed');
     init.signal?.throwIfAborted();
     const conn = await this.connect();
@@ -173,38 +217,134 @@ export class HttpTransport implements Transport {
       headers['Content-Type'] = init.contentType ?? 'application/json';
       headers['Content-Length'] = body.length;
     }
-    const options: https.RequestOptions = {
-      protocol: conn.server.protocol,
-      hostname: conn.server.hostname.replace(/^\[|\]$/g, ''),
-      port: conn.server.port || (conn.secure ? 443 : 80),
-      path: conn.server.pathname === '/' ? path : conn.server.pathname + path,
-      method,
-      headers,
-      agent: conn.agent,
-    };
-    if (conn.basicAuth) options.auth = conn.basicAuth;
-    if (init.signal) options.signal = init.signal;
-    const send = conn.secure ? https.request : http.request;
-    return new Promise<http.IncomingMessage>((resolve, reject) => {
-      const req = send(options, resolve);
-      req.on('error', reject);
-      if (watch) req.setNoDelay(true);
-      req.end(body);
+    const full = conn.server.pathname === '/' ? path : conn.server.pathname + path;
+    const h2 = this.http2For(conn);
+    if (h2) {
+      try {
+        return await openHttp2(h2, method, full, headers, body, init.signal, conn.basicAuth);
+      } catch (err) {
+        // ALPN said HTTP/1.1: nothing was sent; use HTTP/1.1 for this server from now on.
+        if (!h2.notSupported) throw err;
+        getLogger().debug('apiserver does not offer HTTP/2; using HTTP/1.1');
+      }
+    }
+    return openHttp1(conn, method, full, headers, body, init.signal, watch ? undefined : (this.opts.readIdleTimeoutMs ?? DEFAULT_READ_IDLE_TIMEOUT_MS), watch);
+  }
+
+  /** The HTTP/2 connection for `conn`, or undefined when HTTP/1.1 is to be used (see the module comment). */
+  private http2For(conn: Connection): Http2Connection | undefined {
+    if (this.h2) return this.h2.notSupported ? undefined : this.h2;
+    if (!conn.secure || !conn.tls || this.opts.http2 === false || process.env['DISABLE_HTTP2']) return undefined;
+    this.h2 = new Http2Connection(conn.server, conn.tls, getLogger().child({ component: 'http2' }), {
+      ...(this.opts.pingIntervalMs !== undefined ? { pingIntervalMs: this.opts.pingIntervalMs } : {}),
+      ...(this.opts.pingTimeoutMs !== undefined ? { pingTimeoutMs: this.opts.pingTimeoutMs } : {}),
     });
+    return this.h2;
   }
 }
 
-function readBody(res: http.IncomingMessage): Promise<Buffer> {
+/** HTTP/2 header names are lower-case; connection-level HTTP/1.1 headers do not exist there. */
+function openHttp2(
+  conn: Http2Connection,
+  method: string,
+  path: string,
+  headers: Record<string, string | string[] | number>,
+  body: Buffer | undefined,
+  signal: AbortSignal | undefined,
+  basicAuth: string | undefined,
+): Promise<OpenResponse> {
+  const h2headers: http2.OutgoingHttpHeaders = { ':method': method, ':path': path };
+  for (const [k, v] of Object.entries(headers)) h2headers[k.toLowerCase()] = v;
+  if (basicAuth && h2headers['authorization'] === undefined) h2headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
+  const stream = conn.request(h2headers, { endStream: body === undefined, ...(signal ? { signal } : {}) });
+  return new Promise<OpenResponse>((resolve, reject) => {
+    let ended = false;
+    stream.once('end', () => (ended = true));
+    const failed = (err: Error): void => {
+      // No answer before the caller's deadline: the connection may be frozen.
+      if (signal?.aborted && isStall(signal.reason)) conn.suspect();
+      reject(err);
+    };
+    stream.once('error', failed);
+    stream.once('response', (res) => {
+      stream.off('error', failed);
+      const { ':status': status, ...rest } = res;
+      resolve({
+        statusCode: Number(status ?? 0),
+        statusMessage: undefined,
+        headers: rest as http.IncomingHttpHeaders,
+        body: stream,
+        complete: () => ended,
+        destroy: () => stream.destroy(),
+        stalled: () => conn.suspect(),
+      });
+    });
+    if (body !== undefined) stream.end(body);
+  });
+}
+
+function openHttp1(
+  conn: Connection,
+  method: string,
+  path: string,
+  headers: Record<string, string | string[] | number>,
+  body: Buffer | undefined,
+  signal: AbortSignal | undefined,
+  readIdleTimeoutMs: number | undefined,
+  watch: boolean,
+): Promise<OpenResponse> {
+  const options: https.RequestOptions = {
+    protocol: conn.server.protocol,
+    hostname: conn.server.hostname.replace(/^\[|\]$/g, ''),
+    port: conn.server.port || (conn.secure ? 443 : 80),
+    path,
+    method,
+    headers,
+    agent: conn.agent,
+  };
+  if (conn.basicAuth) options.auth = conn.basicAuth;
+  if (signal) options.signal = signal;
+  const send = conn.secure ? https.request : http.request;
+  return new Promise<OpenResponse>((resolve, reject) => {
+    const req = send(options, (res) =>
+      resolve({
+        statusCode: res.statusCode ?? 0,
+        statusMessage: res.statusMessage,
+        headers: res.headers,
+        body: res,
+        complete: () => res.complete,
+        destroy: () => res.destroy(),
+        stalled: () => res.destroy(),
+      }),
+    );
+    req.on('error', reject);
+    if (watch) req.setNoDelay(true);
+    // A silent socket (frozen peer or proxy) fails the request and is destroyed, so it is never reused.
+    if (readIdleTimeoutMs !== undefined && readIdleTimeoutMs > 0) {
+      req.setTimeout(readIdleTimeoutMs, () => req.destroy(new Error(`no data from the apiserver for ${readIdleTimeoutMs} ms; connection abandoned`)));
+    }
+    req.end(body);
+  });
+}
+
+function readBody(body: Readable): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
-    res.on('data', (chunk: Buffer) => {
+    let done = false;
+    body.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       total += chunk.length;
     });
-    res.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
-    res.on('error', reject);
-    res.on('aborted', () => reject(new Error('response aborted')));
+    body.on('end', () => {
+      done = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    });
+    body.on('error', reject);
+    body.on('aborted', () => reject(new Error('response aborted')));
+    body.on('close', () => {
+      if (!done) reject(new Error('connection closed before the response completed'));
+    });
   });
 }
 
@@ -214,17 +354,18 @@ class HttpWatch<T> implements Watch<T> {
   private iterated = false;
 
   constructor(
-    private readonly res: http.IncomingMessage,
+    private readonly res: OpenResponse,
     private readonly controller: AbortController,
     private readonly signal: AbortSignal,
   ) {
     // Errors surface through the iterator; without a listener an error before iteration would be uncaught.
-    res.on('error', () => undefined);
+    res.body.on('error', () => undefined);
   }
 
-  stop(): void {
+  stop(reason?: unknown): void {
     if (this.stopped) return;
     this.stopped = true;
+    if (isStall(reason) && !this.res.complete()) this.res.stalled();
     this.controller.abort();
     this.res.destroy();
   }
@@ -233,17 +374,17 @@ class HttpWatch<T> implements Watch<T> {
     if (this.iterated) throw new Error('a Watch can be iterated only once');
     this.iterated = true;
     try {
-      for await (const value of parseJsonLines(this.res)) {
+      for await (const value of parseJsonLines(this.res.body)) {
         if (this.stopped) return;
         yield value as WatchEvent<T>;
       }
       // The stream ended: check it ended cleanly (not cut mid-response by a dropped connection).
-      if (!this.res.complete && !this.stopped && !this.signal.aborted) throw new Error('watch stream closed before the response completed');
+      if (!this.res.complete() && !this.stopped && !this.signal.aborted) throw new Error('watch stream closed before the response completed');
     } catch (err) {
       if (this.stopped || this.signal.aborted) return;
       throw err;
     } finally {
-      if (!this.res.complete) this.res.destroy();
+      if (!this.res.complete()) this.res.destroy();
     }
   }
 }

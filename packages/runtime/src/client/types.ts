@@ -128,7 +128,8 @@ export interface WatchEvent<T> {
  * A network failure ends the iteration with a thrown error. A watch is single-use: iterate it once.
  */
 export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
-  stop(): void;
+  /** Ends the watch. A `ConnectionStalledError` as `reason` marks the connection it used as suspect. */
+  stop(reason?: unknown): void;
 }
 
 export interface Transport {

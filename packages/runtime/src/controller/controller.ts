@@ -4,7 +4,8 @@
  *
  * Contract:
  * - A key is never reconciled by two workers at once (the queue hands a key out again only after `done`).
- * - Thrown error / rejected promise → `addRateLimited` (backoff) and an error log; a {@link TerminalError} is logged
+ * - Thrown error / rejected promise → `addRateLimited` (backoff) and an error log (a conflict or an unreachable
+ *   apiserver: an info log, repeats at most every 30 s); a {@link TerminalError} is logged
  *   and counted but not retried; `requeueAfterMs > 0` → `forget` + `addAfter`; `requeue` → `addRateLimited`;
  *   success → `forget`. A reconciler that throws synchronously is treated like one that rejects.
  * - `reconcileTimeoutMs`: the context's signal aborts when it passes, the timeout is counted and the attempt is
@@ -20,7 +21,9 @@ import { objectFromDeleted } from '../cache/keys.js';
 import type { KubeObject } from '../client/types.js';
 import { realClock, type Clock } from '../clock.js';
 import type { EventHandler, RequestSink } from '../handler/handler.js';
+import { isConflict, isConnectionError } from '../client/errors.js';
 import { getLogger, type Logger } from '../log.js';
+import { RepeatFilter } from '../log-repeats.js';
 import { admitsAll, type Predicate } from '../predicate/predicate.js';
 import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
 import type { RateLimiter } from '../workqueue/rate-limiter.js';
@@ -77,6 +80,8 @@ export class Controller {
   private readonly timeoutMs: number | undefined;
   private readonly clock: Clock;
   private readonly log: Logger;
+  /** Conflicts and connection failures are retried on their own: logged at info level, repeats rate-limited. */
+  private readonly repeats: RepeatFilter;
   private readonly metrics: ControllerMetrics;
   private readonly watches: Watch[] = [];
   private readonly registrations: HandlerRegistration[] = [];
@@ -95,6 +100,7 @@ export class Controller {
     this.timeoutMs = opts.reconcileTimeoutMs;
     this.clock = opts.clock ?? realClock;
     this.log = (opts.logger ?? getLogger()).child({ controller: this.name });
+    this.repeats = new RepeatFilter(this.clock);
     this.metrics = controllerMetrics(opts.registry);
     this.queue = new RateLimitingQueue<string>({
       name: this.name,
@@ -256,7 +262,14 @@ export class Controller {
     }
     this.metrics.reconcileErrors.inc(labels);
     this.count('error');
-    log.error('Reconciler error', { error, terminal: isTerminalError(error) });
+    const retriable = isConflict(error) ? 'conflict' : isConnectionError(error) ? 'connection' : undefined;
+    if (retriable === undefined || isTerminalError(error)) {
+      log.error('Reconciler error', { error, terminal: isTerminalError(error) });
+      return;
+    }
+    // A stale read (409) or an unreachable apiserver: requeued with backoff, nothing for a person to do.
+    const admitted = this.repeats.admit(retriable);
+    if (admitted) log.info(retriable === 'conflict' ? 'Reconcile conflict; requeued' : 'Reconcile failed to reach the apiserver; requeued', { error, ...(admitted.repeated > 0 ? { repeated: admitted.repeated } : {}) });
   }
 
   private succeeded(key: string, result: Result | undefined): void {

@@ -166,9 +166,12 @@ export class Envtest {
     });
   }
 
-  /** Stops kube-apiserver (SIGTERM, then SIGKILL), leaving etcd and its data in place. */
-  async stopApiServer(): Promise<void> {
-    await this.apiserver?.stop(this.stopTimeout());
+  /**
+   * Stops kube-apiserver (SIGTERM, then SIGKILL after the stop timeout; with `kill`, SIGKILL at once, as a crash),
+   * leaving etcd and its data in place.
+   */
+  async stopApiServer(opts: { kill?: boolean } = {}): Promise<void> {
+    await this.apiserver?.stop(opts.kill ? 0 : this.stopTimeout());
   }
 
   /** Compacts etcd to its current revision; resolves with that revision. */
