@@ -21,29 +21,18 @@ import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { Clientset } from '../examples/sample-controller/src/generated/clientset.js';
+import { procCpuSeconds, procPeakRssMB } from './support/proc.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'examples/sample-controller/dist/main.js');
 const CRD = path.join(ROOT, 'examples/sample-controller/artifacts/crd.yaml');
 const TIMEOUT_MS = 300_000;
-const CLK_TCK = 100; // Linux USER_HZ
 
 interface Result {
   name: string;
   seconds: number;
   cpuSeconds: number;
   peakRssMB: number;
-}
-
-function procCpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from #3 (state) on
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // #14 utime, #15 stime
-}
-
-function procPeakRssMB(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
 }
 
 async function createFoos(transport: HttpTransport, ns: string, n: number): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * End-to-end tests of the `codegen` binary: spawn `node bin/codegen.js` from the built tree against the real CRD
+ * End-to-end tests of the `codegen` binary: spawn `node packages/kubegen/bin/codegen.js` from the built tree against the real CRD
  * front end and generators, in temp folders.
  */
 import assert from 'node:assert/strict';

@@ -106,6 +106,19 @@ describe('HttpTransport over HTTP/2', () => {
     }
   });
 
+  it('a stream the server closes without an answer (RST_STREAM NO_ERROR) fails the request instead of leaving it pending', async () => {
+    const server = http2.createSecureServer({ cert: pki.serverCert, key: pki.serverKey });
+    server.on('stream', (stream) => stream.close(http2.constants.NGHTTP2_NO_ERROR));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const t = transport((server.address() as AddressInfo).port);
+    try {
+      await assert.rejects(get(t), (err: Error & { code?: string }) => err.code === 'ECONNRESET' && /closed the HTTP\/2 stream before answering/.test(err.message));
+    } finally {
+      t.close();
+      server.close();
+    }
+  });
+
   it('finds a frozen connection with a PING: the waiting request fails, the next one uses a new connection', async () => {
     let hang = false;
     const srv = await apiServer({ hang: () => hang });

@@ -266,8 +266,16 @@ function openHttp2(
       reject(err);
     };
     stream.once('error', failed);
+    // A stream can also end without an error: the server reset it or the connection went away (GOAWAY, a killed
+    // apiserver). Without a response that is a failed request, never one that waits forever.
+    const closed = (): void => {
+      if (signal?.aborted && isStall(signal.reason)) conn.suspect();
+      reject(Object.assign(new Error(`the apiserver closed the HTTP/2 stream before answering (code ${stream.rstCode ?? 'none'})`), { code: 'ECONNRESET' }));
+    };
+    stream.once('close', closed);
     stream.once('response', (res) => {
       stream.off('error', failed);
+      stream.off('close', closed);
       const { ':status': status, ...rest } = res;
       resolve({
         statusCode: Number(status ?? 0),

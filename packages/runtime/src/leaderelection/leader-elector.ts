@@ -16,7 +16,7 @@
  * Errors never escape: API and network errors are logged and retried on the next period; callbacks that throw or
  * reject are logged. There is no fencing: work may overlap briefly when a leader is partitioned (as in client-go).
  */
-import { isNotFound } from '../client/errors.js';
+import { isNotFound, ConnectionStalledError } from '../client/errors.js';
 import type { Transport } from '../client/types.js';
 import { realClock, sleep, type Clock } from '../clock.js';
 import { getLogger, type Logger } from '../log.js';
@@ -301,7 +301,7 @@ export class LeaderElector {
   /** Runs `fn` with a signal that also aborts after `requestTimeoutMs` on the elector's clock. */
   private async bounded<T>(signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const timeout = new AbortController();
-    const timer = this.clock.setTimeout(() => timeout.abort(new Error('leader election request timed out')), this.requestTimeoutMs);
+    const timer = this.clock.setTimeout(() => timeout.abort(new ConnectionStalledError('leader election request timed out')), this.requestTimeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
     let onAbort: (() => void) | undefined;
     // Race the abort too, in case a transport does not honour the signal: a hung request must not pin leadership.

@@ -1,0 +1,213 @@
+/**
+ * `npm run bench:soak [-- --seconds=300 --foos=500 --patches=20 --restart-every=30 --impl=both|kubegen|go]`:
+ * issue 15's soak, the TypeScript sample controller and the Go original side by side, each on a fresh control plane:
+ * N Foos converge; then for S seconds a churner merge-patches random Foos' `spec.replicas` (P per second) while
+ * kube-apiserver is killed (SIGKILL) and restarted every R seconds; then churn stops and the bench waits up to 60 s
+ * for every Deployment to match its Foo. Printed per controller: mismatches at the end (goal 0), time to converge,
+ * conflicts (from the controller's log: lines about "the object has been modified", plus the repeats our aggregated
+ * lines count), error-level log lines, all log lines, CPU seconds and peak RSS; then the ratios (goal: conflicts ≤
+ * 10× Go's). Never asserted anywhere: figures for the closing note.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
+import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
+import { Clientset } from '../examples/sample-controller/src/generated/clientset.js';
+import { procCpuSeconds, procPeakRssMB } from './support/proc.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = path.join(ROOT, 'examples/sample-controller/dist/main.js');
+const CRD = path.join(ROOT, 'examples/sample-controller/artifacts/crd.yaml');
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+interface Options {
+  seconds: number;
+  foos: number;
+  patches: number;
+  restartEvery: number;
+}
+
+interface SoakResult {
+  name: string;
+  mismatches: number;
+  convergeSeconds: number;
+  conflicts: number;
+  errorLines: number;
+  logLines: number;
+  restarts: number;
+  patchesSent: number;
+  cpuSeconds: number;
+  peakRssMB: number;
+}
+
+/** Reads the controller's log: conflicts (with our `repeated` counts), error-level lines, all lines. */
+function countLog(log: string): { conflicts: number; errorLines: number; logLines: number } {
+  let conflicts = 0;
+  let errorLines = 0;
+  let logLines = 0;
+  for (const line of log.split('\n')) {
+    if (!line.trim()) continue;
+    logLines++;
+    const conflict = /the object has been modified/.test(line);
+    if (line.startsWith('{')) {
+      try {
+        const rec = JSON.parse(line) as { level?: string; repeated?: number };
+        if (rec.level === 'error') errorLines++;
+        if (conflict) conflicts += 1 + (rec.repeated ?? 0);
+        continue;
+      } catch {
+        // not JSON after all
+      }
+    }
+    if (/^E\d{4} /.test(line)) errorLines++; // klog
+    if (conflict) conflicts++;
+  }
+  return { conflicts, errorLines, logLines };
+}
+
+/** Transport that is replaced after a failure (the apiserver restarts under it). */
+class AdminClient {
+  transport: HttpTransport;
+  constructor(private readonly env: Envtest) {
+    this.transport = env.transport({ timeoutMs: 30_000 });
+  }
+  renew(): void {
+    this.transport.close();
+    this.transport = this.env.transport({ timeoutMs: 30_000 });
+  }
+}
+
+async function mismatches(admin: AdminClient, ns: string): Promise<number> {
+  const foos = (await new Clientset(admin.transport).samplecontrollerV1alpha1.foos(ns).list()).items;
+  const deps = new Map((await new KubeClientset(admin.transport).appsV1.deployments(ns).list()).items.map((d) => [d.metadata!.name!, d]));
+  return foos.filter((f) => deps.get(f.spec!.deploymentName!)?.spec?.replicas !== f.spec!.replicas).length;
+}
+
+async function soak(name: string, opts: Options, start: (env: Envtest, ns: string) => ChildProcess): Promise<SoakResult> {
+  const env = await Envtest.start({ crdPaths: [CRD], attachOutput: false });
+  const admin = new AdminClient(env);
+  let child: ChildProcess | undefined;
+  try {
+    const ns = await createTestNamespace(admin.transport, `soak-${name}`);
+    const foos = new Clientset(admin.transport).samplecontrollerV1alpha1.foos(ns);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = next++; i < opts.foos; i = next++) await foos.create({ metadata: { name: `foo-${i}` }, spec: { deploymentName: `foo-${i}`, replicas: 1 } });
+      }),
+    );
+    process.stderr.write(`${name}: ${opts.foos} Foos created; starting the controller\n`);
+    child = start(env, ns);
+    let log = '';
+    const collect = (d: Buffer): void => void (log += d.toString());
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    const pid = child.pid!;
+    const untilConverged = async (limitMs: number): Promise<{ left: number; ms: number }> => {
+      const t0 = Date.now();
+      let left = Infinity;
+      while (Date.now() - t0 < limitMs) {
+        left = await mismatches(admin, ns).catch(() => (admin.renew(), Infinity));
+        if (left === 0) break;
+        await sleep(1000);
+      }
+      return { left, ms: Date.now() - t0 };
+    };
+    const initial = await untilConverged(120_000);
+    process.stderr.write(`${name}: initial convergence in ${(initial.ms / 1000).toFixed(1)} s (${initial.left} left); soaking ${opts.seconds} s\n`);
+
+    const end = Date.now() + opts.seconds * 1000;
+    let patchesSent = 0;
+    let restarts = 0;
+    const churn = (async () => {
+      const interval = 1000 / opts.patches;
+      while (Date.now() < end) {
+        const i = Math.floor(Math.random() * opts.foos);
+        const replicas = 1 + Math.floor(Math.random() * 5);
+        try {
+          await new Clientset(admin.transport).samplecontrollerV1alpha1.foos(ns).patch(`foo-${i}`, { type: 'merge', patch: { spec: { replicas } } });
+          patchesSent++;
+        } catch {
+          admin.renew(); // the apiserver is away: try again on a new connection
+        }
+        await sleep(interval);
+      }
+    })();
+    const restarter = (async () => {
+      for (let at = Date.now() + opts.restartEvery * 1000; at < end; at += opts.restartEvery * 1000) {
+        await sleep(at - Date.now());
+        await env.stopApiServer({ kill: true });
+        await env.startApiServer();
+        restarts++;
+      }
+    })();
+    await Promise.all([churn, restarter]);
+    const final = await untilConverged(60_000);
+    const cpuSeconds = procCpuSeconds(pid);
+    const peakRssMB = procPeakRssMB(pid);
+    child.kill('SIGTERM');
+    await sleep(500);
+    return { name, mismatches: final.left, convergeSeconds: final.ms / 1000, ...countLog(log), restarts, patchesSent, cpuSeconds, peakRssMB };
+  } finally {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    admin.transport.close();
+    await env.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '300' },
+      foos: { type: 'string', default: '500' },
+      patches: { type: 'string', default: '20' },
+      'restart-every': { type: 'string', default: '30' },
+      impl: { type: 'string', default: 'both' },
+    },
+  });
+  const opts: Options = { seconds: Number(values.seconds), foos: Number(values.foos), patches: Number(values.patches), restartEvery: Number(values['restart-every']) };
+  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build:examples`);
+  const assets = process.env['KUBEBUILDER_ASSETS'] || path.join(os.homedir(), '.cache/envtest/k8s-1.20.2/bin');
+  process.env['KUBEBUILDER_ASSETS'] = assets;
+  const results: SoakResult[] = [];
+  if (values.impl !== 'go') {
+    results.push(
+      await soak('kubegen', opts, (env, ns) =>
+        spawn(process.execPath, [MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, '--workers=2'], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, KUBEGEN_LOG_LEVEL: 'info' },
+        }),
+      ),
+    );
+  }
+  if (values.impl !== 'kubegen') {
+    results.push(
+      await soak('go', opts, (env) =>
+        spawn(path.join(assets, 'sample-controller-fast'), ['-kubeconfig', env.kubeconfigPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SC_WORKERS: '2' } }),
+      ),
+    );
+  }
+  console.log(`soak: ${opts.foos} Foos, ${opts.patches} patches/s, apiserver SIGKILL + restart every ${opts.restartEvery} s, ${opts.seconds} s`);
+  console.log('controller   mismatches  converge  conflicts  error-lines  log-lines  restarts  patches   CPU-s   peak RSS');
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(12)} ${String(r.mismatches).padStart(10)} ${r.convergeSeconds.toFixed(1).padStart(8)}s ${String(r.conflicts).padStart(10)} ${String(r.errorLines).padStart(12)} ${String(r.logLines).padStart(10)} ${String(r.restarts).padStart(9)} ${String(r.patchesSent).padStart(8)} ${r.cpuSeconds.toFixed(1).padStart(7)} ${r.peakRssMB.toFixed(1).padStart(8)} MB`,
+    );
+  }
+  const [ours, go] = [results.find((r) => r.name === 'kubegen'), results.find((r) => r.name === 'go')];
+  if (ours && go) {
+    const ratio = ours.conflicts / Math.max(1, go.conflicts);
+    console.log(`ratio kubegen/go: conflicts ${ratio.toFixed(1)} (goal <= 10: ${ratio <= 10 ? 'met' : 'NOT met'}), error lines ${(ours.errorLines / Math.max(1, go.errorLines)).toFixed(1)}; mismatches ${ours.mismatches} / ${go.mismatches} (goal 0)`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
