@@ -9,9 +9,9 @@ import { camel, pascal } from '../model/index.js';
 /** The interface names a kind's root and list types have in `types.ts` (decided by the types emitter's graph). */
 export type KindTypeNames = (kind: string) => { root: string; list: string };
 
-/** `fooResource`: the descriptor constant exported by `register.ts`. */
+/** `fooResource`, `httpRouteResource`: the descriptor constant exported by `register.ts`. */
 export function resourceConstName(kind: string): string {
-  return `${lowerFirst(kind)}Resource`;
+  return `${lowerCamel(kind)}Resource`;
 }
 
 /** `FooInterface`: the typed client interface exported by `client.ts`. */
@@ -29,15 +29,35 @@ export function groupVersionClientName(groupId: string, version: string): string
   return `${pascal(groupId)}${pascal(version)}Client`;
 }
 
-/** `foos`, `certificateRequests`: the accessor for a kind on its group client, from the CRD plural. */
+/**
+ * `foos`, `certificateRequests`, `httpRoutes`: the accessor for a kind on its group client, from the CRD plural
+ * spelled with the kind's words (`HTTPRoute` + `httproutes` → `httpRoutes`; an unrelated plural is camel-cased).
+ */
 export function pluralMember(kv: KindVersion): string {
   const { kind, plural } = kv.resource.names;
-  if (plural.startsWith(kind.toLowerCase())) return lowerFirst(kind) + plural.slice(kind.length).replace(/[^a-z0-9]/g, '');
+  if (plural.startsWith(kind.toLowerCase())) return lowerCamel(kind) + plural.slice(kind.length).replace(/[^a-z0-9]/g, '');
   return camel(plural);
 }
 
-export function lowerFirst(s: string): string {
-  return s.charAt(0).toLowerCase() + s.slice(1);
+/**
+ * The words of a PascalCase name: a run of capitals is one word (an initialism), except a last capital that starts a
+ * lower-case word; digits stay with the word before them. `HTTPRoute` → HTTP, Route; `CephNFS` → Ceph, NFS;
+ * `OAuth2Client` → O, Auth2, Client; `IPAddress` → IP, Address.
+ */
+export function nameWords(name: string): string[] {
+  return name.match(/[A-Z]+(?![a-z])[0-9]*|[A-Z]?[a-z0-9]+|[^A-Za-z0-9]+/g) ?? [name];
+}
+
+/**
+ * Initialism-aware lower camel case, for the identifiers generated from a kind (accessors, descriptor constants):
+ * every word is lower-cased, words after the first are capitalised — an initialism counts as one word, as the
+ * TypeScript style guides write them (`loadHttpUrl`). `HTTPRoute` → `httpRoute`, `GRPCRoute` → `grpcRoute`,
+ * `BGPPeer` → `bgpPeer`, `CephNFS` → `cephNfs`, `URLMap` → `urlMap`, `Foo` → `foo`.
+ */
+export function lowerCamel(name: string): string {
+  return nameWords(name)
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()))
+    .join('');
 }
 
 /** The folder of a group/version inside the output: `<group>/<version>`. */

@@ -1,0 +1,71 @@
+/**
+ * Public generated names: accessors (`cs.gatewayV1.httpRoutes()`), descriptor constants (`httpRouteResource`) and
+ * informer accessors follow initialism-aware lower camel case (an initialism is one word), pinned on synthetic edge
+ * cases and checked over every kind of the real-world corpus.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KindVersion } from 'kubegen/internal/model/index.js';
+import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
+import { generate } from 'kubegen/internal/generate/index.js';
+import { lowerCamel, nameWords, pluralMember, resourceConstName } from 'kubegen/internal/generate/names.js';
+import { corpusRuns } from '../support/corpus.js';
+
+const kv = (kind: string, plural: string): KindVersion => ({ resource: { names: { kind, plural } } }) as unknown as KindVersion;
+
+describe('initialism-aware names', () => {
+  it('splits names into words, an initialism being one word', () => {
+    assert.deepEqual(nameWords('HTTPRoute'), ['HTTP', 'Route']);
+    assert.deepEqual(nameWords('CephNFS'), ['Ceph', 'NFS']);
+    assert.deepEqual(nameWords('OAuth2Client'), ['O', 'Auth2', 'Client']);
+    assert.deepEqual(nameWords('V1X'), ['V1', 'X']);
+  });
+
+  const cases: [kind: string, plural: string, member: string, resource: string][] = [
+    ['HTTPRoute', 'httproutes', 'httpRoutes', 'httpRouteResource'],
+    ['GRPCRoute', 'grpcroutes', 'grpcRoutes', 'grpcRouteResource'],
+    ['URLMap', 'urlmaps', 'urlMaps', 'urlMapResource'],
+    ['IPAddress', 'ipaddresses', 'ipAddresses', 'ipAddressResource'],
+    ['DNSRecord', 'dnsrecords', 'dnsRecords', 'dnsRecordResource'],
+    ['BGPPeer', 'bgppeers', 'bgpPeers', 'bgpPeerResource'],
+    ['CephNFS', 'cephnfses', 'cephNfses', 'cephNfsResource'],
+    ['OAuth2Client', 'oauth2clients', 'oAuth2Clients', 'oAuth2ClientResource'],
+    ['Ingress', 'ingresses', 'ingresses', 'ingressResource'],
+    ['V1X', 'v1xs', 'v1Xs', 'v1XResource'],
+    ['Foo', 'foos', 'foos', 'fooResource'],
+    ['CertificateRequest', 'certificaterequests', 'certificateRequests', 'certificateRequestResource'],
+    ['Octopus', 'octopi', 'octopi', 'octopusResource'],
+    ['Mouse', 'mice', 'mice', 'mouseResource'],
+  ];
+  for (const [kind, plural, member, resource] of cases) {
+    it(`${kind} (${plural}) → ${member}(), ${resource}`, () => {
+      assert.equal(pluralMember(kv(kind, plural)), member);
+      assert.equal(resourceConstName(kind), resource);
+    });
+  }
+
+  it('lower-cases only the first word of an all-caps name', () => {
+    assert.equal(lowerCamel('ABC'), 'abc');
+    assert.equal(lowerCamel('A'), 'a');
+  });
+
+  it('generates no accessor or constant like hTTP…/gRPC…/bGP… for any kind of the corpus', async () => {
+    const broken = /\b[a-z][A-Z]{2,}[A-Za-z0-9]*\b/g;
+    let kinds = 0;
+    for (const run of corpusRuns()) {
+      const model = await parseCrdPaths(run);
+      kinds += model.resources.length;
+      for (const f of generate(model)) {
+        if (!/(client|informers|register|clientset|fake)\.ts$/.test(f.path)) continue;
+        const code = f.content.replace(/\/\*\*[\s\S]*?\*\//g, '').replace(/'[^'\n]*'|"[^"\n]*"/g, "''");
+        assert.deepEqual(code.match(broken) ?? [], [], `${f.path}`);
+      }
+    }
+    assert.equal(kinds, 56);
+    const gateway = await parseCrdPaths(corpusRuns().flat().filter((p) => /gateway/i.test(p)));
+    const client = generate(gateway).find((f) => /gateway\.networking\.k8s\.io\/v1\/client\.ts$/.test(f.path));
+    assert.ok(client, 'the Gateway API v1 client is generated');
+    assert.match(client.content, /\bhttpRoutes\(namespace: string\)/);
+    assert.match(client.content, /\bgrpcRoutes\(namespace: string\)/);
+  });
+});
