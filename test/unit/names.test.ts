@@ -9,6 +9,7 @@ import type { KindVersion } from 'kubegen/internal/model/index.js';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
 import { generate } from 'kubegen/internal/generate/index.js';
 import { lowerCamel, nameWords, pluralMember, resourceConstName } from 'kubegen/internal/generate/names.js';
+import { MAX_TYPE_NAME, singular, typeNameForPath } from 'kubegen/internal/generate/types/type-graph.js';
 import { corpusRuns } from '../support/corpus.js';
 
 const kv = (kind: string, plural: string): KindVersion => ({ resource: { names: { kind, plural } } }) as unknown as KindVersion;
@@ -67,5 +68,41 @@ describe('initialism-aware names', () => {
     assert.ok(client, 'the Gateway API v1 client is generated');
     assert.match(client.content, /\bhttpRoutes\(namespace: string\)/);
     assert.match(client.content, /\bgrpcRoutes\(namespace: string\)/);
+  });
+});
+
+describe('type names', () => {
+  it('names array item types in the singular where the plural is regular', () => {
+    const cases: [string, string][] = [
+      ['rules', 'rule'], ['conditions', 'condition'], ['policies', 'policy'], ['addresses', 'address'], ['matches', 'match'],
+      ['boxes', 'box'], ['tlsCertificates', 'tlsCertificate'], ['status', 'status'], ['data', 'data'], ['ingress', 'ingress'],
+      ['aliases', 'aliases'], ['heroes', 'heroes'], ['keys', 'key'], ['ips', 'ips'], ['analysis', 'analysis'],
+    ];
+    for (const [plural, one] of cases) assert.equal(singular(plural), one, plural);
+  });
+
+  it(`keeps <Kind> and the last path segments that fit in ${MAX_TYPE_NAME} characters`, () => {
+    assert.equal(typeNameForPath(['Foo', 'spec', 'template']), 'FooSpecTemplate');
+    const long = ['Rollout', 'spec', 'template', 'spec', 'affinity', 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', 'preference'];
+    assert.equal(typeNameForPath(long), 'RolloutPreferredDuringSchedulingIgnoredDuringExecutionPreference', '111 characters → 64');
+    const longer = [...long.slice(0, -1), 'preferenceWithAVeryLongFieldName'];
+    assert.equal(typeNameForPath(longer), 'RolloutPreferenceWithAVeryLongFieldName', 'at least the last segment');
+    assert.equal(typeNameForPath(['Rollout', 'x'.repeat(80)]), `RolloutX${'x'.repeat(79)}`, 'a single segment is kept whole');
+  });
+
+  it('corpus: singular item types (HTTPRouteSpecRule, CertificateStatusCondition), no name over the limit, deterministic', async () => {
+    const names = new Set<string>();
+    for (const run of corpusRuns()) {
+      const files = generate(await parseCrdPaths(run));
+      assert.deepEqual(generate(await parseCrdPaths(run)).map((f) => f.content), files.map((f) => f.content), 'deterministic');
+      for (const f of files.filter((x) => x.path.endsWith('/types.ts'))) {
+        for (const m of f.content.matchAll(/^export interface (\w+)/gm)) {
+          names.add(m[1]!);
+          assert.ok(m[1]!.length <= MAX_TYPE_NAME + 3, `${m[1]} (${m[1]!.length} characters) in ${f.path}`);
+        }
+      }
+    }
+    for (const n of ['HTTPRouteSpecRule', 'CertificateStatusCondition']) assert.ok(names.has(n), n);
+    for (const n of ['HTTPRouteSpecRules', 'CertificateStatusConditions']) assert.ok(!names.has(n), n);
   });
 });

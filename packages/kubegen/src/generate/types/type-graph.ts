@@ -26,9 +26,14 @@ export interface KindTypes {
  * agree, and each property always carries its own. A kind's top-level properties (`<Kind>Spec`, `<Kind>Status`)
  * are never shared with another kind. Work is linear in schema size: keys refer to children by id.
  *
- * Naming: `<Kind>` + PascalCase path segments (array items and map values add nothing), using the shortest path
- * among a shared type's occurrences; a numeric suffix is added only when two different types would get one name
- * or a name is reserved (TS words, JS globals, runtime imports, other kinds' root/list names).
+ * Naming: `<Kind>` + PascalCase path segments, using the shortest path among a shared type's occurrences. An
+ * array's item type takes the array's field name in the singular where the English plural is regular
+ * (`rules` → `HTTPRouteSpecRule`, `policies` → `…Policy`, `addresses` → `…Address`; see `singular`); map values
+ * add nothing. A name longer than {@link MAX_TYPE_NAME} characters keeps `<Kind>` and only as many of the last path
+ * segments as fit (at least the last one): `RolloutSpecTemplateSpecAffinityNodeAffinityPreferredDuring…Preference`
+ * becomes `RolloutPreference`. A numeric suffix is added only when two different types would get one name or a
+ * name is reserved (TS words, JS globals, runtime imports, other kinds' root/list names); names are assigned in a
+ * fixed order (shortest path first, then by name), so they are deterministic.
  */
 export class TypeGraph {
   readonly kinds: KindTypes[] = [];
@@ -121,7 +126,7 @@ export class TypeGraph {
       case 'boolean':
         return { k: 'prim', name: 'boolean' };
       case 'array':
-        return { k: 'array', of: s.items ? this.resolve(s.items, path) : UNKNOWN };
+        return { k: 'array', of: s.items ? this.resolve(s.items, singularPath(path)) : UNKNOWN };
       case 'object':
         return this.objectType(s, path, scope, false);
     }
@@ -202,7 +207,7 @@ export class TypeGraph {
     for (const d of rest) {
       let best: { name: string; len: number } | undefined;
       for (const p of d.paths) {
-        const name = p[0] + p.slice(1).map(pascalSegment).join('');
+        const name = typeNameForPath(p);
         const c = { name, len: p.length };
         if (!best || c.len < best.len || (c.len === best.len && (c.name.length < best.name.length || (c.name.length === best.name.length && c.name < best.name)))) best = c;
       }
@@ -218,6 +223,36 @@ export class TypeGraph {
       taken.add(d.name);
     }
   }
+}
+
+/** Type names longer than this are shortened (see the class comment). */
+export const MAX_TYPE_NAME = 64;
+
+/** `<Kind>` + PascalCase segments, shortened to {@link MAX_TYPE_NAME} by dropping middle segments. */
+export function typeNameForPath(path: readonly string[]): string {
+  const kind = path[0]!;
+  const segments = path.slice(1).map(pascalSegment);
+  let kept = segments.length;
+  while (kept > 1 && kind.length + segments.slice(segments.length - kept).join('').length > MAX_TYPE_NAME) kept--;
+  return kind + segments.slice(segments.length - kept).join('');
+}
+
+function singularPath(path: readonly string[]): string[] {
+  return path.length < 2 ? [...path] : [...path.slice(0, -1), singular(path[path.length - 1]!)];
+}
+
+/**
+ * The singular of a field name whose English plural is regular; anything else is left as it is. `rules` → `rule`,
+ * `policies` → `policy`, `addresses` → `address`, `matches` → `match`, `boxes` → `box`; `status`, `data`,
+ * `aliases`, `heroes` and `ingress` stay (the `-ses`/`-oes` endings are ambiguous, `-us`/`-is`/`-ss` are not plurals).
+ */
+export function singular(word: string): string {
+  if (word.length <= 3) return word;
+  if (/[^aeiou]ies$/.test(word)) return word.slice(0, -3) + 'y';
+  if (/sses$/.test(word)) return word.slice(0, -2);
+  if (/(x|ch|sh|z)es$/.test(word)) return word.slice(0, -2);
+  if (/(ses|oes|us|is|ss)$/.test(word) || !word.endsWith('s')) return word;
+  return word.slice(0, -1);
 }
 
 function docKey(s: JSONSchemaProps | undefined): string {

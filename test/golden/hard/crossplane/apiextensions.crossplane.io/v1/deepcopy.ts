@@ -115,7 +115,7 @@ export function deepCopyCompositionSpecPipeline(src: types.CompositionSpecPipeli
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyCompositionSpecPipelineCredentials(src: types.CompositionSpecPipelineCredentials): types.CompositionSpecPipelineCredentials {
+export function deepCopyCompositionSpecPipelineCredential(src: types.CompositionSpecPipelineCredential): types.CompositionSpecPipelineCredential {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -125,14 +125,14 @@ export function deepCopyCompositionSpecPipelineCredentials(src: types.Compositio
     else {
       switch (k) {
         case "secretRef":
-          out[k] = deepCopyCompositionSpecPipelineCredentialsSecretRef(v as types.CompositionSpecPipelineCredentialsSecretRef);
+          out[k] = deepCopyCompositionSpecPipelineCredentialSecretRef(v as types.CompositionSpecPipelineCredentialSecretRef);
           break;
         default:
           out[k] = deepCopyJSON(v);
       }
     }
   }
-  return out as unknown as types.CompositionSpecPipelineCredentials;
+  return out as unknown as types.CompositionSpecPipelineCredential;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
@@ -186,7 +186,7 @@ export function deepCopyCompositionSpecPipelineRequirements(src: types.Compositi
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyCompositionSpecPipelineCredentialsSecretRef(src: types.CompositionSpecPipelineCredentialsSecretRef): types.CompositionSpecPipelineCredentialsSecretRef {
+export function deepCopyCompositionSpecPipelineCredentialSecretRef(src: types.CompositionSpecPipelineCredentialSecretRef): types.CompositionSpecPipelineCredentialSecretRef {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -195,11 +195,11 @@ export function deepCopyCompositionSpecPipelineCredentialsSecretRef(src: types.C
     else if (typeof v !== 'object' || v === null) out[k] = v;
     else out[k] = deepCopyJSON(v);
   }
-  return out as unknown as types.CompositionSpecPipelineCredentialsSecretRef;
+  return out as unknown as types.CompositionSpecPipelineCredentialSecretRef;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyCompositionSpecPipelineRequirementsRequiredResources(src: types.CompositionSpecPipelineRequirementsRequiredResources): types.CompositionSpecPipelineRequirementsRequiredResources {
+export function deepCopyCompositionSpecPipelineRequirementsRequiredResource(src: types.CompositionSpecPipelineRequirementsRequiredResource): types.CompositionSpecPipelineRequirementsRequiredResource {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -216,11 +216,11 @@ export function deepCopyCompositionSpecPipelineRequirementsRequiredResources(src
       }
     }
   }
-  return out as unknown as types.CompositionSpecPipelineRequirementsRequiredResources;
+  return out as unknown as types.CompositionSpecPipelineRequirementsRequiredResource;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyCompositionSpecPipelineRequirementsRequiredSchemas(src: types.CompositionSpecPipelineRequirementsRequiredSchemas): types.CompositionSpecPipelineRequirementsRequiredSchemas {
+export function deepCopyCompositionSpecPipelineRequirementsRequiredSchema(src: types.CompositionSpecPipelineRequirementsRequiredSchema): types.CompositionSpecPipelineRequirementsRequiredSchema {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -229,7 +229,7 @@ export function deepCopyCompositionSpecPipelineRequirementsRequiredSchemas(src: 
     else if (typeof v !== 'object' || v === null) out[k] = v;
     else out[k] = deepCopyJSON(v);
   }
-  return out as unknown as types.CompositionSpecPipelineRequirementsRequiredSchemas;
+  return out as unknown as types.CompositionSpecPipelineRequirementsRequiredSchema;
 }
 
 function copyArray0_(a: unknown): unknown {
@@ -257,7 +257,7 @@ function copyArray2_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyCompositionSpecPipelineCredentials(e as types.CompositionSpecPipelineCredentials);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyCompositionSpecPipelineCredential(e as types.CompositionSpecPipelineCredential);
   }
   return out;
 }
@@ -267,7 +267,7 @@ function copyArray3_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyCompositionSpecPipelineRequirementsRequiredResources(e as types.CompositionSpecPipelineRequirementsRequiredResources);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyCompositionSpecPipelineRequirementsRequiredResource(e as types.CompositionSpecPipelineRequirementsRequiredResource);
   }
   return out;
 }
@@ -277,7 +277,7 @@ function copyArray4_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyCompositionSpecPipelineRequirementsRequiredSchemas(e as types.CompositionSpecPipelineRequirementsRequiredSchemas);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyCompositionSpecPipelineRequirementsRequiredSchema(e as types.CompositionSpecPipelineRequirementsRequiredSchema);
   }
   return out;
 }

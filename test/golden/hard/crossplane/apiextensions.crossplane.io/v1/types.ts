@@ -73,7 +73,7 @@ export interface CompositionSpecCompositeTypeRef {
 /** A PipelineStep in a function pipeline. */
 export interface CompositionSpecPipeline {
   /** Credentials are optional credentials that the function needs. */
-  credentials?: CompositionSpecPipelineCredentials[];
+  credentials?: CompositionSpecPipelineCredential[];
   /**
    * FunctionRef is a reference to the function this step should
    * execute.
@@ -100,14 +100,14 @@ export interface CompositionSpecPipeline {
  * FunctionCredentials are optional credentials that a function
  * needs to run.
  */
-export interface CompositionSpecPipelineCredentials {
+export interface CompositionSpecPipelineCredential {
   /** Name of this set of credentials. */
   name: string;
   /**
    * A SecretRef is a reference to a secret containing credentials that should
    * be supplied to the function.
    */
-  secretRef?: CompositionSpecPipelineCredentialsSecretRef;
+  secretRef?: CompositionSpecPipelineCredentialSecretRef;
   /** Source of the function credentials. */
   source: "None" | "Secret";
 }
@@ -144,19 +144,19 @@ export interface CompositionSpecPipelineRequirements {
    * RequiredResources is a list of resources that must be fetched before
    * this function is called.
    */
-  requiredResources?: CompositionSpecPipelineRequirementsRequiredResources[];
+  requiredResources?: CompositionSpecPipelineRequirementsRequiredResource[];
   /**
    * RequiredSchemas is a list of OpenAPI schemas that must be fetched before
    * this function is called.
    */
-  requiredSchemas?: CompositionSpecPipelineRequirementsRequiredSchemas[];
+  requiredSchemas?: CompositionSpecPipelineRequirementsRequiredSchema[];
 }
 
 /**
  * A SecretRef is a reference to a secret containing credentials that should
  * be supplied to the function.
  */
-export interface CompositionSpecPipelineCredentialsSecretRef {
+export interface CompositionSpecPipelineCredentialSecretRef {
   /** Name of the secret. */
   name: string;
   /** Namespace of the secret. */
@@ -164,7 +164,7 @@ export interface CompositionSpecPipelineCredentialsSecretRef {
 }
 
 /** RequiredResourceSelector selects a required resource. */
-export interface CompositionSpecPipelineRequirementsRequiredResources {
+export interface CompositionSpecPipelineRequirementsRequiredResource {
   /** APIVersion of the required resource. */
   apiVersion: string;
   /** Kind of the required resource. */
@@ -186,7 +186,7 @@ export interface CompositionSpecPipelineRequirementsRequiredResources {
 }
 
 /** RequiredSchemaSelector selects a required OpenAPI schema. */
-export interface CompositionSpecPipelineRequirementsRequiredSchemas {
+export interface CompositionSpecPipelineRequirementsRequiredSchema {
   /** APIVersion of the resource kind whose schema is required, e.g. "example.org/v1". */
   apiVersion: string;
   /** Kind of resource whose schema is required, e.g. "MyResource". */

@@ -121,7 +121,7 @@ export function deepCopyAuthorizationPolicySpecProvider(src: types.Authorization
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyAuthorizationPolicySpecRules(src: types.AuthorizationPolicySpecRules): types.AuthorizationPolicySpecRules {
+export function deepCopyAuthorizationPolicySpecRule(src: types.AuthorizationPolicySpecRule): types.AuthorizationPolicySpecRule {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -144,7 +144,7 @@ export function deepCopyAuthorizationPolicySpecRules(src: types.AuthorizationPol
       }
     }
   }
-  return out as unknown as types.AuthorizationPolicySpecRules;
+  return out as unknown as types.AuthorizationPolicySpecRule;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
@@ -182,7 +182,7 @@ export function deepCopyAuthorizationPolicySpecTargetRef(src: types.Authorizatio
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyAuthorizationPolicyStatusConditions(src: types.AuthorizationPolicyStatusConditions): types.AuthorizationPolicyStatusConditions {
+export function deepCopyAuthorizationPolicyStatusCondition(src: types.AuthorizationPolicyStatusCondition): types.AuthorizationPolicyStatusCondition {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -191,11 +191,11 @@ export function deepCopyAuthorizationPolicyStatusConditions(src: types.Authoriza
     else if (typeof v !== 'object' || v === null) out[k] = v;
     else out[k] = deepCopyJSON(v);
   }
-  return out as unknown as types.AuthorizationPolicyStatusConditions;
+  return out as unknown as types.AuthorizationPolicyStatusCondition;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyAuthorizationPolicyStatusValidationMessages(src: types.AuthorizationPolicyStatusValidationMessages): types.AuthorizationPolicyStatusValidationMessages {
+export function deepCopyAuthorizationPolicyStatusValidationMessage(src: types.AuthorizationPolicyStatusValidationMessage): types.AuthorizationPolicyStatusValidationMessage {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -205,18 +205,18 @@ export function deepCopyAuthorizationPolicyStatusValidationMessages(src: types.A
     else {
       switch (k) {
         case "type":
-          out[k] = deepCopyAuthorizationPolicyStatusValidationMessagesType(v as types.AuthorizationPolicyStatusValidationMessagesType);
+          out[k] = deepCopyAuthorizationPolicyStatusValidationMessageType(v as types.AuthorizationPolicyStatusValidationMessageType);
           break;
         default:
           out[k] = deepCopyJSON(v);
       }
     }
   }
-  return out as unknown as types.AuthorizationPolicyStatusValidationMessages;
+  return out as unknown as types.AuthorizationPolicyStatusValidationMessage;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyAuthorizationPolicySpecRulesFrom(src: types.AuthorizationPolicySpecRulesFrom): types.AuthorizationPolicySpecRulesFrom {
+export function deepCopyAuthorizationPolicySpecRuleFrom(src: types.AuthorizationPolicySpecRuleFrom): types.AuthorizationPolicySpecRuleFrom {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -226,18 +226,18 @@ export function deepCopyAuthorizationPolicySpecRulesFrom(src: types.Authorizatio
     else {
       switch (k) {
         case "source":
-          out[k] = deepCopyAuthorizationPolicySpecRulesFromSource(v as types.AuthorizationPolicySpecRulesFromSource);
+          out[k] = deepCopyAuthorizationPolicySpecRuleFromSource(v as types.AuthorizationPolicySpecRuleFromSource);
           break;
         default:
           out[k] = deepCopyJSON(v);
       }
     }
   }
-  return out as unknown as types.AuthorizationPolicySpecRulesFrom;
+  return out as unknown as types.AuthorizationPolicySpecRuleFrom;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyAuthorizationPolicySpecRulesTo(src: types.AuthorizationPolicySpecRulesTo): types.AuthorizationPolicySpecRulesTo {
+export function deepCopyAuthorizationPolicySpecRuleTo(src: types.AuthorizationPolicySpecRuleTo): types.AuthorizationPolicySpecRuleTo {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -247,18 +247,18 @@ export function deepCopyAuthorizationPolicySpecRulesTo(src: types.AuthorizationP
     else {
       switch (k) {
         case "operation":
-          out[k] = deepCopyAuthorizationPolicySpecRulesToOperation(v as types.AuthorizationPolicySpecRulesToOperation);
+          out[k] = deepCopyAuthorizationPolicySpecRuleToOperation(v as types.AuthorizationPolicySpecRuleToOperation);
           break;
         default:
           out[k] = deepCopyJSON(v);
       }
     }
   }
-  return out as unknown as types.AuthorizationPolicySpecRulesTo;
+  return out as unknown as types.AuthorizationPolicySpecRuleTo;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyAuthorizationPolicySpecRulesWhen(src: types.AuthorizationPolicySpecRulesWhen): types.AuthorizationPolicySpecRulesWhen {
+export function deepCopyAuthorizationPolicySpecRuleWhen(src: types.AuthorizationPolicySpecRuleWhen): types.AuthorizationPolicySpecRuleWhen {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -278,11 +278,11 @@ export function deepCopyAuthorizationPolicySpecRulesWhen(src: types.Authorizatio
       }
     }
   }
-  return out as unknown as types.AuthorizationPolicySpecRulesWhen;
+  return out as unknown as types.AuthorizationPolicySpecRuleWhen;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyAuthorizationPolicyStatusValidationMessagesType(src: types.AuthorizationPolicyStatusValidationMessagesType): types.AuthorizationPolicyStatusValidationMessagesType {
+export function deepCopyAuthorizationPolicyStatusValidationMessageType(src: types.AuthorizationPolicyStatusValidationMessageType): types.AuthorizationPolicyStatusValidationMessageType {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -291,11 +291,11 @@ export function deepCopyAuthorizationPolicyStatusValidationMessagesType(src: typ
     else if (typeof v !== 'object' || v === null) out[k] = v;
     else out[k] = deepCopyJSON(v);
   }
-  return out as unknown as types.AuthorizationPolicyStatusValidationMessagesType;
+  return out as unknown as types.AuthorizationPolicyStatusValidationMessageType;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyAuthorizationPolicySpecRulesFromSource(src: types.AuthorizationPolicySpecRulesFromSource): types.AuthorizationPolicySpecRulesFromSource {
+export function deepCopyAuthorizationPolicySpecRuleFromSource(src: types.AuthorizationPolicySpecRuleFromSource): types.AuthorizationPolicySpecRuleFromSource {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -351,11 +351,11 @@ export function deepCopyAuthorizationPolicySpecRulesFromSource(src: types.Author
       }
     }
   }
-  return out as unknown as types.AuthorizationPolicySpecRulesFromSource;
+  return out as unknown as types.AuthorizationPolicySpecRuleFromSource;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyAuthorizationPolicySpecRulesToOperation(src: types.AuthorizationPolicySpecRulesToOperation): types.AuthorizationPolicySpecRulesToOperation {
+export function deepCopyAuthorizationPolicySpecRuleToOperation(src: types.AuthorizationPolicySpecRuleToOperation): types.AuthorizationPolicySpecRuleToOperation {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -393,7 +393,7 @@ export function deepCopyAuthorizationPolicySpecRulesToOperation(src: types.Autho
       }
     }
   }
-  return out as unknown as types.AuthorizationPolicySpecRulesToOperation;
+  return out as unknown as types.AuthorizationPolicySpecRuleToOperation;
 }
 
 function copyArray0_(a: unknown): unknown {
@@ -411,7 +411,7 @@ function copyArray1_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicySpecRules(e as types.AuthorizationPolicySpecRules);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicySpecRule(e as types.AuthorizationPolicySpecRule);
   }
   return out;
 }
@@ -431,7 +431,7 @@ function copyArray3_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicyStatusConditions(e as types.AuthorizationPolicyStatusConditions);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicyStatusCondition(e as types.AuthorizationPolicyStatusCondition);
   }
   return out;
 }
@@ -441,7 +441,7 @@ function copyArray4_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicyStatusValidationMessages(e as types.AuthorizationPolicyStatusValidationMessages);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicyStatusValidationMessage(e as types.AuthorizationPolicyStatusValidationMessage);
   }
   return out;
 }
@@ -451,7 +451,7 @@ function copyArray5_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicySpecRulesFrom(e as types.AuthorizationPolicySpecRulesFrom);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicySpecRuleFrom(e as types.AuthorizationPolicySpecRuleFrom);
   }
   return out;
 }
@@ -461,7 +461,7 @@ function copyArray6_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicySpecRulesTo(e as types.AuthorizationPolicySpecRulesTo);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicySpecRuleTo(e as types.AuthorizationPolicySpecRuleTo);
   }
   return out;
 }
@@ -471,7 +471,7 @@ function copyArray7_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicySpecRulesWhen(e as types.AuthorizationPolicySpecRulesWhen);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyAuthorizationPolicySpecRuleWhen(e as types.AuthorizationPolicySpecRuleWhen);
   }
   return out;
 }

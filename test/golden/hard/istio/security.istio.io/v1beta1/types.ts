@@ -34,7 +34,7 @@ export interface AuthorizationPolicySpec {
   /** Specifies detailed configuration of the CUSTOM action. */
   provider?: AuthorizationPolicySpecProvider;
   /** Optional. */
-  rules?: AuthorizationPolicySpecRules[];
+  rules?: AuthorizationPolicySpecRule[];
   /** Optional. */
   selector?: AuthorizationPolicySpecSelector;
   targetRef?: AuthorizationPolicySpecTargetRef;
@@ -44,10 +44,10 @@ export interface AuthorizationPolicySpec {
 
 export interface AuthorizationPolicyStatus {
   /** Current service state of the resource. */
-  conditions?: AuthorizationPolicyStatusConditions[];
+  conditions?: AuthorizationPolicyStatusCondition[];
   observedGeneration?: IntOrString;
   /** Includes any errors or warnings detected by Istio's analyzers. */
-  validationMessages?: AuthorizationPolicyStatusValidationMessages[];
+  validationMessages?: AuthorizationPolicyStatusValidationMessage[];
   [key: string]: unknown;
 }
 
@@ -57,13 +57,13 @@ export interface AuthorizationPolicySpecProvider {
   name?: string;
 }
 
-export interface AuthorizationPolicySpecRules {
+export interface AuthorizationPolicySpecRule {
   /** Optional. */
-  from?: AuthorizationPolicySpecRulesFrom[];
+  from?: AuthorizationPolicySpecRuleFrom[];
   /** Optional. */
-  to?: AuthorizationPolicySpecRulesTo[];
+  to?: AuthorizationPolicySpecRuleTo[];
   /** Optional. */
-  when?: AuthorizationPolicySpecRulesWhen[];
+  when?: AuthorizationPolicySpecRuleWhen[];
 }
 
 /** Optional. */
@@ -83,7 +83,7 @@ export interface AuthorizationPolicySpecTargetRef {
   namespace?: string;
 }
 
-export interface AuthorizationPolicyStatusConditions {
+export interface AuthorizationPolicyStatusCondition {
   /** Last time we probed the condition. */
   lastProbeTime?: string;
   /** Last time the condition transitioned from one status to another. */
@@ -100,7 +100,7 @@ export interface AuthorizationPolicyStatusConditions {
   type?: string;
 }
 
-export interface AuthorizationPolicyStatusValidationMessages {
+export interface AuthorizationPolicyStatusValidationMessage {
   /** A url pointing to the Istio documentation for this specific error type. */
   documentationUrl?: string;
   /**
@@ -109,20 +109,20 @@ export interface AuthorizationPolicyStatusValidationMessages {
    * Valid Options: UNKNOWN, ERROR, WARNING, INFO
    */
   level?: "UNKNOWN" | "ERROR" | "WARNING" | "INFO";
-  type?: AuthorizationPolicyStatusValidationMessagesType;
+  type?: AuthorizationPolicyStatusValidationMessageType;
 }
 
-export interface AuthorizationPolicySpecRulesFrom {
+export interface AuthorizationPolicySpecRuleFrom {
   /** Source specifies the source of a request. */
-  source?: AuthorizationPolicySpecRulesFromSource;
+  source?: AuthorizationPolicySpecRuleFromSource;
 }
 
-export interface AuthorizationPolicySpecRulesTo {
+export interface AuthorizationPolicySpecRuleTo {
   /** Operation specifies the operation of a request. */
-  operation?: AuthorizationPolicySpecRulesToOperation;
+  operation?: AuthorizationPolicySpecRuleToOperation;
 }
 
-export interface AuthorizationPolicySpecRulesWhen {
+export interface AuthorizationPolicySpecRuleWhen {
   /** The name of an Istio attribute. */
   key: string;
   /** Optional. */
@@ -131,7 +131,7 @@ export interface AuthorizationPolicySpecRulesWhen {
   values?: string[];
 }
 
-export interface AuthorizationPolicyStatusValidationMessagesType {
+export interface AuthorizationPolicyStatusValidationMessageType {
   /** A 7 character code matching `^IST[0-9]{4}$` intended to uniquely identify the message type. */
   code?: string;
   /** A human-readable name for the message type. */
@@ -139,7 +139,7 @@ export interface AuthorizationPolicyStatusValidationMessagesType {
 }
 
 /** Source specifies the source of a request. */
-export interface AuthorizationPolicySpecRulesFromSource {
+export interface AuthorizationPolicySpecRuleFromSource {
   /** Optional. */
   ipBlocks?: string[];
   /** Optional. */
@@ -171,7 +171,7 @@ export interface AuthorizationPolicySpecRulesFromSource {
 }
 
 /** Operation specifies the operation of a request. */
-export interface AuthorizationPolicySpecRulesToOperation {
+export interface AuthorizationPolicySpecRuleToOperation {
   /** Optional. */
   hosts?: string[];
   /** Optional. */

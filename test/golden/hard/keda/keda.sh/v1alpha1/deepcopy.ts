@@ -167,7 +167,7 @@ export function deepCopyScaledObjectSpecScaleTargetRef(src: types.ScaledObjectSp
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyScaledObjectSpecTriggers(src: types.ScaledObjectSpecTriggers): types.ScaledObjectSpecTriggers {
+export function deepCopyScaledObjectSpecTrigger(src: types.ScaledObjectSpecTrigger): types.ScaledObjectSpecTrigger {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -177,7 +177,7 @@ export function deepCopyScaledObjectSpecTriggers(src: types.ScaledObjectSpecTrig
     else {
       switch (k) {
         case "authenticationRef":
-          out[k] = deepCopyScaledObjectSpecTriggersAuthenticationRef(v as types.ScaledObjectSpecTriggersAuthenticationRef);
+          out[k] = deepCopyScaledObjectSpecTriggerAuthenticationRef(v as types.ScaledObjectSpecTriggerAuthenticationRef);
           break;
         case "metadata":
           out[k] = copyMap6_(v);
@@ -187,11 +187,11 @@ export function deepCopyScaledObjectSpecTriggers(src: types.ScaledObjectSpecTrig
       }
     }
   }
-  return out as unknown as types.ScaledObjectSpecTriggers;
+  return out as unknown as types.ScaledObjectSpecTrigger;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyScaledObjectStatusConditions(src: types.ScaledObjectStatusConditions): types.ScaledObjectStatusConditions {
+export function deepCopyScaledObjectStatusCondition(src: types.ScaledObjectStatusCondition): types.ScaledObjectStatusCondition {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -200,7 +200,7 @@ export function deepCopyScaledObjectStatusConditions(src: types.ScaledObjectStat
     else if (typeof v !== 'object' || v === null) out[k] = v;
     else out[k] = deepCopyJSON(v);
   }
-  return out as unknown as types.ScaledObjectStatusConditions;
+  return out as unknown as types.ScaledObjectStatusCondition;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
@@ -277,7 +277,7 @@ export function deepCopyScaledObjectSpecAdvancedScalingModifiers(src: types.Scal
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyScaledObjectSpecTriggersAuthenticationRef(src: types.ScaledObjectSpecTriggersAuthenticationRef): types.ScaledObjectSpecTriggersAuthenticationRef {
+export function deepCopyScaledObjectSpecTriggerAuthenticationRef(src: types.ScaledObjectSpecTriggerAuthenticationRef): types.ScaledObjectSpecTriggerAuthenticationRef {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -286,7 +286,7 @@ export function deepCopyScaledObjectSpecTriggersAuthenticationRef(src: types.Sca
     else if (typeof v !== 'object' || v === null) out[k] = v;
     else out[k] = deepCopyJSON(v);
   }
-  return out as unknown as types.ScaledObjectSpecTriggersAuthenticationRef;
+  return out as unknown as types.ScaledObjectSpecTriggerAuthenticationRef;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
@@ -300,10 +300,10 @@ export function deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBeh
     else {
       switch (k) {
         case "scaleDown":
-          out[k] = deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp(v as types.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp);
+          out[k] = deepCopyScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown(v as types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown);
           break;
         case "scaleUp":
-          out[k] = deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp(v as types.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp);
+          out[k] = deepCopyScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown(v as types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown);
           break;
         default:
           out[k] = deepCopyJSON(v);
@@ -314,7 +314,7 @@ export function deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBeh
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp(src: types.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp): types.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp {
+export function deepCopyScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown(src: types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown): types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -331,11 +331,11 @@ export function deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBeh
       }
     }
   }
-  return out as unknown as types.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp;
+  return out as unknown as types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown;
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUpPolicies(src: types.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUpPolicies): types.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUpPolicies {
+export function deepCopyScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy(src: types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy): types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -344,7 +344,7 @@ export function deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBeh
     else if (typeof v !== 'object' || v === null) out[k] = v;
     else out[k] = deepCopyJSON(v);
   }
-  return out as unknown as types.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUpPolicies;
+  return out as unknown as types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy;
 }
 
 function copyArray0_(a: unknown): unknown {
@@ -362,7 +362,7 @@ function copyArray1_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyScaledObjectSpecTriggers(e as types.ScaledObjectSpecTriggers);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyScaledObjectSpecTrigger(e as types.ScaledObjectSpecTrigger);
   }
   return out;
 }
@@ -372,7 +372,7 @@ function copyArray2_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyScaledObjectStatusConditions(e as types.ScaledObjectStatusConditions);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyScaledObjectStatusCondition(e as types.ScaledObjectStatusCondition);
   }
   return out;
 }
@@ -419,7 +419,7 @@ function copyArray7_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUpPolicies(e as types.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUpPolicies);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy(e as types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy);
   }
   return out;
 }

@@ -35,7 +35,7 @@ export interface ScaledObjectSpec {
   pollingInterval?: number;
   /** ScaleTarget holds the reference to the scale target Object */
   scaleTargetRef: ScaledObjectSpecScaleTargetRef;
-  triggers: ScaledObjectSpecTriggers[];
+  triggers: ScaledObjectSpecTrigger[];
 }
 
 /** ScaledObjectStatus is the status for a ScaledObject resource */
@@ -43,7 +43,7 @@ export interface ScaledObjectStatus {
   authenticationsTypes?: string;
   compositeScalerName?: string;
   /** Conditions an array representation to store multiple Conditions */
-  conditions?: ScaledObjectStatusConditions[];
+  conditions?: ScaledObjectStatusCondition[];
   externalMetricNames?: string[];
   health?: { [key: string]: ScaledObjectStatusHealth };
   hpaName?: string;
@@ -84,12 +84,12 @@ export interface ScaledObjectSpecScaleTargetRef {
 }
 
 /** ScaleTriggers reference the scaler that will be used */
-export interface ScaledObjectSpecTriggers {
+export interface ScaledObjectSpecTrigger {
   /**
    * AuthenticationRef points to the TriggerAuthentication or ClusterTriggerAuthentication object that
    * is used to authenticate the scaler with the environment
    */
-  authenticationRef?: ScaledObjectSpecTriggersAuthenticationRef;
+  authenticationRef?: ScaledObjectSpecTriggerAuthenticationRef;
   metadata: { [key: string]: string };
   /**
    * MetricTargetType specifies the type of metric being targeted, and should be either
@@ -102,7 +102,7 @@ export interface ScaledObjectSpecTriggers {
 }
 
 /** Condition to store the condition state */
-export interface ScaledObjectStatusConditions {
+export interface ScaledObjectStatusCondition {
   /** A human readable message indicating details about the transition. */
   message?: string;
   /** The reason for the condition's last transition. */
@@ -159,7 +159,7 @@ export interface ScaledObjectSpecAdvancedScalingModifiers {
  * AuthenticationRef points to the TriggerAuthentication or ClusterTriggerAuthentication object that
  * is used to authenticate the scaler with the environment
  */
-export interface ScaledObjectSpecTriggersAuthenticationRef {
+export interface ScaledObjectSpecTriggerAuthenticationRef {
   /** Kind of the resource being referred to. Defaults to TriggerAuthentication. */
   kind?: "TriggerAuthentication" | "ClusterTriggerAuthentication";
   name: string;
@@ -176,7 +176,7 @@ export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehavior {
    * 300 second stabilization window (i.e., the highest recommendation for
    * the last 300sec is used).
    */
-  scaleDown?: ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp;
+  scaleDown?: ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown;
   /**
    * scaleUp is scaling policy for scaling Up.
    * If not set, the default value is the higher of:
@@ -184,17 +184,17 @@ export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehavior {
    *   * double the number of pods per 60 seconds
    * No stabilization is used.
    */
-  scaleUp?: ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp;
+  scaleUp?: ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown;
 }
 
-export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUp {
+export interface ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown {
   /**
    * policies is a list of potential scaling polices which can be used during scaling.
    * If not set, use the default values:
    * - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window.
    * - For scale down: allow all pods to be removed in a 15s window.
    */
-  policies?: ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUpPolicies[];
+  policies?: ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy[];
   /**
    * selectPolicy is used to specify which policy should be used.
    * If not set, the default value Max is used.
@@ -226,7 +226,7 @@ export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorSc
 }
 
 /** HPAScalingPolicy is a single policy which must hold true for a specified past interval. */
-export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleUpPolicies {
+export interface ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy {
   /**
    * periodSeconds specifies the window of time for which the policy should hold true.
    * PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).

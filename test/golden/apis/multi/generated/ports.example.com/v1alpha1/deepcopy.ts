@@ -97,7 +97,7 @@ export function deepCopyHarborStatus(src: JSONObject_): JSONObject_ {
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyHarborSpecBerths(src: JSONObject_): JSONObject_ {
+export function deepCopyHarborSpecBerth(src: JSONObject_): JSONObject_ {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -110,7 +110,7 @@ export function deepCopyHarborSpecBerths(src: JSONObject_): JSONObject_ {
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyHarborSpecTolerations(src: JSONObject_): JSONObject_ {
+export function deepCopyHarborSpecToleration(src: JSONObject_): JSONObject_ {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -150,7 +150,7 @@ function copyArray1_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyHarborSpecBerths(e as JSONObject_);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyHarborSpecBerth(e as JSONObject_);
   }
   return out;
 }
@@ -160,7 +160,7 @@ function copyArray2_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyHarborSpecTolerations(e as JSONObject_);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyHarborSpecToleration(e as JSONObject_);
   }
   return out;
 }

@@ -94,7 +94,7 @@ export function deepCopyFleetSpecFrigates(src: JSONObject_): JSONObject_ {
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyFleetSpecFrigatesMatchExpressions(src: JSONObject_): JSONObject_ {
+export function deepCopyFleetSpecFrigatesMatchExpression(src: JSONObject_): JSONObject_ {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -240,7 +240,7 @@ export function deepCopyFrigateSpecRadio(src: JSONObject_): JSONObject_ {
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyFrigateStatusConditions(src: JSONObject_): JSONObject_ {
+export function deepCopyFrigateStatusCondition(src: JSONObject_): JSONObject_ {
   const s = src as unknown as JSONObject_;
   const out: JSONObject_ = {};
   for (const k in s) {
@@ -267,7 +267,7 @@ function copyArray1_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyFleetSpecFrigatesMatchExpressions(e as JSONObject_);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyFleetSpecFrigatesMatchExpression(e as JSONObject_);
   }
   return out;
 }
@@ -326,7 +326,7 @@ function copyArray8_(a: unknown): unknown {
   const out: unknown[] = a.slice();
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyFrigateStatusConditions(e as JSONObject_);
+    if (typeof e === 'object' && e !== null) out[i] = deepCopyFrigateStatusCondition(e as JSONObject_);
   }
   return out;
 }
