@@ -190,6 +190,7 @@ export interface ThingSpec { shared: Shared; template?: V1PodTemplateSpec }`,
     assert.match(await specError('export interface ThingSpec { a: C }\nexport class C { m() {} }'), /class C cannot be a schema/);
     assert.match(await specError('export interface ThingSpec { f(): void }'), /method f cannot be part of a schema/);
     assert.match(await specError('export interface ThingSpec { a: Missing }'), /cannot resolve type Missing/);
+    assert.match(await specError('export interface ThingSpec { at?: Date }'), /types\.ts:6:\d+: Date cannot be a schema: .*use Time \(or MicroTime\) from '@kubegen\/runtime'/);
     assert.match(await specError('/** +kubebuilder:subresource:status */\nexport interface ThingSpec { a?: string; /** +kubebuilder:storageversion */ b?: string }'), /marker \+kubebuilder:storageversion is not allowed on a field \(b\)/);
     assert.match(await specError('export interface ThingSpec { /** +kubebuilder:validation:XValidation:message="m" */ a?: string }'), /malformed marker .*missing argument rule/);
   });

@@ -173,7 +173,7 @@ describe('codegen (in-process, stub generators)', () => {
     assert.equal(none.err(), 'error: no input: pass --crds <file|dir>... or --apis <dir> or create codegen.config.yaml\n');
     const help = capture(dir);
     assert.equal(await main(['--help'], help.io, stubPipeline()), 0);
-    assert.match(help.out(), /Usage: codegen/);
+    assert.match(help.out(), /Usage: kubegen/);
   });
 
   it('refuses to replace a folder it did not write', async () => {

@@ -12,6 +12,7 @@ import { displayPath } from './config.js';
 import type { ResolvedConfig } from './config.js';
 import { CliInputError, ExitCode } from './errors.js';
 import type { Pipeline } from './pipeline.js';
+import type { SkippedInput } from '../parse/crd/index.js';
 import { Progress } from './progress.js';
 import type { ProgressSink } from './progress.js';
 
@@ -59,7 +60,14 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     }
     // Paths as the user sees them, so messages name files the way they were typed (relative to the working directory).
     const shown = io.cwd === process.cwd() ? crds.map((p) => displayPath(p, io.cwd)) : crds;
-    model = await pipeline.parseCrdPaths(shown);
+    const skipped: SkippedInput[] = [];
+    model = await pipeline.parseCrdPaths(shown, { ...(cfg.skipNonCrds ? { skipNonCrds: true } : {}), onSkip: (s) => void skipped.push(s) });
+    for (const s of skipped) {
+      // Kustomization files are expected in a CRD folder: mentioned only with --verbose. Skipped documents always.
+      const kustomization = s.line === 0;
+      if (cfg.quiet || (kustomization && !cfg.verbose)) continue;
+      io.stderr.write(`skipped ${s.file}${s.line > 0 ? `:${s.line}` : ''}: ${s.reason}\n`);
+    }
     if (model.resources.length === 0) {
       throw new CliInputError(`${shown.join(', ')}: no CustomResourceDefinition found`);
     }

@@ -57,6 +57,8 @@ export interface CliFlags {
   runtimeImport?: string;
   config?: string;
   quiet?: boolean;
+  verbose?: boolean;
+  skipNonCrds?: boolean;
 }
 
 /** What a command runs with: absolute paths, every input kind in `inputs`. */
@@ -79,6 +81,10 @@ export interface ResolvedConfig {
   emitMarkers?: boolean;
   runtimeImport?: string;
   quiet: boolean;
+  /** Also say which inputs were passed over (kustomization files in CRD folders). */
+  verbose?: boolean;
+  /** CRD input: skip documents that are not CRDs (install bundles), saying which, instead of refusing them. */
+  skipNonCrds?: boolean;
   /** The config file used, if any. */
   configFile?: string;
 }
@@ -110,6 +116,11 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
     : { inputs: { crds: crds! }, out, quiet: flags.quiet === true };
   if (apis !== undefined && rbacSources !== undefined && rbacSources.length > 0) resolved.rbacSources = rbacSources;
   if (flags.emitMarkers) resolved.emitMarkers = true;
+  if (flags.verbose) resolved.verbose = true;
+  if (flags.skipNonCrds) {
+    if (apis !== undefined) throw new UsageError('--skip-non-crds goes with --crds (CRD files and folders), not --apis');
+    resolved.skipNonCrds = true;
+  }
   if (runtimeImport !== undefined) resolved.runtimeImport = runtimeImport;
   if (file) resolved.configFile = file.file;
   return resolved;

@@ -44,14 +44,14 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
     exitCode = await command(cfg, commandIO, pipeline ?? defaultPipeline);
   };
 
-  const program = new Command('codegen')
-    .description('Generate typed Kubernetes clients, listers, informers, deepcopy and fakes from CRDs.')
+  const program = new Command('kubegen')
+    .description('Generate typed Kubernetes clients, listers, informers, deepcopy, fakes, CRDs and RBAC from CRDs or TypeScript types; scaffold controller projects.')
     .version(packageVersion(), '-V, --version')
     .exitOverride()
     // Program options only before the subcommand, so that `create api --version v1` is the API version.
     .enablePositionalOptions()
     .configureOutput({ writeOut: io.stdout, writeErr, outputError: writeErr })
-    .showHelpAfterError('(run codegen --help for usage)');
+    .showHelpAfterError('(run kubegen --help for usage)');
   withCommonOptions(
     program.command('generate', { isDefault: true }).description('generate code into the output folder (replaced atomically)'),
   ).action(run(runGenerate));
@@ -60,6 +60,12 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
   ).action(run(runVerify));
   addScaffoldCommands(program, io);
 
+  // `generate` is the default command, so a mistyped command would read as its argument: say what was meant.
+  const unknown = unknownCommand(program, argv);
+  if (unknown) {
+    writeErr(`error: unknown command '${unknown.typed}'${unknown.closest ? ` (did you mean '${unknown.closest}'?)` : ''}\n(run kubegen --help for usage)\n`);
+    return ExitCode.usage;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
@@ -134,6 +140,34 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
     );
 }
 
+/**
+ * The first argument when it names no command (commands take no positional arguments, except `init [dir]` and
+ * `create <what>`, which come after their own name), with the closest command name if one is near enough.
+ */
+function unknownCommand(program: Command, argv: readonly string[]): { typed: string; closest: string | undefined } | undefined {
+  const first = argv[0];
+  if (first === undefined || first.startsWith('-')) return undefined;
+  const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]).concat('help');
+  if (names.includes(first)) return undefined;
+  let closest: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(first, name);
+    if (distance <= Math.max(2, Math.floor(name.length / 3)) && (!closest || distance < closest.distance)) closest = { name, distance };
+  }
+  return { typed: first, closest: closest?.name };
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
 function parseBool(value: string): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -151,6 +185,8 @@ function withCommonOptions(cmd: Command): Command {
     .option('--out <dir>', 'output folder; owned by the generator and replaced as a whole')
     .option('--runtime-import <module>', 'module generated code imports the runtime from (default "@kubegen/runtime")')
     .addOption(new Option('--config <file>', 'config file (default: codegen.config.yaml|yml|json in the current directory)'))
+    .option('--skip-non-crds', 'with --crds: skip documents that are not CRDs (install bundles), listing them, instead of refusing them')
+    .option('-v, --verbose', 'also list the inputs passed over (kustomization files in CRD folders)')
     .option('-q, --quiet', 'print only errors');
 }
 
@@ -165,6 +201,11 @@ function packageVersion(): string {
 }
 
 function processIO(): MainIO {
+  // A closed stdout (`kubegen … | head -2`) is not an error: stop quietly, as other command-line tools do.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   return {
     cwd: process.cwd(),
     env: process.env,

@@ -1,13 +1,14 @@
 import type { ApiModel } from '../model/index.js';
 import type { GeneratedFile, GenerateOptions } from '../generate/index.js';
 import type { ParseApisOptions } from '../parse/typescript/index.js';
+import type { CrdReadOptions } from '../parse/crd/index.js';
 
 /**
  * The front ends and generators a command drives. The real ones are imported lazily, each when first needed (so
  * `--help` stays fast and bad input is reported before the generators are even loaded); tests inject stubs.
  */
 export interface Pipeline {
-  parseCrdPaths(paths: string[]): Promise<ApiModel>;
+  parseCrdPaths(paths: string[], opts?: CrdReadOptions): Promise<ApiModel>;
   /**
    * The TypeScript front end (`--apis`); the real one when a stub leaves it out. Its model carries the RBAC rules
    * (`rbacRules`) that `role.yaml` is emitted from.
@@ -18,9 +19,9 @@ export interface Pipeline {
 
 /** The real pipeline: the CRD front end and `generate()`. */
 export const defaultPipeline: Pipeline = {
-  async parseCrdPaths(paths) {
+  async parseCrdPaths(paths, opts) {
     const { parseCrdPaths } = await import('../parse/crd/index.js');
-    return parseCrdPaths(paths);
+    return parseCrdPaths(paths, opts);
   },
   async parseApis(dir, opts) {
     const { parseApis } = await import('../parse/typescript/index.js');

@@ -290,6 +290,10 @@ export class SchemaBuilder {
           if (args[0]!.getKind() !== SyntaxKind.StringKeyword) throw this.error(args[0]!, 'Record keys must be string');
           return { type: 'object', additionalProperties: this.typeSchema(args[1]!, file) };
         }
+        if (r.name === 'Date') {
+          // Objects arrive as JSON: a timestamp is an RFC 3339 string, which the runtime's Time (format date-time) types.
+          throw this.error(node, "Date cannot be a schema: timestamps are RFC 3339 strings on the wire; use Time (or MicroTime) from '@kubegen/runtime'");
+        }
         throw this.error(node, `${node.getText()} cannot be a schema (use interfaces, arrays, Record<string, T> and the @kubegen/runtime types)`);
       case 'class':
         throw this.error(node, `class ${name} cannot be a schema (declare an interface with data fields only)`);
