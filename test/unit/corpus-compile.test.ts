@@ -36,6 +36,7 @@ test('every corpus CRD generates and the output compiles under tsc --strict next
       JSON.stringify({
         compilerOptions: {
           strict: true,
+          noUnusedLocals: true,
           noEmit: true,
           target: 'es2023',
           module: 'nodenext',

@@ -106,3 +106,13 @@ describe('type names', () => {
     for (const n of ['HTTPRouteSpecRules', 'CertificateStatusConditions']) assert.ok(!names.has(n), n);
   });
 });
+
+describe('listers.ts', () => {
+  it('imports NamespaceLister only when a kind of the group/version is namespaced (noUnusedLocals)', async () => {
+    const { emitListers } = await import('kubegen/internal/generate/informers/index.js');
+    const gv = (scope: string) => ({ group: 'x.io', version: 'v1', kinds: [{ resource: { names: { kind: 'Thing', plural: 'things' }, scope, group: 'x.io' }, version: { name: 'v1' } }] }) as never;
+    const names = (kind: string) => ({ root: kind, list: `${kind}List` });
+    assert.match(emitListers(gv('Cluster'), names, '@kubegen/runtime', '.js'), /^import type \{ Indexer \} from "@kubegen\/runtime";$/m);
+    assert.match(emitListers(gv('Namespaced'), names, '@kubegen/runtime', '.js'), /^import type \{ Indexer, NamespaceLister \} from "@kubegen\/runtime";$/m);
+  });
+});

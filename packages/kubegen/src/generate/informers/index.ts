@@ -10,11 +10,13 @@ import { typeImportLines } from '../user-types.js';
  */
 export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
   const roots = gv.kinds.map((kv) => typeNames(kv.resource.names.kind).root);
+  // NamespaceLister only where a kind is namespaced: an unused import fails `noUnusedLocals` in users' builds.
+  const anyNamespaced = gv.kinds.some((kv) => kv.resource.scope === 'Namespaced');
   const out = [
     HEADER,
     '',
     `import { Lister } from ${literal(runtimeImport)};`,
-    `import type { Indexer, NamespaceLister } from ${literal(runtimeImport)};`,
+    `import type { ${anyNamespaced ? 'Indexer, NamespaceLister' : 'Indexer'} } from ${literal(runtimeImport)};`,
     ...typeImportLines(gv, roots, ext),
   ];
   for (const kv of gv.kinds) {

@@ -106,17 +106,22 @@ export class TypeGraph {
   /** `scope` is set for a kind's top-level properties: it keeps their types from being shared across kinds. */
   resolve(schema: JSONSchemaProps, path: string[], scope?: string): TypeRef {
     const t = this.resolveBase(schema, path, scope);
-    if (schema.nullable && t.k !== 'unknown') return { k: 'null', of: t };
+    // An enum may list null itself: `"a" | null`, not `"a" | null | null`.
+    if (schema.nullable && t.k !== 'unknown' && !(t.k === 'lit' && t.values.includes(null))) return { k: 'null', of: t };
     return t;
   }
 
   private resolveBase(s: JSONSchemaProps, path: string[], scope: string | undefined): TypeRef {
-    if (s['x-kubernetes-int-or-string']) return { k: 'ios' };
     if (s['x-kubernetes-embedded-resource']) return this.objectType(s, path, scope, true);
     if (s.enum && s.enum.length > 0 && s.type !== 'object' && s.type !== 'array') {
       const values = s.enum.filter((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
-      if (values.length === s.enum.length) return { k: 'lit', values: dedupe(values) };
+      // A number past 2^53 was rounded when the YAML was read: no literal would be exact, so the type widens.
+      const exact = values.every((v) => typeof v !== 'number' || Number.isSafeInteger(v) || !Number.isInteger(v));
+      if (values.length === s.enum.length && exact) return { k: 'lit', values: dedupe(values) };
+      if (!exact && !s['x-kubernetes-int-or-string']) return { k: 'prim', name: 'number' };
     }
+    // After the enum: an int-or-string enum is its values (`1 | "auto"`), not any IntOrString.
+    if (s['x-kubernetes-int-or-string']) return { k: 'ios' };
     switch (s.type) {
       case 'string':
         return { k: 'prim', name: 'string' };
