@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { groupVersions } from 'kubegen/internal/model/index.js';
 import { parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { emitTypes } from 'kubegen/internal/generate/types/index.js';
+import { InputError } from 'kubegen/internal/model/index.js';
 
 /** A CRD whose spec has the single field `f` with the given schema (YAML flow mapping). */
 function crdWithField(schema: string): string {
@@ -55,5 +56,30 @@ describe('hostile and unusual schemas', () => {
   it('an int-or-string enum is its values, not any IntOrString', () => {
     assert.equal(fieldType('{x-kubernetes-int-or-string: true, enum: [1, auto]}'), '1 | "auto"');
     assert.equal(fieldType('{x-kubernetes-int-or-string: true}'), 'IntOrString');
+  });
+});
+
+describe('hostile YAML', () => {
+  it('refuses nested aliases that would expand to billions of nodes, with a clear error', () => {
+    // "Billion laughs": 10 aliases per level, 9 levels, about 2 KB of text.
+    const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i <= 9; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]`);
+    const text = lines.join('\n') + '\n';
+    assert.ok(text.length < 2500, `${text.length} bytes`);
+    // Unbounded, this would take minutes and gigabytes; bounded, it is refused after counting about 5M nodes.
+    assert.throws(
+      () => parseCrdText(text, 'bomb.yaml'),
+      (err: unknown) => err instanceof InputError && /^bomb\.yaml:1:1: excessive aliasing: document 1 expands to more than 5000000 nodes/.test(err.message),
+    );
+  });
+
+  it('reads schemas nested close to 200 levels deep, the limit kube-apiserver also has', () => {
+    let inner = '{type: string}';
+    for (let i = 0; i < 195; i++) inner = `{type: object, properties: {n: ${inner}}}`;
+    const resources = parseCrdText(crdWithField(inner), 'deep.yaml');
+    const [gv] = groupVersions({ resources });
+    const types = emitTypes(gv!);
+    assert.match(types, /^export interface ThingSpecFN/m);
+    assert.ok(types.split('\n').length > 195 * 3, 'one interface per level');
   });
 });

@@ -68,20 +68,62 @@ export class SourceDoc {
   }
 }
 
+/**
+ * YAML nesting the reader accepts: each schema level is two (its mapping and `properties`), so this takes schemas
+ * nested far deeper than the 200 levels kube-apiserver is known to accept.
+ */
+export const MAX_YAML_DEPTH = 1000;
+/**
+ * A document may expand to at most this many nodes once aliases are followed: a few KB of nested aliases ("billion
+ * laughs") would otherwise expand to billions. kubectl refuses such input as excessive aliasing; so do we.
+ */
+export const MAX_EXPANDED_NODES = 5_000_000;
+/** Larger input is refused before it is parsed (kube-apiserver takes request bodies of at most 3 MiB). */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
 /** Parses every document of a YAML (or JSON) text; empty documents are skipped. Malformed input → InputError. */
 export function parseDocuments(text: string, file: string): SourceDoc[] {
+  if (text.length > MAX_INPUT_BYTES) {
+    throw new InputError({ file, line: 1, column: 1 }, `input too large: ${text.length} characters (at most ${MAX_INPUT_BYTES}); a CRD is far smaller`);
+  }
   let values: unknown[];
   try {
-    values = loadAll(text, { schema: CORE_SCHEMA, filename: file });
+    values = loadAll(text, { schema: CORE_SCHEMA, filename: file, maxDepth: MAX_YAML_DEPTH });
   } catch (e) {
     throw malformed(text, file, e);
   }
   const out: SourceDoc[] = [];
   values.forEach((value, index) => {
     if (value === null || value === undefined) return;
+    const expanded = expandedSize(value, MAX_EXPANDED_NODES);
+    if (expanded > MAX_EXPANDED_NODES) {
+      throw new InputError({ file, line: 1, column: 1 }, `excessive aliasing: document ${index + 1} expands to more than ${MAX_EXPANDED_NODES} nodes once its aliases are followed`);
+    }
     out.push(new SourceDoc(file, value, text, index));
   });
   return out;
+}
+
+/**
+ * The number of nodes `value` has as a tree (an aliased mapping counts every time it is used), computed over the
+ * graph js-yaml builds (an alias is the same object), each object visited once; stops counting past `limit`.
+ */
+function expandedSize(value: unknown, limit: number): number {
+  const memo = new Map<object, number>();
+  const size = (v: unknown): number => {
+    if (v === null || typeof v !== 'object') return 1;
+    const known = memo.get(v);
+    if (known !== undefined) return known;
+    memo.set(v, limit + 1); // a cycle (a self-referencing alias) counts as too large
+    let n = 1;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      n += size(child);
+      if (n > limit) break;
+    }
+    memo.set(v, n);
+    return n;
+  };
+  return size(value);
 }
 
 /** The error for text js-yaml refused, with the position and wording of the `yaml` package's parser. */
