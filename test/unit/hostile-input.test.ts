@@ -3,11 +3,17 @@
  * types say for it.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { groupVersions } from 'kubegen/internal/model/index.js';
 import { parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { emitTypes } from 'kubegen/internal/generate/types/index.js';
 import { InputError } from 'kubegen/internal/model/index.js';
+import { generate } from 'kubegen/internal/generate/index.js';
+import { linkRuntimePackage, REPO_ROOT, TSC } from '../support/paths.js';
 
 /** A CRD whose spec has the single field `f` with the given schema (YAML flow mapping). */
 function crdWithField(schema: string): string {
@@ -81,5 +87,72 @@ describe('hostile YAML', () => {
     const types = emitTypes(gv!);
     assert.match(types, /^export interface ThingSpecFN/m);
     assert.ok(types.split('\n').length > 195 * 3, 'one interface per level');
+  });
+});
+
+describe('kinds spelled like runtime exports', () => {
+  it('a kind named after each exported runtime identifier (and Namespace, Resource, Status, Scale, SharedIndex) generates code that compiles', async () => {
+    const index = fs.readFileSync(path.join(REPO_ROOT, 'packages/runtime/src/index.ts'), 'utf8');
+    const exported = new Set<string>();
+    for (const m of index.matchAll(/export (?:type )?\{([^}]*)\}/g)) {
+      for (const name of m[1]!.split(',').map((n) => n.trim().split(/\s+as\s+/).pop()!.trim())) if (/^[A-Z][A-Za-z0-9]*$/.test(name)) exported.add(name);
+    }
+    assert.ok(exported.has('Transport') && exported.has('Lister') && exported.has('ObjectMeta') && exported.has('ResourceClient'), 'the runtime exports were read');
+    const all = [...new Set([...exported, 'Namespace', 'Resource', 'Status', 'Scale', 'SharedIndex'])].filter((k) => !k.endsWith('List'));
+    // A kind spelled like another kind's generated name (DelayingQueue + DelayingQueueInterface) is refused (next test).
+    const kinds = all.filter((k) => !all.some((other) => other !== k && ['Interface', 'Lister', 'NamespaceLister', 'Informer'].some((sfx) => other + sfx === k)));
+    assert.ok(kinds.length > 100, `${kinds.length} kinds`);
+    const docs = kinds.map((kind) =>
+      crdWithField('{type: string}')
+        .replace('things.x.io', `${kind.toLowerCase()}s.clash.x.io`)
+        .replace('group: x.io', 'group: clash.x.io')
+        .replace('{kind: Thing, plural: things, singular: thing, listKind: ThingList}', `{kind: ${kind}, plural: ${kind.toLowerCase()}s, singular: ${kind.toLowerCase()}, listKind: ${kind}List}`)
+        .replace('subresources: {}', ''),
+    );
+    const resources = parseCrdText(docs.join('---\n'), 'clash.yaml');
+    assert.equal(resources.length, kinds.length, 'every kind was read');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-clash-'));
+    try {
+      for (const f of generate({ resources })) {
+        fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
+        fs.writeFileSync(path.join(dir, f.path), f.content);
+      }
+      linkRuntimePackage(dir);
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'clash', type: 'module', private: true }));
+      fs.writeFileSync(
+        path.join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: { strict: true, noUnusedLocals: true, noEmit: true, target: 'es2023', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2023'], types: ['node'], typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')], skipLibCheck: true },
+          include: ['**/*.ts'],
+          exclude: ['node_modules'],
+        }),
+      );
+      const tsc = spawnSync(TSC, ['-p', dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      assert.equal(tsc.status, 0, `${kinds.length} kinds; tsc:\n${(tsc.stdout + tsc.stderr).slice(0, 3000)}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('kinds spelled like generated names', () => {
+  it('refuses a kind named like the generated Interface/Lister/Informer type of another kind of its group/version', () => {
+    const doc = (kind: string) =>
+      crdWithField('{type: string}')
+        .replace('things.x.io', `${kind.toLowerCase()}s.x.io`)
+        .replace('{kind: Thing, plural: things, singular: thing, listKind: ThingList}', `{kind: ${kind}, plural: ${kind.toLowerCase()}s, singular: ${kind.toLowerCase()}, listKind: ${kind}List}`);
+    const resources = parseCrdText([doc('Queue'), doc('QueueInterface')].join('---\n'), 'pair.yaml');
+    assert.throws(
+      () => generate({ resources }),
+      (err: unknown) => err instanceof InputError && /^pair\.yaml:\d+:\d+.*kind QueueInterface is also the name of the generated Interface type of kind Queue in x\.io\/v1; rename one of the two kinds/.test(err.message),
+    );
+  });
+
+  it('keeps nested type names clear of the kind-derived names (a root field named `lister` → not FooLister)', () => {
+    const text = crdWithField('{type: string}').replace('          spec:\n', '          lister:\n            type: object\n            properties:\n              a: {type: string}\n          spec:\n');
+    const [gv] = groupVersions({ resources: parseCrdText(text, 'thing.yaml') });
+    const types = emitTypes(gv!);
+    assert.doesNotMatch(types, /^export interface ThingLister \{/m);
+    assert.match(types, /^export interface ThingLister2 \{/m);
   });
 });

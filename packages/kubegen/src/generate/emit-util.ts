@@ -108,3 +108,28 @@ function oneLineJson(v: unknown): string {
   const s = JSON.stringify(v) ?? 'undefined';
   return s.length > 200 ? `${s.slice(0, 197)}...` : s;
 }
+
+/**
+ * The local names a generated file gives the runtime exports it imports: each as it is, or `<name>_` where the file
+ * also declares or imports that name (a kind called `Transport`, `Lister`, `Namespace` — whose lister type is
+ * `NamespaceLister` — or `ObjectMeta`). Kinds and generated type names never contain `_`, so an alias cannot clash.
+ */
+export class RuntimeNames {
+  private readonly used = new Set<string>();
+
+  constructor(private readonly taken: ReadonlySet<string>) {}
+
+  /** The local name of runtime export `name`; records that the file uses it. */
+  use(name: string): string {
+    this.used.add(name);
+    return this.taken.has(name) ? `${name}_` : name;
+  }
+
+  /** The import specifiers (`A, B as B_`) of `names` that were used, in the order given. */
+  specifiers(names: readonly string[]): string {
+    return names
+      .filter((n) => this.used.has(n))
+      .map((n) => (this.taken.has(n) ? `${n} as ${n}_` : n))
+      .join(', ');
+  }
+}

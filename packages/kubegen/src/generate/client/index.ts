@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../../model/index.js';
-import { HEADER, literal } from '../emit-util.js';
+import { HEADER, literal, RuntimeNames } from '../emit-util.js';
 import { clientInterfaceName, groupVersionClientName, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
 import { typeImportLines } from '../user-types.js';
@@ -10,7 +10,14 @@ import { typeImportLines } from '../user-types.js';
  * the runtime's generic `ResourceClient`. Namespaced kinds take a namespace argument, cluster-scoped ones none.
  */
 export function emitClient(gv: GroupVersion, groupId: string, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
-  const types = new Set<string>(['Transport', 'ResourceInterface']);
+  const className = groupVersionClientName(groupId, gv.version);
+  // Names this file declares or imports besides the runtime's: a kind may be spelled like a runtime export.
+  const taken = new Set<string>([className]);
+  for (const kv of gv.kinds) {
+    const { root, list } = typeNames(kv.resource.names.kind);
+    taken.add(root).add(list).add(clientInterfaceName(kv.resource.names.kind));
+  }
+  const rt = new RuntimeNames(taken);
   const body: string[] = [];
   const members: string[] = [];
   const typeImports: string[] = [];
@@ -20,20 +27,14 @@ export function emitClient(gv: GroupVersion, groupId: string, typeNames: KindTyp
     const { root: T, list: L } = typeNames(kind);
     typeImports.push(T, L);
     registerImports.push(resourceConstName(kind));
-    const parts = [`ResourceInterface<${T}, ${L}>`];
-    if (kv.version.subresources.status) {
-      parts.push(`StatusInterface<${T}>`);
-      types.add('StatusInterface');
-    }
-    if (kv.version.subresources.scale) {
-      parts.push('ScaleInterface');
-      types.add('ScaleInterface');
-    }
+    const parts = [`${rt.use('ResourceInterface')}<${T}, ${L}>`];
+    if (kv.version.subresources.status) parts.push(`${rt.use('StatusInterface')}<${T}>`);
+    if (kv.version.subresources.scale) parts.push(rt.use('ScaleInterface'));
     const namespaced = kv.resource.scope === 'Namespaced';
     body.push(`/** Typed client for ${kind} (${gv.group}/${gv.version}, ${namespaced ? 'namespaced' : 'cluster-scoped'}). */`);
     body.push(`export type ${clientInterfaceName(kind)} = ${parts.join(' & ')};`, '');
     const member = pluralMember(kv);
-    const ctor = `new ResourceClient<${T}, ${L}>(this.transport, ${resourceConstName(kind)}${namespaced ? ', namespace' : ''})`;
+    const ctor = `new ${rt.use('ResourceClient')}<${T}, ${L}>(this.transport, ${resourceConstName(kind)}${namespaced ? ', namespace' : ''})`;
     if (namespaced) {
       members.push(
         `  /** ${kind} objects in \`namespace\`; \`''\` means all namespaces (for list, watch and deleteCollection only). */`,
@@ -45,21 +46,21 @@ export function emitClient(gv: GroupVersion, groupId: string, typeNames: KindTyp
       members.push(`  /** ${kind} objects (cluster-scoped). */`, `  ${member}(): ${clientInterfaceName(kind)} {`, `    return ${ctor};`, '  }');
     }
   }
-  const className = groupVersionClientName(groupId, gv.version);
+  const transport = rt.use('Transport');
   return [
     HEADER,
     '',
-    `import { ResourceClient } from ${literal(runtimeImport)};`,
-    `import type { ${[...types].sort().join(', ')} } from ${literal(runtimeImport)};`,
+    `import { ${rt.specifiers(['ResourceClient'])} } from ${literal(runtimeImport)};`,
+    `import type { ${rt.specifiers(['ResourceInterface', 'ScaleInterface', 'StatusInterface', 'Transport'])} } from ${literal(runtimeImport)};`,
     ...typeImportLines(gv, typeImports, ext),
     `import { ${registerImports.join(', ')} } from ${literal(`./register${ext}`)};`,
     '',
     ...body,
     `/** Clients for the ${gv.group}/${gv.version} API. */`,
     `export class ${className} {`,
-    '  readonly transport: Transport;',
+    `  readonly transport: ${transport};`,
     '',
-    '  constructor(transport: Transport) {',
+    `  constructor(transport: ${transport}) {`,
     '    this.transport = transport;',
     '  }',
     '',

@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../../model/index.js';
-import { HEADER, literal } from '../emit-util.js';
+import { HEADER, literal, RuntimeNames } from '../emit-util.js';
 import { groupVersionDir, groupVersionMember, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
 import { typeImportLines } from '../user-types.js';
@@ -10,28 +10,37 @@ import { typeImportLines } from '../user-types.js';
  */
 export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
   const roots = gv.kinds.map((kv) => typeNames(kv.resource.names.kind).root);
-  // NamespaceLister only where a kind is namespaced: an unused import fails `noUnusedLocals` in users' builds.
-  const anyNamespaced = gv.kinds.some((kv) => kv.resource.scope === 'Namespaced');
-  const out = [
-    HEADER,
-    '',
-    `import { Lister } from ${literal(runtimeImport)};`,
-    `import type { ${anyNamespaced ? 'Indexer, NamespaceLister' : 'Indexer'} } from ${literal(runtimeImport)};`,
-    ...typeImportLines(gv, roots, ext),
-  ];
+  // A kind may be spelled like a runtime export (`Lister`, or `Namespace`, whose lister type is `NamespaceLister`).
+  const taken = new Set<string>(roots);
+  for (const kv of gv.kinds) {
+    const { kind } = kv.resource.names;
+    taken.add(`${kind}Lister`).add(`${kind}NamespaceLister`).add(`new${kind}Lister`);
+  }
+  const rt = new RuntimeNames(taken);
+  const body: string[] = [];
   for (const kv of gv.kinds) {
     const { kind } = kv.resource.names;
     const T = typeNames(kind).root;
     const namespaced = kv.resource.scope === 'Namespaced';
-    out.push('', `/** Lists ${kind} objects from an informer's cache. Returned objects are shared: do not mutate them. */`);
-    out.push(`export type ${kind}Lister = Lister<${T}>;`);
+    const lister = rt.use('Lister');
+    body.push('', `/** Lists ${kind} objects from an informer's cache. Returned objects are shared: do not mutate them. */`);
+    body.push(`export type ${kind}Lister = ${lister}<${T}>;`);
     if (namespaced) {
-      out.push(`/** Lists ${kind} objects of one namespace from the cache. Returned objects are shared: do not mutate them. */`);
-      out.push(`export type ${kind}NamespaceLister = NamespaceLister<${T}>;`);
+      body.push(`/** Lists ${kind} objects of one namespace from the cache. Returned objects are shared: do not mutate them. */`);
+      body.push(`export type ${kind}NamespaceLister = ${rt.use('NamespaceLister')}<${T}>;`);
     }
-    out.push(`/** A ${kind} lister over an informer's indexer. */`);
-    out.push(`export function new${kind}Lister(indexer: Indexer<${T}>): ${kind}Lister {`, `  return new Lister<${T}>(indexer);`, '}');
+    body.push(`/** A ${kind} lister over an informer's indexer. */`);
+    body.push(`export function new${kind}Lister(indexer: ${rt.use('Indexer')}<${T}>): ${kind}Lister {`, `  return new ${lister}<${T}>(indexer);`, '}');
   }
+  // NamespaceLister only where a kind is namespaced: an unused import fails `noUnusedLocals` in users' builds.
+  const out = [
+    HEADER,
+    '',
+    `import { ${rt.specifiers(['Lister'])} } from ${literal(runtimeImport)};`,
+    `import type { ${rt.specifiers(['Indexer', 'NamespaceLister'])} } from ${literal(runtimeImport)};`,
+    ...typeImportLines(gv, roots, ext),
+    ...body,
+  ];
   return out.join('\n') + '\n';
 }
 
@@ -42,10 +51,14 @@ export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeI
 export function emitInformers(gv: GroupVersion, groupId: string, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
   const roots = gv.kinds.map((kv) => typeNames(kv.resource.names.kind).root);
   const cls = `${groupVersionMember(groupId, gv.version).replace(/^./, (c) => c.toUpperCase())}Informers`;
+  const taken = new Set<string>([...roots, cls]);
+  for (const kv of gv.kinds) taken.add(`${kv.resource.names.kind}Lister`).add(`${kv.resource.names.kind}Informer`);
+  const rt = new RuntimeNames(taken);
+  const [informerOptions, sharedIndexInformer, sharedInformerFactory] = ['InformerOptions', 'SharedIndexInformer', 'SharedInformerFactory'].map((n) => rt.use(n));
   const out = [
     HEADER,
     '',
-    `import type { InformerOptions, SharedIndexInformer, SharedInformerFactory } from ${literal(runtimeImport)};`,
+    `import type { ${rt.specifiers(['InformerOptions', 'SharedIndexInformer', 'SharedInformerFactory'])} } from ${literal(runtimeImport)};`,
     ...typeImportLines(gv, roots, ext),
     `import type { ${gv.kinds.map((kv) => `${kv.resource.names.kind}Lister`).join(', ')} } from ${literal(`./listers${ext}`)};`,
     `import { ${gv.kinds.map((kv) => resourceConstName(kv.resource.names.kind)).join(', ')} } from ${literal(`./register${ext}`)};`,
@@ -55,11 +68,11 @@ export function emitInformers(gv: GroupVersion, groupId: string, typeNames: Kind
     const { kind } = kv.resource.names;
     const T = typeNames(kind).root;
     out.push('', `/** The shared informer for ${kind} and a lister over its cache. */`);
-    out.push(`export interface ${kind}Informer {`, `  readonly informer: SharedIndexInformer<${T}>;`, `  readonly lister: ${kind}Lister;`, '}');
+    out.push(`export interface ${kind}Informer {`, `  readonly informer: ${sharedIndexInformer}<${T}>;`, `  readonly lister: ${kind}Lister;`, '}');
     members.push(
       '',
       `  /** The shared ${kind} informer for these options (namespace, selectors, resync, transform). */`,
-      `  ${pluralMember(kv)}(opts: InformerOptions<${T}> = {}): ${kind}Informer {`,
+      `  ${pluralMember(kv)}(opts: ${informerOptions}<${T}> = {}): ${kind}Informer {`,
       `    const informer = this.factory.informerFor<${T}>(${resourceConstName(kind)}, opts);`,
       '    return { informer, lister: informer.lister() };',
       '  }',
@@ -69,9 +82,9 @@ export function emitInformers(gv: GroupVersion, groupId: string, typeNames: Kind
     '',
     `/** Informers for the ${gv.group}/${gv.version} API. */`,
     `export class ${cls} {`,
-    '  readonly factory: SharedInformerFactory;',
+    `  readonly factory: ${sharedInformerFactory};`,
     '',
-    '  constructor(factory: SharedInformerFactory) {',
+    `  constructor(factory: ${sharedInformerFactory}) {`,
     '    this.factory = factory;',
     '  }',
     ...members,

@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../../model/index.js';
-import { HEADER, jsDoc, literal, propertyKey } from '../emit-util.js';
+import { HEADER, jsDoc, literal, propertyKey, RuntimeNames } from '../emit-util.js';
 import { TypeGraph } from './type-graph.js';
 import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
 
@@ -19,18 +19,19 @@ export interface EmitTypesOptions {
  */
 export function emitTypes(gv: GroupVersion, opts: EmitTypesOptions = {}): string {
   const graph = opts.graph ?? new TypeGraph(gv);
-  const used = new Set<string>();
+  const defs = graph.orderedDefs();
+  const used = new RuntimeNames(new Set(defs.map((d) => d.name)));
   const body: string[] = [];
-  for (const def of graph.orderedDefs()) body.push(emitInterface(def, used));
-  const imports = ['ObjectMeta', 'ListMeta', 'IntOrString'].filter((n) => used.has(n));
+  for (const def of defs) body.push(emitInterface(def, used));
+  const imports = used.specifiers(['ObjectMeta', 'ListMeta', 'IntOrString']);
   const runtime = opts.runtimeImport ?? '@kubegen/runtime';
   let out = `${HEADER}\n`;
   out += `// Types for ${gv.group}/${gv.version}.\n`;
-  if (imports.length) out += `import type { ${imports.join(', ')} } from ${literal(runtime)};\n`;
+  if (imports) out += `import type { ${imports} } from ${literal(runtime)};\n`;
   return `${out}\n${body.join('\n')}`;
 }
 
-function emitInterface(def: ObjectDef, used: Set<string>): string {
+function emitInterface(def: ObjectDef, used: RuntimeNames): string {
   const descriptions = [...def.descriptions].filter((d) => d !== '');
   const description = descriptions.length === 1 && def.descriptions.size === 1 ? descriptions[0] : undefined;
   let s = jsDoc({ description, notes: def.notes, deprecated: def.deprecated });
@@ -40,7 +41,7 @@ function emitInterface(def: ObjectDef, used: Set<string>): string {
   return `${s}}\n`;
 }
 
-function emitProperty(p: PropDef, used: Set<string>): string {
+function emitProperty(p: PropDef, used: RuntimeNames): string {
   const sc = p.schema;
   const notes: string[] = [];
   const doc = sc
@@ -55,22 +56,19 @@ function emitProperty(p: PropDef, used: Set<string>): string {
 
 const OBJECT_PROTOTYPE_KEYS = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
 
-/** TypeScript text of a type reference; records runtime names it uses in `used`. */
-export function typeText(t: TypeRef, used: Set<string>): string {
+/** TypeScript text of a type reference; runtime names go through `used` (recorded, aliased on a clash). */
+export function typeText(t: TypeRef, used: RuntimeNames): string {
   switch (t.k) {
     case 'prim':
       return t.name;
     case 'unknown':
       return 'unknown';
     case 'ios':
-      used.add('IntOrString');
-      return 'IntOrString';
+      return used.use('IntOrString');
     case 'meta':
-      used.add('ObjectMeta');
-      return 'ObjectMeta';
+      return used.use('ObjectMeta');
     case 'listmeta':
-      used.add('ListMeta');
-      return 'ListMeta';
+      return used.use('ListMeta');
     case 'lit':
       return t.values.map(literal).join(' | ');
     case 'array': {

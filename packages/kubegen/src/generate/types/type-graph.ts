@@ -1,8 +1,12 @@
+import { InputError } from '../../model/index.js';
 import type { GroupVersion, JSONSchemaProps, KindVersion } from '../../model/index.js';
 import { pascalSegment, uniqueName } from '../emit-util.js';
 import { describeConstraint } from './constraints.js';
 import { refKey } from './type-ref.js';
 import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
+
+/** What the client, lister and informer modules append to a kind's name for the types they export. */
+export const KIND_DERIVED_SUFFIXES = ['Interface', 'Lister', 'NamespaceLister', 'Informer'] as const;
 
 /** Names the generated `types.ts` imports from the runtime; generated type names never take them. */
 export const RUNTIME_TYPE_NAMES = ['ObjectMeta', 'ListMeta', 'IntOrString'] as const;
@@ -201,6 +205,20 @@ export class TypeGraph {
 
   private assignNames(): void {
     const taken = new Set<string>(RUNTIME_TYPE_NAMES);
+    // The other modules of a group/version export `<Kind>Interface`, `<Kind>Lister`, … beside these types (one
+    // index.ts re-exports them all): a nested type never takes such a name, and a kind spelled like one is refused.
+    const derived = new Map<string, string>();
+    for (const k of this.kinds) for (const suffix of KIND_DERIVED_SUFFIXES) derived.set(k.root.fixedName! + suffix, k.root.fixedName!);
+    for (const k of this.kinds) {
+      const owner = derived.get(k.root.fixedName!);
+      if (owner !== undefined) {
+        throw new InputError(
+          k.kv.resource.source,
+          `kind ${k.root.fixedName} is also the name of the generated ${k.root.fixedName!.slice(owner.length)} type of kind ${owner} in ${this.gv.group}/${this.gv.version}; rename one of the two kinds`,
+        );
+      }
+    }
+    for (const name of derived.keys()) taken.add(name);
     for (const k of this.kinds) {
       k.root.name = k.root.fixedName!;
       k.list.name = uniqueName(k.list.fixedName!, new Set([...taken, ...this.kinds.map((x) => x.root.fixedName!)]));
