@@ -196,6 +196,23 @@ export interface ThingSpec { shared: Shared; template?: V1PodTemplateSpec }`,
   });
 });
 
+describe('special field names in TypeScript types', () => {
+  it('keeps `__proto__` and a string-literal computed key as fields, through the CRD and back', async () => {
+    const spec = await specSchema('export interface ThingSpec { ["x"]?: string; "__proto__"?: string; plain?: string }');
+    assert.deepEqual(Object.keys(spec.properties!).sort(), ['__proto__', 'plain', 'x']);
+    assert.ok(Object.prototype.hasOwnProperty.call(spec.properties, '__proto__'), '__proto__ is an own field');
+    assert.equal(spec.properties!['__proto__']!.type, 'string');
+    const model = await parseApis(path.join(tmp, `case${n - 1}`, 'apis'));
+    const [crd] = emitCrds(model);
+    const back = parseCrdText(crd!.content, crd!.path)[0]!.versions[0]!.schema.properties!['spec']!;
+    assert.deepEqual(Object.keys(back.properties!).sort(), ['__proto__', 'plain', 'x'], 'the CRD keeps them');
+  });
+
+  it('refuses a computed key that is not a string literal', async () => {
+    assert.match(await specError('const k = "x";\nexport interface ThingSpec { [k]?: string }'), /computed field name \[k\] cannot be a schema field/);
+  });
+});
+
 describe('sample-controller Foo written as TypeScript', () => {
   it('emits a CRD matching crd-status-subresource.yaml in every semantic field', async () => {
     const model = await parseApis(fixture('apis', 'sample-controller', 'apis'));

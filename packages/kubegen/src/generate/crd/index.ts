@@ -65,7 +65,8 @@ function sortKeys(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v).sort()) {
     const x = (v as Record<string, unknown>)[k];
-    if (x !== undefined) out[k] = sortKeys(x);
+    // defineProperty: a `__proto__` field stays an own key (an assignment would set the prototype instead).
+    if (x !== undefined) Object.defineProperty(out, k, { value: sortKeys(x), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -141,7 +141,10 @@ export class SchemaBuilder {
 
   private mergeObject(base: JSONSchemaProps, own: JSONSchemaProps, at: Node): JSONSchemaProps {
     if (base.type !== 'object' || base.additionalProperties !== undefined) throw this.error(at, 'only object interfaces can be extended');
-    const props = { ...(base.properties ?? {}), ...(own.properties ?? {}) };
+    const props: Record<string, JSONSchemaProps> = {};
+    for (const [k, v] of [...Object.entries(base.properties ?? {}), ...Object.entries(own.properties ?? {})]) {
+      Object.defineProperty(props, k, { value: v, enumerable: true, writable: true, configurable: true });
+    }
     const required = [...new Set([...(base.required ?? []), ...(own.required ?? [])])].filter((r) => !(own.properties?.[r] && !(own.required ?? []).includes(r)));
     const out: JSONSchemaProps = { type: 'object', properties: props };
     if (required.length) out.required = required;
@@ -157,7 +160,8 @@ export class SchemaBuilder {
     for (const m of members) {
       if (Node.isPropertySignature(m)) {
         const { name, schema, isRequired } = this.property(m, file);
-        properties[name] = schema;
+        // An own property even for `__proto__` (a plain assignment would set the prototype and lose the field).
+        Object.defineProperty(properties, name, { value: schema, enumerable: true, writable: true, configurable: true });
         if (isRequired) required.push(name);
       } else if (Node.isIndexSignatureDeclaration(m)) {
         const keyType = m.getKeyTypeNode();
@@ -185,7 +189,16 @@ export class SchemaBuilder {
 
   property(p: PropertySignature, file: SourceFile): { name: string; schema: JSONSchemaProps; isRequired: boolean } {
     const nameNode = p.getNameNode();
-    const name = Node.isStringLiteral(nameNode) || Node.isNoSubstitutionTemplateLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText();
+    let name: string;
+    if (Node.isStringLiteral(nameNode) || Node.isNoSubstitutionTemplateLiteral(nameNode)) name = nameNode.getLiteralValue();
+    else if (Node.isComputedPropertyName(nameNode)) {
+      // `["x"]` is the field x; any other computed key has no name a schema could use.
+      const expr = nameNode.getExpression();
+      if (!Node.isStringLiteral(expr) && !Node.isNoSubstitutionTemplateLiteral(expr)) {
+        throw this.error(p, `computed field name ${nameNode.getText()} cannot be a schema field (use a plain or quoted name)`);
+      }
+      name = expr.getLiteralValue();
+    } else name = nameNode.getText();
     const typeNode = p.getTypeNode();
     if (!typeNode) throw this.error(p, `field ${name} needs a type annotation`);
     const doc = this.doc(p);
