@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { JSONSchemaProps, ResourceModel } from 'kubegen/internal/model/index.js';
 import { groupVersions } from 'kubegen/internal/model/index.js';
-import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
+import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
 import { emitMarkedTypes } from 'kubegen/internal/generate/types/emit-marked-types.js';
 import { CORPUS_DIR } from '../support/paths.js';
@@ -127,5 +127,53 @@ describe('round trip comparison', () => {
     const back = await parseApis(path.join(tmp, 'lossy', 'apis'));
     assert.notDeepEqual(semantic(back.resources[0]!.versions[0]!.schema, true), semantic(gv.kinds[0]!.version.schema, true));
     assert.equal((back.resources[0]!.versions[0]!.schema.properties!['spec']!.properties!['replicas'] as JSONSchemaProps).maximum, undefined);
+  });
+});
+
+/** Issue 9's edge cases: `| null` for nullable, a pattern ending a comment, a `__proto__` field. */
+const EDGE_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.x.io}
+spec:
+  group: x.io
+  scope: Namespaced
+  names: {kind: Thing, plural: things, singular: thing, listKind: ThingList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              n: {type: string, nullable: true}
+              items: {type: array, nullable: true, items: {type: string}}
+              p: {type: string, pattern: 'a*/b'}
+              __proto__: {type: string}
+`;
+
+describe('--emit-markers edge cases', () => {
+  it('keeps nullable as `| null`, writes a Go-readable pattern, keeps __proto__, and reads all of it back', async () => {
+    const original = parseCrdText(EDGE_CRD, 'thing.yaml');
+    const [gv] = groupVersions({ resources: original });
+    const ts = emitMarkedTypes(gv!);
+    assert.match(ts, /^ {2}n\?: string \| null;$/m);
+    assert.match(ts, /^ {2}items\?: string\[\] \| null;$/m);
+    assert.doesNotMatch(ts, /\+nullable/);
+    assert.match(ts, /Pattern="a\*\\u002fb"/);
+    assert.doesNotMatch(ts, /\\\//, 'no backslash-slash escape');
+    assert.match(ts, /^ {2}"__proto__"\?: string;$/m);
+    const dir = path.join(tmp, 'edge', 'apis', 'x', 'v1');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'types.ts'), ts);
+    const back = await parseApis(path.join(tmp, 'edge', 'apis'));
+    const want = original[0]!.versions[0]!.schema;
+    const got = back.resources[0]!.versions[0]!.schema;
+    assert.deepEqual(semantic(got, true), semantic(want, true));
+    assert.equal(got.properties!['spec']!.properties!['p']!.pattern, 'a*/b');
+    assert.ok(Object.prototype.hasOwnProperty.call(got.properties!['spec']!.properties, '__proto__'));
   });
 });

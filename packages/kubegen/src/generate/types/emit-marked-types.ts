@@ -18,9 +18,13 @@ export interface EmitMarkedTypesOptions {
 
 const RUNTIME_NAMES = ['ObjectMeta', 'ListMeta', 'IntOrString', 'int32', 'int64', 'integer', 'float64'];
 
-/** JSON for a marker value, safe inside a JSDoc comment. */
+/**
+ * JSON for a marker value, safe inside a JSDoc comment: the star-slash that would end the comment gets its slash as
+ * a unicode escape (backslash u002f), which JSON and Go string literals both read back as a slash; a backslash-slash
+ * escape would not survive Go's regexp syntax in a Pattern.
+ */
 function j(v: unknown): string {
-  return literal(v).replace(/\*\//g, '*\\/');
+  return literal(v).replace(/\*\//g, '*\\u002f');
 }
 
 function docLines(description: string | undefined, markers: string[], indent: string): string {
@@ -98,6 +102,13 @@ class Emitter {
    * carrying their own markers (`markers` is then empty).
    */
   type(s: JSONSchemaProps, path: string[]): { text: string; markers: string[] } {
+    const t = this.typeBase(s, path);
+    // `T | null` says nullable by itself (the TypeScript front end reads it so); no `+nullable` marker beside it.
+    if (!s.nullable || t.text === 'unknown') return t;
+    return { text: `${t.text} | null`, markers: t.markers.filter((m) => m !== '+nullable') };
+  }
+
+  private typeBase(s: JSONSchemaProps, path: string[]): { text: string; markers: string[] } {
     if (s['x-kubernetes-int-or-string']) {
       this.used.add('IntOrString');
       return { text: 'IntOrString', markers: this.markers(s) };
