@@ -213,6 +213,27 @@ describe('special field names in TypeScript types', () => {
   });
 });
 
+describe('protected groups', () => {
+  it('refuses a *.k8s.io group without the api-approved.kubernetes.io annotation, naming the fix', async () => {
+    const root = path.join(tmp, `case${n++}`, 'apis');
+    const dir = path.join(root, 'widgets', 'v1');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'doc.ts'), '/** +groupName=widgets.x-k8s.k8s.io */\nexport {};\n');
+    const kind = (annotation: string) => `${PRELUDE}
+/**
+ * +kubebuilder:object:root=true${annotation}
+ */
+export interface Widget { apiVersion?: string; kind?: string; metadata?: ObjectMeta }
+export interface WidgetList { apiVersion?: string; kind?: string; metadata?: ListMeta; items: Widget[] }
+`;
+    fs.writeFileSync(path.join(dir, 'types.ts'), kind(''));
+    await assert.rejects(parseApis(root), (e: unknown) => e instanceof InputError && /types\.ts:\d+:\d+: group widgets\.x-k8s\.k8s\.io is protected: .*add \+kubebuilder:metadata:annotations="api-approved\.kubernetes\.io=/.test(e.message));
+    fs.writeFileSync(path.join(dir, 'types.ts'), kind('\n * +kubebuilder:metadata:annotations="api-approved.kubernetes.io=unapproved, experimental-only"'));
+    const model = await parseApis(root);
+    assert.equal(model.resources[0]!.annotations?.['api-approved.kubernetes.io'], 'unapproved, experimental-only');
+  });
+});
+
 describe('sample-controller Foo written as TypeScript', () => {
   it('emits a CRD matching crd-status-subresource.yaml in every semantic field', async () => {
     const model = await parseApis(fixture('apis', 'sample-controller', 'apis'));

@@ -80,6 +80,8 @@ function kindFacts(r: ResourceModel): unknown {
     group: r.group,
     names: r.names,
     scope: r.scope,
+    labels: r.labels,
+    annotations: r.annotations,
     // Version order is not semantic (kubegen writes versions sorted by name).
     versions: r.versions.filter((v) => v.served).sort((a, b) => (a.name < b.name ? -1 : 1)).map((v) => ({
       name: v.name, storage: v.storage, deprecated: v.deprecated, deprecationWarning: v.deprecationWarning,

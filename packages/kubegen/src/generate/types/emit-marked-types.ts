@@ -198,6 +198,11 @@ function kindMarkers(kv: KindVersion): string[] {
     m.push(`+kubebuilder:printcolumn:${a.join(',')}`);
   }
   if (v.storage) m.push('+kubebuilder:storageversion');
+  // The CRD's own labels and annotations (e.g. api-approved.kubernetes.io, which a *.k8s.io group needs).
+  for (const [key, map] of [['labels', r.labels], ['annotations', r.annotations]] as const) {
+    const entries = Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (entries.length) m.push(`+kubebuilder:metadata:${key}=${entries.map(([k, val]) => j(`${k}=${val}`)).join(';')}`);
+  }
   if (v.deprecated) m.push(v.deprecationWarning !== undefined ? `+kubebuilder:deprecatedversion:warning=${j(v.deprecationWarning)}` : '+kubebuilder:deprecatedversion');
   for (const f of v.selectableFields) m.push(`+kubebuilder:selectablefield:JSONPath=${j(f)}`);
   return m;

@@ -164,8 +164,19 @@ function toResource(group: string, facts: KindFacts[]): ResourceModel {
   const annotations = Object.assign({}, ...facts.map((f) => f.annotations)) as Record<string, string>;
   if (Object.keys(labels).length) resource.labels = labels;
   if (Object.keys(annotations).length) resource.annotations = annotations;
+  if (PROTECTED_GROUP.test(group) && annotations[API_APPROVED] === undefined) {
+    throw new InputError(
+      resource.source,
+      `group ${group} is protected: kube-apiserver refuses a CRD of a *.k8s.io or *.kubernetes.io group without the annotation ${API_APPROVED}; ` +
+        `add +kubebuilder:metadata:annotations="${API_APPROVED}=<URL of the approved API review, or: unapproved, experimental-only>" to kind ${resource.names.kind}, or use a group of your own domain`,
+    );
+  }
   return resource;
 }
+
+/** Groups the Kubernetes project owns (KEP-2337): their CRDs need an API review annotation. */
+const PROTECTED_GROUP = /(^|\.)(k8s\.io|kubernetes\.io)$/;
+const API_APPROVED = 'api-approved.kubernetes.io';
 
 /** RBAC markers of every `.ts` file under `dirs` not already read (`seen`: the apis folder and the output folder). */
 async function scanRbacSources(dirs: string[], seen: Set<string>): Promise<RbacRule[]> {
