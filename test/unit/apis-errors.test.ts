@@ -1,5 +1,6 @@
 /**
- * Bad TypeScript input through the `codegen` binary: each case is a one-line `error: file:line:col: ...` message,
+ * Bad TypeScript input through the `codegen` binary: each problem is one `error: file:line:col: ...` line (all of a run's
+ * problems at once, sorted),
  * exit code 1, no stack trace, and nothing written (neither the code folder nor config/crd/bases nor config/rbac).
  */
 import assert from 'node:assert/strict';
@@ -19,6 +20,17 @@ const CASES: [string, RegExp][] = [
   ['unsupported-construct', /^error: apis\/things\/v1\/types\.ts:10:16: function type \(size: number\) => void cannot be a schema\n$/],
   ['missing-group', /^error: apis\/things\/v1\/doc\.ts:1:1: no \+groupName marker for things\/v1: .*doc\.ts\)\n$/],
   ['two-storage', /^error: apis\/things\/v2\/types\.ts:5:4: kind Thing\.things\.example\.com has 2 storage versions \(v1, v2\); mark exactly one \+kubebuilder:storageversion\n$/],
+  // Every error of the run, one line each, sorted by file and position (three kinds in two folders).
+  [
+    'many-errors',
+    new RegExp(
+      [
+        /^error: apis\/things\/v1\/gadget_types\.ts:9:9: unknown marker \+kubebuilder:validation:Maximun\n/.source,
+        /error: apis\/things\/v1\/thing_types\.ts:9:17: Date cannot be a schema: .*use Time \(or MicroTime\) from '@kubegen\/runtime'\n/.source,
+        /error: apis\/widgets\/v1\/widget_types\.ts:1:1: no \+groupName marker for widgets\/v1: .*\n$/.source,
+      ].join(''),
+    ),
+  ],
 ];
 
 describe('codegen --apis with bad input', () => {

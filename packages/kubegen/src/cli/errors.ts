@@ -1,4 +1,4 @@
-import { InputError } from '../model/errors.js';
+import { InputError, InputErrors } from '../model/errors.js';
 import { OutputOwnershipError } from './output/write.js';
 
 /** Exit codes of `codegen`. */
@@ -42,6 +42,11 @@ export function reportError(err: unknown, stderr: (s: string) => void, debug: bo
   if (err instanceof UsageError) {
     stderr(`error: ${err.message}\n`);
     return ExitCode.usage;
+  }
+  if (err instanceof InputErrors) {
+    for (const e of err.errors) stderr(`error: ${oneLine(e.message)}\n`);
+    if (debug && err.stack) stderr(err.stack + '\n');
+    return ExitCode.failure;
   }
   if (isInputError(err)) {
     stderr(`error: ${oneLine(err.message)}\n`);

@@ -19,3 +19,32 @@ export function formatLocation(loc: SourceLocation): string {
   if (loc.path) s += ` (at ${loc.path})`;
   return s;
 }
+
+/**
+ * Several problems found in one run (the TypeScript front end reports every one it finds, as controller-gen does),
+ * sorted by file, line and column, duplicates dropped. The CLI prints one `error:` line each.
+ */
+export class InputErrors extends Error {
+  readonly errors: readonly InputError[];
+  constructor(errors: readonly InputError[]) {
+    const seen = new Set<string>();
+    const sorted = [...errors]
+      .filter((e) => !seen.has(e.message) && seen.add(e.message))
+      .sort((a, b) => compareLocations(a.location, b.location) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+    super(sorted.map((e) => e.message).join('\n'));
+    this.name = 'InputErrors';
+    this.errors = sorted;
+  }
+
+  /** Throws nothing for no errors, the error itself for one, an `InputErrors` for more. */
+  static throwIfAny(errors: readonly InputError[]): void {
+    const unique = new InputErrors(errors);
+    if (unique.errors.length === 1) throw unique.errors[0]!;
+    if (unique.errors.length > 1) throw unique;
+  }
+}
+
+function compareLocations(a: SourceLocation, b: SourceLocation): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.line - b.line || a.column - b.column;
+}

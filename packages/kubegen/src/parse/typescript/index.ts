@@ -13,7 +13,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Project } from 'ts-morph';
 import type { InterfaceDeclaration, SourceFile } from 'ts-morph';
-import { InputError, sortModel } from '../../model/index.js';
+import { InputError, InputErrors, sortModel } from '../../model/index.js';
 import type { ApiModel, RbacRule, ResourceModel, SourceLocation } from '../../model/index.js';
 import { checkGroup, checkVersion } from '../crd/names.js';
 import { kindFacts } from './kind.js';
@@ -78,9 +78,19 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), sf]);
   }
   const perKind = new Map<string, { group: string; facts: KindFacts[] }>();
-  for (const [folder, folderFiles] of [...byFolder].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+  // Every problem is collected (per folder, per kind) and reported together at the end, sorted, as controller-gen does.
+  const errors: InputError[] = [];
+  const collect = (fn: () => void): void => {
+    try {
+      fn();
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      errors.push(err);
+    }
+  };
+  for (const [folder, folderFiles] of [...byFolder].sort((a, b) => (a[0] < b[0] ? -1 : 1))) collect(() => {
     const roots = folderFiles.flatMap((sf) => rootKinds(sf, builder));
-    if (roots.length === 0) continue;
+    if (roots.length === 0) return;
     const rel = path.relative(absDir, folder).split(path.sep);
     const firstRoot = roots[0]!;
     if (rel.length !== 2) {
@@ -103,12 +113,12 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
     if (ve) throw new InputError(versionMarker?.loc ?? builder.loc(firstRoot.decl), `${ve} (the folder name, or +versionName)`);
 
     const listNames = new Set(folderFiles.flatMap((sf) => sf.getInterfaces().filter((i) => i.isExported()).map((i) => i.getName())));
-    for (const { decl, markers } of roots) {
+    for (const { decl, markers } of roots) collect(() => {
       const kind = decl.getName();
       const loc = builder.loc(decl);
       const schema = builder.declSchema(decl);
       const facts = kindFacts(kind, versionName, schema, markers, loc);
-      if (facts.skip) continue;
+      if (facts.skip) return;
       if (!listNames.has(`${kind}List`)) throw new InputError(loc, `root kind ${kind} needs an exported interface ${kind}List (apiVersion, kind, metadata: ListMeta, items: ${kind}[]) in ${rel.join('/')}`);
       const module = path.relative(outDir, decl.getSourceFile().getFilePath()).split(path.sep).join('/').replace(/\.(d\.)?m?ts$/, '');
       facts.version.userTypes = { module, kind, list: `${kind}List` };
@@ -117,9 +127,11 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
       if (entry.facts.some((f) => f.version.name === versionName)) throw new InputError(loc, `kind ${kind} is declared twice in ${group}/${versionName}`);
       entry.facts.push(facts);
       perKind.set(key, entry);
-    }
-  }
-  const resources: ResourceModel[] = [...perKind.values()].map(({ group, facts }) => toResource(group, facts));
+    });
+  });
+  const resources: ResourceModel[] = [];
+  for (const { group, facts } of perKind.values()) collect(() => void resources.push(toResource(group, facts)));
+  InputErrors.throwIfAny(errors);
   return sortModel({ resources, rbacRules });
 }
 
