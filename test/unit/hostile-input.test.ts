@@ -14,29 +14,11 @@ import { emitTypes } from 'kubegen/internal/generate/types/index.js';
 import { InputError } from 'kubegen/internal/model/index.js';
 import { generate } from 'kubegen/internal/generate/index.js';
 import { linkRuntimePackage, REPO_ROOT, TSC } from '../support/paths.js';
+import { thingCrd } from '../support/crd-yaml.js';
 
 /** A CRD whose spec has the single field `f` with the given schema (YAML flow mapping). */
 function crdWithField(schema: string): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: things.x.io}
-spec:
-  group: x.io
-  scope: Namespaced
-  names: {kind: Thing, plural: things, singular: thing, listKind: ThingList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              f: ${schema}
-`;
+  return thingCrd({ f: schema });
 }
 
 function fieldType(schema: string): string {

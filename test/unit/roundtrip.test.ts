@@ -16,6 +16,7 @@ import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js
 import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
 import { emitMarkedTypes } from 'kubegen/internal/generate/types/emit-marked-types.js';
 import { CORPUS_DIR } from '../support/paths.js';
+import { thingCrd } from '../support/crd-yaml.js';
 
 const CORPUS = [
   'cert-manager/cert-manager.io_certificates.yaml',
@@ -133,29 +134,12 @@ describe('round trip comparison', () => {
 });
 
 /** Issue 9's edge cases: `| null` for nullable, a pattern ending a comment, a `__proto__` field. */
-const EDGE_CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: things.x.io}
-spec:
-  group: x.io
-  scope: Namespaced
-  names: {kind: Thing, plural: things, singular: thing, listKind: ThingList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              n: {type: string, nullable: true}
-              items: {type: array, nullable: true, items: {type: string}}
-              p: {type: string, pattern: 'a*/b'}
-              __proto__: {type: string}
-`;
+const EDGE_CRD = thingCrd({
+  n: '{type: string, nullable: true}',
+  items: '{type: array, nullable: true, items: {type: string}}',
+  p: "{type: string, pattern: 'a*/b'}",
+  ['__proto__']: '{type: string}', // computed: a plain __proto__: would set the prototype, not a key
+});
 
 describe('--emit-markers edge cases', () => {
   it('keeps nullable as `| null`, writes a Go-readable pattern, keeps __proto__, and reads all of it back', async () => {
