@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../../model/index.js';
-import { HEADER, literal } from '../emit-util.js';
+import { HEADER, literal, RuntimeNames } from '../emit-util.js';
 import { TypeGraph, refKey } from '../types/index.js';
 import { hasUserTypes, typeImportLines } from '../user-types.js';
 import type { ObjectDef, TypeRef } from '../types/index.js';
@@ -27,7 +27,8 @@ export function emitDeepCopy(gv: GroupVersion, opts: EmitDeepCopyOptions = {}): 
   const graph = opts.graph ?? new TypeGraph(gv);
   const defs = graph.orderedDefs();
   const fnNames = new Set(defs.map((d) => `deepCopy${d.name}`));
-  const json = fnNames.has('deepCopyJSON') ? 'deepCopyJSON_' : 'deepCopyJSON';
+  const rt = new RuntimeNames(fnNames);
+  const json = rt.use('deepCopyJSON');
   // With user types (TypeScript front end) only the kinds' root and list types exist by name; nested objects are
   // copied by the same code, typed as plain JSON objects.
   const user = hasUserTypes(gv);
@@ -48,7 +49,7 @@ export function emitDeepCopy(gv: GroupVersion, opts: EmitDeepCopyOptions = {}): 
   out += `// Deep-copy functions for ${gv.group}/${gv.version}.\n`;
   if (user) out += `${typeImportLines(gv, [...userNames.values()], ext).join('\n')}\n`;
   else out += `import type * as types from ${literal(`./types${ext}`)};\n`;
-  out += `import { ${json === 'deepCopyJSON' ? 'deepCopyJSON' : `deepCopyJSON as ${json}`}, setOwnKey as setOwnKey_ } from ${literal(runtime)};\n\n`;
+  out += `import { ${rt.specifiers(['deepCopyJSON'])}, setOwnKey as setOwnKey_ } from ${literal(runtime)};\n\n`;
   out += `type JSONObject_ = { [key: string]: unknown };\n\n`;
   out += fns.join('\n');
   if (ctx.helpers.length) out += `\n${ctx.helpers.join('\n')}`;

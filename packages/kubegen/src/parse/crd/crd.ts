@@ -12,12 +12,19 @@ type Obj = Record<string, unknown>;
 export function documentToResources(doc: SourceDoc): ResourceModel[] {
   const root = doc.value;
   if (!isObj(root)) throw doc.error([], 'expected a mapping (a CustomResourceDefinition)');
-  if (root['kind'] === 'List' || (typeof root['kind'] === 'string' && root['kind'].endsWith('List') && Array.isArray(root['items']))) {
+  if (isResourceList(root)) {
     const items = root['items'];
     if (!Array.isArray(items)) throw doc.error(['items'], 'a List needs an items array');
     return items.map((item, i) => crdToResource(doc, item, ['items', i]));
   }
   return [crdToResource(doc, root, [])];
+}
+
+/** A `List` document (kind `List`, or `<Kind>List` with an items array) whose items are read one by one. */
+export function isResourceList(value: unknown): boolean {
+  if (!isObj(value)) return false;
+  const kind = value['kind'];
+  return kind === 'List' || (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(value['items']));
 }
 
 function crdToResource(doc: SourceDoc, crd: unknown, at: JsonPath): ResourceModel {

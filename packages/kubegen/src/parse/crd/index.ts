@@ -6,7 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, sortModel } from '../../model/index.js';
 import type { ApiModel, ResourceModel } from '../../model/index.js';
-import { documentToResources } from './crd.js';
+import { documentToResources, isResourceList } from './crd.js';
 import { parseDocuments } from './yaml-source.js';
 
 export { formatPath } from './yaml-source.js';
@@ -35,7 +35,7 @@ export function parseCrdText(text: string, file: string, opts: CrdReadOptions = 
   const out: ResourceModel[] = [];
   for (const doc of parseDocuments(text, file)) {
     const kind = (doc.value as { kind?: unknown } | null)?.kind;
-    if (opts.skipNonCrds && kind !== 'CustomResourceDefinition' && !(typeof kind === 'string' && kind.endsWith('List'))) {
+    if (opts.skipNonCrds && kind !== 'CustomResourceDefinition' && !isResourceList(doc.value)) {
       const name = (doc.value as { metadata?: { name?: unknown } } | null)?.metadata?.name;
       opts.onSkip?.({ file, line: doc.locate([]).line, reason: `${typeof kind === 'string' ? kind : 'a document without a kind'}${typeof name === 'string' ? ` ${name}` : ''} is not a CustomResourceDefinition` });
       continue;
