@@ -16,13 +16,12 @@ import {
   controllerMetrics,
   DeletedFinalStateUnknown,
   getLogger,
-  isConflict,
-  isConnectionError,
   isControlledBy,
   isNotFound,
   metaNamespaceKey,
   RateLimitingQueue,
   RepeatFilter,
+  retryReason,
   splitMetaNamespaceKey,
   type Deployment,
   type EventRecorder,
@@ -149,7 +148,7 @@ export class Controller {
       this.metrics.reconcileErrors.inc(labels);
       this.metrics.reconcileTotal.inc({ ...labels, result: 'error' });
       // Conflicts (a stale cache read) and an unreachable apiserver fix themselves: info, repeats rate-limited.
-      const retriable = isConflict(err) ? 'conflict' : isConnectionError(err) ? 'connection' : undefined;
+      const retriable = retryReason(err);
       const admitted = retriable ? this.repeats.admit(retriable) : { repeated: 0 };
       if (!retriable) this.log.error(`error syncing '${key}', requeuing`, { error: err, resourceName: key });
       else if (admitted) this.log.info(`error syncing '${key}', requeuing`, { error: err, resourceName: key, ...(admitted.repeated > 0 ? { repeated: admitted.repeated } : {}) });

@@ -39,7 +39,7 @@ export type {
 export {
   ApiError, ConnectionStalledError, isAlreadyExists, isBadRequest, isConflict, isConnectionError, isForbidden, isGone,
   isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall, isTimeout, isTooManyRequests, isUnauthorized,
-  newStatus,
+  newStatus, retryReason,
 } from './client/errors.js';
 
 // Built-in kinds: typed clientset, informers and resources for core, apps, batch, coordination

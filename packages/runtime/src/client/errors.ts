@@ -57,6 +57,14 @@ export function isStall(reason: unknown): boolean {
   return reason instanceof ConnectionStalledError || (reason instanceof Error && reason.name === 'TimeoutError');
 }
 
+/**
+ * Why a failed write fixes itself on retry: `conflict` (a stale read, 409) or `connection` (the apiserver could not be
+ * reached); `undefined` for errors a person may need to look at. Callers log the first two quietly.
+ */
+export function retryReason(err: unknown): 'conflict' | 'connection' | undefined {
+  return isConflict(err) ? 'conflict' : isConnectionError(err) ? 'connection' : undefined;
+}
+
 /** Network-level failures worth retrying quietly: refused, reset, unreachable, timed out, stalled. */
 export function isConnectionError(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {

@@ -260,7 +260,10 @@ function openHttp2(
   return new Promise<OpenResponse>((resolve, reject) => {
     let ended = false;
     stream.once('end', () => (ended = true));
+    let failedOnce = false;
     const failed = (err: Error): void => {
+      if (failedOnce) return; // 'error' is followed by 'close'
+      failedOnce = true;
       // No answer before the caller's deadline: the connection may be frozen.
       if (signal?.aborted && isStall(signal.reason)) conn.suspect();
       reject(err);
@@ -268,10 +271,8 @@ function openHttp2(
     stream.once('error', failed);
     // A stream can also end without an error: the server reset it or the connection went away (GOAWAY, a killed
     // apiserver). Without a response that is a failed request, never one that waits forever.
-    const closed = (): void => {
-      if (signal?.aborted && isStall(signal.reason)) conn.suspect();
-      reject(Object.assign(new Error(`the apiserver closed the HTTP/2 stream before answering (code ${stream.rstCode ?? 'none'})`), { code: 'ECONNRESET' }));
-    };
+    const closed = (): void =>
+      failed(Object.assign(new Error(`the apiserver closed the HTTP/2 stream before answering (code ${stream.rstCode ?? 'none'})`), { code: 'ECONNRESET' }));
     stream.once('close', closed);
     stream.once('response', (res) => {
       stream.off('error', failed);

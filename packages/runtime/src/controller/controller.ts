@@ -21,7 +21,7 @@ import { objectFromDeleted } from '../cache/keys.js';
 import type { KubeObject } from '../client/types.js';
 import { realClock, type Clock } from '../clock.js';
 import type { EventHandler, RequestSink } from '../handler/handler.js';
-import { isConflict, isConnectionError } from '../client/errors.js';
+import { retryReason } from '../client/errors.js';
 import { getLogger, type Logger } from '../log.js';
 import { RepeatFilter } from '../log-repeats.js';
 import { admitsAll, type Predicate } from '../predicate/predicate.js';
@@ -262,7 +262,7 @@ export class Controller {
     }
     this.metrics.reconcileErrors.inc(labels);
     this.count('error');
-    const retriable = isConflict(error) ? 'conflict' : isConnectionError(error) ? 'connection' : undefined;
+    const retriable = retryReason(error);
     if (retriable === undefined || isTerminalError(error)) {
       log.error('Reconciler error', { error, terminal: isTerminalError(error) });
       return;
