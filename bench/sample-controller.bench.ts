@@ -21,7 +21,8 @@ import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { Clientset } from '../examples/sample-controller/src/generated/clientset.js';
-import { procCpuSeconds, procPeakRssMB } from './support/proc.js';
+import { procCpuSeconds, procPeakRssMB } from '../test/support/proc.js';
+import { createFoos } from './support/foos.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'examples/sample-controller/dist/main.js');
@@ -35,16 +36,6 @@ interface Result {
   peakRssMB: number;
 }
 
-async function createFoos(transport: HttpTransport, ns: string, n: number): Promise<void> {
-  const foos = new Clientset(transport).samplecontrollerV1alpha1.foos(ns);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < n; i = next++) {
-      await foos.create({ metadata: { name: `foo-${i}` }, spec: { deploymentName: `foo-${i}`, replicas: 1 } });
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-}
 
 /** Resolves when `n` distinct Deployments have been added in `ns` (watched from before the controller starts). */
 async function deploymentsWatcher(transport: HttpTransport, ns: string, n: number): Promise<{ done: Promise<void>; stop: () => Promise<void> }> {

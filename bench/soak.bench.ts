@@ -19,7 +19,8 @@ import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transp
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { Clientset } from '../examples/sample-controller/src/generated/clientset.js';
-import { procCpuSeconds, procPeakRssMB } from './support/proc.js';
+import { procCpuSeconds, procPeakRssMB } from '../test/support/proc.js';
+import { createFoos } from './support/foos.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'examples/sample-controller/dist/main.js');
@@ -95,13 +96,7 @@ async function soak(name: string, opts: Options, start: (env: Envtest, ns: strin
   let child: ChildProcess | undefined;
   try {
     const ns = await createTestNamespace(admin.transport, `soak-${name}`);
-    const foos = new Clientset(admin.transport).samplecontrollerV1alpha1.foos(ns);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        for (let i = next++; i < opts.foos; i = next++) await foos.create({ metadata: { name: `foo-${i}` }, spec: { deploymentName: `foo-${i}`, replicas: 1 } });
-      }),
-    );
+    await createFoos(admin.transport, ns, opts.foos);
     process.stderr.write(`${name}: ${opts.foos} Foos created; starting the controller\n`);
     child = start(env, ns);
     let log = '';

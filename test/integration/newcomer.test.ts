@@ -20,7 +20,8 @@ import { freePort } from '@kubegen/runtime/internal/testing/envtest/envtest-port
 import { defaultAssetDirs } from '@kubegen/runtime/internal/testing/envtest/envtest-assets.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
-import { newcomerEnv, rssBytes, run, treeSize } from './support/newcomer.js';
+import { newcomerEnv, run, treeSize } from './support/newcomer.js';
+import { procRssMB } from '../support/proc.js';
 
 const FRIGATES: ResourceInfo = { group: 'ships.newcomer.kubegen.dev', version: 'v1', resource: 'frigates', kind: 'Frigate', listKind: 'FrigateList', namespaced: true };
 const GENERATOR_PACKAGES = ['kubegen', 'ts-morph', '@ts-morph/common', 'typescript', 'commander', 'diff', 'json-schema-to-typescript'];
@@ -66,7 +67,7 @@ async function runManager(node: string, project: string, e: NodeJS.ProcessEnv, n
     const ready = await fetch(`http://127.0.0.1:${probePort}/readyz`);
     assert.equal(ready.status, 200, 'the manager reports ready on its probe port');
     await new Promise((r) => setTimeout(r, 3_000)); // idle
-    const rss = rssBytes(child.pid!) ?? 0;
+    const rss = procRssMB(child.pid!) * MB;
     child.kill('SIGTERM');
     const code = await exited;
     assert.equal(code, 0, `SIGTERM should end the manager with exit 0; output:\n${output}`);

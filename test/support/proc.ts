@@ -1,4 +1,4 @@
-/** Linux /proc readings of a child process, for benchmarks. */
+/** Linux /proc readings of a child process, for benchmarks and tests. */
 import fs from 'node:fs';
 
 const CLK_TCK = 100; // Linux USER_HZ

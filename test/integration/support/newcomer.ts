@@ -71,13 +71,3 @@ export function treeSize(dir: string): number {
   }
   return total;
 }
-
-/** Resident set size of process `pid` in bytes (Linux /proc), or undefined. */
-export function rssBytes(pid: number): number | undefined {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
