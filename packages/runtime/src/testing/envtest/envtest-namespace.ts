@@ -6,15 +6,10 @@
 import type { Transport } from '../../client/types.js';
 import { ResourceClient } from '../../client/resource-client.js';
 import type { KubeObject, ResourceInfo } from '../../client/types.js';
+import { builtinResources } from '../../builtin/resources.js';
 
-export const NAMESPACE_RESOURCE: ResourceInfo = {
-  group: '',
-  version: 'v1',
-  resource: 'namespaces',
-  kind: 'Namespace',
-  listKind: 'NamespaceList',
-  namespaced: false,
-};
+/** core/v1 namespaces (the built-in descriptor). */
+export const NAMESPACE_RESOURCE: ResourceInfo = builtinResources.namespaces;
 
 /** Turns any string into a valid namespace-name prefix (lower-case DNS label, at most 40 characters). */
 function prefixFrom(s: string): string {
