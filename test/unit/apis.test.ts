@@ -12,7 +12,7 @@ import { InputError } from 'kubegen/internal/model/index.js';
 import { emitCrds } from 'kubegen/internal/generate/crd/index.js';
 import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
-import { QUANTITY_PATTERN } from 'kubegen/internal/parse/typescript/known-types.js';
+import { QUANTITY_PATTERN } from 'kubegen/internal/model/known-types.js';
 import { fixture, SAMPLE_CRD } from '../support/paths.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-apis-'));

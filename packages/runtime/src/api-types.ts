@@ -1,7 +1,7 @@
 /**
  * Plain TypeScript types for the Kubernetes API types users put in their own `apis/` folder (the TypeScript front
  * end of `codegen` maps each one exactly as controller-gen maps its Go counterpart: see
- * `src/parse/typescript/known-types.ts`). No runtime code: these only name the wire shapes.
+ * `kubegen`'s `src/model/known-types.ts`). No runtime code: these only name the wire shapes.
  *
  * `ObjectMeta`, `ListMeta`, `IntOrString` (client/types.ts) and `LabelSelector` (labels/label-selector.ts) are
  * exported from their own modules and mapped the same way.

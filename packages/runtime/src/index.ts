@@ -42,12 +42,17 @@ export {
   newStatus, retryReason,
 } from './client/errors.js';
 
-// Built-in kinds: typed clientset, informers and resources for core, apps, batch, coordination
+// Built-in kinds: typed clientset, informers and resources for core, apps, batch, coordination; core structs CRDs embed
 export type {
   ConfigMap, ConfigMapList, DaemonSet, DaemonSetList, Deployment, DeploymentList, Event, EventList, Job, JobList,
   Lease, LeaseList, Namespace, NamespaceList, Pod, PodList, ReplicaSet, ReplicaSetList, Secret, SecretList, Service,
   ServiceAccount, ServiceAccountList, ServiceList, StatefulSet, StatefulSetList,
 } from './builtin/types.js';
+export type {
+  Affinity, Container, ContainerPort, EnvFromSource, EnvVar, JobSpec, Lifecycle, PersistentVolumeClaim,
+  PersistentVolumeClaimSpec, PodAffinityTerm, PodDNSConfig, PodSecurityContext, PodSpec, PodTemplateSpec, Probe,
+  ResourceRequirements, SecurityContext, ServiceSpec, Toleration, TopologySpreadConstraint, Volume, VolumeMount,
+} from './builtin/core-types.js';
 export type { Wire } from './builtin/wire.js';
 export { allBuiltinResources, builtinResources } from './builtin/resources.js';
 export { AppsV1Client, BatchV1Client, CoordinationV1Client, CoreV1Client, KubeClientset } from './builtin/clientset.js';

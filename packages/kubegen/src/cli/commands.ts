@@ -14,6 +14,8 @@ import { CliInputError, ExitCode } from './errors.js';
 import type { Pipeline } from './pipeline.js';
 import type { SkippedInput } from '../parse/crd/index.js';
 import { Progress } from './progress.js';
+import { formatCoreTypeExplain, formatCoreTypeSummary } from './output/core-types-report.js';
+import type { CoreTypeReport } from './output/core-types-report.js';
 import type { ProgressSink } from './progress.js';
 
 /** What a command may touch of the outside world (all injectable for in-process tests). */
@@ -32,6 +34,7 @@ interface Generated {
   yaml?: { crds: GeneratedFile[]; rbac: GeneratedFile[] };
   progress: Progress;
   started: number;
+  coreTypes: CoreTypeReport[];
 }
 
 /** Parses the inputs and runs the generators. Reads inputs only; writes nothing. */
@@ -72,12 +75,15 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
       throw new CliInputError(`${shown.join(', ')}: no CustomResourceDefinition found`);
     }
   }
+  const coreTypes: CoreTypeReport[] = [];
   const files = await pipeline.generate(model, {
     ...(cfg.runtimeImport !== undefined ? { runtimeImport: cfg.runtimeImport } : {}),
     ...(cfg.emitMarkers ? { emitMarkers: true } : {}),
+    ...(cfg.coreTypes === false ? { coreTypes: false } : {}),
     onProgress: progress.update,
+    onCoreTypes: (gv, uses) => void (uses.length > 0 && coreTypes.push({ gv, uses })),
   });
-  const generated: Generated = { model, files, progress, started };
+  const generated: Generated = { model, files, progress, started, coreTypes };
   if (yaml) generated.yaml = yaml;
   return generated;
 }
@@ -86,7 +92,7 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
 export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<number> {
   // Fail fast, before the (possibly long) generation, when the output folder is not ours. writeOutput checks again.
   await assertOwnedOutput(cfg.out);
-  const { model, files, progress, started, yaml } = await parseAndGenerate(cfg, io, pipeline);
+  const { model, files, progress, started, yaml, coreTypes } = await parseAndGenerate(cfg, io, pipeline);
   // Every output is checked for ownership before anything is written.
   if (yaml) {
     await assertOwnedYaml(cfg.crdOut!, yaml.crds);
@@ -113,6 +119,7 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
     if (yaml) {
       io.stdout(`wrote ${yaml.crds.length} CRDs into ${displayPath(cfg.crdOut!, io.cwd)} and ${ROLE_FILE} into ${displayPath(cfg.rbacOut!, io.cwd)}\n`);
     }
+    io.stdout(cfg.explain ? formatCoreTypeExplain(coreTypes) : formatCoreTypeSummary(coreTypes));
   }
   return ExitCode.ok;
 }

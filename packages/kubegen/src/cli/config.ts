@@ -28,9 +28,10 @@ export const CONFIG_KEYS = {
   rbacOut: 'path',
   rbacSources: 'paths',
   runtimeImport: 'string',
+  coreTypes: 'boolean',
 } as const satisfies Record<string, ValueKind>;
 
-type ValueKind = 'paths' | 'path' | 'string';
+type ValueKind = 'paths' | 'path' | 'string' | 'boolean';
 type ConfigKey = keyof typeof CONFIG_KEYS;
 
 /** A config file's content, paths already absolute. */
@@ -43,6 +44,7 @@ export interface ConfigFile {
   rbacOut?: string;
   rbacSources?: string[];
   runtimeImport?: string;
+  coreTypes?: boolean;
 }
 
 /** The flags shared by `generate` and `verify`, as commander parsed them (paths as typed). */
@@ -59,6 +61,9 @@ export interface CliFlags {
   quiet?: boolean;
   verbose?: boolean;
   skipNonCrds?: boolean;
+  /** `--no-core-types` sets false. */
+  coreTypes?: boolean;
+  explain?: boolean;
 }
 
 /** What a command runs with: absolute paths, every input kind in `inputs`. */
@@ -85,6 +90,10 @@ export interface ResolvedConfig {
   verbose?: boolean;
   /** CRD input: skip documents that are not CRDs (install bundles), saying which, instead of refusing them. */
   skipNonCrds?: boolean;
+  /** False: never type sub-schemas with the runtime's core types (`--no-core-types`, `coreTypes: false`). */
+  coreTypes?: false;
+  /** List every sub-schema typed as a core type (`--explain`), not just the summary line. */
+  explain?: boolean;
   /** The config file used, if any. */
   configFile?: string;
 }
@@ -122,6 +131,8 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
     resolved.skipNonCrds = true;
   }
   if (runtimeImport !== undefined) resolved.runtimeImport = runtimeImport;
+  if (flags.coreTypes === false || file?.coreTypes === false) resolved.coreTypes = false;
+  if (flags.explain) resolved.explain = true;
   if (file) resolved.configFile = file.file;
   return resolved;
 }
@@ -170,7 +181,7 @@ export function parseConfigText(text: string, file: string, shown: string = file
   const result: ConfigFile = { file };
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === undefined))) return result;
-  if (!isMap(root)) throw new InputError(at(root.range?.[0]), 'config file must be a mapping of keys (crds, apis, out, crdOut, rbacOut, rbacSources, runtimeImport)');
+  if (!isMap(root)) throw new InputError(at(root.range?.[0]), `config file must be a mapping of keys (${Object.keys(CONFIG_KEYS).join(', ')})`);
 
   const base = path.dirname(file);
   const known = Object.keys(CONFIG_KEYS).join(', ');
@@ -198,6 +209,10 @@ export function parseConfigText(text: string, file: string, shown: string = file
         }
         return path.resolve(base, v);
       });
+    } else if (kind === 'boolean') {
+      const v = isScalar(valueNode) ? valueNode.value : undefined;
+      if (typeof v !== 'boolean') fail('true or false');
+      result[name as 'coreTypes'] = v as boolean;
     } else {
       const v = isScalar(valueNode) ? valueNode.value : undefined;
       if (typeof v !== 'string' || v === '') fail(kind === 'path' ? 'a folder path (a string)' : 'a non-empty string');

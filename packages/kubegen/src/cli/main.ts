@@ -16,7 +16,7 @@ import type { ProgressSink } from './progress.js';
  * `codegen` / `kubegen` command line.
  *
  *   codegen [generate] [--crds <file|dir>... | --apis <dir>] [--out <dir>] [--crd-out <dir>] [--rbac-out <dir>]
- *                      [--emit-markers] [--runtime-import <module>] [--config <file>] [--quiet]
+ *                      [--emit-markers] [--no-core-types] [--explain] [--runtime-import <module>] [--config <file>] [--quiet]
  *   codegen verify     (same flags)
  *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range> | --kubegen-from <path>] [dir]
  *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>]
@@ -182,6 +182,8 @@ function withCommonOptions(cmd: Command): Command {
     .option('--rbac-out <dir>', 'with --apis: folder for role.yaml from +kubebuilder:rbac markers (default config/rbac)')
     .option('--rbac-source <dirs...>', 'with --apis: more folders scanned for +kubebuilder:rbac markers (e.g. your controllers)')
     .option('--emit-markers', 'write types.ts with controller-gen markers (readable back by --apis)')
+    .option('--no-core-types', 'never type embedded Kubernetes structs (PodTemplateSpec, Container, ...) with the runtime\'s types')
+    .option('--explain', 'list every part of a schema typed with a runtime core type, and any drift from the runtime\'s model')
     .option('--out <dir>', 'output folder; owned by the generator and replaced as a whole')
     .option('--runtime-import <module>', 'module generated code imports the runtime from (default "@kubegen/runtime")')
     .addOption(new Option('--config <file>', 'config file (default: codegen.config.yaml|yml|json in the current directory)'))

@@ -8,7 +8,8 @@ import { emitFake } from './fake/index.js';
 import { emitInformerFactory, emitInformers, emitListers } from './informers/index.js';
 import { groupVersionDir, groupVersionMember } from './names.js';
 import { emitRegister } from './register/index.js';
-import { emitTypes, TypeGraph } from './types/index.js';
+import { CoreTypeMatcher, emitTypes, TypeGraph } from './types/index.js';
+import type { CoreTypeUse } from './types/index.js';
 import { emitMarkedTypes } from './types/emit-marked-types.js';
 import { hasUserTypes, typeImportLines, userTypeNames } from './user-types.js';
 
@@ -30,6 +31,14 @@ export interface GenerateOptions {
    * front end reads them back into the same schema (`--emit-markers`; the CRD → TS → CRD round trip).
    */
   emitMarkers?: boolean;
+  /**
+   * Type sub-schemas that are core Kubernetes types (PodTemplateSpec, Container, …) with the runtime's types instead
+   * of generated copies (default true; `--no-core-types`). A CRD annotated `kubegen.io/core-types: "false"` opts out
+   * on its own. See `types/core-types.ts`.
+   */
+  coreTypes?: boolean;
+  /** Called once per group/version with the sub-schemas typed as core types (for `--explain` and the summary). */
+  onCoreTypes?: (gv: GroupVersion, uses: readonly CoreTypeUse[]) => void;
 }
 
 export const DEFAULT_RUNTIME_IMPORT = '@kubegen/runtime';
@@ -48,10 +57,13 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
   const gvs = groupVersions(model);
   const groupIds = groupIdentifiers(gvs.map((gv) => gv.group));
   const files: GeneratedFile[] = [];
+  const matcher = new CoreTypeMatcher();
   gvs.forEach((gv, i) => {
     const dir = groupVersionDir(gv.group, gv.version);
-    const graph = new TypeGraph(gv);
     const user = hasUserTypes(gv);
+    // The user's own types (TypeScript front end) and marked types (`--emit-markers`) spell every struct out.
+    const graph = new TypeGraph(gv, { coreTypes: opts.coreTypes !== false && !opts.emitMarkers && !user, matcher });
+    opts.onCoreTypes?.(gv, graph.coreTypeUses);
     const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
     const typeNames = user ? userTypeNames(gv) : (kind: string): { root: string; list: string } => names.get(kind)!;
     if (!user) {

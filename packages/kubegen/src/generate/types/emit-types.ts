@@ -1,10 +1,10 @@
 import type { GroupVersion } from '../../model/index.js';
 import { HEADER, jsDoc, literal, propertyKey, RuntimeNames } from '../emit-util.js';
-import { TypeGraph } from './type-graph.js';
+import { RUNTIME_TYPE_NAMES, TypeGraph } from './type-graph.js';
 import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
 
 export interface EmitTypesOptions {
-  /** Module the runtime types (`ObjectMeta`, `ListMeta`, `IntOrString`) are imported from. Default `@kubegen/runtime`. */
+  /** Module the runtime types (`ObjectMeta`, `ListMeta`, `IntOrString`, core types) are imported from. Default `@kubegen/runtime`. */
   runtimeImport?: string;
   /** A graph already built for `gv` (the deepcopy emitter shares it); built when absent. */
   graph?: TypeGraph;
@@ -23,7 +23,7 @@ export function emitTypes(gv: GroupVersion, opts: EmitTypesOptions = {}): string
   const used = new RuntimeNames(new Set(defs.map((d) => d.name)));
   const body: string[] = [];
   for (const def of defs) body.push(emitInterface(def, used));
-  const imports = used.specifiers(['ObjectMeta', 'ListMeta', 'IntOrString']);
+  const imports = used.specifiers(RUNTIME_TYPE_NAMES);
   const runtime = opts.runtimeImport ?? '@kubegen/runtime';
   let out = `${HEADER}\n`;
   out += `// Types for ${gv.group}/${gv.version}.\n`;
@@ -35,7 +35,7 @@ function emitInterface(def: ObjectDef, used: RuntimeNames): string {
   const descriptions = [...def.descriptions].filter((d) => d !== '');
   const description = descriptions.length === 1 && def.descriptions.size === 1 ? descriptions[0] : undefined;
   let s = jsDoc({ description, notes: def.notes, deprecated: def.deprecated });
-  s += `export interface ${def.name} {\n`;
+  s += `export interface ${def.name}${def.base ? ` extends ${used.use(def.base)}` : ''} {\n`;
   for (const p of def.props) s += emitProperty(p, used);
   if (def.index) s += `  [key: string]: ${typeText(def.index, used)};\n`;
   return `${s}}\n`;
@@ -69,6 +69,8 @@ export function typeText(t: TypeRef, used: RuntimeNames): string {
       return used.use('ObjectMeta');
     case 'listmeta':
       return used.use('ListMeta');
+    case 'core':
+      return used.use(t.name);
     case 'lit':
       return t.values.map(literal).join(' | ');
     case 'array': {

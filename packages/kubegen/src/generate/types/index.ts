@@ -1,6 +1,8 @@
 export { emitTypes, typeText } from './emit-types.js';
 export type { EmitTypesOptions } from './emit-types.js';
-export { TypeGraph, RUNTIME_TYPE_NAMES } from './type-graph.js';
-export type { KindTypes } from './type-graph.js';
+export { CORE_TYPES_ANNOTATION, TypeGraph, RUNTIME_TYPE_NAMES } from './type-graph.js';
+export type { CoreTypeUse, KindTypes, TypeGraphOptions } from './type-graph.js';
+export { CORE_TYPES, CoreTypeMatcher, MAX_DRIFT } from './core-types.js';
+export type { CoreMatch, CoreType } from './core-types.js';
 export type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
 export { refKey } from './type-ref.js';

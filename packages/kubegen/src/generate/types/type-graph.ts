@@ -2,6 +2,8 @@ import { InputError } from '../../model/index.js';
 import type { GroupVersion, JSONSchemaProps, KindVersion } from '../../model/index.js';
 import { pascalSegment, uniqueName } from '../emit-util.js';
 import { describeConstraint } from './constraints.js';
+import { CORE_TYPES, CoreTypeMatcher } from './core-types.js';
+import type { CoreMatch } from './core-types.js';
 import { refKey } from './type-ref.js';
 import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
 
@@ -9,7 +11,23 @@ import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
 export const KIND_DERIVED_SUFFIXES = ['Interface', 'Lister', 'NamespaceLister', 'Informer'] as const;
 
 /** Names the generated `types.ts` imports from the runtime; generated type names never take them. */
-export const RUNTIME_TYPE_NAMES = ['ObjectMeta', 'ListMeta', 'IntOrString'] as const;
+export const RUNTIME_TYPE_NAMES: readonly string[] = ['ObjectMeta', 'ListMeta', 'IntOrString', ...CORE_TYPES.map((c) => c.name)];
+
+/** CRD annotation that turns core-type matching off for that CRD (value `"false"`). */
+export const CORE_TYPES_ANNOTATION = 'kubegen.io/core-types';
+
+export interface TypeGraphOptions {
+  /** Type sub-schemas that are core Kubernetes types with the runtime's types (default true; see `core-types.ts`). */
+  coreTypes?: boolean;
+  /** A matcher to share between graphs (its reference schemas are built once). */
+  matcher?: CoreTypeMatcher;
+}
+
+/** A sub-schema typed as a core type: the kind, where in it (`spec.containers[]`; `{}` for map values), and what. */
+export interface CoreTypeUse extends CoreMatch {
+  kind: string;
+  where: string;
+}
 
 const UNKNOWN: TypeRef = { k: 'unknown' };
 
@@ -41,11 +59,22 @@ export interface KindTypes {
  */
 export class TypeGraph {
   readonly kinds: KindTypes[] = [];
+  /** Every sub-schema typed as a core type, in schema order. */
+  readonly coreTypeUses: CoreTypeUse[] = [];
   private readonly defs = new Map<string, ObjectDef>();
   private nextId = 0;
+  private readonly matcher: CoreTypeMatcher | undefined;
+  private matching: CoreTypeMatcher | undefined;
 
-  constructor(readonly gv: GroupVersion) {
-    for (const kv of gv.kinds) this.kinds.push(this.addKind(kv));
+  constructor(
+    readonly gv: GroupVersion,
+    opts: TypeGraphOptions = {},
+  ) {
+    this.matcher = opts.coreTypes === false ? undefined : opts.matcher ?? new CoreTypeMatcher();
+    for (const kv of gv.kinds) {
+      this.matching = kv.resource.annotations?.[CORE_TYPES_ANNOTATION] === 'false' ? undefined : this.matcher;
+      this.kinds.push(this.addKind(kv));
+    }
     this.assignNames();
   }
 
@@ -86,7 +115,7 @@ export class TypeGraph {
     ];
     for (const [name, sub] of Object.entries(schema.properties ?? {})) {
       if (name === 'apiVersion' || name === 'kind' || name === 'metadata') continue;
-      props.push({ name, type: this.resolve(sub, [kind, name], `${kind}.${name}`), required: required.has(name), schema: sub });
+      props.push({ name, type: this.resolve(sub, [kind, name], name, `${kind}.${name}`), required: required.has(name), schema: sub });
     }
     const deprecated = version.deprecated ? version.deprecationWarning ?? true : undefined;
     const root = this.makeDef(`root:${kind}`, [kind], props, schema, undefined, []);
@@ -108,15 +137,16 @@ export class TypeGraph {
   }
 
   /** `scope` is set for a kind's top-level properties: it keeps their types from being shared across kinds. */
-  resolve(schema: JSONSchemaProps, path: string[], scope?: string): TypeRef {
-    const t = this.resolveBase(schema, path, scope);
+  resolve(schema: JSONSchemaProps, path: string[], where: string, scope?: string): TypeRef {
+    const t = this.resolveBase(schema, path, where, scope);
     // An enum may list null itself: `"a" | null`, not `"a" | null | null`.
     if (schema.nullable && t.k !== 'unknown' && !(t.k === 'lit' && t.values.includes(null))) return { k: 'null', of: t };
     return t;
   }
 
-  private resolveBase(s: JSONSchemaProps, path: string[], scope: string | undefined): TypeRef {
-    if (s['x-kubernetes-embedded-resource']) return this.objectType(s, path, scope, true);
+  /** `where` is the JSON path from the kind's root (`spec.containers[]`), for reports. */
+  private resolveBase(s: JSONSchemaProps, path: string[], where: string, scope: string | undefined): TypeRef {
+    if (s['x-kubernetes-embedded-resource']) return this.objectType(s, path, where, scope, true);
     if (s.enum && s.enum.length > 0 && s.type !== 'object' && s.type !== 'array') {
       const values = s.enum.filter((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
       // A number past 2^53 was rounded when the YAML was read: no literal would be exact, so the type widens.
@@ -135,9 +165,9 @@ export class TypeGraph {
       case 'boolean':
         return { k: 'prim', name: 'boolean' };
       case 'array':
-        return { k: 'array', of: s.items ? this.resolve(s.items, singularPath(path)) : UNKNOWN };
+        return { k: 'array', of: s.items ? this.resolve(s.items, singularPath(path), `${where}[]`) : UNKNOWN };
       case 'object':
-        return this.objectType(s, path, scope, false);
+        return this.coreType(s, path, where) ?? this.objectType(s, path, where, scope, false);
     }
     // No type: a union from oneOf/anyOf branches that carry types, else object-ish or unknown.
     const branches = [...(s.oneOf ?? []), ...(s.anyOf ?? [])];
@@ -146,7 +176,7 @@ export class TypeGraph {
       const members: TypeRef[] = [];
       const keys = new Set<string>();
       for (const b of branches) {
-        const t = this.resolve({ ...base, ...b, description: undefined } as JSONSchemaProps, path, scope);
+        const t = this.resolve({ ...base, ...b, description: undefined } as JSONSchemaProps, path, where, scope);
         if (t.k === 'unknown') return UNKNOWN;
         const key = refKey(t);
         if (!keys.has(key)) {
@@ -157,17 +187,26 @@ export class TypeGraph {
       return members.length === 1 ? members[0]! : { k: 'union', of: members };
     }
     if (s.properties || (s.additionalProperties !== undefined && s.additionalProperties !== false)) {
-      return this.objectType(s, path, scope, false);
+      return this.coreType(s, path, where) ?? this.objectType(s, path, where, scope, false);
     }
     return UNKNOWN;
   }
 
-  private objectType(s: JSONSchemaProps, path: string[], scope: string | undefined, embedded: boolean): TypeRef {
+  private coreType(s: JSONSchemaProps, path: string[], where: string): TypeRef | undefined {
+    const m = this.matching?.match(s);
+    if (!m) return undefined;
+    this.coreTypeUses.push({ ...m, kind: path[0]!, where });
+    if (m.extras.length > 0) return this.objectType(s, path, where, undefined, false, m);
+    return { k: 'core', name: m.type.name };
+  }
+
+  /** With `base`, the interface extends that core type and declares only the schema's other properties. */
+  private objectType(s: JSONSchemaProps, path: string[], where: string, scope: string | undefined, embedded: boolean, base?: CoreMatch): TypeRef {
     const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
     const ap = s.additionalProperties;
     const hasProps = s.properties !== undefined && Object.keys(s.properties).length > 0;
     if (!hasProps && !embedded) {
-      if (typeof ap === 'object') return { k: 'map', of: this.resolve(ap, path) };
+      if (typeof ap === 'object') return { k: 'map', of: this.resolve(ap, path, `${where}{}`) };
       return { k: 'map', of: UNKNOWN };
     }
     const required = new Set(s.required ?? []);
@@ -179,16 +218,19 @@ export class TypeGraph {
       if (!s.properties?.['metadata']) props.push({ name: 'metadata', type: { k: 'meta' }, required: required.has('metadata') });
     }
     for (const [name, sub] of Object.entries(s.properties ?? {})) {
-      const type = embedded && name === 'metadata' ? ({ k: 'meta' } as TypeRef) : this.resolve(sub, [...path, name]);
+      if (base && !base.extras.includes(name)) continue;
+      const type = embedded && name === 'metadata' ? ({ k: 'meta' } as TypeRef) : this.resolve(sub, [...path, name], `${where}.${name}`);
       props.push({ name, type, required: required.has(name), schema: sub });
     }
     let index: TypeRef | undefined;
     if (preserve || ap === true || typeof ap === 'object') index = UNKNOWN;
     const notes = describeConstraint(s);
-    const key = `${scope ?? ''}|${embedded ? 'E' : ''}|${index ? 'I' : ''}|${JSON.stringify(notes)}|${props
+    const key = `${scope ?? ''}|${embedded ? 'E' : ''}|${index ? 'I' : ''}|${base ? `B:${base.type.name}` : ''}|${JSON.stringify(notes)}|${props
       .map((p) => `${JSON.stringify(p.name)}${p.required ? '!' : '?'}${docKey(p.schema)}:${refKey(p.type)}`)
       .join(',')}`;
-    return { k: 'obj', def: this.makeDef(key, path, props, s, index, notes) };
+    const def = this.makeDef(key, path, props, s, index, notes);
+    if (base) def.base = base.type.name;
+    return { k: 'obj', def };
   }
 
   private makeDef(key: string, path: string[], props: PropDef[], s: JSONSchemaProps | undefined, index: TypeRef | undefined, notes: string[]): ObjectDef {

@@ -13,6 +13,8 @@ export type TypeRef =
   | { k: 'meta' }
   /** `ListMeta` from the runtime. */
   | { k: 'listmeta' }
+  /** A core Kubernetes type from the runtime (`PodTemplateSpec`, `Container`…; see `core-types.ts`). */
+  | { k: 'core'; name: string }
   /** A union of JSON literals (enum values, apiVersion/kind constants). */
   | { k: 'lit'; values: unknown[] }
   | { k: 'array'; of: TypeRef }
@@ -48,6 +50,8 @@ export interface ObjectDef {
   descriptions: Set<string>;
   /** Extra JSDoc paragraphs (validation constraints that have no type-level form). */
   notes: string[];
+  /** A core type from the runtime this interface extends (`props` are only the schema's other properties). */
+  base?: string;
   /** Set for a kind's root and list types: fixed name and doc. */
   fixedName?: string;
   deprecated?: string | boolean;
@@ -69,6 +73,8 @@ export function refKey(t: TypeRef): string {
       return `[${refKey(t.of)}]`;
     case 'map':
       return `{${refKey(t.of)}}`;
+    case 'core':
+      return `core:${t.name}`;
     case 'obj':
       return `#${t.def.id}`;
     case 'union':

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { Node } from 'ts-morph';
 import type { EnumDeclaration, InterfaceDeclaration, Project, SourceFile, TypeAliasDeclaration } from 'ts-morph';
-import { isRuntimeModule } from './known-types.js';
+import { isRuntimeModule } from '../../model/known-types.js';
 
 export type Declaration = InterfaceDeclaration | TypeAliasDeclaration | EnumDeclaration;
 

@@ -2,331 +2,66 @@
 // Deep-copy functions for ships.example.com/v1.
 import type { Fleet, FleetList } from "../../../../../../../fixtures/apis/multi/apis/ships/v1/fleet_types.js";
 import type { Frigate, FrigateList } from "../../../../../../../fixtures/apis/multi/apis/ships/v1/frigate_types.js";
-import { deepCopyJSON, setOwnKey as setOwnKey_ } from "@kubegen/runtime";
+import { deepCopyJSON } from "@kubegen/runtime";
 
 type JSONObject_ = { [key: string]: unknown };
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFleet(src: Fleet): Fleet {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else {
-      switch (k) {
-        case "spec":
-          out[k] = deepCopyFleetSpec(v as JSONObject_);
-          break;
-        default:
-          out[k] = deepCopyJSON(v);
-      }
-    }
-  }
-  return out as unknown as Fleet;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFleetList(src: FleetList): FleetList {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else {
-      switch (k) {
-        case "items":
-          out[k] = copyArray0_(v);
-          break;
-        default:
-          out[k] = deepCopyJSON(v);
-      }
-    }
-  }
-  return out as unknown as FleetList;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFleetSpec(src: JSONObject_): JSONObject_ {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else {
-      switch (k) {
-        case "frigates":
-          out[k] = deepCopyFleetSpecFrigates(v as JSONObject_);
-          break;
-        default:
-          out[k] = deepCopyJSON(v);
-      }
-    }
-  }
-  return out as unknown as JSONObject_;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFleetSpecFrigates(src: JSONObject_): JSONObject_ {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else {
-      switch (k) {
-        case "matchExpressions":
-          out[k] = copyArray1_(v);
-          break;
-        case "matchLabels":
-          out[k] = copyMap2_(v);
-          break;
-        default:
-          out[k] = deepCopyJSON(v);
-      }
-    }
-  }
-  return out as unknown as JSONObject_;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFleetSpecFrigatesMatchExpression(src: JSONObject_): JSONObject_ {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else {
-      switch (k) {
-        case "values":
-          out[k] = copyArray3_(v);
-          break;
-        default:
-          out[k] = deepCopyJSON(v);
-      }
-    }
-  }
-  return out as unknown as JSONObject_;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFrigate(src: Frigate): Frigate {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else {
-      switch (k) {
-        case "spec":
-          out[k] = deepCopyFrigateSpec(v as JSONObject_);
-          break;
-        case "status":
-          out[k] = deepCopyFrigateStatus(v as JSONObject_);
-          break;
-        default:
-          out[k] = deepCopyJSON(v);
-      }
-    }
-  }
-  return out as unknown as Frigate;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFrigateList(src: FrigateList): FrigateList {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else {
-      switch (k) {
-        case "items":
-          out[k] = copyArray4_(v);
-          break;
-        default:
-          out[k] = deepCopyJSON(v);
-      }
-    }
-  }
-  return out as unknown as FrigateList;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFrigateSpec(src: JSONObject_): JSONObject_ {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else {
-      switch (k) {
-        case "crew":
-          out[k] = copyArray5_(v);
-          break;
-        case "cargo":
-          out[k] = copyMap6_(v);
-          break;
-        case "radio":
-          out[k] = deepCopyFrigateSpecRadio(v as JSONObject_);
-          break;
-        case "tags":
-          out[k] = copyArray3_(v);
-          break;
-        case "computer":
-          out[k] = copyMap7_(v);
-          break;
-        default:
-          out[k] = deepCopyJSON(v);
-      }
-    }
-  }
-  return out as unknown as JSONObject_;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFrigateStatus(src: JSONObject_): JSONObject_ {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else {
-      switch (k) {
-        case "conditions":
-          out[k] = copyArray8_(v);
-          break;
-        default:
-          out[k] = deepCopyJSON(v);
-      }
-    }
-  }
-  return out as unknown as JSONObject_;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFrigateSpecCrew(src: JSONObject_): JSONObject_ {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else out[k] = deepCopyJSON(v);
-  }
-  return out as unknown as JSONObject_;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFrigateSpecRadio(src: JSONObject_): JSONObject_ {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else out[k] = deepCopyJSON(v);
-  }
-  return out as unknown as JSONObject_;
+  return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyFrigateStatusCondition(src: JSONObject_): JSONObject_ {
-  const s = src as unknown as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in s) {
-    const v = s[k];
-    if (k === '__proto__') setOwnKey_(out, k, deepCopyJSON(v));
-    else if (typeof v !== 'object' || v === null) out[k] = v;
-    else out[k] = deepCopyJSON(v);
-  }
-  return out as unknown as JSONObject_;
-}
-
-function copyArray0_(a: unknown): unknown {
-  if (!Array.isArray(a)) return deepCopyJSON(a);
-  const out: unknown[] = a.slice();
-  for (let i = 0; i < out.length; i++) {
-    const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyFleet(e as Fleet);
-  }
-  return out;
-}
-
-function copyArray1_(a: unknown): unknown {
-  if (!Array.isArray(a)) return deepCopyJSON(a);
-  const out: unknown[] = a.slice();
-  for (let i = 0; i < out.length; i++) {
-    const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyFleetSpecFrigatesMatchExpression(e as JSONObject_);
-  }
-  return out;
-}
-
-function copyMap2_(m: unknown): unknown {
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return deepCopyJSON(m);
-  return { ...(m as JSONObject_) };
-}
-
-function copyArray3_(a: unknown): unknown {
-  if (!Array.isArray(a)) return deepCopyJSON(a);
-  const out: unknown[] = a.slice();
-  return out;
-}
-
-function copyArray4_(a: unknown): unknown {
-  if (!Array.isArray(a)) return deepCopyJSON(a);
-  const out: unknown[] = a.slice();
-  for (let i = 0; i < out.length; i++) {
-    const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyFrigate(e as Frigate);
-  }
-  return out;
-}
-
-function copyArray5_(a: unknown): unknown {
-  if (!Array.isArray(a)) return deepCopyJSON(a);
-  const out: unknown[] = a.slice();
-  for (let i = 0; i < out.length; i++) {
-    const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyFrigateSpecCrew(e as JSONObject_);
-  }
-  return out;
-}
-
-function copyMap6_(m: unknown): unknown {
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return deepCopyJSON(m);
-  return { ...(m as JSONObject_) };
-}
-
-function copyMap7_(m: unknown): unknown {
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return deepCopyJSON(m);
-  const src = m as JSONObject_;
-  const out: JSONObject_ = {};
-  for (const k in src) {
-    const e = src[k];
-    const c = typeof e === 'object' && e !== null ? deepCopyJSON(e) : e;
-    if (k === '__proto__') setOwnKey_(out, k, c);
-    else out[k] = c;
-  }
-  return out;
-}
-
-function copyArray8_(a: unknown): unknown {
-  if (!Array.isArray(a)) return deepCopyJSON(a);
-  const out: unknown[] = a.slice();
-  for (let i = 0; i < out.length; i++) {
-    const e = out[i];
-    if (typeof e === 'object' && e !== null) out[i] = deepCopyFrigateStatusCondition(e as JSONObject_);
-  }
-  return out;
+  return deepCopyJSON(src);
 }

@@ -3,7 +3,7 @@
  * counterparts (controller-tools `pkg/crd/known_types.go`, and the markers on the apimachinery structs it expands).
  * Each call returns a fresh object: callers may mutate it.
  */
-import type { JSONSchemaProps } from '../../model/index.js';
+import type { JSONSchemaProps } from './schema.js';
 
 /** The pattern controller-gen puts on every `resource.Quantity`. */
 export const QUANTITY_PATTERN =
