@@ -1,0 +1,185 @@
+/**
+ * Embedded core types (issue 9): sub-schemas that are Kubernetes' own structs are typed with the runtime's types,
+ * recognised by structure (generate/types/core-types.ts); opt-outs; the CLI's summary and `--explain`.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { generate } from 'kubegen/internal/generate/index.js';
+import { CoreTypeMatcher, DRIFT_RATIO, TypeGraph, emitTypes } from 'kubegen/internal/generate/types/index.js';
+import type { CoreTypeUse } from 'kubegen/internal/generate/types/index.js';
+import { groupVersions } from 'kubegen/internal/model/index.js';
+import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
+import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
+import { thingCrd } from '../support/crd-yaml.js';
+import { CODEGEN_BIN, fixture, linkRuntimePackage, REPO_ROOT, TSC } from '../support/paths.js';
+
+const ROLLOUT = fixture('crds', 'argo-rollouts', 'rollout-crd.yaml');
+const str: JSONSchemaProps = { type: 'string' };
+const strings: JSONSchemaProps = { type: 'array', items: str };
+const obj = (properties: Record<string, JSONSchemaProps>): JSONSchemaProps => ({ type: 'object', properties });
+
+/** A Container as a CRD inlines it (a subset of corev1.Container's fields). */
+function container(extra: Record<string, JSONSchemaProps> = {}): JSONSchemaProps {
+  return obj({
+    name: str, image: str, command: strings, args: strings, workingDir: str, imagePullPolicy: str,
+    env: { type: 'array', items: obj({ name: str, value: str }) },
+    ports: { type: 'array', items: obj({ containerPort: { type: 'integer' }, protocol: str }) },
+    ...extra,
+  });
+}
+
+function rolloutGv() {
+  return parseCrdPaths([ROLLOUT]).then((m) => groupVersions(m)[0]!);
+}
+
+function run(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CODEGEN_BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('core type matching', () => {
+  const matcher = new CoreTypeMatcher();
+
+  it('takes a Container, a PodSpec and a PodTemplateSpec by structure', () => {
+    assert.equal(matcher.match(container())?.type.name, 'Container');
+    const podSpec = obj({ containers: { type: 'array', items: container() }, nodeSelector: { type: 'object', additionalProperties: str }, restartPolicy: str, serviceAccountName: str });
+    assert.equal(matcher.match(podSpec)?.type.name, 'PodSpec');
+    const template = obj({ metadata: obj({ labels: { type: 'object', additionalProperties: str } }), spec: podSpec });
+    const m = matcher.match(template);
+    assert.equal(m?.type.name, 'PodTemplateSpec');
+    assert.deepEqual([m.extras, m.drift], [[], []]);
+  });
+
+  it('a struct with a few fields of its own extends the core type; one mostly of its own is not one', () => {
+    const script = matcher.match(container({ source: str }));
+    assert.equal(script?.type.name, 'Container');
+    assert.deepEqual(script.extras, ['source']);
+    // Three container fields and four of its own (a Tekton-like step): not a Container.
+    assert.equal(matcher.match(obj({ name: str, image: str, command: strings, script: str, timeout: str, onError: str, results: strings })), undefined);
+  });
+
+  it('refuses a look-alike: different JSON kinds, or nested objects with fields the model lacks (Argo args are not EnvVars)', () => {
+    assert.equal(matcher.match(container({ ports: str })), undefined, 'ports as a string');
+    const argoArg = obj({ name: str, value: str, valueFrom: obj({ fieldRef: obj({ fieldPath: str }), podTemplateHashValue: str, secretKeyRef: obj({ name: str, key: str }) }) });
+    assert.equal(matcher.match(argoArg), undefined);
+    const fluxKubeConfig = obj({ configMapRef: obj({ name: str }), secretRef: obj({ name: str, key: str }) });
+    assert.equal(matcher.match(fluxKubeConfig), undefined, 'secretRef with a key is not EnvFromSource.secretRef');
+  });
+
+  it(`tolerates version drift (one unknown field in ${DRIFT_RATIO} of a large struct) and reports it`, () => {
+    const props: Record<string, JSONSchemaProps> = { containers: { type: 'array', items: container() } };
+    for (const f of ['hostname', 'subdomain', 'schedulerName', 'priorityClassName', 'runtimeClassName', 'serviceAccountName', 'restartPolicy', 'dnsPolicy', 'nodeName', 'preemptionPolicy', 'hostNetwork', 'hostPID', 'hostIPC', 'setHostnameAsFQDN', 'shareProcessNamespace', 'automountServiceAccountToken', 'enableServiceLinks', 'hostUsers', 'terminationGracePeriodSeconds']) {
+      props[f] = /^(host(Network|PID|IPC|Users)|set|share|automount|enable)/.test(f) ? { type: 'boolean' } : f === 'terminationGracePeriodSeconds' ? { type: 'integer' } : str;
+    }
+    const template = obj({ spec: obj({ ...props, aFieldFromKubernetes2030: str }) });
+    const m = matcher.match(template);
+    assert.equal(m?.type.name, 'PodTemplateSpec');
+    assert.deepEqual(m.drift, ['spec.aFieldFromKubernetes2030']);
+    const tooMuch = obj({ spec: obj({ ...props, a1: str, a2: str }) });
+    assert.notEqual(matcher.match(tooMuch)?.type.name, 'PodTemplateSpec', 'two unknown fields in 22 are not drift');
+  });
+});
+
+describe('generated types with core types', () => {
+  it("types the Argo Rollout's spec.template as the runtime's PodTemplateSpec, and a controller assigns one without a cast (tsc --strict)", async () => {
+    const model = await parseCrdPaths([ROLLOUT]);
+    const uses: CoreTypeUse[] = [];
+    const files = generate(model, { onCoreTypes: (_gv, u) => void uses.push(...u) });
+    const types = files.find((f) => f.path === 'argoproj.io/v1alpha1/types.ts')!.content;
+    assert.match(types, /^import type \{ [^}]*\bPodTemplateSpec\b[^}]*\} from "@kubegen\/runtime";$/m);
+    assert.match(types, /^ {2}template\?: PodTemplateSpec;$/m);
+    assert.doesNotMatch(types, /interface RolloutSpecTemplate\b/);
+    assert.match(types, /^export interface RolloutStatusCondition extends Condition \{$/m, 'a condition with lastUpdateTime extends Condition');
+    assert.ok(uses.some((u) => u.kind === 'Rollout' && u.where === 'spec.template' && u.type.name === 'PodTemplateSpec'));
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-core-types-'));
+    try {
+      for (const f of files) {
+        fs.mkdirSync(path.dirname(path.join(dir, 'generated', f.path)), { recursive: true });
+        fs.writeFileSync(path.join(dir, 'generated', f.path), f.content);
+      }
+      fs.writeFileSync(
+        path.join(dir, 'controller.ts'),
+        [
+          `import type { Deployment, PodTemplateSpec } from '@kubegen/runtime';`,
+          `import type { Rollout } from './generated/argoproj.io/v1alpha1/index.js';`,
+          `import { deepCopyRollout } from './generated/argoproj.io/v1alpha1/index.js';`,
+          ``,
+          `/** A Rollout running what a Deployment runs: the Deployment's pod template goes in as it is. */`,
+          `export function rolloutFor(d: Deployment): Rollout {`,
+          `  const template: PodTemplateSpec = d.spec!.template;`,
+          `  return { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: d.metadata!.name! }, spec: { template, selector: d.spec!.selector } };`,
+          `}`,
+          ``,
+          `export function firstImage(r: Rollout): string | undefined {`,
+          `  const t: PodTemplateSpec | undefined = deepCopyRollout(r).spec?.template;`,
+          `  return t?.spec?.containers[0]?.image;`,
+          `}`,
+          ``,
+        ].join('\n'),
+      );
+      linkRuntimePackage(dir);
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'core-types', type: 'module', private: true }));
+      fs.writeFileSync(
+        path.join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: { strict: true, noUnusedLocals: true, noEmit: true, target: 'es2023', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2023'], types: ['node'], typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')], skipLibCheck: true },
+          include: ['**/*.ts'],
+          exclude: ['node_modules'],
+        }),
+      );
+      const tsc = spawnSync(TSC, ['-p', dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      assert.equal(tsc.status, 0, `tsc:\n${(tsc.stdout + tsc.stderr).slice(0, 3000)}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('turns off globally (coreTypes: false) or per CRD (annotation kubegen.io/core-types: "false")', async () => {
+    const gv = await rolloutGv();
+    assert.match(emitTypes(gv), /template\?: PodTemplateSpec;/);
+    const off = emitTypes(gv, { graph: new TypeGraph(gv, { coreTypes: false }) });
+    assert.doesNotMatch(off, /PodTemplateSpec|@kubegen\/runtime";\n.*Container/);
+    assert.match(off, /^ {2}template\?: RolloutSpecTemplate;$/m);
+
+    const field = '{type: object, properties: {name: {type: string}, image: {type: string}, command: {type: array, items: {type: string}}, args: {type: array, items: {type: string}}}}';
+    const plain = thingCrd({ c: field });
+    const annotated = plain.replace('metadata: {name: things.x.io}', 'metadata: {name: things.x.io, annotations: {kubegen.io/core-types: "false"}}');
+    assert.notEqual(annotated, plain, 'the annotation was added');
+    const typesOf = (text: string): string => emitTypes(groupVersions({ resources: parseCrdText(text, 'c.yaml') })[0]!);
+    assert.match(typesOf(plain), /c\?: Container;/);
+    assert.doesNotMatch(typesOf(annotated), /Container/);
+  });
+});
+
+describe('codegen generate and core types', () => {
+  it('prints a summary line, lists every match with --explain, and --no-core-types or coreTypes: false in the config turn it off', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-core-cli-'));
+    try {
+      const g = run(dir, 'generate', '--crds', ROLLOUT, '--out', 'gen');
+      assert.equal(g.code, 0, g.stderr);
+      assert.match(g.stdout, /^core types: \d+ schema parts typed with \d+ runtime types \(.*PodTemplateSpec ×1.*\); --explain lists them$/m);
+      const e = run(dir, 'generate', '--crds', ROLLOUT, '--out', 'gen', '--explain');
+      assert.match(e.stdout, /^argoproj\.io\/v1alpha1 Rollout spec\.template: PodTemplateSpec$/m);
+      assert.match(e.stdout, /^argoproj\.io\/v1alpha1 Rollout status\.conditions\[\]: extends Condition \(\+ lastUpdateTime\)$/m);
+      assert.equal(run(dir, 'verify', '--crds', ROLLOUT, '--out', 'gen').code, 0);
+
+      const n = run(dir, 'generate', '--crds', ROLLOUT, '--out', 'gen', '--no-core-types');
+      assert.equal(n.code, 0, n.stderr);
+      assert.doesNotMatch(n.stdout, /core types/);
+      assert.doesNotMatch(fs.readFileSync(path.join(dir, 'gen/argoproj.io/v1alpha1/types.ts'), 'utf8'), /PodTemplateSpec/);
+      assert.equal(run(dir, 'verify', '--crds', ROLLOUT, '--out', 'gen').code, 1, 'verify without the flag sees the difference');
+
+      fs.writeFileSync(path.join(dir, 'codegen.config.yaml'), `crds: [${JSON.stringify(ROLLOUT)}]\nout: gen\ncoreTypes: false\n`);
+      assert.equal(run(dir, 'verify').code, 0, 'coreTypes: false in the config file');
+      fs.writeFileSync(path.join(dir, 'codegen.config.yaml'), `crds: [${JSON.stringify(ROLLOUT)}]\nout: gen\ncoreTypes: "no"\n`);
+      assert.match(run(dir, 'verify').stderr, /codegen\.config\.yaml:3:\d+ \(at coreTypes\): coreTypes must be true or false/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
