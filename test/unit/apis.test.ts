@@ -181,6 +181,19 @@ export interface ThingSpec { shared: Shared; template?: V1PodTemplateSpec }`,
     assert.deepEqual(s.properties!['template']!.properties!['metadata'], { type: 'object' });
   });
 
+  it("expands the runtime's core types (PodTemplateSpec, Container, …) as their client-node models", async () => {
+    const s = await specSchema(
+      `import type { Container, PodTemplateSpec, Toleration } from '@kubegen/runtime';
+export interface ThingSpec { template?: PodTemplateSpec; sidecar?: Container; tolerations?: Toleration[] }`,
+    );
+    const viaRuntime = s.properties!['template']!;
+    const viaClientNode = (await specSchema(`import type { V1PodTemplateSpec } from '@kubernetes/client-node';\nexport interface ThingSpec { template?: V1PodTemplateSpec }`)).properties!['template']!;
+    assert.deepEqual(viaRuntime, viaClientNode);
+    assert.equal(s.properties!['sidecar']!.properties!['image']!.type, 'string');
+    assert.equal(s.properties!['tolerations']!.items!.properties!['tolerationSeconds']!.format, 'int64');
+    assert.match(await specError(`import type { KubeClientset } from '@kubegen/runtime';\nexport interface ThingSpec { c?: KubeClientset }`), /KubeClientset from @kubegen\/runtime cannot be used in a schema/);
+  });
+
   it('refuses what cannot be a structural schema, naming the construct and its location', async () => {
     assert.match(await specError('export interface ThingSpec { a: any }'), /types\.ts:6:\d+: any cannot be a schema/);
     assert.match(await specError('export interface ThingSpec { a: number }'), /number needs a numeric format: use int32, int64, integer or float64/);

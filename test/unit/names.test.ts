@@ -11,6 +11,10 @@ import { generate } from 'kubegen/internal/generate/index.js';
 import { lowerCamel, nameWords, pluralMember, resourceConstName } from 'kubegen/internal/generate/names.js';
 import { MAX_TYPE_NAME, singular, typeNameForPath } from 'kubegen/internal/generate/types/type-graph.js';
 import { corpusRuns } from '../support/corpus.js';
+import { thingCrd } from '../support/crd-yaml.js';
+import { emitTypes } from 'kubegen/internal/generate/types/index.js';
+import { groupVersions } from 'kubegen/internal/model/index.js';
+import { parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 
 const kv = (kind: string, plural: string): KindVersion => ({ resource: { names: { kind, plural } } }) as unknown as KindVersion;
 
@@ -104,6 +108,20 @@ describe('type names', () => {
     }
     for (const n of ['HTTPRouteSpecRule', 'IssuerSpecAcmeSolver']) assert.ok(names.has(n), n);
     for (const n of ['HTTPRouteSpecRules', 'IssuerSpecAcmeSolvers', 'CertificateStatusConditions']) assert.ok(!names.has(n), n);
+  });
+});
+
+describe('shared type names', () => {
+  it('a type shared by several fields is named by rule (shortest path, then shortest name, then A–Z), not by field order', () => {
+    const shape = '{type: object, properties: {x: {type: string}}}';
+    const typesOf = (props: Record<string, string>): string => emitTypes(groupVersions({ resources: parseCrdText(thingCrd(props), 'c.yaml') })[0]!);
+    for (const order of [{ constructor: shape, aB: shape, deep: `{type: object, properties: {zz: ${shape}}}` }, { deep: `{type: object, properties: {zz: ${shape}}}`, aB: shape, constructor: shape }]) {
+      const t = typesOf(order);
+      assert.match(t, /^ {2}aB\?: ThingSpecAB;$/m);
+      assert.match(t, /^ {2}"?constructor"?\?: ThingSpecAB \| \{\}\["constructor"\];$/m);
+      assert.match(t, /^ {2}zz\?: ThingSpecAB;$/m, 'the deeper occurrence does not name it');
+      assert.doesNotMatch(t, /ThingSpecConstructor|ThingSpecDeepZz\b/);
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import { InputError } from '../../model/index.js';
 import type { JSONSchemaProps, SourceLocation } from '../../model/index.js';
 import { clientNodeSchema } from '../../model/client-node-schemas.js';
 import { runtimeTypeSchema } from '../../model/known-types.js';
+import { CORE_TYPES } from '../../model/core-types.js';
 import { parseDocComment } from './markers.js';
 import type { DocComment, Marker } from './markers.js';
 import { Resolver } from './resolve.js';
@@ -288,7 +289,10 @@ export class SchemaBuilder {
     const r = this.resolver.resolve(file, name);
     switch (r.k) {
       case 'runtime': {
-        const s = runtimeTypeSchema(r.name);
+        // controller-gen's schemas for the apimachinery types it knows; the core structs (PodTemplateSpec,
+        // Container, …) from the client-node model the runtime's type is built from.
+        const core = CORE_TYPES.find((c) => c.name === r.name);
+        const s = runtimeTypeSchema(r.name) ?? (core ? clientNodeSchema(core.model) : undefined);
         if (!s) throw this.error(node, `${r.name} from @kubegen/runtime cannot be used in a schema`);
         return s;
       }
