@@ -15,7 +15,8 @@ import { groupVersions } from 'kubegen/internal/model/index.js';
 import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
 import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { thingCrd } from '../support/crd-yaml.js';
-import { CODEGEN_BIN, fixture, linkRuntimePackage, REPO_ROOT, TSC } from '../support/paths.js';
+import { CODEGEN_BIN, fixture } from '../support/paths.js';
+import { typeCheckProject } from '../support/type-check.js';
 
 const ROLLOUT = fixture('crds', 'argo-rollouts', 'rollout-crd.yaml');
 const str: JSONSchemaProps = { type: 'string' };
@@ -122,18 +123,8 @@ describe('generated types with core types', () => {
           ``,
         ].join('\n'),
       );
-      linkRuntimePackage(dir);
-      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'core-types', type: 'module', private: true }));
-      fs.writeFileSync(
-        path.join(dir, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: { strict: true, noUnusedLocals: true, noEmit: true, target: 'es2023', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2023'], types: ['node'], typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')], skipLibCheck: true },
-          include: ['**/*.ts'],
-          exclude: ['node_modules'],
-        }),
-      );
-      const tsc = spawnSync(TSC, ['-p', dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
-      assert.equal(tsc.status, 0, `tsc:\n${(tsc.stdout + tsc.stderr).slice(0, 3000)}`);
+      const output = typeCheckProject(dir);
+      assert.equal(output, '', `tsc:\n${output.slice(0, 3000)}`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -3,7 +3,6 @@
  * types say for it.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +12,8 @@ import { parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { emitTypes } from 'kubegen/internal/generate/types/index.js';
 import { InputError } from 'kubegen/internal/model/index.js';
 import { generate } from 'kubegen/internal/generate/index.js';
-import { linkRuntimePackage, REPO_ROOT, TSC } from '../support/paths.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { typeCheckProject } from '../support/type-check.js';
 import { thingCrd } from '../support/crd-yaml.js';
 
 /** A CRD whose spec has the single field `f` with the given schema (YAML flow mapping). */
@@ -99,18 +99,8 @@ describe('kinds spelled like runtime exports', () => {
         fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
         fs.writeFileSync(path.join(dir, f.path), f.content);
       }
-      linkRuntimePackage(dir);
-      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'clash', type: 'module', private: true }));
-      fs.writeFileSync(
-        path.join(dir, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: { strict: true, noUnusedLocals: true, noEmit: true, target: 'es2023', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2023'], types: ['node'], typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')], skipLibCheck: true },
-          include: ['**/*.ts'],
-          exclude: ['node_modules'],
-        }),
-      );
-      const tsc = spawnSync(TSC, ['-p', dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
-      assert.equal(tsc.status, 0, `${kinds.length} kinds; tsc:\n${(tsc.stdout + tsc.stderr).slice(0, 3000)}`);
+      const output = typeCheckProject(dir);
+      assert.equal(output, '', `${kinds.length} kinds; tsc:\n${output.slice(0, 3000)}`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
