@@ -69,6 +69,15 @@ describe('Manager (envtest)', () => {
       assert.match(metrics, /controller_runtime_max_concurrent_reconciles\{controller="foo-labeler"\} 2/);
       assert.match(metrics, /workqueue_adds_total\{[^}]*name="foo-labeler"[^}]*\} [1-9]/);
       assert.match(metrics, /controller_runtime_reconcile_time_seconds_count\{controller="foo-labeler"\} [1-9]/);
+      // client-go's REST client series, from the transport the manager's cache and client use.
+      const host = new URL(env.transport.server).host;
+      const list = new RegExp(`^rest_client_requests_total\\{code="200",method="GET",host="${host.replace(/[.[\]]/g, '\\$&')}"\\} ([0-9]+)$`, 'm').exec(metrics);
+      assert.ok(list && Number(list[1]) >= 2, `rest_client_requests_total for GET 200 on ${host}:\n${metrics.split('\n').filter((l) => l.startsWith('rest_client')).join('\n')}`);
+      assert.match(metrics, new RegExp(`^rest_client_requests_total\\{code="200",method="PATCH",host="[^"]+"\\} [1-9]`, 'm'));
+      assert.match(metrics, /^rest_client_requests_total\{code="201",method="POST",host="[^"]+"\} [1-9]/m);
+      assert.match(metrics, /^rest_client_request_duration_seconds_bucket\{le="0.005",verb="GET",host="[^"]+"\} \d+$/m);
+      assert.match(metrics, /^rest_client_request_duration_seconds_count\{verb="GET",host="[^"]+"\} [1-9]/m);
+      assert.match(metrics, /^# TYPE rest_client_request_duration_seconds histogram$/m);
 
       assert.equal((await fetch(`http://${mgr.healthProbeAddress}/readyz`)).status, 200);
       assert.equal((await fetch(`http://${mgr.healthProbeAddress}/healthz`)).status, 200);

@@ -158,6 +158,7 @@ export { defaultLeaderElectionIdentity } from './leaderelection/identity.js';
 
 // Metrics and health endpoints (controller-runtime `pkg/metrics`, `pkg/healthz`)
 export { metricsRegistry } from './metrics/registry.js';
+export { registerRestClientMetrics } from './client/metrics.js';
 export { DEFAULT_METRICS_BIND_ADDRESS, METRICS_PATH, MetricsServer } from './metrics/server.js';
 export type { MetricsServerOptions } from './metrics/server.js';
 export { HealthCheckSet, ping } from './healthz/checks.js';

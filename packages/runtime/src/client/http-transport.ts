@@ -35,6 +35,7 @@ import { Http2Connection } from './http2-session.js';
 import { parseJsonLines } from './json-lines.js';
 import { buildRequestUrl, VERB_METHODS } from './request-url.js';
 import { apiErrorFromResponse } from './response-status.js';
+import { recordRestRequest } from './metrics.js';
 import { isStall } from './errors.js';
 import { TokenBucket } from './throttle.js';
 import type { Clock } from '../clock.js';
@@ -218,17 +219,38 @@ export class HttpTransport implements Transport {
       headers['Content-Length'] = body.length;
     }
     const full = conn.server.pathname === '/' ? path : conn.server.pathname + path;
+    const started = performance.now();
+    const record = (code: number | undefined): void => recordRestRequest(method, conn.server.host, code, (performance.now() - started) / 1000);
+    try {
+      const res = await this.send(conn, method, full, headers, body, init.signal, watch);
+      record(res.statusCode);
+      return res;
+    } catch (err) {
+      record(undefined);
+      throw err;
+    }
+  }
+
+  private async send(
+    conn: Connection,
+    method: string,
+    full: string,
+    headers: Record<string, string | string[] | number>,
+    body: Buffer | undefined,
+    signal: AbortSignal | undefined,
+    watch: boolean,
+  ): Promise<OpenResponse> {
     const h2 = this.http2For(conn);
     if (h2) {
       try {
-        return await openHttp2(h2, method, full, headers, body, init.signal, conn.basicAuth);
+        return await openHttp2(h2, method, full, headers, body, signal, conn.basicAuth);
       } catch (err) {
         // ALPN said HTTP/1.1: nothing was sent; use HTTP/1.1 for this server from now on.
         if (!h2.notSupported) throw err;
         getLogger().debug('apiserver does not offer HTTP/2; using HTTP/1.1');
       }
     }
-    return openHttp1(conn, method, full, headers, body, init.signal, watch ? undefined : (this.opts.readIdleTimeoutMs ?? DEFAULT_READ_IDLE_TIMEOUT_MS), watch);
+    return openHttp1(conn, method, full, headers, body, signal, watch ? undefined : (this.opts.readIdleTimeoutMs ?? DEFAULT_READ_IDLE_TIMEOUT_MS), watch);
   }
 
   /** The HTTP/2 connection for `conn`, or undefined when HTTP/1.1 is to be used (see the module comment). */

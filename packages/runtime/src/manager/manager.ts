@@ -26,6 +26,7 @@ import {
 } from '../leaderelection/leader-elector.js';
 import { getLogger, type Logger } from '../log.js';
 import { metricsRegistry } from '../metrics/registry.js';
+import { registerRestClientMetrics } from '../client/metrics.js';
 import { DEFAULT_METRICS_BIND_ADDRESS, MetricsServer } from '../metrics/server.js';
 import { CachedClient } from './cached-client.js';
 import { setupSignalHandler } from './signals.js';
@@ -105,6 +106,8 @@ export class Manager {
     this.transport = opts.transport;
     this.logger = (opts.logger ?? getLogger()).child({ component: 'manager' });
     this.registry = opts.registry ?? metricsRegistry;
+    // client-go's rest_client_* series from every transport of the process, on the registry this manager serves.
+    registerRestClientMetrics(this.registry);
     this.clock = opts.clock ?? realClock;
     this.cache = new SharedInformerFactory(opts.transport, {
       ...(opts.namespace ? { namespace: opts.namespace } : {}),
