@@ -267,11 +267,12 @@ describe('Reflector', () => {
     await r.stop();
   });
 
-  it('logs connection failures at info level, each repeat at most every 30 s with a count; other errors at error level', async () => {
+  it('logs connection failures at warn level, each repeat at most every 30 s with a count; other errors at error level', async () => {
     const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
     const logger = {
       debug: () => undefined,
       info: (msg: string, fields?: Record<string, unknown>) => void lines.push({ level: 'info', msg, ...(fields ? { fields } : {}) }),
+      warn: (msg: string, fields?: Record<string, unknown>) => void lines.push({ level: 'warn', msg, ...(fields ? { fields } : {}) }),
       error: (msg: string, fields?: Record<string, unknown>) => void lines.push({ level: 'error', msg, ...(fields ? { fields } : {}) }),
       child: () => logger,
     };
@@ -285,7 +286,7 @@ describe('Reflector', () => {
     }
     await until(() => lw.openWatches === 1, 'the watch');
     const refused = lines.filter((l) => /watch failed/.test(l.msg));
-    assert.ok(refused.every((l) => l.level === 'info' && l.msg === 'watch failed; retrying'));
+    assert.ok(refused.every((l) => l.level === 'warn' && l.msg === 'watch failed; retrying'));
     assert.ok(refused.length >= 2 && refused.length <= 3, `12 failures in ~45 s: ${refused.length} lines`);
     assert.ok(refused.slice(1).every((l) => Number(l.fields?.['repeated']) > 0), 'later lines count what they left out');
     lw.listErrors.push(new ApiError(newStatus(403, 'Forbidden', 'cannot list')));

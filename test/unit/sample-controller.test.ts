@@ -263,8 +263,10 @@ describe('sample-controller flags', () => {
       leaderElectionNamespace: undefined,
       metricsBindAddress: '0',
       healthProbeBindAddress: '0',
+      logging: { 'log-level': undefined, 'log-format': undefined },
     });
-    const o = parseOptions(['-kubeconfig', '/k', '--workers=4', '--leader-elect', '--metrics-bind-address=:9090']);
+    const o = parseOptions(['-kubeconfig', '/k', '--workers=4', '--leader-elect', '--metrics-bind-address=:9090', '--log-level=warn', '--log-format', 'text']);
+    assert.deepEqual({ ...o.logging }, { 'log-level': 'warn', 'log-format': 'text' });
     assert.equal(o.kubeconfig, '/k');
     assert.equal(o.workers, 4);
     assert.equal(o.leaderElect, true);

@@ -57,6 +57,8 @@ test('init + create api + generate: the scaffold compiles under --strict and its
       assert.ok(main.includes(flag), flag);
     }
     assert.match(main, /startWithSignals\(\)/);
+    assert.match(main, /\.\.\.LOG_FLAGS,/, '--log-level and --log-format');
+    assert.match(main, /log = setupLogging\(flags\)/);
     const manager = parse(read(dir, 'config/manager/manager.yaml').split('\n---\n')[1]!) as any;
     const container = manager.spec.template.spec.containers[0];
     assert.deepEqual(container.livenessProbe, { httpGet: { path: '/healthz', port: 8081 }, initialDelaySeconds: 15, periodSeconds: 20 });

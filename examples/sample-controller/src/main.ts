@@ -18,6 +18,7 @@ import {
   MetricsServer,
   ping,
   SharedInformerFactory,
+  setupLogging,
 } from '@kubegen/runtime';
 import { Clientset } from './generated/clientset.js';
 import { InformerFactory } from './generated/informers.js';
@@ -25,7 +26,8 @@ import { Controller, CONTROLLER_AGENT_NAME } from './controller.js';
 import { parseOptions, type Options } from './options.js';
 
 const RESYNC_PERIOD_MS = 30_000;
-const log = getLogger().child({ component: CONTROLLER_AGENT_NAME });
+// Replaced once the flags are read (--log-level, --log-format); until then the default (KUBEGEN_LOG_LEVEL/FORMAT).
+let log = getLogger().child({ component: CONTROLLER_AGENT_NAME });
 
 async function main(opts: Options): Promise<number> {
   // A plain RestConfig for token/certificate/basic-auth kubeconfigs (client-node is loaded only for exec/auth-provider).
@@ -123,6 +125,7 @@ process.on('uncaughtException', (err) => log.error('uncaught exception', { error
 let opts: Options;
 try {
   opts = parseOptions(process.argv.slice(2));
+  log = setupLogging(opts.logging).child({ component: CONTROLLER_AGENT_NAME });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exit(2);

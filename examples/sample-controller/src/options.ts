@@ -3,6 +3,7 @@
  * dashes (`-kubeconfig PATH`, as the Go sample-controller takes them).
  */
 import { parseArgs } from 'node:util';
+import { LOG_FLAGS } from '@kubegen/runtime';
 
 export interface Options {
   /** Path to a kubeconfig; unset = `$KUBECONFIG`, `~/.kube/config` or in-cluster. */
@@ -23,11 +24,14 @@ export interface Options {
   metricsBindAddress: string;
   /** `host:port` for `/healthz` and `/readyz`; `0` (default) disables. */
   healthProbeBindAddress: string;
+  /** `--log-level` (debug, info, warn, error, silent) and `--log-format` (json, text, auto): see `setupLogging`. */
+  logging: { 'log-level'?: string | undefined; 'log-format'?: string | undefined };
 }
 
 export const USAGE = `usage: node examples/sample-controller/dist/main.js [--kubeconfig=PATH] [--context=NAME] [--namespace=NS] [--workers=N]
   [--leader-elect] [--leader-election-id=NAME] [--leader-election-namespace=NS]
-  [--metrics-bind-address=ADDR] [--health-probe-bind-address=ADDR]`;
+  [--metrics-bind-address=ADDR] [--health-probe-bind-address=ADDR] [--log-level=debug|info|warn|error|silent]
+  [--log-format=json|text|auto]`;
 
 /** Parses argv (without node and script); throws a TypeError with a usage hint on bad input. */
 export function parseOptions(argv: readonly string[]): Options {
@@ -46,6 +50,7 @@ export function parseOptions(argv: readonly string[]): Options {
       'leader-election-namespace': { type: 'string' },
       'metrics-bind-address': { type: 'string', default: '0' },
       'health-probe-bind-address': { type: 'string', default: '0' },
+      ...LOG_FLAGS,
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -62,5 +67,6 @@ export function parseOptions(argv: readonly string[]): Options {
     leaderElectionNamespace: values['leader-election-namespace'],
     metricsBindAddress: values['metrics-bind-address'],
     healthProbeBindAddress: values['health-probe-bind-address'],
+    logging: { 'log-level': values['log-level'], 'log-format': values['log-format'] },
   };
 }

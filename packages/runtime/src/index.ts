@@ -188,8 +188,8 @@ export { escapePointerToken, formatPointer, parsePointer, PatchError } from './p
 export { applyMergePatch, createMergePatch } from './patch/merge-patch.js';
 
 // Logging and time
-export { getLogger, JsonLogger, nullLogger, setLogger } from './log.js';
+export { createLogger, getLogger, JsonLogger, LOG_FLAGS, nullLogger, parseLogLevel, pinoLogger, setLogger, setupLogging } from './log.js';
 export { RepeatFilter } from './log-repeats.js';
-export type { Logger, LogLevel } from './log.js';
+export type { LogFormat, Logger, LoggerOptions, LogLevel, PinoLike } from './log.js';
 export { FakeClock, RealClock, realClock, sleep } from './clock.js';
 export type { Clock, TimerHandle } from './clock.js';

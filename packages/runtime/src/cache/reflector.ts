@@ -338,8 +338,8 @@ export class Reflector<T extends KubeObject> {
     const admitted = this.repeats.admit(`${phase}|${connection && typeof code === 'string' ? code : message}`);
     if (admitted) {
       const fields = { error: message, resourceVersion: this.lastRV, ...(admitted.repeated > 0 ? { repeated: admitted.repeated } : {}) };
-      // The apiserver being away is retried without a person's help: info. Anything else may need one: error.
-      if (connection) this.log.info(`${phase} failed; retrying`, fields);
+      // The apiserver being away is retried without a person's help: warn. Anything else may need one: error.
+      if (connection) this.log.warn(`${phase} failed; retrying`, fields);
       else this.log.error(`${phase} failed`, fields);
     }
     try {

@@ -269,7 +269,12 @@ export class Controller {
     }
     // A stale read (409) or an unreachable apiserver: requeued with backoff, nothing for a person to do.
     const admitted = this.repeats.admit(retriable);
-    if (admitted) log.info(retriable === 'conflict' ? 'Reconcile conflict; requeued' : 'Reconcile failed to reach the apiserver; requeued', { error, ...(admitted.repeated > 0 ? { repeated: admitted.repeated } : {}) });
+    if (admitted) {
+      const fields = { error, ...(admitted.repeated > 0 ? { repeated: admitted.repeated } : {}) };
+      // A conflict is routine (someone wrote first): info. The apiserver out of reach is retried, but worth a look.
+      if (retriable === 'conflict') log.info('Reconcile conflict; requeued', fields);
+      else log.warn('Reconcile failed to reach the apiserver; requeued', fields);
+    }
   }
 
   private succeeded(key: string, result: Result | undefined): void {
