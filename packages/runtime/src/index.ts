@@ -143,6 +143,11 @@ export type {
   CreateOrPatchClient, CreateOrUpdateClient, MutateFn, OperationResult,
 } from './controllerutil/create-or-update.js';
 
+export {
+  findStatusCondition, isStatusConditionFalse, isStatusConditionTrue, removeStatusCondition, setStatusCondition,
+} from './conditions/conditions.js';
+export type { ConditionInput } from './conditions/conditions.js';
+
 // Events (client-go `tools/record`)
 export { createEventRecorder, EventBroadcaster } from './events/event-recorder.js';
 export type { EventBroadcasterOptions, EventRecorder, EventType } from './events/event-recorder.js';
