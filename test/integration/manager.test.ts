@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Manager } from '@kubegen/runtime/internal/manager/manager.js';
@@ -44,6 +45,7 @@ describe('Manager (envtest)', () => {
       logger: nullLogger,
     });
     const client = mgr.getClient().resource<KubeObject>(FOO, ns);
+    const recorder = mgr.getEventRecorderFor('foo-labeler');
     controllerFor(mgr, FOO)
       .named('foo-labeler')
       .withOptions({ maxConcurrentReconciles: 2 })
@@ -51,6 +53,7 @@ describe('Manager (envtest)', () => {
         const foo = await client.get(req.name);
         if (foo.metadata?.labels?.['reconciled'] === 'true') return;
         await foos.patch(req.name, { type: 'merge', patch: { metadata: { labels: { reconciled: 'true' } } } }, { signal: ctx.signal });
+        recorder.event(foo, 'Normal', 'Labelled', 'added the reconciled label');
       });
     await foos.create({ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name: 'before' }, spec: { deploymentName: 'd1', replicas: 1 } } as KubeObject);
     const stop = new AbortController();
@@ -78,6 +81,9 @@ describe('Manager (envtest)', () => {
       assert.match(metrics, /^rest_client_request_duration_seconds_bucket\{le="0.005",verb="GET",host="[^"]+"\} \d+$/m);
       assert.match(metrics, /^rest_client_request_duration_seconds_count\{verb="GET",host="[^"]+"\} [1-9]/m);
       assert.match(metrics, /^# TYPE rest_client_request_duration_seconds histogram$/m);
+
+      const events = new ResourceClient<KubeObject & { reason?: string; source?: { component?: string }; involvedObject?: { name?: string } }>(env.transport, builtinResources.events, ns);
+      await eventually(async () => (await events.list()).items.filter((e) => e.reason === 'Labelled' && e.source?.component === 'foo-labeler').length === 2, 'an Event per Foo from getEventRecorderFor');
 
       assert.equal((await fetch(`http://${mgr.healthProbeAddress}/readyz`)).status, 200);
       assert.equal((await fetch(`http://${mgr.healthProbeAddress}/healthz`)).status, 200);

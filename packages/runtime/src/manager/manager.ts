@@ -29,6 +29,7 @@ import { metricsRegistry } from '../metrics/registry.js';
 import { registerRestClientMetrics } from '../client/metrics.js';
 import { DEFAULT_METRICS_BIND_ADDRESS, MetricsServer } from '../metrics/server.js';
 import { CachedClient } from './cached-client.js';
+import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
 import { setupSignalHandler } from './signals.js';
 
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
@@ -161,6 +162,16 @@ export class Manager {
     return this.client;
   }
 
+  /**
+   * A recorder of Kubernetes Events whose `source.component` is `name` (controller-runtime's
+   * `GetEventRecorderFor`). Events are written in the background (aggregated, rate limited, retried); the manager
+   * flushes them when it stops. All recorders share one broadcaster, created on first use.
+   */
+  getEventRecorderFor(name: string): EventRecorder {
+    this.events ??= new EventBroadcaster({ transport: this.transport, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
+    return this.events.newRecorder(name);
+  }
+
   /** Adds a runnable (e.g. a controller). Added after start, it is started at once (leader-only ones once leading). */
   add(r: Runnable): void {
     this.runnables.push(r);
@@ -193,6 +204,7 @@ export class Manager {
   }
 
   private stopSignal: AbortSignal | undefined;
+  private events: EventBroadcaster | undefined;
 
   /** Runs until `signal` aborts, then shuts down gracefully (see class doc). Call once. */
   async start(signal: AbortSignal): Promise<void> {
@@ -234,6 +246,7 @@ export class Manager {
       signal.removeEventListener('abort', forwardStop);
       stopAll.abort();
       await this.cache.shutdown();
+      await this.events?.shutdown();
       await this.metricsServer.close();
       await this.probeServer.close();
       log.info('stopped');
