@@ -10,8 +10,10 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { generate } from 'kubegen/internal/generate/index.js';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
-import { REPO_ROOT, SAMPLE_CRD } from '../support/paths.js';
+import { spawnSync } from 'node:child_process';
+import { fixture, REPO_ROOT, SAMPLE_CRD, TSC } from '../support/paths.js';
 import { typeCheckProject } from '../support/type-check.js';
+import { referenceDocs } from '../../hack/docs/reference.js';
 
 /** README.md and every Markdown file under docs/, repository-relative. */
 export function docFiles(): string[] {
@@ -46,7 +48,7 @@ describe('documentation', () => {
   it('every ```ts block in README.md and docs/ compiles against the current runtime and generated code', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-docs-'));
     try {
-      for (const f of generate(await parseCrdPaths([SAMPLE_CRD]))) {
+      for (const f of generate(await parseCrdPaths([SAMPLE_CRD, fixture('docs', 'widgets.yaml')]))) {
         fs.mkdirSync(path.dirname(path.join(dir, 'generated', f.path)), { recursive: true });
         fs.writeFileSync(path.join(dir, 'generated', f.path), f.content);
       }
@@ -54,23 +56,52 @@ describe('documentation', () => {
       let n = 0;
       for (const file of docFiles()) {
         for (const b of tsBlocks(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))) {
-          const name = `block${n++}.ts`;
+          // A block whose first line is `// <name>.ts` is that file (other blocks may import it); else blockN.ts.
+          const named = /^\/\/ ([\w.-]+\.ts)$/.exec(b.code.split('\n')[0]!)?.[1];
+          const name = named ?? `block${n}.ts`;
+          n++;
+          assert.ok(!where.has(name), `${file}:${b.line}: a second block named ${name}`);
           where.set(name, `${file}:${b.line}`);
           fs.writeFileSync(path.join(dir, name), `${b.code}\n`);
         }
       }
       assert.ok(n >= 10, `${n} blocks found`);
+      // Packages the guides import besides the runtime: pino (the adapter's example) and prom-client (custom metrics).
+      fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+      for (const pkg of ['pino', 'prom-client']) fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', pkg), path.join(dir, 'node_modules', pkg), 'dir');
       const output = typeCheckProject(dir, { noUnusedLocals: false, moduleDetection: 'force' });
       // tsc names `blockN.ts(line,col)`: say which document and line that is.
-      const readable = output.replace(/block\d+\.ts\((\d+),(\d+)\)/g, (m: string, l: string, c: string) => {
-        const at = where.get(m.slice(0, m.indexOf('(')));
+      const readable = output.replace(/(?:[^\s(]*\/)?([\w.-]+\.ts)\((\d+),(\d+)\)/g, (m: string, f: string, l: string, c: string) => {
+        const at = where.get(f);
         if (!at) return m;
         const [file, line] = [at.slice(0, at.lastIndexOf(':')), Number(at.slice(at.lastIndexOf(':') + 1))];
         return `${file}:${line + Number(l) - 1}:${c}`;
       });
       assert.equal(readable, '', readable.slice(0, 4000));
+
+      // Blocks named `*.test.ts` are unit tests of the guides' code on the fake clientset: they must also pass.
+      const tests = [...where.keys()].filter((f) => f.endsWith('.test.ts'));
+      assert.ok(tests.length >= 1, 'a unit test block in the docs');
+      const emit = spawnSync(TSC, ['-p', dir, '--noEmit', 'false', '--outDir', path.join(dir, 'out')], { encoding: 'utf8' });
+      assert.equal(emit.status, 0, emit.stdout + emit.stderr);
+      fs.writeFileSync(path.join(dir, 'out', 'package.json'), JSON.stringify({ type: 'module' }));
+      const run = spawnSync(process.execPath, ['--test', ...tests.map((f) => path.join(dir, 'out', f.replace(/\.ts$/, '.js')))], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+      assert.equal(run.status, 0, `${tests.map((t) => where.get(t)).join(', ')}:\n${run.stdout.slice(-3000)}${run.stderr}`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the CLI, marker and API references in docs/ are current (npm run docs), and every public export has a doc comment', () => {
+    const { files, undocumented } = referenceDocs(REPO_ROOT);
+    assert.deepEqual(undocumented, [], 'public exports without a doc comment');
+    for (const [rel, text] of Object.entries(files)) {
+      const onDisk = fs.existsSync(path.join(REPO_ROOT, rel)) ? fs.readFileSync(path.join(REPO_ROOT, rel), 'utf8') : '(missing)';
+      assert.ok(onDisk === text, `${rel} is out of date: run npm run docs`);
+    }
+    assert.match(files['docs/cli.md']!, /## `kubegen create api`[\s\S]*--group <group>/);
+    assert.match(files['docs/markers.md']!, /\| `\+kubebuilder:printcolumn` \|  \| `name`\*: string, `type`\*: string, `JSONPath`\*: string/);
+    assert.match(files['docs/api.md']!, /### setStatusCondition\n\nfunction/);
+  });
 });
+
