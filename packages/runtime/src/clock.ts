@@ -10,6 +10,7 @@ export interface TimerHandle {
   readonly __timerHandle?: never;
 }
 
+/** A time source with timers (client-go's `clock.Clock`): {@link RealClock} normally, {@link FakeClock} in tests. */
 export interface Clock {
   /** Current time in milliseconds since the Unix epoch. */
   now(): number;

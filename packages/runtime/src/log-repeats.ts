@@ -8,6 +8,10 @@ import { realClock, type Clock } from './clock.js';
 
 export const DEFAULT_REPEAT_INTERVAL_MS = 30_000;
 
+/**
+ * Decides which repeats of a log line to write, per the module comment (by default: once per key per 30 s, 1000 keys).
+ * Only counts; the caller logs when `admit` says so.
+ */
 export class RepeatFilter {
   private readonly seen = new Map<string, { loggedAt: number; suppressed: number }>();
 

@@ -28,6 +28,7 @@ export type LogFormat = 'json' | 'text';
 const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
 const LEVELS = Object.keys(ORDER) as LogLevel[];
 
+/** Settings of {@link createLogger}: level, format, destination and fixed fields; all optional. */
 export interface LoggerOptions {
   /** Default: `KUBEGEN_LOG_LEVEL`, else `info`. */
   level?: LogLevel;

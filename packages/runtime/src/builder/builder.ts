@@ -19,15 +19,21 @@ import { enqueueForObject, enqueueForOwner, type EventHandler } from '../handler
 import type { Manager } from '../manager/manager.js';
 import type { Predicate } from '../predicate/predicate.js';
 
+/** Options of `for`, `owns`, `watches`: predicates that must all admit an event (as `builder.WithPredicates`). */
 export interface BuilderWatchOptions<T extends KubeObject = KubeObject> {
   predicates?: Predicate<T>[];
 }
 
+/** Options of `owns` (controller-runtime's `builder.OwnsOption`): predicates, and which owners to enqueue. */
 export interface OwnsOptions<T extends KubeObject = KubeObject> extends BuilderWatchOptions<T> {
   /** Enqueue every owner of the primary kind, not only the controlling one (`MatchEveryOwner`). */
   matchEveryOwner?: boolean;
 }
 
+/**
+ * The {@link ControllerOptions} `withOptions` may set (controller-runtime's `builder.WithOptions`); name, registry
+ * and clock come from `named()` and the manager.
+ */
 export type BuilderControllerOptions = Pick<
   ControllerOptions,
   'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger'
@@ -41,6 +47,10 @@ interface PendingWatch {
   owns?: { matchEveryOwner: boolean };
 }
 
+/**
+ * Builds one controller step by step (controller-runtime's `builder.Builder`; example in the module comment). Single
+ * use: `complete` (or `build`) may be called once; it needs `for()` or `named()`, and `owns()` needs `for()`.
+ */
 export class ControllerBuilder {
   private forInfo: ResourceInfo | undefined;
   private readonly pending: PendingWatch[] = [];

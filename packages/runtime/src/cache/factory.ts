@@ -18,6 +18,11 @@ export interface InformerOptions<T> {
   indexers?: SharedIndexInformerOptions<T>['indexers'];
 }
 
+/**
+ * Settings of a `SharedInformerFactory`, applied to every informer it creates (client-go's `WithNamespace`,
+ * `WithTweakListOptions`, `WithTransform`). An informer's {@link InformerOptions} override namespace, selectors,
+ * resync and transform.
+ */
 export interface SharedInformerFactoryOptions {
   namespace?: string;
   labelSelector?: string;
@@ -33,6 +38,7 @@ export interface SharedInformerFactoryOptions {
   freezeObjects?: boolean;
 }
 
+/** Options of `SharedInformerFactory.waitForCacheSync`: a timeout and an abort signal (client-go's stop channel). */
 export interface WaitForCacheSyncOptions {
   /** Reject after this long. Default: wait forever (or until `signal` aborts). */
   timeoutMs?: number;

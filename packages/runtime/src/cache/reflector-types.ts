@@ -27,6 +27,10 @@ export interface ReflectorStore<T> {
 /** The phase an error came from. */
 export type ReflectorPhase = 'list' | 'watch';
 
+/**
+ * Settings of a reflector (client-go's `cache.Reflector`): the selectors it lists and watches with, paging, timeouts,
+ * retry backoff and an error hook. Errors are always retried; all fields are optional.
+ */
 export interface ReflectorOptions {
   /** Used in log lines and errors, e.g. `foos.samplecontroller.k8s.io`. */
   name?: string;

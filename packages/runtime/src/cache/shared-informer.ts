@@ -9,6 +9,10 @@ import { Reflector } from './reflector.js';
 import type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore } from './reflector-types.js';
 import { deepFreeze, mutationDetectorFromEnv, type TransformFunc } from './transform.js';
 
+/**
+ * Settings of a `SharedIndexInformer`: its reflector's (selectors, list/watch tuning, backoff) plus the handlers'
+ * default resync, extra indexers, a transform and the mutation detector.
+ */
 export interface SharedIndexInformerOptions<T> extends Omit<ReflectorOptions, 'onError'> {
   /** Resync period for handlers that do not set their own; 0 (default) means no resync. */
   resyncPeriodMs?: number;
@@ -23,6 +27,7 @@ export interface SharedIndexInformerOptions<T> extends Omit<ReflectorOptions, 'o
   freezeObjects?: boolean;
 }
 
+/** Per-handler options of `addEventHandler` (client-go's `AddEventHandlerWithResyncPeriod`). */
 export interface HandlerOptions {
   /** Re-deliver every cached object as `onUpdate(obj, obj)` this often. Default: the informer's `resyncPeriodMs`. */
   resyncPeriodMs?: number;

@@ -29,17 +29,29 @@ function reasonOrCode(err: unknown, reason: string, code: number): boolean {
   return err.reason === reason || (err.reason === '' && err.code === code);
 }
 
+/** True for a 404 NotFound `ApiError` (apimachinery `errors.IsNotFound`). */
 export const isNotFound = (err: unknown): boolean => reasonOrCode(err, 'NotFound', 404);
+/** True for a 409 AlreadyExists `ApiError`: the name is taken (apimachinery `errors.IsAlreadyExists`). */
 export const isAlreadyExists = (err: unknown): boolean => reasonOrCode(err, 'AlreadyExists', 409);
+/** True for a 409 Conflict `ApiError`, e.g. a stale `resourceVersion` (apimachinery `errors.IsConflict`). */
 export const isConflict = (err: unknown): boolean => reasonOrCode(err, 'Conflict', 409);
+/** True for a 410 Gone or Expired `ApiError`, e.g. a too-old resourceVersion (apimachinery `IsGone`, `IsExpired`). */
 export const isGone = (err: unknown): boolean => reasonOrCode(err, 'Gone', 410) || reasonOrCode(err, 'Expired', 410);
+/** True for a 422 Invalid `ApiError`: the object failed validation (apimachinery `errors.IsInvalid`). */
 export const isInvalid = (err: unknown): boolean => reasonOrCode(err, 'Invalid', 422);
+/** True for a 403 Forbidden `ApiError`: RBAC or admission refused it (apimachinery `errors.IsForbidden`). */
 export const isForbidden = (err: unknown): boolean => reasonOrCode(err, 'Forbidden', 403);
+/** True for a 401 Unauthorized `ApiError`: missing or bad credentials (apimachinery `errors.IsUnauthorized`). */
 export const isUnauthorized = (err: unknown): boolean => reasonOrCode(err, 'Unauthorized', 401);
+/** True for a 400 BadRequest `ApiError` (apimachinery `errors.IsBadRequest`). */
 export const isBadRequest = (err: unknown): boolean => reasonOrCode(err, 'BadRequest', 400);
+/** True for a 429 TooManyRequests `ApiError`: throttled (apimachinery `errors.IsTooManyRequests`). */
 export const isTooManyRequests = (err: unknown): boolean => reasonOrCode(err, 'TooManyRequests', 429);
+/** True for a Timeout (504) or ServerTimeout (500) `ApiError` (apimachinery `IsTimeout`, `IsServerTimeout`). */
 export const isTimeout = (err: unknown): boolean => reasonOrCode(err, 'Timeout', 504) || reasonOrCode(err, 'ServerTimeout', 500);
+/** True for a 500 InternalError `ApiError` (apimachinery `errors.IsInternalError`). */
 export const isInternalError = (err: unknown): boolean => reasonOrCode(err, 'InternalError', 500);
+/** True for a 405 MethodNotAllowed `ApiError` (apimachinery `errors.IsMethodNotSupported`). */
 export const isMethodNotSupported = (err: unknown): boolean => reasonOrCode(err, 'MethodNotAllowed', 405);
 
 

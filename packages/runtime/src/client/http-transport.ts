@@ -42,12 +42,13 @@ import type { Clock } from '../clock.js';
 import { isRestConfig, type RestConfig } from './rest-config.js';
 import { PATCH_CONTENT_TYPES, type ResourceRequest, type Transport, type Watch, type WatchEvent } from './types.js';
 
+/** Settings of an `HttpTransport` (client-go's `rest.Config` QPS, Burst, UserAgent, Timeout); all optional. */
 export interface TransportOptions {
   /** Client-side rate limit in requests per second. Unset or <= 0: no client-side throttling (the default). */
   qps?: number;
   /** Token bucket size when `qps` is set (default: `ceil(qps)`). */
   burst?: number;
-  /** `User-Agent` header; default `kubegen/<platform>/<arch> node/<version>`. */
+  /** `User-Agent` header; default `kubegen (<platform>/<arch>) node/<version>`. */
   userAgent?: string;
   /** Per-request timeout in milliseconds for non-watch requests (default: none; see the module comment). */
   timeoutMs?: number;
@@ -73,6 +74,10 @@ export interface RawResponse {
   body: Buffer;
 }
 
+/**
+ * A `raw()` request's options: the body and its content type, an abort signal, and a timeout in ms (default: the
+ * transport's `timeoutMs`).
+ */
 export interface RawRequestInit {
   method?: string;
   body?: string | Buffer;
@@ -97,6 +102,10 @@ interface OpenResponse {
   stalled(): void;
 }
 
+/**
+ * The real `Transport` (client-go's `rest.RESTClient` with its HTTP transport): see the module comment for
+ * protocols, health checks, throttling and timeouts. Nothing is retried; `close()` destroys its sockets.
+ */
 export class HttpTransport implements Transport {
   /** What this transport was built from; read when the first request is sent, never mutated. */
   readonly config: RestConfig | KubeConfig;

@@ -5,10 +5,15 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of `get` (meta/v1 `GetOptions`); `resourceVersion` is sent as a query parameter (`0`: any version). */
 export interface GetOptions extends CallOptions {
   resourceVersion?: string;
 }
 
+/**
+ * Options of `list` and `listAll` (meta/v1 `ListOptions`), each sent as the query parameter of the same name.
+ * `limit` and `continue` page through the collection; `listAll` does that for you.
+ */
 export interface ListOptions extends CallOptions {
   /** Kubernetes label selector syntax, e.g. `app=nginx,tier in (web,api)`. */
   labelSelector?: string;
@@ -20,6 +25,10 @@ export interface ListOptions extends CallOptions {
   timeoutSeconds?: number;
 }
 
+/**
+ * Options of `watch` (meta/v1 `ListOptions` with `watch=true`), each sent as the query parameter of the same name.
+ * `resourceVersion` is where the watch starts; `allowWatchBookmarks` asks for `BOOKMARK` events.
+ */
 export interface WatchOptions extends CallOptions {
   labelSelector?: string;
   fieldSelector?: string;
@@ -29,6 +38,10 @@ export interface WatchOptions extends CallOptions {
   sendInitialEvents?: boolean;
 }
 
+/**
+ * Options of the writing verbs (meta/v1 `CreateOptions`, `UpdateOptions`, `PatchOptions`), sent as query parameters.
+ * `fieldManager` names the writer in `managedFields`; `fieldValidation` decides how unknown fields are handled.
+ */
 export interface WriteOptions extends CallOptions {
   /** Server-side dry run: validated and admitted, not persisted. */
   dryRun?: boolean;
@@ -36,14 +49,21 @@ export interface WriteOptions extends CallOptions {
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
 }
 
+/** Options of `create` (meta/v1 `CreateOptions`): the shared {@link WriteOptions}. */
 export type CreateOptions = WriteOptions;
+/** Options of `update`, `updateStatus`, `updateScale` (meta/v1 `UpdateOptions`): the shared {@link WriteOptions}. */
 export type UpdateOptions = WriteOptions;
 
+/** meta/v1 `Preconditions` of a delete: the apiserver refuses it (409 Conflict) unless the object still has these. */
 export interface Preconditions {
   uid?: string;
   resourceVersion?: string;
 }
 
+/**
+ * Options of `delete` (meta/v1 `DeleteOptions`), sent as the request body. `propagationPolicy` says what happens to
+ * dependents (unset: the kind's default, usually `Background`); `dryRun` is also sent as a query parameter.
+ */
 export interface DeleteOptions extends CallOptions {
   dryRun?: boolean;
   gracePeriodSeconds?: number;
@@ -51,6 +71,7 @@ export interface DeleteOptions extends CallOptions {
   preconditions?: Preconditions;
 }
 
+/** Options of `deleteCollection`: {@link DeleteOptions} plus the selectors (query parameters) of what to delete. */
 export interface DeleteCollectionOptions extends DeleteOptions {
   labelSelector?: string;
   fieldSelector?: string;
@@ -70,6 +91,10 @@ export type Patch =
   | { type: 'json'; patch: JsonPatchOperation[] }
   | { type: 'strategic'; patch: Record<string, unknown> };
 
+/**
+ * Options of server-side apply (`apply`, `applyStatus`; a patch of type `application/apply-patch+yaml`).
+ * `force` takes over fields another manager owns instead of failing with a 409 Conflict.
+ */
 export interface ApplyOptions extends CallOptions {
   /** Required by the apiserver for server-side apply. */
   fieldManager: string;
@@ -77,6 +102,7 @@ export interface ApplyOptions extends CallOptions {
   dryRun?: boolean;
 }
 
+/** Options of `patch` and `patchStatus` (meta/v1 `PatchOptions`): the shared {@link WriteOptions}. */
 export type PatchOptions = WriteOptions;
 
 /** autoscaling/v1 Scale. */

@@ -23,6 +23,10 @@ import { inClusterAvailable, inClusterRestConfig, isRestConfig, SERVICE_ACCOUNT_
 export { inClusterAvailable, inClusterRestConfig, isRestConfig, restConfigToKubeConfig, SERVICE_ACCOUNT_DIR } from './rest-config.js';
 export type { Impersonation, RestConfig } from './rest-config.js';
 
+/**
+ * Where `loadClientConfig()`, `loadRestConfig()` and `loadKubeConfig()` find the cluster, in the module comment's
+ * order (controller-runtime's `config.GetConfigWithContext` inputs). All optional: `{}` runs the full lookup.
+ */
 export interface LoadOptions {
   /** Explicit kubeconfig file (takes precedence over everything else). */
   kubeconfig?: string;

@@ -12,6 +12,7 @@ import { clientNode } from './lazy-client-node.js';
 /** Where Kubernetes mounts a pod's service-account credentials. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
+/** Who to act as (client-go's `rest.ImpersonationConfig`): sent as `Impersonate-*` headers with every request. */
 export interface Impersonation {
   /** `Impersonate-User`. */
   user?: string;
@@ -23,6 +24,10 @@ export interface Impersonation {
   extra?: Record<string, string[]>;
 }
 
+/**
+ * How to reach one apiserver as one user (client-go's `rest.Config`), as plain data (see the module comment).
+ * Only `server` is required; with no credentials, requests are anonymous.
+ */
 export interface RestConfig {
   /** Server URL (`https://host:port`, maybe with a path prefix). */
   server: string;

@@ -24,6 +24,10 @@ export interface ObjectMeta {
   [key: string]: unknown;
 }
 
+/**
+ * meta/v1 `OwnerReference`: names an owner in the same namespace (or a cluster-scoped one). At most one has
+ * `controller: true`; `blockOwnerDeletion` holds a foreground deletion of the owner until this dependent is gone.
+ */
 export interface OwnerReference {
   apiVersion: string;
   kind: string;
@@ -33,6 +37,7 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean;
 }
 
+/** meta/v1 `ListMeta`: a list's `resourceVersion` (a watch can start there) and `continue` token (next page). */
 export interface ListMeta {
   resourceVersion?: string;
   continue?: string;
@@ -47,6 +52,7 @@ export interface KubeObject {
   metadata?: ObjectMeta;
 }
 
+/** Any Kubernetes list (`FooList`): list metadata plus the `items`. */
 export interface KubeList<T> {
   apiVersion?: string;
   kind?: string;
@@ -85,8 +91,10 @@ export interface ResourceInfo {
   namespaced: boolean;
 }
 
+/** The API verbs a `ResourceRequest` carries (as in RBAC rules and client-go's `rest.Request`). */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
+/** How a patch body is interpreted: JSON merge, JSON patch, strategic merge or server-side apply. */
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
 /** The content types the apiserver expects for each patch type. */
@@ -97,8 +105,13 @@ export const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   apply: 'application/apply-patch+yaml',
 };
 
+/** A query parameter's value: sent as a string, left out when `undefined`. */
 export type QueryValue = string | number | boolean | undefined;
 
+/**
+ * One API request as a typed client builds it and a `Transport` carries it: verb, resource, namespace, name,
+ * subresource, query and body. Transports turn it into a URL (or, in the fake, into a tracker call).
+ */
 export interface ResourceRequest {
   verb: Verb;
   resource: ResourceInfo;
@@ -115,8 +128,10 @@ export interface ResourceRequest {
   signal?: AbortSignal;
 }
 
+/** The `type` of a watch event (meta/v1 `WatchEvent`); `BOOKMARK` carries only a resourceVersion. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
+/** One event of a watch stream (meta/v1 `WatchEvent`, client-go's `watch.Event`). */
 export interface WatchEvent<T> {
   type: WatchEventType;
   /** The object, or a `Status` when `type` is `ERROR`. */
@@ -132,6 +147,10 @@ export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
   stop(reason?: unknown): void;
 }
 
+/**
+ * What carries a typed client's requests (client-go's `rest.Interface`): `HttpTransport` to an apiserver, or
+ * `FakeTransport` (in `runtime/testing`) to an in-memory tracker. Failures answered by the server are `ApiError`s.
+ */
 export interface Transport {
   /** Sends one request; resolves with the decoded JSON body, rejects with an `ApiError` (or a network error). */
   request<T = unknown>(req: ResourceRequest): Promise<T>;

@@ -39,6 +39,10 @@ import {
   type Result,
 } from '../reconcile/index.js';
 
+/**
+ * Settings of a {@link Controller} (controller-runtime's `controller.Options`). Only `name` and `reconciler` are
+ * required; a `reconciler` may be a {@link Reconciler} object or a bare function.
+ */
 export interface ControllerOptions {
   /** Names the controller in logs and metrics and names its workqueue. Required. */
   name: string;
@@ -71,6 +75,11 @@ interface Watch {
   predicates: Predicate<KubeObject>[];
 }
 
+/**
+ * A controller (controller-runtime's `controller.Controller`): `watch()` feeds informer events into its
+ * rate-limited `queue`, and `start()` runs `maxConcurrentReconciles` workers under the module comment's contract.
+ * Usually built with `newControllerManagedBy()` and started by the `Manager`.
+ */
 export class Controller {
   readonly name: string;
   readonly queue: RateLimitingQueue<string>;

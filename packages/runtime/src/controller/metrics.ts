@@ -20,8 +20,10 @@ export const RECONCILE_TIME_BUCKETS: readonly number[] = [
   2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
 ];
 
+/** The `result` label of `controller_runtime_reconcile_total`, as in controller-runtime. */
 export type ReconcileResultLabel = 'success' | 'error' | 'requeue' | 'requeue_after';
 
+/** controller-runtime's `controller_runtime_*` metrics as prom-client objects, one shared set per registry. */
 export interface ControllerMetrics {
   reconcileTotal: Counter<'controller' | 'result'>;
   reconcileErrors: Counter<'controller'>;

@@ -20,7 +20,9 @@ export type OperationResult = 'created' | 'updated' | 'updatedStatus' | 'updated
 /** Brings `obj` (the live object, or the new one before creation) to the desired state, in place. */
 export type MutateFn<T> = (obj: T) => void | Promise<void>;
 
+/** The verbs {@link createOrUpdate} needs (`get`, `create`, `update`): a typed client fits as is. */
 export type CreateOrUpdateClient<T extends KubeObject> = Pick<ResourceInterface<T>, 'get' | 'create' | 'update'>;
+/** The verbs {@link createOrPatch} needs: `get`, `create`, `patch`, optionally `patchStatus` for status changes. */
 export type CreateOrPatchClient<T extends KubeObject> = Pick<ResourceInterface<T>, 'get' | 'create' | 'patch'> &
   Partial<Pick<StatusInterface<T>, 'patchStatus'>>;
 

@@ -19,6 +19,7 @@ export interface FinalizerResult {
 /** A cleanup step run while the object is being deleted. Throw (or reject) to keep the finalizer and retry later. */
 export type FinalizerFn<T extends KubeObject = KubeObject> = (obj: T) => FinalizerResult | void | Promise<FinalizerResult | void>;
 
+/** What `FinalizerRegistry.finalize` did to the object, and so what the caller must write (object and/or status). */
 export interface FinalizeResult {
   /** The object's metadata (finalizers) or spec changed: write it. */
   updated: boolean;
@@ -32,6 +33,10 @@ export interface FinalizeResult {
   error: AggregateError | undefined;
 }
 
+/**
+ * Named finalizers and their cleanup functions (controller-runtime's `finalizer.Finalizers`): `register` them once,
+ * then call `finalize(obj)` in every reconcile and write the object when the result says so.
+ */
 export class FinalizerRegistry<T extends KubeObject = KubeObject> {
   private readonly finalizers = new Map<string, FinalizerFn<T>>();
 

@@ -21,6 +21,7 @@ export function removeFinalizer(object: KubeObject, finalizer: string): boolean 
   return true;
 }
 
+/** Whether `object` lists `finalizer` (controller-runtime's `controllerutil.ContainsFinalizer`); does not mutate. */
 export function containsFinalizer(object: KubeObject, finalizer: string): boolean {
   return object.metadata?.finalizers?.includes(finalizer) ?? false;
 }

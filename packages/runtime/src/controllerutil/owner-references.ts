@@ -20,6 +20,7 @@ export class AlreadyOwnedError extends Error {
   }
 }
 
+/** Options of `setControllerReference` and `setOwnerReference` (controller-runtime's `OwnerReferenceOption`). */
 export interface OwnerReferenceOptions {
   /** Set `blockOwnerDeletion` (default true for controller references, unset for plain owner references). */
   blockOwnerDeletion?: boolean;

@@ -18,6 +18,7 @@ import { getLogger, type Logger } from '../log.js';
 import { DEFAULT_EVENT_CACHE_SIZE, EventCorrelator } from './event-correlator.js';
 import { formatEventTime } from './event-time.js';
 
+/** An Event's `type` (client-go's `corev1.EventTypeNormal` / `EventTypeWarning`): Warning for what needs a look. */
 export type EventType = 'Normal' | 'Warning';
 
 /** Records Events about objects. Implementations never throw and never block. */
@@ -29,6 +30,10 @@ export interface EventRecorder {
   event(obj: KubeObject, type: EventType, reason: string, message: string): void;
 }
 
+/**
+ * Settings of an {@link EventBroadcaster}: where Events are written (`transport`, required), queue length, retries
+ * and aggregation; the defaults follow client-go's `tools/record`.
+ */
 export interface EventBroadcasterOptions {
   transport: Transport;
   /** `source.host` of every Event (optional, as in controller-runtime). */

@@ -12,6 +12,10 @@ export interface RequestSink {
   add(request: Request): void;
 }
 
+/**
+ * Turns a watched object's events into reconcile requests (controller-runtime's `handler.EventHandler`). Every
+ * method is optional (a missing one drops that event). They only read the objects; a throw is logged and skipped.
+ */
 export interface EventHandler<T extends KubeObject = KubeObject> {
   create?(obj: T, sink: RequestSink): void;
   update?(oldObj: T, newObj: T, sink: RequestSink): void;
@@ -61,6 +65,7 @@ export interface OwnerType {
   namespaced?: boolean;
 }
 
+/** Options of {@link enqueueForOwner} (controller-runtime's `handler.EnqueueRequestForOwner` options). */
 export interface EnqueueForOwnerOptions {
   /** Only follow the owner reference marked `controller: true` (`OnlyControllerOwner()`). Default false. */
   onlyControllers?: boolean;

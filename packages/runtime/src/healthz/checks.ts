@@ -10,6 +10,10 @@
 import type http from 'node:http';
 import type { Logger } from '../log.js';
 
+/**
+ * A health check (controller-runtime's `healthz.Checker`): passes unless it returns or resolves `false`, throws or
+ * rejects.
+ */
 export type HealthChecker = () => unknown;
 
 /** Always healthy (`healthz.Ping`). */
@@ -21,6 +25,7 @@ interface CheckStatus {
   excluded: boolean;
 }
 
+/** The named checks behind one endpoint, `healthz` or `readyz`, and how it is served (see the module comment). */
 export class HealthCheckSet {
   private readonly checks = new Map<string, HealthChecker>();
 

@@ -8,6 +8,7 @@ import { getLogger, type Logger } from '../log.js';
 import { EndpointServer } from '../metrics/endpoint-server.js';
 import { HealthCheckSet, type HealthChecker } from './checks.js';
 
+/** Settings of a {@link HealthProbeServer}: the bind address (required; `"0"`/`""` disables) and endpoint paths. */
 export interface HealthProbeServerOptions {
   /** e.g. `:8081`, `127.0.0.1:0`; `"0"` or `""` disables. */
   bindAddress: string;
@@ -18,6 +19,10 @@ export interface HealthProbeServerOptions {
   logger?: Logger;
 }
 
+/**
+ * Serves the liveness and readiness checks over HTTP (see the module comment); `addHealthzCheck` / `addReadyzCheck`
+ * register them. Only GET and HEAD are answered.
+ */
 export class HealthProbeServer extends EndpointServer {
   private readonly livenessPath: string;
   private readonly readinessPath: string;

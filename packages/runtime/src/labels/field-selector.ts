@@ -5,8 +5,10 @@
  * reads any dotted path generically, so it also serves those selectable fields.
  */
 
+/** The operators of a field selector term (apimachinery `selection.Operator`): `=` and `==` are equal, `!=` not. */
 export type FieldSelectorOperator = '=' | '==' | '!=';
 
+/** One `field op value` term of a field selector (apimachinery `fields.Requirement`); `value` is unescaped. */
 export interface FieldRequirement {
   /** A dotted path into the object, e.g. `metadata.name` or `spec.nodeName`. */
   readonly field: string;
@@ -14,6 +16,7 @@ export interface FieldRequirement {
   readonly value: string;
 }
 
+/** A parsed, immutable field selector (apimachinery `fields.Selector`): terms that must all hold. */
 export interface FieldSelector {
   /** Whether the object's fields satisfy every term. A missing field reads as `''`. */
   matches(obj: unknown): boolean;

@@ -5,6 +5,7 @@
 import { everything, newRequirement, nothing, selectorFromRequirements } from './selector.js';
 import type { Requirement, Selector } from './selector.js';
 
+/** The operators of a meta/v1 `LabelSelectorRequirement` (`metav1.LabelSelectorOperator`). */
 export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 
 /** meta/v1 LabelSelectorRequirement. */

@@ -19,6 +19,7 @@ export interface Requirement {
   readonly values: readonly string[];
 }
 
+/** A parsed, immutable label selector (apimachinery `labels.Selector`): requirements that must all hold. */
 export interface Selector {
   /** Whether `labels` (undefined = no labels) satisfy every requirement. */
   matches(labels?: Labels): boolean;

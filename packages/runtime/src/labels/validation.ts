@@ -77,7 +77,11 @@ export function validateLabelValue(value: string): string[] {
   return errs;
 }
 
+/** Whether `v` is a valid RFC 1123 label (no problems from {@link validateDNS1123Label}). */
 export const isDNS1123Label = (v: string): boolean => validateDNS1123Label(v).length === 0;
+/** Whether `v` is a valid RFC 1123 subdomain (no problems from {@link validateDNS1123Subdomain}). */
 export const isDNS1123Subdomain = (v: string): boolean => validateDNS1123Subdomain(v).length === 0;
+/** Whether `v` is a valid qualified name, e.g. a label key (no problems from {@link validateQualifiedName}). */
 export const isQualifiedName = (v: string): boolean => validateQualifiedName(v).length === 0;
+/** Whether `v` is a valid label value (no problems from {@link validateLabelValue}). */
 export const isValidLabelValue = (v: string): boolean => validateLabelValue(v).length === 0;

@@ -27,11 +27,14 @@ import { leaderElectionStatusGauge } from './metrics.js';
 
 /** controller-runtime's defaults (`pkg/manager/internal.go`). */
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
+/** Default `renewDeadlineMs`: a leader that cannot renew within 10 s gives leadership up (controller-runtime's). */
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+/** Default `retryPeriodMs`: candidates and the leader retry every 2 s (controller-runtime's). */
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
 /** client-go's `JitterFactor`: acquire attempts wait `retryPeriod × (1 + 1.2 × random)`. */
 export const LEADER_ELECTION_JITTER_FACTOR = 1.2;
 
+/** What a {@link LeaderElector} calls as leadership changes (client-go's `LeaderCallbacks`); all optional. */
 export interface LeaderCallbacks {
   /**
    * Called (asynchronously) once this process becomes leader. `signal` aborts when leadership ends for any reason;
@@ -45,6 +48,10 @@ export interface LeaderCallbacks {
   onNewLeader?: (identity: string) => void;
 }
 
+/**
+ * Settings of a {@link LeaderElector} (client-go's `LeaderElectionConfig`) plus its callbacks. Required: `transport`
+ * and the Lease's `namespace` and `name`; the constructor throws on durations out of order.
+ */
 export interface LeaderElectorOptions extends LeaderCallbacks {
   /** Where the Lease is read and written. */
   transport: Transport;
@@ -73,6 +80,10 @@ export interface LeaderElectorOptions extends LeaderCallbacks {
   random?: () => number;
 }
 
+/**
+ * One candidate in leader election on a Lease (client-go's `leaderelection.LeaderElector`; algorithm in the module
+ * comment). `run(signal)` campaigns, leads while it can, and resolves once leadership ended or `signal` aborted.
+ */
 export class LeaderElector {
   readonly identity: string;
   readonly lock: LeaseLock;

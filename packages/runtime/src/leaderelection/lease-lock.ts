@@ -20,6 +20,7 @@ export interface LeaderElectionRecord {
   leaderTransitions: number;
 }
 
+/** Which Lease a {@link LeaseLock} uses, the transport it goes through, and the labels it creates the Lease with. */
 export interface LeaseLockOptions {
   namespace: string;
   name: string;
@@ -35,6 +36,10 @@ export interface ObservedLease {
   raw: string;
 }
 
+/**
+ * Reads, creates and updates one Lease as a leader-election lock (client-go's `resourcelock.LeaseLock`), with
+ * optimistic concurrency (see the module comment). Used by {@link LeaderElector}; it never retries on its own.
+ */
 export class LeaseLock {
   readonly namespace: string;
   readonly name: string;

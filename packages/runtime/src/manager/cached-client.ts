@@ -13,6 +13,10 @@ import type { KubeList, KubeObject, ResourceInfo, Transport } from '../client/ty
 /** Finds the informer serving `info` for `namespace` ('' = all), if any. */
 export type InformerLookup = (info: ResourceInfo, namespace: string) => SharedIndexInformer<KubeObject> | undefined;
 
+/**
+ * A {@link ResourceClient} whose `get` and `list` are served from a synced informer's cache when possible (as deep
+ * copies); other reads, and all writes, go to the API. Handed out by `CachedClient.resource()`.
+ */
 export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T> {
   constructor(
     transport: Transport,

@@ -32,7 +32,9 @@ import { CachedClient } from './cached-client.js';
 import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
 import { setupSignalHandler } from './signals.js';
 
+/** Default `gracefulShutdownTimeoutMs`: the time runnables get to stop on shutdown (30 s, as controller-runtime). */
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
+/** Default `cacheSyncTimeoutMs`: how long `start` waits for the cache to sync (2 min, as controller-runtime). */
 export const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 
 /** Something the manager runs: resolves once it has stopped after `signal` aborted. */
@@ -44,6 +46,10 @@ export interface Runnable {
   informers?(): SharedIndexInformer<KubeObject>[];
 }
 
+/**
+ * Settings of a {@link Manager} (controller-runtime's `manager.Options`). Only `transport` is required; leader
+ * election is off unless `leaderElection` is set, and then `leaderElectionId` is required.
+ */
 export interface ManagerOptions {
   transport: Transport;
   /** Restrict the cache to one namespace (default all). */
@@ -84,6 +90,10 @@ export class LeaderElectionLostError extends Error {
   }
 }
 
+/**
+ * Runs controllers and other runnables over one shared cache, with metrics, probes and optional leader election
+ * (controller-runtime's `manager.Manager`; lifecycle in the module comment). Call `start` once; `add` adds runnables.
+ */
 export class Manager {
   readonly cache: SharedInformerFactory;
   readonly transport: Transport;

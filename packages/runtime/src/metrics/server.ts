@@ -11,9 +11,12 @@ import { EndpointServer } from './endpoint-server.js';
 import { registerDefaultMetrics } from './default-metrics.js';
 import { metricsRegistry } from './registry.js';
 
+/** The metrics server's default bind address: port 8080, all interfaces (as controller-runtime's). */
 export const DEFAULT_METRICS_BIND_ADDRESS = ':8080';
+/** The only path the {@link MetricsServer} serves; anything else is a 404. */
 export const METRICS_PATH = '/metrics';
 
+/** Settings of a {@link MetricsServer} (controller-runtime's `metricsserver.Options` without TLS); all optional. */
 export interface MetricsServerOptions {
   /** Default `:8080`; `"0"` disables. */
   bindAddress?: string;
@@ -24,6 +27,7 @@ export interface MetricsServerOptions {
   logger?: Logger;
 }
 
+/** Serves a prom-client registry on `GET /metrics` (module comment); `listen()` starts it, `close()` stops it. */
 export class MetricsServer extends EndpointServer {
   readonly registry: Registry;
 

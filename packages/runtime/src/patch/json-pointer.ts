@@ -1,5 +1,6 @@
 /** JSON Pointer (RFC 6901): `/a/b~1c/0` addresses `doc.a["b/c"][0]`; `~0` is `~` and `~1` is `/`. */
 
+/** A malformed JSON pointer, or a JSON patch that is malformed or fails (`applyJsonPatch` then applies nothing). */
 export class PatchError extends Error {
   constructor(message: string) {
     super(message);

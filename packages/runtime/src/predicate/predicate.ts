@@ -8,6 +8,10 @@ import { selectorFromLabelSelector, type LabelSelector } from '../labels/label-s
 import { parseSelector } from '../labels/parse-selector.js';
 import type { Selector } from '../labels/selector.js';
 
+/**
+ * An event filter (controller-runtime's `predicate.Predicate`): one optional hook per event kind, true to let the
+ * event through. A missing hook admits; hooks must only read the objects.
+ */
 export interface Predicate<T extends KubeObject = KubeObject> {
   create?(obj: T): boolean;
   update?(oldObj: T, newObj: T): boolean;
@@ -15,6 +19,7 @@ export interface Predicate<T extends KubeObject = KubeObject> {
   generic?(obj: T): boolean;
 }
 
+/** The kinds of event a predicate or handler sees (controller-runtime's create, update, delete, generic events). */
 export type EventKind = 'create' | 'update' | 'delete' | 'generic';
 
 /** Runs `p`'s hook for an event; a missing hook (or a missing predicate) means "let it through". */

@@ -29,6 +29,7 @@ export interface ReconcileContext {
  */
 export type ReconcileFunc = (request: Request, ctx: ReconcileContext) => Promise<Result | void> | Result | void;
 
+/** A reconciler as an object (controller-runtime's `reconcile.Reconciler`): `reconcile` is a {@link ReconcileFunc}. */
 export interface Reconciler {
   reconcile: ReconcileFunc;
 }

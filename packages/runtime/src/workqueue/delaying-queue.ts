@@ -20,6 +20,10 @@ export interface DelayingQueueInterface<T> extends QueueInterface<T> {
   addAfter(item: T, delayMs: number): void;
 }
 
+/**
+ * A {@link WorkQueue} with `addAfter` (client-go's `NewTypedDelayingQueue`): waiting items sit in one heap (see the
+ * module comment), and shutting down drops them.
+ */
 export class DelayingQueue<T> extends WorkQueue<T> implements DelayingQueueInterface<T> {
   private readonly heap = new WaitingHeap<T>();
   private readonly waiting = new Map<T, WaitingEntry<T>>();

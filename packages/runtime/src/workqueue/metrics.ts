@@ -8,16 +8,20 @@ import type { Clock } from '../clock.js';
  * feeds the sinks. Queues without a name get {@link noopQueueMetrics} and record nothing.
  */
 
+/** A counter sink (client-go's `CounterMetric`): adds and retries. */
 export interface CounterMetric {
   inc(): void;
 }
+/** A gauge sink moved up and down (client-go's `GaugeMetric`): the queue depth. */
 export interface GaugeMetric {
   inc(): void;
   dec(): void;
 }
+/** A gauge sink set outright (client-go's `SettableGaugeMetric`): unfinished work, longest-running processor, in s. */
 export interface SettableGaugeMetric {
   set(value: number): void;
 }
+/** A histogram sink (client-go's `HistogramMetric`): queue latency and work duration, in seconds. */
 export interface HistogramMetric {
   /** Observes a duration in seconds. */
   observe(value: number): void;

@@ -19,6 +19,7 @@ import { prometheusMetricsProvider } from './prometheus-metrics.js';
  * Every caller of `get()` that receives an item must call `done(item)` exactly once.
  */
 
+/** What `get()` resolves with: the next item, or `{ shutdown: true }` once the queue is shut down and empty. */
 export type QueueGetResult<T> = { item: T; shutdown: false } | { item?: undefined; shutdown: true };
 
 /** client-go `TypedInterface`. */
@@ -37,6 +38,7 @@ export interface QueueInterface<T> {
   shuttingDown(): boolean;
 }
 
+/** Settings of a work queue (client-go's `TypedQueueConfig`): name (unnamed: no metrics), clock, metrics provider. */
 export interface QueueOptions {
   /** Queue name; named queues record metrics labelled with it, unnamed queues record none. */
   name?: string;
@@ -48,6 +50,10 @@ export interface QueueOptions {
   metricsProvider?: WorkqueueMetricsProvider;
 }
 
+/**
+ * The basic FIFO work queue with de-duplication and exclusive processing (client-go's `workqueue.Typed[T]`), under
+ * the module comment's contract. It has no delays or rate limiting: see `DelayingQueue` and `RateLimitingQueue`.
+ */
 export class WorkQueue<T> implements QueueInterface<T> {
   readonly name: string | undefined;
   protected readonly clock: Clock;

@@ -21,11 +21,16 @@ export interface RateLimitingQueueInterface<T> extends DelayingQueueInterface<T>
   numRequeues(item: T): number;
 }
 
+/** {@link QueueOptions} plus the queue's rate limiter (client-go's `TypedRateLimitingQueueConfig`). */
 export interface RateLimitingQueueOptions<T> extends QueueOptions {
   /** Defaults to {@link defaultControllerRateLimiter} on the queue's clock. */
   rateLimiter?: RateLimiter<T>;
 }
 
+/**
+ * The queue controllers use (client-go's `NewTypedRateLimitingQueueWithConfig`): a {@link DelayingQueue} whose
+ * `addRateLimited` delay comes from `rateLimiter`. Call `forget` after a success, or the backoff keeps growing.
+ */
 export class RateLimitingQueue<T> extends DelayingQueue<T> implements RateLimitingQueueInterface<T> {
   readonly rateLimiter: RateLimiter<T>;
 

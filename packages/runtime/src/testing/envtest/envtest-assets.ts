@@ -9,12 +9,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+/** Paths of the two control-plane binaries envtest runs, as {@link findAssets} resolved them. */
 export interface EnvtestAssets {
   etcd: string;
   kubeApiserver: string;
 }
 
+/** How long envtest waits for the control plane to start unless configured (20 s, as controller-runtime). */
 export const DEFAULT_START_TIMEOUT_MS = 20_000;
+/** How long envtest waits for the control plane to stop unless configured (20 s, as controller-runtime). */
 export const DEFAULT_STOP_TIMEOUT_MS = 20_000;
 
 const MISSING_HINT = 'set KUBEBUILDER_ASSETS or run `npx kubegen-setup-envtest` (shipped with @kubegen/runtime)';
@@ -72,14 +75,17 @@ export function parseDuration(text: string | undefined): number | undefined {
   return consumed === trimmed.length && consumed > 0 ? total : undefined;
 }
 
+/** `KUBEBUILDER_CONTROLPLANE_START_TIMEOUT` in ms, or {@link DEFAULT_START_TIMEOUT_MS} when unset or invalid. */
 export function envStartTimeoutMs(): number {
   return parseDuration(process.env['KUBEBUILDER_CONTROLPLANE_START_TIMEOUT']) ?? DEFAULT_START_TIMEOUT_MS;
 }
 
+/** `KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT` in ms, or {@link DEFAULT_STOP_TIMEOUT_MS} when unset or invalid. */
 export function envStopTimeoutMs(): number {
   return parseDuration(process.env['KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT']) ?? DEFAULT_STOP_TIMEOUT_MS;
 }
 
+/** Whether `KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true`: copy etcd's and kube-apiserver's output to stderr. */
 export function envAttachOutput(): boolean {
   return process.env['KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT'] === 'true';
 }

@@ -24,6 +24,7 @@ export interface CrdObject extends KubeObject {
   status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[]; [k: string]: unknown };
 }
 
+/** apiextensions.k8s.io/v1 `customresourcedefinitions` (cluster-scoped): what CRDs are installed through. */
 export const CRD_RESOURCE: ResourceInfo = {
   group: 'apiextensions.k8s.io',
   version: 'v1',

@@ -21,6 +21,7 @@ import { installCrds, parseCrds, readCrdPaths, type CrdObject } from './envtest-
 import { freePorts } from './envtest-ports.js';
 import { ManagedProcess, onAbnormalExit } from './envtest-process.js';
 
+/** Settings of {@link Envtest.start}: binaries, CRDs to install, timeouts and extra flags; all optional. */
 export interface EnvtestOptions {
   /** Folder with `etcd` and `kube-apiserver` (default `$KUBEBUILDER_ASSETS`). */
   assetsDir?: string;
@@ -44,6 +45,11 @@ export interface EnvtestOptions {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A running etcd + kube-apiserver for integration tests (controller-runtime's `envtest.Environment`); see the
+ * module comment. Create it with `Envtest.start()`; always `stop()` it. `kubeConfig` connects as `admin`
+ * (`system:masters`).
+ */
 export class Envtest {
   readonly dir: string;
   readonly apiserverUrl: string;

@@ -4,11 +4,16 @@
  * (default 10 s) it throws the last error, prefixed with how long it tried. `fn` usually reads from the apiserver
  * and asserts, so a failed assertion is simply retried until the controller has caught up.
  */
+/** Options of {@link eventually}: `timeoutMs` (default 10 000) and `intervalMs` between attempts (default 100). */
 export interface EventuallyOptions {
   timeoutMs?: number;
   intervalMs?: number;
 }
 
+/**
+ * Retries `fn` until it does not throw and returns its value; throws its last error once `timeoutMs` has passed
+ * (default 10 s; retried every `intervalMs`, default 100 ms). Uses real time, not a `Clock`.
+ */
 export async function eventually<T>(fn: () => T | Promise<T>, opts: EventuallyOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const intervalMs = opts.intervalMs ?? 100;

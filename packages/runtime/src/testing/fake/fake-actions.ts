@@ -5,6 +5,10 @@
  */
 import type { PatchType, QueryValue, ResourceRequest, Verb } from '../../client/types.js';
 
+/**
+ * One request as the fake transport recorded it (client-go's `testing.Action`): verb, resource, namespace, name,
+ * subresource, the body sent and the query parameters that were set.
+ */
 export interface FakeAction {
   verb: Verb;
   /** The plural resource, e.g. `deployments`. */
@@ -37,8 +41,10 @@ export interface Reaction {
   error?: unknown;
 }
 
+/** Answers a matching request (it gets a copy of the action), or returns `undefined`/`handled: false` to pass. */
 export type ReactionFunc = (action: FakeAction) => Reaction | undefined | Promise<Reaction | undefined>;
 
+/** A registered reaction (client-go's `testing.Reactor`): the verb and resource it matches, and what it does. */
 export interface Reactor {
   verb: Verb | '*';
   /** `*`, a plural (`foos`, matching the resource and all its subresources) or `foos/status`. */

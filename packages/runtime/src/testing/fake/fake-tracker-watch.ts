@@ -16,6 +16,7 @@ import type { SelectionOptions } from './fake-selection.js';
 import { FakeWatch } from './fake-watch.js';
 import type { ChangeEvent, ChangeHub } from './fake-watch.js';
 
+/** Options of `ObjectTracker.watch`: selectors, start resourceVersion (rules: module comment), bookmarks, a signal. */
 export interface TrackerWatchOptions extends SelectionOptions {
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;

@@ -15,6 +15,10 @@ import type { FakeResource } from './fake-resource.js';
 import { ObjectTracker } from './object-tracker.js';
 import type { ObjectTrackerOptions } from './object-tracker.js';
 
+/**
+ * The fake `Transport` (client-go's `testing.Fake` with its tracker; see the module comment). Give it to any typed
+ * client; inspect `actions()`, inject answers or errors with `prependReactor`/`addReactor`, seed through `tracker`.
+ */
 export class FakeTransport implements Transport {
   readonly tracker: ObjectTracker;
   private readonly recorded: FakeAction[] = [];

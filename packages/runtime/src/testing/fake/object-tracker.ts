@@ -44,6 +44,7 @@ import type { TrackerWatchOptions } from './fake-tracker-watch.js';
 
 export type { TrackerWatchOptions } from './fake-tracker-watch.js';
 
+/** Settings of an {@link ObjectTracker}: clock, watch history size and UID generator; all optional. */
 export interface ObjectTrackerOptions {
   /** Time source for `creationTimestamp`/`deletionTimestamp` (default: wall clock). */
   clock?: Pick<Clock, 'now'>;
@@ -53,21 +54,25 @@ export interface ObjectTrackerOptions {
   newUID?: () => string;
 }
 
+/** Options of the tracker's writing calls (create, update, patch, delete): `dryRun`. */
 export interface TrackerWriteOptions {
   /** Validate and answer as if stored, but store nothing and notify no watcher. */
   dryRun?: boolean;
 }
 
+/** Options of `ObjectTracker.list`: label and field selectors plus paging (`limit`, `continue`). */
 export interface TrackerListOptions extends SelectionOptions {
   /** Page size; `0`/absent means everything. */
   limit?: number;
   continue?: string;
 }
 
+/** Options of `ObjectTracker.delete`: `dryRun` plus meta/v1 `Preconditions` (409 Conflict when they do not hold). */
 export interface TrackerDeleteOptions extends TrackerWriteOptions {
   preconditions?: Preconditions;
 }
 
+/** Options of `ObjectTracker.patch`: `dryRun`, the subresource patched, and the field manager of an apply. */
 export interface TrackerPatchOptions extends TrackerWriteOptions {
   /** `status` or `scale`; absent for the main resource. */
   subresource?: string;
@@ -77,6 +82,10 @@ export interface TrackerPatchOptions extends TrackerWriteOptions {
 
 type UpdateMode = 'main' | 'status';
 
+/**
+ * The in-memory apiserver behind {@link FakeTransport} (client-go's `testing.ObjectTracker`); see the module comment.
+ * `register` the resources it serves, seed objects with `add`; it stores and returns deep copies only.
+ */
 export class ObjectTracker {
   private readonly registered = new Map<string, FakeResource>();
   private readonly stores = new Map<string, Map<string, KubeObject>>();
