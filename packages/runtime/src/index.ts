@@ -171,6 +171,22 @@ export type { HealthChecker } from './healthz/checks.js';
 export { HealthProbeServer } from './healthz/health-probe-server.js';
 export type { HealthProbeServerOptions } from './healthz/health-probe-server.js';
 
+// Webhooks: admission (defaulting, validation) and conversion, served over HTTPS (controller-runtime `pkg/webhook`)
+export {
+  DEFAULT_MAX_REQUEST_BYTES, DEFAULT_WEBHOOK_CERT_DIR, DEFAULT_WEBHOOK_PORT, WebhookServer,
+} from './webhook/server.js';
+export type { WebhookServerOptions } from './webhook/server.js';
+export {
+  admissionWebhook, allowed, defaultingWebhook, denied, errored, patched, validatingWebhook,
+} from './webhook/admission.js';
+export type {
+  AdmissionHandler, AdmissionRequest, AdmissionResponse, Defaulter, Validator, Warnings,
+} from './webhook/admission.js';
+export { ConversionHandler, conversionWebhook } from './webhook/conversion.js';
+export type { ConversionOptions, ConversionRequest, ConversionResponse, SpokeConversion } from './webhook/conversion.js';
+export { generateServingCertificate, writeServingCertificate } from './certs/self-signed.js';
+export type { CertificateFileNames, ServingCertificate, ServingCertificateOptions } from './certs/self-signed.js';
+
 // Label and field selectors (apimachinery `labels`, `fields`)
 export {
   everything, newRequirement, nothing, requirementMatches, requirementToString, selectorFromRequirements,
@@ -191,6 +207,7 @@ export {
 export { applyJsonPatch, jsonEqual, validateJsonPatch } from './patch/json-patch.js';
 export { escapePointerToken, formatPointer, parsePointer, PatchError } from './patch/json-pointer.js';
 export { applyMergePatch, createMergePatch } from './patch/merge-patch.js';
+export { createJsonPatch } from './patch/json-patch-diff.js';
 
 // Logging and time
 export { createLogger, getLogger, JsonLogger, LOG_FLAGS, nullLogger, parseLogLevel, pinoLogger, setLogger, setupLogging } from './log.js';

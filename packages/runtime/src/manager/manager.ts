@@ -30,6 +30,7 @@ import { registerRestClientMetrics } from '../client/metrics.js';
 import { DEFAULT_METRICS_BIND_ADDRESS, MetricsServer } from '../metrics/server.js';
 import { CachedClient } from './cached-client.js';
 import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
+import type { WebhookServer } from '../webhook/server.js';
 import { setupSignalHandler } from './signals.js';
 
 /** Default `gracefulShutdownTimeoutMs`: the time runnables get to stop on shutdown (30 s, as controller-runtime). */
@@ -80,6 +81,12 @@ export interface ManagerOptions {
   clock?: Clock;
   logger?: Logger;
   registry?: Registry;
+  /**
+   * Admission and conversion webhooks served by this manager. It listens before the cache starts (the cache may
+   * need a conversion webhook to list a multi-version kind), on every replica, and `/readyz` includes a `webhook`
+   * check that passes once it serves.
+   */
+  webhookServer?: WebhookServer;
 }
 
 /** `start` rejected: leadership was lost while running. */
@@ -139,6 +146,7 @@ export class Manager {
       logger: opts.logger ?? getLogger(),
     });
     this.probeServer.addReadyzCheck('cache-sync', () => this.cacheSynced);
+    if (opts.webhookServer) this.probeServer.addReadyzCheck('webhook', opts.webhookServer.startedChecker());
     if (opts.leaderElection) {
       if (!opts.leaderElectionId) throw new TypeError('leaderElectionId is required when leader election is enabled');
       const namespace = opts.leaderElectionNamespace ?? opts.namespace ?? inClusterNamespace();
@@ -165,6 +173,11 @@ export class Manager {
     const informer = this.cache.informerFor<T>(info, opts);
     this.informers.set(infoKey(info, info.namespaced ? (this.opts.namespace ?? '') : ''), informer as unknown as SharedIndexInformer<KubeObject>);
     return informer;
+  }
+
+  /** The webhook server passed in the options, if any (controller-runtime's `GetWebhookServer`). */
+  getWebhookServer(): WebhookServer | undefined {
+    return this.opts.webhookServer;
   }
 
   /** Reads from the cache for kinds with an informer (see `getInformer`), writes to the API. */
@@ -229,6 +242,7 @@ export class Manager {
     const log = this.logger;
     await this.metricsServer.listen();
     await this.probeServer.listen();
+    await this.opts.webhookServer?.listen();
     let lost = false;
     try {
       this.cache.start();
@@ -257,6 +271,7 @@ export class Manager {
       stopAll.abort();
       await this.cache.shutdown();
       await this.events?.shutdown();
+      await this.opts.webhookServer?.close();
       await this.metricsServer.close();
       await this.probeServer.close();
       log.info('stopped');

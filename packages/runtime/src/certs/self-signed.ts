@@ -1,0 +1,127 @@
+/**
+ * A self-signed CA and a serving certificate it signs, made in process with `@peculiar/x509` (ECDSA P-256, SHA-256):
+ * what a webhook server needs to run locally and in tests, where no cert-manager issues certificates (the role of
+ * controller-runtime envtest's `WebhookInstallOptions` certificates). In a cluster, use cert-manager (the scaffold's
+ * `config/certmanager`) instead.
+ *
+ * `@peculiar/x509` and `reflect-metadata` are optional peer dependencies of the runtime, loaded only when a
+ * certificate is made: a controller that gets its certificates from files never loads them. Add both as dev
+ * dependencies to use this (the scaffold does).
+ */
+import fs from 'node:fs/promises';
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { webcrypto } from 'node:crypto';
+
+/** PEM text of a CA certificate, a serving certificate it signed, and the serving certificate's private key. */
+export interface ServingCertificate {
+  caCert: string;
+  cert: string;
+  /** PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`). */
+  key: string;
+}
+
+export interface ServingCertificateOptions {
+  /** DNS names and IP addresses the certificate is valid for (default `localhost`, `127.0.0.1`, `::1`). */
+  hosts?: string[];
+  /** Validity from now, in days (default 365). */
+  validityDays?: number;
+  /** Subject common name of the serving certificate (default the first host). */
+  commonName?: string;
+}
+
+type X509 = typeof import('@peculiar/x509');
+let x509: Promise<X509> | undefined;
+
+async function loadX509(): Promise<X509> {
+  x509 ??= (async () => {
+    try {
+      await import('reflect-metadata');
+      const mod = await import('@peculiar/x509');
+      mod.cryptoProvider.set(webcrypto as never);
+      return mod;
+    } catch (err) {
+      x509 = undefined;
+      throw new Error(`making certificates needs the packages @peculiar/x509 and reflect-metadata: npm install --save-dev @peculiar/x509 reflect-metadata (${(err as Error).message})`);
+    }
+  })();
+  return x509;
+}
+
+const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+
+function serial(): string {
+  // Positive, 16 random bytes: unique enough that a browser or Go never sees two certificates with one serial.
+  const b = webcrypto.getRandomValues(new Uint8Array(16));
+  b[0] = b[0]! & 0x7f;
+  return Buffer.from(b).toString('hex');
+}
+
+/** Makes a CA and a serving certificate for `hosts`, signed by it. Takes about 10 ms once the library is loaded. */
+export async function generateServingCertificate(opts: ServingCertificateOptions = {}): Promise<ServingCertificate> {
+  const x = await loadX509();
+  const hosts = opts.hosts && opts.hosts.length > 0 ? opts.hosts : ['localhost', '127.0.0.1', '::1'];
+  const notBefore = new Date(Date.now() - 60_000); // tolerate a little clock skew
+  const notAfter = new Date(Date.now() + (opts.validityDays ?? 365) * 86_400_000);
+  const caKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const ca = await x.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: 'CN=kubegen-webhook-ca',
+    notBefore,
+    notAfter,
+    keys: caKeys as never,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x.BasicConstraintsExtension(true, 0, true),
+      new x.KeyUsagesExtension(x.KeyUsageFlags.keyCertSign | x.KeyUsageFlags.cRLSign | x.KeyUsageFlags.digitalSignature, true),
+      await x.SubjectKeyIdentifierExtension.create(caKeys.publicKey as never),
+    ],
+  });
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const cn = (opts.commonName ?? hosts[0]!).replace(/[,=+<>#;\\"]/g, '');
+  const cert = await x.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: `CN=${cn}`,
+    issuer: ca.subject,
+    notBefore,
+    notAfter,
+    publicKey: keys.publicKey as never,
+    signingKey: caKeys.privateKey as never,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x.BasicConstraintsExtension(false, undefined, true),
+      new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature | x.KeyUsageFlags.keyEncipherment, true),
+      new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.serverAuth]),
+      new x.SubjectAlternativeNameExtension(hosts.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }))),
+      await x.AuthorityKeyIdentifierExtension.create(caKeys.publicKey as never),
+    ],
+  });
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
+  const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;
+  return { caCert: ca.toString('pem') + '\n', cert: cert.toString('pem') + '\n', key };
+}
+
+/** File names a webhook server reads from its certificate folder (controller-runtime's defaults). */
+export interface CertificateFileNames {
+  certName?: string;
+  keyName?: string;
+  caName?: string;
+}
+
+/**
+ * Writes `cert` into `dir` as `tls.crt`, `tls.key` (mode 0600) and `ca.crt` (or the given names). Each file is written
+ * to a temporary name and renamed into place, so a server watching the folder never reads half a file.
+ */
+export async function writeServingCertificate(dir: string, cert: ServingCertificate, names: CertificateFileNames = {}): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  const files: [string, string, number][] = [
+    [names.caName ?? 'ca.crt', cert.caCert, 0o644],
+    [names.keyName ?? 'tls.key', cert.key, 0o600],
+    [names.certName ?? 'tls.crt', cert.cert, 0o644],
+  ];
+  for (const [name, text, mode] of files) {
+    const tmp = path.join(dir, `.${name}.${process.pid}.tmp`);
+    await fs.writeFile(tmp, text, { mode });
+    await fs.rename(tmp, path.join(dir, name));
+  }
+}

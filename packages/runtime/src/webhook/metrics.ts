@@ -1,0 +1,35 @@
+/**
+ * controller-runtime's webhook metrics (`pkg/webhook/internal/metrics`), labelled by the webhook's path:
+ * `controller_runtime_webhook_requests_total{code,webhook}` (HTTP status code of the answer),
+ * `controller_runtime_webhook_latency_seconds{webhook}` and `controller_runtime_webhook_requests_in_flight{webhook}`.
+ */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { metricsRegistry } from '../metrics/registry.js';
+
+export const WEBHOOK_REQUESTS_TOTAL = 'controller_runtime_webhook_requests_total';
+export const WEBHOOK_LATENCY_SECONDS = 'controller_runtime_webhook_latency_seconds';
+export const WEBHOOK_REQUESTS_IN_FLIGHT = 'controller_runtime_webhook_requests_in_flight';
+
+/** The webhook metric objects of one registry. */
+export interface WebhookMetrics {
+  requests: Counter<'code' | 'webhook'>;
+  latency: Histogram<'webhook'>;
+  inFlight: Gauge<'webhook'>;
+}
+
+const cache = new WeakMap<Registry, WebhookMetrics>();
+
+/** The webhook metrics registered on `registry` (default `metricsRegistry`), created once per registry. */
+export function webhookMetrics(registry: Registry = metricsRegistry): WebhookMetrics {
+  let m = cache.get(registry);
+  if (m) return m;
+  const get = <M>(name: string, make: () => M): M => (registry.getSingleMetric(name) as M | undefined) ?? make();
+  const registers = [registry];
+  m = {
+    requests: get(WEBHOOK_REQUESTS_TOTAL, () => new Counter({ name: WEBHOOK_REQUESTS_TOTAL, help: 'Total number of admission requests by HTTP status code.', labelNames: ['code', 'webhook'] as const, registers })),
+    latency: get(WEBHOOK_LATENCY_SECONDS, () => new Histogram({ name: WEBHOOK_LATENCY_SECONDS, help: 'Histogram of the latency of processing admission requests', labelNames: ['webhook'] as const, registers })),
+    inFlight: get(WEBHOOK_REQUESTS_IN_FLIGHT, () => new Gauge({ name: WEBHOOK_REQUESTS_IN_FLIGHT, help: 'Current number of admission requests being served.', labelNames: ['webhook'] as const, registers })),
+  };
+  cache.set(registry, m);
+  return m;
+}
