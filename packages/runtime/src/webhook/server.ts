@@ -69,6 +69,7 @@ export class WebhookServer {
   private watcher: fs.FSWatcher | undefined;
   private poll: NodeJS.Timeout | undefined;
   private readonly closing = new AbortController();
+  private readonly counts = new Map<string, number>();
 
   constructor(opts: WebhookServerOptions = {}) {
     this.opts = opts;
@@ -86,6 +87,11 @@ export class WebhookServer {
   /** Registered paths. */
   paths(): string[] {
     return [...this.handlers.keys()];
+  }
+
+  /** How many requests were answered at `path` since the server was created (tests wait on it). */
+  served(path: string): number {
+    return this.counts.get(path) ?? 0;
   }
 
   /** `host:port` once listening. */
@@ -213,6 +219,7 @@ export class WebhookServer {
       this.metrics.inFlight.dec({ webhook });
       this.metrics.latency.observe({ webhook }, (performance.now() - started) / 1000);
       this.metrics.requests.inc({ webhook, code: String(code) });
+      this.counts.set(webhook, (this.counts.get(webhook) ?? 0) + 1);
     }
   }
 

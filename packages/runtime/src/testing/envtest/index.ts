@@ -8,5 +8,6 @@ export * from './envtest-assets.js';
 export * from './envtest-crds.js';
 export * from './envtest-namespace.js';
 export { freePort, freePorts } from './envtest-ports.js';
+export * from './envtest-webhooks.js';
 export { eventually } from './eventually.js';
 export type { EventuallyOptions } from './eventually.js';
