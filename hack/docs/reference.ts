@@ -29,10 +29,11 @@ export function cliReference(repoRoot: string): string {
   return md;
 }
 
-type Group = 'validation' | 'field' | 'kind' | 'rbac' | 'ignored';
+type Group = 'validation' | 'field' | 'kind' | 'rbac' | 'webhook' | 'ignored';
 
 function groupOf(name: string): Group {
   if (name === 'kubebuilder:rbac') return 'rbac';
+  if (name === 'kubebuilder:webhook' || name === 'kubegen:conversion') return 'webhook';
   if (/^k8s:(deepcopy-gen|openapi-gen)|^kubebuilder:object:generate$/.test(name)) return 'ignored';
   if (name.startsWith('kubebuilder:validation:') && !/:(Optional|Required)$/.test(name)) return 'validation';
   if (/^(kubebuilder:(object:root|resource|subresource|printcolumn|storageversion|deprecatedversion|unservedversion|skipversion|selectablefield|metadata|skip)|genclient|groupName|versionName)/.test(name)) return 'kind';
@@ -44,6 +45,7 @@ const GROUP_TITLES: Record<Group, string> = {
   field: 'Fields and types (optionality, defaults, list and map semantics)',
   validation: `Validation (on fields and types; each also exists as \`+${ITEMS_PREFIX}<Name>\` for array items)`,
   rbac: 'RBAC (any comment in the apis folder or the --rbac-source folders)',
+  webhook: 'Webhooks: admission (any comment, as RBAC; written to config/webhook/manifests.yaml) and conversion (kubegen\'s marker on a root type: the CRD\'s spec.conversion)',
   ignored: 'Accepted and ignored (they matter to Go tools only)',
 };
 
@@ -57,7 +59,7 @@ export function markerReference(): string {
   md += 'required argument is an error naming file, line and column. Values: `string`, `int`, `number`, `bool`, `any`\n';
   md += '(JSON or a bare word), lists as `a;b;c` or `{a,b}`; `flag` markers take no value.\n';
   const names = Object.keys(MARKERS).filter((n) => !n.startsWith(ITEMS_PREFIX)).sort();
-  for (const group of ['kind', 'field', 'validation', 'rbac', 'ignored'] as const) {
+  for (const group of ['kind', 'field', 'validation', 'rbac', 'webhook', 'ignored'] as const) {
     md += `\n## ${GROUP_TITLES[group]}\n\n| marker | value | arguments (* required) |\n|---|---|---|\n`;
     for (const name of names.filter((n) => groupOf(n) === group)) {
       const def = MARKERS[name]!;

@@ -42,7 +42,7 @@ describe('codegen --apis', () => {
     fs.rmSync(path.join(dir, 'config', 'crd', 'bases', 'ships.example.com_fleets.yaml'));
     const v = codegen(dir, 'verify', '--apis', 'apis', '--out', 'generated');
     assert.equal(v.code, 1);
-    assert.match(v.stdout, /\+\+\+ b\/role\.yaml/);
+    assert.match(v.stdout, /\+\+\+ b\/config\/rbac\/role\.yaml/);
     assert.match(v.stdout, /missing file \(would be generated\): config\/crd\/bases\/ships\.example\.com_fleets\.yaml/);
     assert.match(v.stderr, /out of date \(1 changed, 1 missing\)/);
   });

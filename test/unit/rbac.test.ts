@@ -5,7 +5,9 @@ import { parse } from 'yaml';
 import { parseAllDocuments } from 'yaml';
 import { InputError } from 'kubegen/internal/model/index.js';
 import { emitRbac } from 'kubegen/internal/generate/rbac/index.js';
-import { scanRbacMarkers } from 'kubegen/internal/parse/typescript/rbac.js';
+import { scanCodeMarkers } from 'kubegen/internal/parse/typescript/code-markers.js';
+
+const scanRbacMarkers = (text: string, file: string) => scanCodeMarkers(text, file).rbacRules;
 
 describe('RBAC markers', () => {
   it('are found in any comment style, with core mapped to the empty group', () => {

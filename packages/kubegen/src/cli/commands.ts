@@ -3,9 +3,10 @@ import type { ApiModel } from '../model/index.js';
 import type { GeneratedFile } from '../generate/index.js';
 import { emitCrds } from '../generate/crd/index.js';
 import { emitRbac, ROLE_FILE } from '../generate/rbac/index.js';
+import { emitWebhookManifests, WEBHOOK_MANIFESTS_FILE } from '../generate/webhook/index.js';
 import { defaultPipeline } from './pipeline.js';
 import { formatVerifyReport, verifyOutput } from './output/verify.js';
-import type { VerifyResult } from './output/verify.js';
+import type { ChangedFile, VerifyResult } from './output/verify.js';
 import { assertOwnedOutput, writeOutput } from './output/write.js';
 import { assertOwnedYaml, verifyYamlOutput, writeYamlOutput } from './output/yaml-output.js';
 import { displayPath } from './config.js';
@@ -30,8 +31,8 @@ export interface CommandIO {
 interface Generated {
   model: ApiModel;
   files: GeneratedFile[];
-  /** With `--apis`: CRD YAML files (for `crdOut`) and `role.yaml` (for `rbacOut`). */
-  yaml?: { crds: GeneratedFile[]; rbac: GeneratedFile[] };
+  /** With `--apis`: CRD YAML files (for `crdOut`), `role.yaml` (for `rbacOut`), `manifests.yaml` (for `webhookOut`). */
+  yaml?: { crds: GeneratedFile[]; rbac: GeneratedFile[]; webhook: GeneratedFile[] };
   progress: Progress;
   started: number;
   coreTypes: CoreTypeReport[];
@@ -51,7 +52,12 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     if (model.resources.length === 0) {
       throw new CliInputError(`${shownApis}: no root kind found (an exported interface marked +kubebuilder:object:root=true in apis/<group>/<version>/)`);
     }
-    yaml = { crds: emitCrds(model), rbac: [{ path: ROLE_FILE, content: emitRbac(model) }] };
+    const manifests = emitWebhookManifests(model);
+    yaml = {
+      crds: emitCrds(model),
+      rbac: [{ path: ROLE_FILE, content: emitRbac(model) }],
+      webhook: manifests !== undefined ? [{ path: WEBHOOK_MANIFESTS_FILE, content: manifests }] : [],
+    };
   } else {
     const crds = cfg.inputs.crds ?? [];
     for (const p of crds) {
@@ -97,6 +103,7 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
   if (yaml) {
     await assertOwnedYaml(cfg.crdOut!, yaml.crds);
     await assertOwnedYaml(cfg.rbacOut!, yaml.rbac);
+    await assertOwnedYaml(cfg.webhookOut!, yaml.webhook);
   }
   progress.phase(`writing ${files.length} files`);
   let result;
@@ -105,6 +112,8 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
     if (yaml) {
       await writeYamlOutput(cfg.crdOut!, yaml.crds, { prune: true });
       await writeYamlOutput(cfg.rbacOut!, yaml.rbac);
+      // No webhooks: nothing is written, and a manifests.yaml written before (ours: it has the header) is removed.
+      if (yaml.webhook.length > 0 || (await exists(cfg.webhookOut!))) await writeYamlOutput(cfg.webhookOut!, yaml.webhook, { prune: true });
     }
   } finally {
     progress.clear();
@@ -118,6 +127,7 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
     io.stdout(`generated ${files.length} files for ${countKinds(model)} kinds in ${ms} ms into ${out}\n`);
     if (yaml) {
       io.stdout(`wrote ${yaml.crds.length} CRDs into ${displayPath(cfg.crdOut!, io.cwd)} and ${ROLE_FILE} into ${displayPath(cfg.rbacOut!, io.cwd)}\n`);
+      if (yaml.webhook.length > 0) io.stdout(`wrote ${WEBHOOK_MANIFESTS_FILE} into ${displayPath(cfg.webhookOut!, io.cwd)}\n`);
     }
     io.stdout(cfg.explain ? formatCoreTypeExplain(coreTypes) : formatCoreTypeSummary(coreTypes));
   }
@@ -137,9 +147,11 @@ export async function runVerify(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     if (yaml) {
       const crd = await verifyYamlOutput(cfg.crdOut!, yaml.crds, { prune: true });
       const rbac = await verifyYamlOutput(cfg.rbacOut!, yaml.rbac);
+      const webhook = await verifyYamlOutput(cfg.webhookOut!, yaml.webhook, { prune: true });
       result = mergeResults(result, [
         [displayPath(cfg.crdOut!, io.cwd), crd],
         [displayPath(cfg.rbacOut!, io.cwd), rbac],
+        [displayPath(cfg.webhookOut!, io.cwd), webhook],
       ]);
     }
   } finally {
@@ -164,13 +176,22 @@ export async function runVerify(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
 function mergeResults(code: VerifyResult, others: [string, VerifyResult][]): VerifyResult {
   const out: VerifyResult = { ...code, changed: [...code.changed], missing: [...code.missing], extra: [...code.extra] };
   for (const [dir, r] of others) {
-    out.changed.push(...r.changed.map((c) => ({ path: `${dir}/${c.path}`, diff: c.diff })));
+    // The diff's file names too: `--- a/config/rbac/role.yaml`, so the report says which folder.
+    const named = (c: ChangedFile): string => c.diff.replace(/^(---|\+\+\+) ([ab])\//gm, `$1 $2/${dir}/`);
+    out.changed.push(...r.changed.map((c) => ({ path: `${dir}/${c.path}`, diff: named(c) })));
     out.missing.push(...r.missing.map((p) => `${dir}/${p}`));
     out.extra.push(...r.extra.map((p) => `${dir}/${p}`));
     out.expected += r.expected;
     out.upToDate &&= r.upToDate;
   }
   return out;
+}
+
+async function exists(dir: string): Promise<boolean> {
+  return fs.stat(dir).then(
+    () => true,
+    () => false,
+  );
 }
 
 function countKinds(model: ApiModel): number {

@@ -26,6 +26,7 @@ export const CONFIG_KEYS = {
   out: 'path',
   crdOut: 'path',
   rbacOut: 'path',
+  webhookOut: 'path',
   rbacSources: 'paths',
   runtimeImport: 'string',
   coreTypes: 'boolean',
@@ -42,6 +43,7 @@ export interface ConfigFile {
   out?: string;
   crdOut?: string;
   rbacOut?: string;
+  webhookOut?: string;
   rbacSources?: string[];
   runtimeImport?: string;
   coreTypes?: boolean;
@@ -54,6 +56,7 @@ export interface CliFlags {
   out?: string;
   crdOut?: string;
   rbacOut?: string;
+  webhookOut?: string;
   rbacSource?: string[];
   emitMarkers?: boolean;
   runtimeImport?: string;
@@ -80,6 +83,8 @@ export interface ResolvedConfig {
   crdOut?: string;
   /** With `apis`: folder of `role.yaml` (RBAC markers). Default `config/rbac`. */
   rbacOut?: string;
+  /** With `apis`: folder of `manifests.yaml` (webhook markers). Default `config/webhook`. */
+  webhookOut?: string;
   /** With `apis`: more folders scanned for `+kubebuilder:rbac` markers (the apis folder always is). */
   rbacSources?: string[];
   /** Emit `types.ts` with controller-gen markers (CRD input only). */
@@ -111,6 +116,7 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
   const base = file ? path.dirname(file.file) : cwd;
   const crdOut = flags.crdOut !== undefined ? path.resolve(cwd, flags.crdOut) : file?.crdOut ?? path.join(base, 'config', 'crd', 'bases');
   const rbacOut = flags.rbacOut !== undefined ? path.resolve(cwd, flags.rbacOut) : file?.rbacOut ?? path.join(base, 'config', 'rbac');
+  const webhookOut = flags.webhookOut !== undefined ? path.resolve(cwd, flags.webhookOut) : file?.webhookOut ?? path.join(base, 'config', 'webhook');
   const rbacSources = flags.rbacSource !== undefined ? flags.rbacSource.map((p) => path.resolve(cwd, p)) : file?.rbacSources;
   const runtimeImport = flags.runtimeImport ?? file?.runtimeImport;
 
@@ -121,7 +127,7 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
   if (runtimeImport !== undefined && runtimeImport.trim() === '') throw new UsageError('--runtime-import must not be empty');
 
   const resolved: ResolvedConfig = apis !== undefined
-    ? { inputs: { apis }, out, crdOut, rbacOut, quiet: flags.quiet === true }
+    ? { inputs: { apis }, out, crdOut, rbacOut, webhookOut, quiet: flags.quiet === true }
     : { inputs: { crds: crds! }, out, quiet: flags.quiet === true };
   if (apis !== undefined && rbacSources !== undefined && rbacSources.length > 0) resolved.rbacSources = rbacSources;
   if (flags.emitMarkers) resolved.emitMarkers = true;
@@ -217,7 +223,7 @@ export function parseConfigText(text: string, file: string, shown: string = file
       const v = isScalar(valueNode) ? valueNode.value : undefined;
       if (typeof v !== 'string' || v === '') fail(kind === 'path' ? 'a folder path (a string)' : 'a non-empty string');
       const s = v as string;
-      if (kind === 'path') result[name as 'out' | 'apis' | 'crdOut' | 'rbacOut'] = path.resolve(base, s);
+      if (kind === 'path') result[name as 'out' | 'apis' | 'crdOut' | 'rbacOut' | 'webhookOut'] = path.resolve(base, s);
       else result[name as 'runtimeImport'] = s;
     }
   }

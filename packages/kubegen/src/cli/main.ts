@@ -180,6 +180,7 @@ function withCommonOptions(cmd: Command): Command {
     .option('--apis <dir>', 'folder of TypeScript API types with markers: apis/<group>/<version>/*.ts (instead of --crds)')
     .option('--crd-out <dir>', 'with --apis: folder for the CRD YAML (default config/crd/bases)')
     .option('--rbac-out <dir>', 'with --apis: folder for role.yaml from +kubebuilder:rbac markers (default config/rbac)')
+    .option('--webhook-out <dir>', 'with --apis: folder for manifests.yaml from +kubebuilder:webhook markers (default config/webhook)')
     .option('--rbac-source <dirs...>', 'with --apis: more folders scanned for +kubebuilder:rbac markers (e.g. your controllers)')
     .option('--emit-markers', 'write types.ts with controller-gen markers (readable back by --apis)')
     .option('--no-core-types', 'never type embedded Kubernetes structs (PodTemplateSpec, Container, ...) with the runtime\'s types')

@@ -3,3 +3,4 @@ export * from './resource.js';
 export * from './errors.js';
 export * from './groups.js';
 export * from './rbac.js';
+export * from './webhook.js';

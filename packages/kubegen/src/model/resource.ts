@@ -1,4 +1,5 @@
 import type { RbacRule } from './rbac.js';
+import type { AdmissionWebhookSpec } from './webhook.js';
 import type { JSONSchemaProps } from './schema.js';
 
 /**
@@ -15,6 +16,8 @@ export interface ApiModel {
    * in file order; the RBAC emitter reads them from here. Absent when the input has no markers (CRD YAML).
    */
   rbacRules?: RbacRule[];
+  /** The `+kubebuilder:webhook` markers the TypeScript front end found, in file order (absent for CRD input). */
+  webhooks?: AdmissionWebhookSpec[];
 }
 
 /** Where a piece of the model came from, for error messages. */

@@ -21,6 +21,7 @@ export interface ServingCertificate {
   key: string;
 }
 
+/** Options of `generateServingCertificate`: the hosts the certificate serves, its validity and common name. */
 export interface ServingCertificateOptions {
   /** DNS names and IP addresses the certificate is valid for (default `localhost`, `127.0.0.1`, `::1`). */
   hosts?: string[];

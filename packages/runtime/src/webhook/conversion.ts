@@ -18,6 +18,7 @@ export interface SpokeConversion<Spoke extends KubeObject = KubeObject, Hub exte
   convertFrom(hub: Hub): Spoke;
 }
 
+/** What `conversionWebhook` converts between: the hub version and a converter per spoke version. */
 export interface ConversionOptions {
   /** The hub's `apiVersion`, e.g. `samplecontroller.k8s.io/v1alpha1`. */
   hub: string;

@@ -33,6 +33,7 @@ export const DEFAULT_WEBHOOK_CERT_DIR = path.join(os.tmpdir(), 'k8s-webhook-serv
 /** Largest review body read (7 MiB, as controller-runtime); larger ones are answered with 413. */
 export const DEFAULT_MAX_REQUEST_BYTES = 7 * 1024 * 1024;
 
+/** Options of `WebhookServer` (controller-runtime's `webhook.Options`); every field has a default. */
 export interface WebhookServerOptions {
   /** Interface to listen on (default: all). */
   host?: string;

@@ -14,14 +14,14 @@ import * as path from 'node:path';
 import { Project } from 'ts-morph';
 import type { InterfaceDeclaration, SourceFile } from 'ts-morph';
 import { InputError, InputErrors, sortModel } from '../../model/index.js';
-import type { ApiModel, RbacRule, ResourceModel, SourceLocation } from '../../model/index.js';
+import type { AdmissionWebhookSpec, ApiModel, RbacRule, ResourceModel, SourceLocation } from '../../model/index.js';
 import { checkGroup, checkVersion } from '../crd/names.js';
 import { kindFacts } from './kind.js';
 import type { KindFacts } from './kind.js';
 import { lastMarker } from './markers.js';
 import { optionalByDefault, packageMarkers } from './package-markers.js';
 import type { Marker } from './markers.js';
-import { scanRbacMarkers } from './rbac.js';
+import { scanCodeMarkers } from './code-markers.js';
 import { Resolver } from './resolve.js';
 import { SchemaBuilder } from './type-schema.js';
 
@@ -61,16 +61,21 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
     compilerOptions: { noLib: true, allowJs: false },
   });
   const rbacRules: RbacRule[] = [];
+  const webhooks: AdmissionWebhookSpec[] = [];
   const sources: SourceFile[] = [];
   for (const f of files) {
     const text = await readFile(f, 'utf8');
-    rbacRules.push(...scanRbacMarkers(text, display(f)));
+    const found = scanCodeMarkers(text, display(f));
+    rbacRules.push(...found.rbacRules);
+    webhooks.push(...found.webhooks);
     sources.push(project.createSourceFile(f, text, { overwrite: true }));
   }
   const optional = optionalByDefault(sources, display);
   const builder = new SchemaBuilder(new Resolver(project), display, (sf) => optional.get(path.dirname(sf.getFilePath())) ?? false);
   const outDir = path.resolve(opts.outDir ?? process.cwd());
-  rbacRules.push(...(await scanRbacSources(opts.rbacSources ?? [], new Set([...files, ...(await listTsFiles(outDir).catch(() => []))]))));
+  const more = await scanMarkerSources(opts.rbacSources ?? [], new Set([...files, ...(await listTsFiles(outDir).catch(() => []))]));
+  rbacRules.push(...more.rbacRules);
+  webhooks.push(...more.webhooks);
 
   const byFolder = new Map<string, SourceFile[]>();
   for (const sf of sources) {
@@ -132,7 +137,7 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
   const resources: ResourceModel[] = [];
   for (const { group, facts } of perKind.values()) collect(() => void resources.push(toResource(group, facts)));
   InputErrors.throwIfAny(errors);
-  return sortModel({ resources, rbacRules });
+  return sortModel({ resources, rbacRules, webhooks });
 }
 
 interface Root {
@@ -172,6 +177,21 @@ function toResource(group: string, facts: KindFacts[]): ResourceModel {
     versions: facts.map((f) => f.version),
     source: lead.version.source as SourceLocation,
   };
+  // Conversion through a webhook (kubebuilder sets it with a kustomize patch; here a marker says where, and the CRD
+  // carries it as controller-gen's output would after that patch): the Service is renamed by config/default.
+  const conversions = facts.filter((f) => f.conversionMarker);
+  const paths = new Set(conversions.map((f) => f.conversionMarker!.args['path'] as string));
+  if (paths.size > 1) throw new InputError(conversions[1]!.conversionMarker!.loc, `kind ${facts[0]!.names.kind}.${group} names two conversion webhook paths (${[...paths].join(', ')}); use one`);
+  if (conversions.length > 0) {
+    if (facts.length < 2) throw new InputError(conversions[0]!.conversionMarker!.loc, `kind ${facts[0]!.names.kind}.${group} has one version: there is nothing to convert (+kubegen:conversion needs two versions or more)`);
+    resource.conversion = {
+      strategy: 'Webhook',
+      webhook: {
+        clientConfig: { service: { name: 'webhook-service', namespace: 'system', path: [...paths][0] } },
+        conversionReviewVersions: ['v1'],
+      },
+    };
+  }
   const labels = Object.assign({}, ...facts.map((f) => f.labels)) as Record<string, string>;
   const annotations = Object.assign({}, ...facts.map((f) => f.annotations)) as Record<string, string>;
   if (Object.keys(labels).length) resource.labels = labels;
@@ -190,9 +210,9 @@ function toResource(group: string, facts: KindFacts[]): ResourceModel {
 const PROTECTED_GROUP = /(^|\.)(k8s\.io|kubernetes\.io)$/;
 const API_APPROVED = 'api-approved.kubernetes.io';
 
-/** RBAC markers of every `.ts` file under `dirs` not already read (`seen`: the apis folder and the output folder). */
-async function scanRbacSources(dirs: string[], seen: Set<string>): Promise<RbacRule[]> {
-  const out: RbacRule[] = [];
+/** RBAC and webhook markers of every `.ts` file under `dirs` not already read (`seen`: the apis and output folders). */
+async function scanMarkerSources(dirs: string[], seen: Set<string>): Promise<{ rbacRules: RbacRule[]; webhooks: AdmissionWebhookSpec[] }> {
+  const out = { rbacRules: [] as RbacRule[], webhooks: [] as AdmissionWebhookSpec[] };
   for (const dir of dirs) {
     const abs = path.resolve(dir);
     let files: string[];
@@ -205,7 +225,9 @@ async function scanRbacSources(dirs: string[], seen: Set<string>): Promise<RbacR
       if (seen.has(f)) continue;
       seen.add(f);
       const rel = path.relative(process.cwd(), f);
-      out.push(...scanRbacMarkers(await readFile(f, 'utf8'), rel.startsWith('..') ? f : rel));
+      const found = scanCodeMarkers(await readFile(f, 'utf8'), rel.startsWith('..') ? f : rel);
+      out.rbacRules.push(...found.rbacRules);
+      out.webhooks.push(...found.webhooks);
     }
   }
   return out;

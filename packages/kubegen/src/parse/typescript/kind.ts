@@ -23,6 +23,8 @@ export interface KindFacts {
   labels: Record<string, string>;
   annotations: Record<string, string>;
   storageMarker?: Marker;
+  /** `+kubegen:conversion:path=…` on this version's root type: the CRD converts through that webhook path. */
+  conversionMarker?: Marker;
   version: VersionModel;
 }
 
@@ -102,6 +104,8 @@ export function kindFacts(kind: string, versionName: string, schema: JSONSchemaP
   };
   const storage = lastMarker(markers, 'kubebuilder:storageversion');
   if (storage) facts.storageMarker = storage;
+  const conversion = lastMarker(markers, 'kubegen:conversion');
+  if (conversion) facts.conversionMarker = conversion;
   return facts;
 }
 

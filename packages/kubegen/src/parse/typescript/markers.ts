@@ -106,6 +106,15 @@ export const MARKERS: Readonly<Record<string, MarkerDef>> = {
   'kubebuilder:skipversion': { value: 'flag' },
   'kubebuilder:selectablefield': { args: { JSONPath: 'string' }, required: ['JSONPath'] },
   'kubebuilder:metadata': { args: { annotations: 'strings', labels: 'strings' } },
+  'kubegen:conversion': { args: { path: 'string' }, required: ['path'] },
+  'kubebuilder:webhook': {
+    args: {
+      path: 'string', url: 'string', mutating: 'bool', failurePolicy: 'string', sideEffects: 'string', groups: 'strings',
+      resources: 'strings', verbs: 'strings', versions: 'strings', name: 'string', admissionReviewVersions: 'strings',
+      matchPolicy: 'string', timeoutSeconds: 'int', reinvocationPolicy: 'string',
+    },
+    required: ['mutating', 'failurePolicy', 'groups', 'resources', 'verbs', 'versions', 'name', 'admissionReviewVersions'],
+  },
   'kubebuilder:rbac': {
     args: { groups: 'strings', resources: 'strings', resourceNames: 'strings', verbs: 'strings', urls: 'strings', namespace: 'string' },
     required: ['verbs'],

@@ -25,11 +25,11 @@ export const KIND_MARKERS: ReadonlySet<string> = new Set([
   'kubebuilder:object:root', 'genclient', 'genclient:nonNamespaced', 'genclient:noStatus', 'kubebuilder:resource',
   'kubebuilder:subresource:status', 'kubebuilder:subresource:scale', 'kubebuilder:printcolumn', 'kubebuilder:storageversion',
   'kubebuilder:deprecatedversion', 'kubebuilder:unservedversion', 'kubebuilder:skipversion', 'kubebuilder:selectablefield',
-  'kubebuilder:metadata', 'kubebuilder:skip',
+  'kubebuilder:metadata', 'kubebuilder:skip', 'kubegen:conversion',
 ]);
 const TYPE_MARKERS: ReadonlySet<string> = new Set([...SCHEMA_MARKERS, ...TYPE_ONLY_MARKERS, ...KIND_MARKERS]);
 /** Markers read elsewhere (package level, RBAC) and ignored on declarations. */
-const ELSEWHERE = new Set(['groupName', 'versionName', 'kubebuilder:rbac']);
+const ELSEWHERE = new Set(['groupName', 'versionName', 'kubebuilder:rbac', 'kubebuilder:webhook']);
 
 export function locate(node: Node, file: string = node.getSourceFile().getFilePath()): SourceLocation {
   const sf = node.getSourceFile();

@@ -30,6 +30,7 @@ export interface WebhookEndpoint {
   caCert: string;
 }
 
+/** What `installWebhooks` installs (configurations, as objects or YAML files) and where they are to call. */
 export interface WebhookInstallOptions extends WebhookEndpoint {
   /** Mutating/ValidatingWebhookConfiguration objects (other kinds are ignored). */
   configurations?: object[];
