@@ -39,7 +39,7 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.match(pkg['dependencies']['@kubegen/runtime'], /^\^\d+\.\d+\.\d+/);
     assert.deepEqual(Object.keys(pkg['dependencies']), ['@kubegen/runtime'], 'only the runtime is a production dependency');
     assert.equal(pkg['devDependencies'].kubegen, pkg['dependencies']['@kubegen/runtime']);
-    assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@types/node', 'kubegen', 'node', 'typescript']);
+    assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@peculiar/x509', '@types/node', 'kubegen', 'node', 'reflect-metadata', 'typescript']);
     assert.deepEqual(
       Object.keys(pkg['scripts']).sort(),
       ['build', 'deploy', 'generate', 'install-crds', 'pretest', 'pretest:envtest', 'run', 'setup-envtest', 'start', 'test', 'test:envtest', 'undeploy', 'uninstall-crds', 'verify'],

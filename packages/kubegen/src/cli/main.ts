@@ -6,7 +6,7 @@ import type { CliFlags } from './config.js';
 import { runGenerate, runVerify } from './commands.js';
 import type { CommandIO } from './commands.js';
 import { CliInputError, ExitCode, reportError } from './errors.js';
-import { createApi, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
+import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
 import type { ScaffoldResult } from '../scaffold/index.js';
 import { defaultPipeline } from './pipeline.js';
 import type { Pipeline } from './pipeline.js';
@@ -20,6 +20,7 @@ import type { ProgressSink } from './progress.js';
  *   codegen verify     (same flags)
  *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range> | --kubegen-from <path>] [dir]
  *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>]
+ *   codegen create webhook --group <g> --version <v> --kind <Kind> [--defaulting] [--programmatic-validation]
  *
  * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
  * Exit codes: 0 ok, 1 bad input / out of date, 2 usage, 3 internal error (see errors.ts).
@@ -136,6 +137,27 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
           ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
         });
         report(`created kind ${flags.kind}`, res, 'next: edit the types, then npm run generate (and npm test, npm run test:envtest)');
+      }),
+    );
+  create
+    .command('webhook')
+    .description('scaffold admission webhooks for a kind made by create api: src/webhooks/<kind>-webhook.ts, tests, config/webhook')
+    .requiredOption('--group <group>', 'API group, without the domain')
+    .requiredOption('--version <version>', 'API version of the kind')
+    .requiredOption('--kind <Kind>', 'kind')
+    .option('--defaulting', 'a mutating webhook that sets defaults')
+    .option('--programmatic-validation', 'a validating webhook with create/update/delete checks')
+    .action((flags: { group: string; version: string; kind: string; defaulting?: boolean; programmaticValidation?: boolean }) =>
+      scaffolding(async () => {
+        const res = await createWebhook({
+          cwd: io.cwd,
+          group: flags.group,
+          version: flags.version,
+          kind: flags.kind,
+          defaulting: flags.defaulting === true,
+          programmaticValidation: flags.programmaticValidation === true,
+        });
+        report(`created webhooks for ${flags.kind}`, res, 'next: npm run generate (writes config/webhook/manifests.yaml), then npm test and npm run test:envtest');
       }),
     );
 }

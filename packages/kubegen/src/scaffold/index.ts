@@ -3,6 +3,8 @@ export { initProject, initFiles } from './init.js';
 export type { InitOptions, ScaffoldResult } from './init.js';
 export { createApi, findProjectRoot } from './create-api.js';
 export type { CreateApiOptions } from './create-api.js';
+export { createWebhook, WEBHOOKS_MARKER } from './create-webhook.js';
+export type { CreateWebhookOptions } from './create-webhook.js';
 export { ScaffoldError } from './errors.js';
 export { DEFAULT_DOMAIN } from './names.js';
 export { PROJECT_FILE } from './project-file.js';

@@ -18,10 +18,17 @@ export function insertControllerSetup(main: string, kind: string, modulePath: st
   return out;
 }
 
-function insertAbove(text: string, marker: string, line: string, file: string): string {
+/**
+ * Inserts `line` above the line holding `marker`, with the marker's indentation. A missing marker is a
+ * {@link ScaffoldError} that says where to add it (`what` scaffolded: `controller` suggests `--controller=false`).
+ */
+export function insertAbove(text: string, marker: string, line: string, file: string, what = 'controller'): string {
   const lines = text.split('\n');
   const i = lines.findIndex((l) => l.trim() === marker);
-  if (i < 0) throw new ScaffoldError(`${file} has no "${marker}" line; add it where scaffolded code should go (or pass --controller=false)`);
+  if (i < 0) {
+    const hint = what === 'controller' ? ' (or pass --controller=false)' : ` (projects made by an older kubegen init lack it)`;
+    throw new ScaffoldError(`${file} has no "${marker}" line; add it where the ${what} code should go${hint}`);
+  }
   const indent = /^\s*/.exec(lines[i]!)![0];
   lines.splice(i, 0, indent + line);
   return lines.join('\n');
