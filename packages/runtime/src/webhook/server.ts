@@ -244,7 +244,7 @@ export class WebhookServer {
     } catch (err) {
       return fail(400, `request body is not JSON: ${(err as Error).message}`);
     }
-    const signal = AbortSignal.any([this.closing.signal, closedSignal(req)]);
+    const signal = AbortSignal.any([this.closing.signal, closedSignal(res)]);
     if (conversion) {
       const r = review as { apiVersion?: unknown; kind?: unknown; request?: Partial<ConversionRequest> };
       if (r?.apiVersion !== 'apiextensions.k8s.io/v1' || r.kind !== 'ConversionReview') return fail(400, 'expected a ConversionReview of apiextensions.k8s.io/v1');
@@ -299,9 +299,12 @@ function readLimited(req: http.IncomingMessage, limit: number): Promise<Buffer |
   });
 }
 
-function closedSignal(req: http.IncomingMessage): AbortSignal {
+/** Aborts when the client goes away before the answer is written (one listener per response, none on the socket). */
+function closedSignal(res: http.ServerResponse): AbortSignal {
   const c = new AbortController();
-  req.socket.once('close', () => c.abort(new Error('client closed the connection')));
+  res.once('close', () => {
+    if (!res.writableFinished) c.abort(new Error('client closed the connection'));
+  });
   return c.signal;
 }
 
