@@ -3,7 +3,7 @@
  * this machine, the system's Node 20 as the only `node` on PATH (support/newcomer.ts):
  *
  *   npm pack --workspaces → npm install the two tarballs (the CLI) → npx kubegen init --kubegen-from → npm install
- *   → create api ×2 (one cluster-scoped) → generate → verify → npm test (unit) → npm run test:envtest (its own
+ *   → create api ×3 (one cluster-scoped, one a second version) → create webhook (defaulting, validation, conversion) → generate → verify → npm test (unit) → npm run test:envtest (its own
  *   control plane) → install-crds + samples on the shared control plane → the built manager reconciles the sample
  *   to Ready → SIGTERM → exit 0 → npm prune --omit=dev leaves no generator in node_modules → the pruned manager
  *   still runs. The node_modules size and the idle manager's RSS are printed as diagnostics (README quotes them).
@@ -117,6 +117,8 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   npx('create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate');
   npx('create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Fleet', '--namespaced=false', '--controller=false');
   npx('create', 'webhook', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate', '--defaulting', '--programmatic-validation');
+  npx('create', 'api', '--group', 'ships', '--version', 'v2', '--kind', 'Frigate', '--controller=false');
+  npx('create', 'webhook', '--group', 'ships', '--version', 'v2', '--kind', 'Frigate', '--conversion');
   const npmRun = (script: string, timeoutMs?: number) => run('npm', ['run', script], { cwd: project, env: userEnv, ...(timeoutMs ? { timeoutMs } : {}) });
   npmRun('generate');
   npmRun('verify');
@@ -128,6 +130,7 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   const envtest = npmRun('test:envtest', 180_000).stdout;
   assert.match(envtest, /✔ the controller marks a new Frigate Ready/);
   assert.match(envtest, /✔ the apiserver calls the Frigate webhooks/);
+  assert.match(envtest, /✔ the apiserver converts Frigate between v2 and v1 through the webhook/);
   assert.match(envtest, /ℹ fail 0\b/);
 
   // 5. CRDs and samples into the shared control plane; the built manager reconciles the Frigate sample.
@@ -139,7 +142,7 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   const rendered = run('kubectl', ['kustomize', 'config/default'], { cwd: project, env: userEnv }).stdout;
   assert.match(rendered, /name: fleet-operator-controller-manager\n  namespace: fleet-operator-system/);
   // The webhook wiring: cert-manager injects the CA, the certificate names the webhook Service.
-  assert.equal(rendered.match(/cert-manager\.io\/inject-ca-from: fleet-operator-system\/fleet-operator-serving-cert/g)?.length, 2);
+  assert.equal(rendered.match(/cert-manager\.io\/inject-ca-from: fleet-operator-system\/fleet-operator-serving-cert/g)?.length, 3, 'two webhook configurations and the Frigate CRD');
   assert.match(rendered, /- fleet-operator-webhook-service\.fleet-operator-system\.svc\n/);
   const devNode = path.join(project, 'node_modules/.bin/node'); // what `npm start` runs
   const dev = await runManager(devNode, project, userEnv, namespace, 'frigate-sample');

@@ -24,6 +24,7 @@ import { InformerFactory } from '../../examples/sample-controller/src/generated/
 import type { Foo } from '../../examples/sample-controller/src/generated/samplecontroller.k8s.io/v1alpha1/index.js';
 import { newDeployment } from '../../examples/sample-controller/src/new-deployment.js';
 import { parseOptions } from '../../examples/sample-controller/src/options.js';
+import { fooConversion, fooDefaulter, fooValidator } from '../../examples/sample-controller/src/webhooks.js';
 import { settle } from '../support/wait.js';
 
 function newFoo(name: string, replicas: number | undefined): Foo {
@@ -263,6 +264,8 @@ describe('sample-controller flags', () => {
       leaderElectionNamespace: undefined,
       metricsBindAddress: '0',
       healthProbeBindAddress: '0',
+      webhookPort: 0,
+      webhookCertDir: undefined,
       logging: { 'log-level': undefined, 'log-format': undefined },
     });
     const o = parseOptions(['-kubeconfig', '/k', '--workers=4', '--leader-elect', '--metrics-bind-address=:9090', '--log-level=warn', '--log-format', 'text']);
@@ -275,3 +278,37 @@ describe('sample-controller flags', () => {
     assert.throws(() => parseOptions(['--bogus']));
   });
 });
+
+describe('sample-controller webhooks', () => {
+  const foo = (spec: Record<string, unknown>): any => ({ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name: 'f' }, spec });
+  const req = { operation: 'CREATE' } as never;
+
+  it('defaults replicas to 1 and validates deploymentName, replicas and a fixed deploymentName', async () => {
+    const f = foo({ deploymentName: 'd' });
+    await fooDefaulter(f, req);
+    assert.equal(f.spec.replicas, 1);
+    const zero = foo({ deploymentName: 'd', replicas: 0 });
+    await fooDefaulter(zero, req);
+    assert.equal(zero.spec.replicas, 0, 'an explicit 0 stays');
+    assert.throws(() => fooValidator.validateCreate!(foo({ deploymentName: 'Bad_Name' }), req), /must be a DNS-1123 label/);
+    assert.throws(() => fooValidator.validateCreate!(foo({ deploymentName: 'ok', replicas: 11 }), req), /between 0 and 10/);
+    assert.doesNotThrow(() => fooValidator.validateCreate!(foo({ deploymentName: 'ok', replicas: 0 }), req));
+    assert.throws(() => fooValidator.validateUpdate!(foo({ deploymentName: 'a' }), foo({ deploymentName: 'b' }), req), /may not change/);
+  });
+
+  it('converts v1alpha1 ↔ v1 without losing a field (random objects)', () => {
+    let seed = 3;
+    const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let i = 0; i < 200; i++) {
+      const spec: Record<string, unknown> = {};
+      if (rnd(4) > 0) spec['deploymentName'] = `d${rnd(100)}`;
+      if (rnd(4) > 0) spec['replicas'] = rnd(11);
+      const old = { ...foo(spec), metadata: { name: `f${i}`, ...(rnd(2) ? { labels: { a: 'b' } } : {}) } };
+      const up = fooConversion.convert({ uid: 'u', desiredAPIVersion: 'samplecontroller.k8s.io/v1', objects: [old] });
+      assert.equal(up.result.status, 'Success');
+      const back = fooConversion.convert({ uid: 'u', desiredAPIVersion: 'samplecontroller.k8s.io/v1alpha1', objects: up.convertedObjects });
+      assert.deepEqual(back.convertedObjects[0], old, `case ${i}`);
+    }
+  });
+});
+

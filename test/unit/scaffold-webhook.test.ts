@@ -33,7 +33,7 @@ test('create webhook: code, markers, tests and deployment wiring that generate, 
     assert.equal((await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate')).code, 0);
     const none = await cli(dir, 'create', 'webhook', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate');
     assert.equal(none.code, 1);
-    assert.match(none.err, /pass --defaulting and\/or --programmatic-validation/);
+    assert.match(none.err, /pass --defaulting, --programmatic-validation and\/or --conversion/);
     const missing = await cli(dir, 'create', 'webhook', '--group', 'ships', '--version', 'v1', '--kind', 'Sloop', '--defaulting');
     assert.match(missing.err, /kind Sloop does not exist in ships\.example\.com\/v1: run "kubegen create api" first/);
 
@@ -91,6 +91,52 @@ test('create webhook: code, markers, tests and deployment wiring that generate, 
     assert.deepEqual(container.volumeMounts, [{ name: 'webhook-certs', mountPath: '/tmp/k8s-webhook-server/serving-certs', readOnly: true }]);
     assert.equal(deployment.spec.template.spec.volumes[0].secret.secretName, 'webhook-server-cert');
     assert.equal(docs.find((d) => d.kind === 'Service' && d.metadata.name === 'fleet-operator-webhook-service').spec.ports[0].targetPort, 9443);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('create webhook --conversion: hub = the storage version, CRD spec.conversion, compiled, and kustomize injects the CA into the CRD', async (t) => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-conversion-'));
+  const dir = path.join(tmp, 'fleet-operator');
+  try {
+    assert.equal((await cli(tmp, 'init', '--domain', 'example.com', 'fleet-operator')).code, 0);
+    assert.equal((await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate')).code, 0);
+    const one = await cli(dir, 'create', 'webhook', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate', '--conversion');
+    assert.equal(one.code, 1);
+    assert.match(one.err, /kind Frigate has one version \(v1\): conversion needs two/);
+    assert.equal((await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v2', '--kind', 'Frigate', '--controller=false')).code, 0);
+    const made = await cli(dir, 'create', 'webhook', '--group', 'ships', '--version', 'v2', '--kind', 'Frigate', '--conversion');
+    assert.equal(made.code, 0, made.err);
+    const conversion = read(dir, 'src/webhooks/frigate-conversion.ts');
+    assert.match(conversion, /hub: 'ships\.example\.com\/v1',/);
+    assert.match(conversion, /'ships\.example\.com\/v2': \{/);
+    assert.match(read(dir, 'apis/ships/v1/frigate_types.ts'), / \* \+kubebuilder:storageversion\n \* \+kubegen:conversion:path=\/convert-ships-example-com-frigate\n/);
+    assert.match(read(dir, 'src/main.ts'), /^ {4}setupFrigateConversion\(webhookServer\);$/m);
+    assert.ok(fs.existsSync(path.join(dir, 'test/envtest/frigate-conversion.test.ts')));
+    assert.ok(!fs.existsSync(path.join(dir, 'src/webhooks/frigate-webhook.ts')), 'no admission webhook asked for');
+
+    assert.equal((await cli(dir, 'generate', '-q')).code, 0);
+    const crd = parse(read(dir, 'config/crd/bases/ships.example.com_frigates.yaml')) as any;
+    assert.deepEqual(crd.spec.conversion, {
+      strategy: 'Webhook',
+      webhook: { clientConfig: { service: { name: 'webhook-service', namespace: 'system', path: '/convert-ships-example-com-frigate' } }, conversionReviewVersions: ['v1'] },
+    });
+    fs.mkdirSync(path.join(dir, 'node_modules', '@types'), { recursive: true });
+    linkRuntimePackage(dir);
+    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@types', 'node'), path.join(dir, 'node_modules', '@types', 'node'), 'dir');
+    const tsc = spawnSync(TSC, ['-p', path.join(dir, 'tsconfig.json')], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    assert.equal(tsc.status, 0, `tsc failed:\n${(tsc.stdout + tsc.stderr).slice(0, 4000)}`);
+
+    if (spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status !== 0) {
+      t.diagnostic('kubectl not found: config/default not rendered');
+      return;
+    }
+    const rendered = spawnSync('kubectl', ['kustomize', 'config/default'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(rendered.status, 0, rendered.stderr);
+    const crdOut = rendered.stdout.split(/^---$/m).map((d) => parse(d) as any).find((d) => d.kind === 'CustomResourceDefinition' && d.metadata.name === 'frigates.ships.example.com');
+    assert.equal(crdOut.metadata.annotations['cert-manager.io/inject-ca-from'], 'fleet-operator-system/fleet-operator-serving-cert');
+    assert.deepEqual(crdOut.spec.conversion.webhook.clientConfig.service, { name: 'fleet-operator-webhook-service', namespace: 'fleet-operator-system', path: '/convert-ships-example-com-frigate' });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

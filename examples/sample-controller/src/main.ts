@@ -19,11 +19,13 @@ import {
   ping,
   SharedInformerFactory,
   setupLogging,
+  WebhookServer,
 } from '@kubegen/runtime';
 import { Clientset } from './generated/clientset.js';
 import { InformerFactory } from './generated/informers.js';
 import { Controller, CONTROLLER_AGENT_NAME } from './controller.js';
 import { parseOptions, type Options } from './options.js';
+import { setupWebhooks } from './webhooks.js';
 
 const RESYNC_PERIOD_MS = 30_000;
 // Replaced once the flags are read (--log-level, --log-format); until then the default (KUBEGEN_LOG_LEVEL/FORMAT).
@@ -61,6 +63,14 @@ async function main(opts: Options): Promise<number> {
   probes.addReadyzCheck('informers', () => deploymentInformer.informer.hasSynced() && fooInformer.informer.hasSynced());
   await metrics.listen();
   await probes.listen();
+  // Webhooks only when asked for (--webhook-port): they need a certificate, and the Go original has none.
+  let webhooks: WebhookServer | undefined;
+  if (opts.webhookPort > 0) {
+    webhooks = new WebhookServer({ port: opts.webhookPort, logger: log, ...(opts.webhookCertDir ? { certDir: opts.webhookCertDir } : {}) });
+    setupWebhooks(webhooks);
+    await webhooks.listen();
+    probes.addReadyzCheck('webhook', webhooks.startedChecker());
+  }
 
   const stop = new AbortController();
   let exitCode = 0;
@@ -102,7 +112,7 @@ async function main(opts: Options): Promise<number> {
   await withTimeout(broadcaster.flush(), 5_000);
   await broadcaster.shutdown();
   await factory.shutdown();
-  await Promise.allSettled([metrics.close(), probes.close()]);
+  await Promise.allSettled([metrics.close(), probes.close(), webhooks?.close()]);
   transport.close();
   log.info('exiting', { code: exitCode });
   return exitCode;

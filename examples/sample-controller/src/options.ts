@@ -24,13 +24,18 @@ export interface Options {
   metricsBindAddress: string;
   /** `host:port` for `/healthz` and `/readyz`; `0` (default) disables. */
   healthProbeBindAddress: string;
+  /** Port of the webhook server (defaulting, validation, v1 ↔ v1alpha1 conversion); 0 (default): no webhooks. */
+  webhookPort: number;
+  /** Folder of the webhook server's `tls.crt` and `tls.key` (default: controller-runtime's). */
+  webhookCertDir: string | undefined;
   /** `--log-level` (debug, info, warn, error, silent) and `--log-format` (json, text, auto): see `setupLogging`. */
   logging: { 'log-level'?: string | undefined; 'log-format'?: string | undefined };
 }
 
 export const USAGE = `usage: node examples/sample-controller/dist/main.js [--kubeconfig=PATH] [--context=NAME] [--namespace=NS] [--workers=N]
   [--leader-elect] [--leader-election-id=NAME] [--leader-election-namespace=NS]
-  [--metrics-bind-address=ADDR] [--health-probe-bind-address=ADDR] [--log-level=debug|info|warn|error|silent]
+  [--metrics-bind-address=ADDR] [--health-probe-bind-address=ADDR] [--webhook-port=9443 --webhook-cert-dir=DIR]
+  [--log-level=debug|info|warn|error|silent]
   [--log-format=json|text|auto]`;
 
 /** Parses argv (without node and script); throws a TypeError with a usage hint on bad input. */
@@ -50,6 +55,8 @@ export function parseOptions(argv: readonly string[]): Options {
       'leader-election-namespace': { type: 'string' },
       'metrics-bind-address': { type: 'string', default: '0' },
       'health-probe-bind-address': { type: 'string', default: '0' },
+      'webhook-port': { type: 'string', default: '0' },
+      'webhook-cert-dir': { type: 'string' },
       ...LOG_FLAGS,
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -57,6 +64,8 @@ export function parseOptions(argv: readonly string[]): Options {
   if (values.help) throw new TypeError(USAGE);
   const workers = Number(values.workers);
   if (!Number.isInteger(workers) || workers < 1) throw new TypeError(`--workers must be a positive integer, got ${values.workers}\n${USAGE}`);
+  const webhookPort = Number(values['webhook-port']);
+  if (!Number.isInteger(webhookPort) || webhookPort < 0 || webhookPort > 65535) throw new TypeError(`--webhook-port must be a port number, got ${values['webhook-port']}\n${USAGE}`);
   return {
     kubeconfig: values.kubeconfig,
     context: values.context,
@@ -67,6 +76,8 @@ export function parseOptions(argv: readonly string[]): Options {
     leaderElectionNamespace: values['leader-election-namespace'],
     metricsBindAddress: values['metrics-bind-address'],
     healthProbeBindAddress: values['health-probe-bind-address'],
+    webhookPort,
+    webhookCertDir: values['webhook-cert-dir'],
     logging: { 'log-level': values['log-level'], 'log-format': values['log-format'] },
   };
 }

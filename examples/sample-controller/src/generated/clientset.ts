@@ -2,16 +2,20 @@
 
 import { createTransport } from "@kubegen/runtime";
 import type { ClientOptions, Transport } from "@kubegen/runtime";
+import { SamplecontrollerV1Client } from "./samplecontroller.k8s.io/v1/client.js";
 import { SamplecontrollerV1alpha1Client } from "./samplecontroller.k8s.io/v1alpha1/client.js";
 
 /** Typed clients for every group/version generated here, sharing one transport. */
 export class Clientset {
   readonly transport: Transport;
+  /** The samplecontroller.k8s.io/v1 API. */
+  readonly samplecontrollerV1: SamplecontrollerV1Client;
   /** The samplecontroller.k8s.io/v1alpha1 API. */
   readonly samplecontrollerV1alpha1: SamplecontrollerV1alpha1Client;
 
   constructor(transport: Transport) {
     this.transport = transport;
+    this.samplecontrollerV1 = new SamplecontrollerV1Client(transport);
     this.samplecontrollerV1alpha1 = new SamplecontrollerV1alpha1Client(transport);
   }
 

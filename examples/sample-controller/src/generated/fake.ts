@@ -4,10 +4,11 @@ import { newFakeTransport } from "@kubegen/runtime/testing/fake";
 import type { FakeTransport } from "@kubegen/runtime/testing/fake";
 import type { KubeObject, ResourceDescriptor } from "@kubegen/runtime";
 import { Clientset } from "./clientset.js";
+import { resources as samplecontrollerV1 } from "./samplecontroller.k8s.io/v1/register.js";
 import { resources as samplecontrollerV1alpha1 } from "./samplecontroller.k8s.io/v1alpha1/register.js";
 
 /** Every resource this clientset knows, for registering with a fake tracker. */
-export const allResources: readonly ResourceDescriptor[] = [...samplecontrollerV1alpha1];
+export const allResources: readonly ResourceDescriptor[] = [...samplecontrollerV1, ...samplecontrollerV1alpha1];
 
 /** A `Clientset` whose transport is an in-memory fake; `fake` gives access to its tracker, actions and reactors. */
 export class FakeClientset extends Clientset {

@@ -2,4 +2,5 @@
 
 export { Clientset } from "./clientset.js";
 export { InformerFactory } from "./informers.js";
+export * as samplecontrollerV1 from "./samplecontroller.k8s.io/v1/index.js";
 export * as samplecontrollerV1alpha1 from "./samplecontroller.k8s.io/v1alpha1/index.js";

@@ -2,6 +2,7 @@
 
 import { SharedInformerFactory } from "@kubegen/runtime";
 import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from "@kubegen/runtime";
+import { SamplecontrollerV1Informers } from "./samplecontroller.k8s.io/v1/informers.js";
 import { SamplecontrollerV1alpha1Informers } from "./samplecontroller.k8s.io/v1alpha1/informers.js";
 
 /**
@@ -10,11 +11,14 @@ import { SamplecontrollerV1alpha1Informers } from "./samplecontroller.k8s.io/v1a
  */
 export class InformerFactory {
   readonly factory: SharedInformerFactory;
+  /** Informers for samplecontroller.k8s.io/v1. */
+  readonly samplecontrollerV1: SamplecontrollerV1Informers;
   /** Informers for samplecontroller.k8s.io/v1alpha1. */
   readonly samplecontrollerV1alpha1: SamplecontrollerV1alpha1Informers;
 
   constructor(transportOrFactory: Transport | SharedInformerFactory, opts: SharedInformerFactoryOptions = {}) {
     this.factory = transportOrFactory instanceof SharedInformerFactory ? transportOrFactory : new SharedInformerFactory(transportOrFactory, opts);
+    this.samplecontrollerV1 = new SamplecontrollerV1Informers(this.factory);
     this.samplecontrollerV1alpha1 = new SamplecontrollerV1alpha1Informers(this.factory);
   }
 

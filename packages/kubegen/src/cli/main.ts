@@ -20,7 +20,7 @@ import type { ProgressSink } from './progress.js';
  *   codegen verify     (same flags)
  *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range> | --kubegen-from <path>] [dir]
  *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>]
- *   codegen create webhook --group <g> --version <v> --kind <Kind> [--defaulting] [--programmatic-validation]
+ *   codegen create webhook --group <g> --version <v> --kind <Kind> [--defaulting] [--programmatic-validation] [--conversion]
  *
  * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
  * Exit codes: 0 ok, 1 bad input / out of date, 2 usage, 3 internal error (see errors.ts).
@@ -147,7 +147,8 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
     .requiredOption('--kind <Kind>', 'kind')
     .option('--defaulting', 'a mutating webhook that sets defaults')
     .option('--programmatic-validation', 'a validating webhook with create/update/delete checks')
-    .action((flags: { group: string; version: string; kind: string; defaulting?: boolean; programmaticValidation?: boolean }) =>
+    .option('--conversion', 'a conversion webhook between the kind\'s versions, through the storage version')
+    .action((flags: { group: string; version: string; kind: string; defaulting?: boolean; programmaticValidation?: boolean; conversion?: boolean }) =>
       scaffolding(async () => {
         const res = await createWebhook({
           cwd: io.cwd,
@@ -156,6 +157,7 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
           kind: flags.kind,
           defaulting: flags.defaulting === true,
           programmaticValidation: flags.programmaticValidation === true,
+          conversion: flags.conversion === true,
         });
         report(`created webhooks for ${flags.kind}`, res, 'next: npm run generate (writes config/webhook/manifests.yaml), then npm test and npm run test:envtest');
       }),

@@ -21,6 +21,7 @@ import { apiNames } from './names.js';
 import type { ApiNames } from './names.js';
 import { IMPORTS_MARKER, insertAbove, MAIN_FILE } from './main-markers.js';
 import { readProjectFile } from './project-file.js';
+import type { ProjectFile } from './project-file.js';
 import { renderTemplate } from './render.js';
 import { findProjectRoot } from './create-api.js';
 
@@ -33,10 +34,17 @@ export interface CreateWebhookOptions {
   defaulting?: boolean;
   /** A validating webhook with a validator. */
   programmaticValidation?: boolean;
+  /** A conversion webhook between the kind's versions, through the storage version (the hub). */
+  conversion?: boolean;
 }
 
 export const WEBHOOKS_MARKER = '// +kubegen:scaffold:webhooks';
 const DEFAULT_KUSTOMIZATION = 'config/default/kustomization.yaml';
+const CRD_CA_MARKER = '# +kubegen:scaffold:crd-ca-injection';
+const WEBHOOK_KUSTOMIZATION = 'config/webhook/kustomization.yaml';
+const MANIFESTS_MARKER = '# +kubegen:scaffold:webhook-manifests';
+const CRD_KUSTOMIZATION = 'config/crd/kustomization.yaml';
+const STORAGE_MARKER = '+kubebuilder:storageversion';
 const RESOURCES_MARKER = '# +kubegen:scaffold:webhook-resources';
 const WIRING_MARKER = '# +kubegen:scaffold:webhook-wiring';
 
@@ -46,9 +54,10 @@ function webhookPath(kind: 'mutate' | 'validate', n: ApiNames): string {
 }
 
 export async function createWebhook(opts: CreateWebhookOptions): Promise<ScaffoldResult> {
-  if (!opts.defaulting && !opts.programmaticValidation) {
-    throw new ScaffoldError('nothing to scaffold: pass --defaulting and/or --programmatic-validation');
+  if (!opts.defaulting && !opts.programmaticValidation && !opts.conversion) {
+    throw new ScaffoldError('nothing to scaffold: pass --defaulting, --programmatic-validation and/or --conversion');
   }
+  const admission = opts.defaulting === true || opts.programmaticValidation === true;
   const root = await findProjectRoot(opts.cwd);
   const project = await readProjectFile(root);
   const n = apiNames(opts.group, project.domain, opts.version, opts.kind);
@@ -56,11 +65,16 @@ export async function createWebhook(opts: CreateWebhookOptions): Promise<Scaffol
   if (!resource) throw new ScaffoldError(`kind ${n.kind} does not exist in ${n.fullGroup}/${n.version}: run "kubegen create api" first`);
   const names = apiNames(opts.group, project.domain, opts.version, opts.kind, resource.plural);
 
-  const files: ScaffoldFile[] = [
-    { path: `src/webhooks/${n.fileBase}-webhook.ts`, content: webhookFile(names, opts) },
-    { path: `src/webhooks/${n.fileBase}-webhook.test.ts`, content: unitTestFile(names, opts) },
-    { path: `test/envtest/${n.fileBase}-webhook.test.ts`, content: envtestFile(names, opts, resource.namespaced) },
-  ];
+  const files: ScaffoldFile[] = [];
+  if (admission) {
+    files.push(
+      { path: `src/webhooks/${n.fileBase}-webhook.ts`, content: webhookFile(names, opts) },
+      { path: `src/webhooks/${n.fileBase}-webhook.test.ts`, content: unitTestFile(names, opts) },
+      { path: `test/envtest/${n.fileBase}-webhook.test.ts`, content: envtestFile(names, opts, resource.namespaced) },
+    );
+  }
+  const conversion = opts.conversion ? await conversionPlan(root, project, names, resource.namespaced) : undefined;
+  if (conversion) files.push(...conversion.files);
   const firstWebhook = !(await exists(path.join(root, 'config', 'webhook')));
   if (firstWebhook) files.push(...deploymentFiles(project.projectName));
   await assertNoneExist(root, files);
@@ -68,10 +82,13 @@ export async function createWebhook(opts: CreateWebhookOptions): Promise<Scaffol
   const mainPath = path.join(root, MAIN_FILE);
   if (!(await exists(mainPath))) throw new ScaffoldError(`${mainPath} not found; cannot register the webhook`);
   let main = await fs.readFile(mainPath, 'utf8');
-  const setup = `setup${n.kind}Webhook`;
-  if (new RegExp(`\\b${setup}\\b`).test(main)) throw new ScaffoldError(`${MAIN_FILE} already calls ${setup}`);
-  main = insertAbove(main, IMPORTS_MARKER, `import { ${setup} } from './webhooks/${n.fileBase}-webhook.js';`, MAIN_FILE);
-  main = insertAbove(main, WEBHOOKS_MARKER, `${setup}(webhookServer);`, MAIN_FILE, 'webhook');
+  const register = (setup: string, module: string): void => {
+    if (new RegExp(`\\b${setup}\\b`).test(main)) throw new ScaffoldError(`${MAIN_FILE} already calls ${setup}`);
+    main = insertAbove(main, IMPORTS_MARKER, `import { ${setup} } from './webhooks/${module}.js';`, MAIN_FILE);
+    main = insertAbove(main, WEBHOOKS_MARKER, `${setup}(webhookServer);`, MAIN_FILE, 'webhook');
+  };
+  if (admission) register(`setup${n.kind}Webhook`, `${n.fileBase}-webhook`);
+  if (conversion) register(`setup${n.kind}Conversion`, `${n.fileBase}-conversion`);
   let kustomization: string | undefined;
   if (firstWebhook) {
     const file = path.join(root, DEFAULT_KUSTOMIZATION);
@@ -85,12 +102,35 @@ export async function createWebhook(opts: CreateWebhookOptions): Promise<Scaffol
     text = insertAbove(text, RESOURCES_MARKER, '- ../certmanager', DEFAULT_KUSTOMIZATION, 'webhook');
     kustomization = insertAbove(text, WIRING_MARKER, renderTemplate('webhook/default-wiring.yaml.tmpl').trimEnd(), DEFAULT_KUSTOMIZATION, 'webhook');
   }
+  // config/webhook lists manifests.yaml (written by generate) once there are admission webhooks.
+  let webhookKustomization: string | undefined;
+  if (admission) {
+    const scaffolded = files.find((f) => f.path === WEBHOOK_KUSTOMIZATION);
+    const text = scaffolded ? String(scaffolded.content) : await fs.readFile(path.join(root, WEBHOOK_KUSTOMIZATION), 'utf8').catch(() => '');
+    if (!/^\s*- manifests\.yaml\s*$/m.test(text)) {
+      const updated = insertAbove(text, MANIFESTS_MARKER, '- manifests.yaml', WEBHOOK_KUSTOMIZATION, 'webhook');
+      if (scaffolded) scaffolded.content = updated;
+      else webhookKustomization = updated;
+    }
+  }
+  if (conversion) {
+    const text = kustomization ?? (await fs.readFile(path.join(root, DEFAULT_KUSTOMIZATION), 'utf8'));
+    kustomization = insertAbove(text, CRD_CA_MARKER, renderTemplate('webhook/crd-ca-injection.yaml.tmpl', { crdName: conversion.crdName }), DEFAULT_KUSTOMIZATION, 'webhook');
+  }
 
   const config = await markerSourcesEdit(root);
 
   await writeNewFiles(root, files);
   await fs.writeFile(mainPath, main);
   const edited = [MAIN_FILE];
+  if (webhookKustomization !== undefined) {
+    await fs.writeFile(path.join(root, WEBHOOK_KUSTOMIZATION), webhookKustomization);
+    edited.push(WEBHOOK_KUSTOMIZATION);
+  }
+  for (const e of conversion?.edits ?? []) {
+    await fs.writeFile(path.join(root, e.file), e.content);
+    edited.push(e.file);
+  }
   if (config !== undefined) {
     await fs.writeFile(path.join(root, CONFIG_FILE), config);
     edited.push(CONFIG_FILE);
@@ -122,6 +162,87 @@ async function markerSourcesEdit(root: string): Promise<string | undefined> {
   const listed = m[2]!.split(',').map((x) => x.trim().replace(/^["']|["']$/g, '').replace(/\/+$/, '')).filter(Boolean);
   if (listed.some((d) => d === 'src' || d === '.' || d === 'src/webhooks')) return undefined;
   return text.replace(m[0], `${m[1]}${[...listed, 'src/webhooks'].join(', ')}]`);
+}
+
+interface ConversionPlan {
+  files: ScaffoldFile[];
+  edits: { file: string; content: string }[];
+  crdName: string;
+}
+
+/**
+ * The conversion webhook of a kind with two versions or more: the hub is the version marked
+ * `+kubebuilder:storageversion`, which also gets `+kubegen:conversion:path=…` (so the CRD's `spec.conversion` points
+ * at it); `config/crd` gets the kustomize configuration that renames the Service in the CRD.
+ */
+async function conversionPlan(root: string, project: ProjectFile, n: ApiNames, namespaced: boolean): Promise<ConversionPlan> {
+  const versions = project.resources.filter((r) => r.group === n.group && r.kind === n.kind).map((r) => r.version);
+  if (versions.length < 2) throw new ScaffoldError(`kind ${n.kind} has one version (${versions.join('')}): conversion needs two; add one with kubegen create api --version <v>`);
+  const apis = path.join(root, 'apis');
+  const typesFile = (v: string): string => path.join(apis, n.group, v, `${n.fileBase}_types.ts`);
+  let hub: string | undefined;
+  let hubText = '';
+  for (const v of versions) {
+    const text = await fs.readFile(typesFile(v), 'utf8').catch(() => '');
+    if (text.includes(STORAGE_MARKER)) {
+      hub = v;
+      hubText = text;
+    }
+  }
+  if (!hub) throw new ScaffoldError(`no version of ${n.kind} is marked ${STORAGE_MARKER}: mark the one to store (the conversion hub)`);
+  if (hubText.includes('+kubegen:conversion')) throw new ScaffoldError(`${typesFile(hub)} already has a +kubegen:conversion marker`);
+  const convertPath = `/convert-${n.fullGroup.replace(/\./g, '-')}-${n.fileBase}`;
+  const spokes = versions.filter((v) => v !== hub).sort();
+  const alias = (v: string): string => `${n.kind}${v[0]!.toUpperCase()}${v.slice(1)}`;
+  const typeImports = [hub, ...spokes].map((v) => `import type { ${n.kind} as ${alias(v)} } from '../generated/${n.fullGroup}/${v}/index.js';`).join('\n');
+  const spokeText = spokes
+    .map((v) => [
+      `    '${n.fullGroup}/${v}': {`,
+      `      // TODO: map the fields that differ between ${v} and ${hub}; as scaffolded, both have the same spec.`,
+      `      convertTo: (obj: ${alias(v)}): ${alias(hub!)} => ({ ...obj, spec: { ...obj.spec } }) as unknown as ${alias(hub!)},`,
+      `      convertFrom: (obj: ${alias(hub!)}): ${alias(v)} => ({ ...obj, spec: { ...obj.spec } }) as unknown as ${alias(v)},`,
+      `    },`,
+    ].join('\n'))
+    .join('\n');
+  const crdName = `${n.plural}.${n.fullGroup}`;
+  const groupId = (v: string): string => apiNames(n.group, n.domain, v, n.kind, n.plural).groupVersionMember;
+  const access = (v: string): string => `${groupId(v)}.${n.pluralMember}(${namespaced ? 'namespace' : ''})`;
+  const files: ScaffoldFile[] = [
+    {
+      path: `src/webhooks/${n.fileBase}-conversion.ts`,
+      content: renderTemplate('webhook/conversion.ts.tmpl', { typeImports, kind: n.kind, hubVersion: hub, path: convertPath, varName: varName(n), fullGroup: n.fullGroup, spokes: `${spokeText}\n` }),
+    },
+    {
+      path: `test/envtest/${n.fileBase}-conversion.test.ts`,
+      content: renderTemplate('webhook/conversion.envtest.ts.tmpl', {
+        kind: n.kind,
+        fileBase: n.fileBase,
+        fullGroup: n.fullGroup,
+        hubVersion: hub,
+        spokeVersion: spokes[0]!,
+        path: convertPath,
+        crdName,
+        hubAccess: access(hub),
+        spokeAccess: access(spokes[0]!),
+        testNamespaceImports: namespaced ? 'createTestNamespace, deleteTestNamespace, ' : '',
+        namespaceSetup: namespaced ? `  const namespace = await createTestNamespace(transport, '${n.fileBase}-conversion');\n` : '',
+        namespaceTeardown: namespaced ? '    await deleteTestNamespace(transport, namespace);\n' : '',
+      }),
+    },
+  ];
+  const edits: { file: string; content: string }[] = [];
+  edits.push({
+    file: path.relative(root, typesFile(hub)).split(path.sep).join('/'),
+    content: hubText.replace(` * ${STORAGE_MARKER}\n`, ` * ${STORAGE_MARKER}\n * +kubegen:conversion:path=${convertPath}\n`),
+  });
+  if (!(await exists(path.join(root, 'config/crd/kustomizeconfig.yaml')))) {
+    files.push({ path: 'config/crd/kustomizeconfig.yaml', content: renderTemplate('webhook/kustomizeconfig-crd.yaml.tmpl') });
+    const crdKustomization = await fs.readFile(path.join(root, CRD_KUSTOMIZATION), 'utf8').catch(() => {
+      throw new ScaffoldError(`${path.join(root, CRD_KUSTOMIZATION)} not found`);
+    });
+    edits.push({ file: CRD_KUSTOMIZATION, content: `${crdKustomization.trimEnd()}\nconfigurations:\n  - kustomizeconfig.yaml\n` });
+  }
+  return { files, edits, crdName };
 }
 
 function deploymentFiles(projectName: string): ScaffoldFile[] {

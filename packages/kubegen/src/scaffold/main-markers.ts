@@ -19,7 +19,7 @@ export function insertControllerSetup(main: string, kind: string, modulePath: st
 }
 
 /**
- * Inserts `line` above the line holding `marker`, with the marker's indentation. A missing marker is a
+ * Inserts `line` (or several, newline-separated) above the line holding `marker`, each with the marker's indentation. A missing marker is a
  * {@link ScaffoldError} that says where to add it (`what` scaffolded: `controller` suggests `--controller=false`).
  */
 export function insertAbove(text: string, marker: string, line: string, file: string, what = 'controller'): string {
@@ -30,6 +30,6 @@ export function insertAbove(text: string, marker: string, line: string, file: st
     throw new ScaffoldError(`${file} has no "${marker}" line; add it where the ${what} code should go${hint}`);
   }
   const indent = /^\s*/.exec(lines[i]!)![0];
-  lines.splice(i, 0, indent + line);
+  lines.splice(i, 0, ...line.split('\n').map((l) => (l === '' ? l : indent + l)));
   return lines.join('\n');
 }

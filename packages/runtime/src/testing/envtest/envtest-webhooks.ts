@@ -105,7 +105,8 @@ export async function setConversionWebhook(transport: Transport, crdName: string
     strategy: 'Webhook',
     webhook: {
       conversionReviewVersions: ['v1'],
-      clientConfig: { url: `${endpoint.url.replace(/\/+$/, '')}${endpoint.path}`, caBundle: Buffer.from(endpoint.caCert).toString('base64') },
+      // `service: null` removes the Service the CRD names in a cluster (a client config has a url or a service).
+      clientConfig: { url: `${endpoint.url.replace(/\/+$/, '')}${endpoint.path}`, caBundle: Buffer.from(endpoint.caCert).toString('base64'), service: null },
     },
   };
   await crds.patch(crdName, { type: 'merge', patch: { spec: { conversion } } });
