@@ -3,20 +3,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { main } from 'kubegen/internal/cli/main.js';
-import type { MainIO } from 'kubegen/internal/cli/main.js';
 import { insertControllerSetup } from 'kubegen/internal/scaffold/main-markers.js';
 import { renderText } from 'kubegen/internal/scaffold/render.js';
 import { ScaffoldError } from 'kubegen/internal/scaffold/index.js';
 import { REPO_ROOT } from '../support/paths.js';
+import { runCli } from '../support/cli.js';
 
-async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: MainIO = { cwd, env: {}, stdout: (s) => void (out += s), stderr: { write: (s: string) => (err += s) }, now: () => 0 };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const cli = runCli;
 
 /** Every file under `dir` with its content: proves that a refused command wrote and changed nothing. */
 function snapshot(dir: string): Map<string, string> {

@@ -11,17 +11,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { main } from 'kubegen/internal/cli/main.js';
-import type { MainIO } from 'kubegen/internal/cli/main.js';
 import { REPO_ROOT, TSC, linkRuntimePackage } from '../support/paths.js';
+import { runCli } from '../support/cli.js';
 
-async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: MainIO = { cwd, env: {}, stdout: (s) => void (out += s), stderr: { write: (s: string) => (err += s) }, now: () => 0 };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const cli = runCli;
 
 const read = (dir: string, p: string): string => fs.readFileSync(path.join(dir, p), 'utf8');
 
