@@ -15,6 +15,8 @@ import { CliInputError, ExitCode } from './errors.js';
 import type { Pipeline } from './pipeline.js';
 import type { SkippedInput } from '../parse/crd/index.js';
 import { Progress } from './progress.js';
+import { stringify as stringifyYaml } from 'yaml';
+import { minimalSample } from '../generate/sample/index.js';
 import { formatCoreTypeExplain, formatCoreTypeSummary } from './output/core-types-report.js';
 import type { CoreTypeReport } from './output/core-types-report.js';
 import type { ProgressSink } from './progress.js';
@@ -196,4 +198,25 @@ async function exists(dir: string): Promise<boolean> {
 
 function countKinds(model: ApiModel): number {
   return new Set(model.resources.map((r) => `${r.group}/${r.names.kind}`)).size;
+}
+
+/**
+ * `kubegen sample --crds FILE…`: a minimal valid object per kind (its storage version, or `version`), as YAML
+ * documents on stdout, in group/kind order. `kind` limits it to one kind (exit 1 when no CRD has it).
+ */
+export async function runSample(crds: string[], opts: { kind?: string; version?: string }, io: CommandIO, pipeline: Pipeline): Promise<number> {
+  const model = await pipeline.parseCrdPaths(crds, {});
+  const docs: string[] = [];
+  for (const r of model.resources) {
+    if (opts.kind !== undefined && r.names.kind !== opts.kind) continue;
+    const version = r.versions.find((v) => (opts.version !== undefined ? v.name === opts.version : v.storage));
+    if (!version) {
+      if (opts.version !== undefined) throw new CliInputError(`${r.names.kind}.${r.group} has no version ${opts.version} (it has ${r.versions.map((v) => v.name).join(', ')})`);
+      continue;
+    }
+    docs.push(stringifyYaml(minimalSample({ resource: r, version })));
+  }
+  if (docs.length === 0) throw new CliInputError(opts.kind !== undefined ? `no CRD for kind ${opts.kind} in ${crds.join(', ')}` : `no CustomResourceDefinition found in ${crds.join(', ')}`);
+  io.stdout(docs.map((d) => `---\n${d}`).join(''));
+  return ExitCode.ok;
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig } from './config.js';
 import type { CliFlags } from './config.js';
-import { runGenerate, runVerify } from './commands.js';
+import { runGenerate, runSample, runVerify } from './commands.js';
 import type { CommandIO } from './commands.js';
 import { CliInputError, ExitCode, reportError } from './errors.js';
 import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
@@ -59,6 +59,17 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
   withCommonOptions(
     program.command('verify').description('exit 0 when the output folder is current, else print a diff and exit 1'),
   ).action(run(runVerify));
+  program
+    .command('sample')
+    .description('print a minimal valid object per kind of the CRDs (required fields, defaults, enum values, constraints)')
+    .requiredOption('--crds <paths...>', 'CRD YAML/JSON files or folders')
+    .option('--kind <Kind>', 'only this kind')
+    .option('--version <version>', 'this version instead of the storage version')
+    .action(async (flags: { crds: string[]; kind?: string; version?: string }) => {
+      const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now };
+      const crds = flags.crds.map((p) => (path.isAbsolute(p) ? p : path.join(io.cwd, p)));
+      exitCode = await runSample(crds, { ...(flags.kind !== undefined ? { kind: flags.kind } : {}), ...(flags.version !== undefined ? { version: flags.version } : {}) }, commandIO, pipeline ?? defaultPipeline);
+    });
   addScaffoldCommands(program, io);
 
   // `generate` is the default command, so a mistyped command would read as its argument: say what was meant.

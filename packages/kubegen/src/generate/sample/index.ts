@@ -1,0 +1,157 @@
+/**
+ * `kubegen sample`: a minimal valid object per kind, from its schema — what `kubectl apply` of a fresh sample needs
+ * and nothing more. Only required fields are filled (recursively; and `spec`, always), each with its default when it has one, else the
+ * first enum value, else a value of its type that satisfies the simple constraints: minimum/maximum (exclusive too)
+ * and multipleOf for numbers; minLength/maxLength, pattern (a string generated from the regular expression,
+ * deterministically) and the common formats for strings; minItems/uniqueItems for arrays; minProperties for maps
+ * and objects. Embedded resources get a ConfigMap; free-form fields stay empty. CEL rules (`x-kubernetes-validations`)
+ * are not evaluated: a sample that breaks one is refused by the apiserver with the rule's message.
+ *
+ * Output is deterministic: the same schema gives the same sample.
+ */
+import { createRequire } from 'node:module';
+import type { JSONSchemaProps, KindVersion } from '../../model/index.js';
+
+/** The part of randexp used here. It is CommonJS whose module.exports is the class (its typings say otherwise). */
+interface RandExpLike {
+  max: number;
+  defaultRange: { subtract(from: number, to: number): void };
+  randInt: (from: number, to: number) => number;
+  gen(): string;
+}
+const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: string) => RandExpLike;
+
+/** A minimal object of kind `kv` (apiVersion, kind, metadata.name, and every required field). */
+export function minimalSample(kv: KindVersion, name = `${kv.resource.names.kind.toLowerCase()}-sample`): Record<string, unknown> {
+  const gen = new Generator();
+  const body = gen.value(kv.version.schema, 'root', 0) as Record<string, unknown>;
+  // A sample shows the spec even when the schema does not require one (kubebuilder's samples do too).
+  const spec = kv.version.schema.properties?.['spec'];
+  if (spec && body['spec'] === undefined) body['spec'] = gen.value(spec, 'spec', 1);
+  const out: Record<string, unknown> = { apiVersion: `${kv.resource.group}/${kv.version.name}`, kind: kv.resource.names.kind, metadata: { name } };
+  for (const [k, v] of Object.entries(body)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = v;
+  return out;
+}
+
+const MAX_DEPTH = 40;
+
+/** Values for the common string formats (OpenAPI / Kubernetes). */
+const FORMATS: Record<string, string> = {
+  'date-time': '2024-01-01T00:00:00Z',
+  date: '2024-01-01',
+  time: '00:00:00',
+  duration: '1h',
+  email: 'sample@example.com',
+  hostname: 'sample.example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+  cidr: '192.0.2.0/24',
+  uri: 'https://example.com/sample',
+  url: 'https://example.com/sample',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  byte: 'c2FtcGxl',
+  password: 'sample-password',
+};
+
+class Generator {
+  private seed = 1;
+
+  private rand(from: number, to: number): number {
+    this.seed = (this.seed * 1103515245 + 12345) % 2 ** 31;
+    // The high bits: an LCG's low bits cycle with a short period (bit 0 just alternates).
+    return from + (Math.floor(this.seed / 65536) % (to - from + 1));
+  }
+
+  value(s: JSONSchemaProps, name: string, depth: number): unknown {
+    if (s.default !== undefined) return s.default;
+    if (s.enum && s.enum.length > 0) return s.enum.find((v) => v !== null) ?? s.enum[0];
+    if (s['x-kubernetes-embedded-resource']) return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sample' } };
+    if (s['x-kubernetes-int-or-string']) return s.pattern ? this.string(s, name) : 1;
+    const type = s.type ?? [...(s.oneOf ?? []), ...(s.anyOf ?? [])].find((b) => b.type)?.type;
+    switch (type) {
+      case 'string':
+        return this.string(s, name);
+      case 'integer':
+      case 'number':
+        return this.number(s, type === 'integer');
+      case 'boolean':
+        return false;
+      case 'array':
+        return this.array(s, name, depth);
+      case 'object':
+      case undefined:
+        return this.object(s, name, depth);
+    }
+    return {};
+  }
+
+  private string(s: JSONSchemaProps, name: string): string {
+    const min = s.minLength ?? 0;
+    const max = s.maxLength ?? Infinity;
+    let v: string;
+    if (s.pattern) {
+      const r = new RandExp(s.pattern);
+      r.max = Math.max(3, Math.min(max, 20));
+      r.randInt = (from: number, to: number) => this.rand(from, to);
+      r.defaultRange.subtract(32, 47);
+      r.defaultRange.subtract(58, 64);
+      r.defaultRange.subtract(91, 96);
+      r.defaultRange.subtract(123, 126);
+      v = r.gen();
+      // A pattern that allows short strings may give one under minLength, or an empty one (often a special value,
+      // and kube-apiserver 1.20 refuses an empty group in Gateway API's ReferenceGrant): try a few more.
+      for (let i = 0; i < 20 && (v.length < Math.max(min, 1) || v.length > max); i++) v = r.gen();
+    } else if (s.format && FORMATS[s.format] !== undefined) {
+      v = FORMATS[s.format]!;
+    } else {
+      v = /^[a-z][a-zA-Z0-9]*$/.test(name) ? name.toLowerCase() : 'sample';
+      if (v.length < min) v = v.padEnd(min, 'x');
+    }
+    return v.length > max ? v.slice(0, max) : v;
+  }
+
+  private number(s: JSONSchemaProps, integer: boolean): number {
+    const step = s.multipleOf ?? (integer ? 1 : 0);
+    let v = 0;
+    if (s.minimum !== undefined) v = s.exclusiveMinimum ? s.minimum + (step || 1) : s.minimum;
+    else if (s.maximum !== undefined && s.maximum < 0) v = s.exclusiveMaximum ? s.maximum - (step || 1) : s.maximum;
+    if (step > 0) v = Math.ceil(v / step) * step;
+    if (integer) v = Math.ceil(v);
+    return v;
+  }
+
+  private array(s: JSONSchemaProps, name: string, depth: number): unknown[] {
+    const n = s.minItems ?? 0;
+    if (n === 0 || depth > MAX_DEPTH) return [];
+    const items = s.items ?? {};
+    const out: unknown[] = [];
+    for (let i = 0; i < n; i++) {
+      let v = this.value(items, name, depth + 1);
+      // uniqueItems (or a list-type set/map): make each element differ, where it is a string or number.
+      if (i > 0 && (s.uniqueItems || s['x-kubernetes-list-type'] === 'set')) {
+        if (typeof v === 'string') v = `${v}${i}`;
+        else if (typeof v === 'number') v = v + i * (items.multipleOf ?? 1);
+      }
+      out.push(v);
+    }
+    return out;
+  }
+
+  private object(s: JSONSchemaProps, name: string, depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    if (depth > MAX_DEPTH) return out;
+    const props = s.properties ?? {};
+    const required = new Set(s.required ?? []);
+    for (const [k, sub] of Object.entries(props)) if (required.has(k)) out[k] = this.value(sub, k, depth + 1);
+    // minProperties: add optional fields (in schema order), then map entries.
+    const min = s.minProperties ?? 0;
+    for (const [k, sub] of Object.entries(props)) {
+      if (Object.keys(out).length >= min) break;
+      if (!(k in out)) out[k] = this.value(sub, k, depth + 1);
+    }
+    if (typeof s.additionalProperties === 'object') {
+      for (let i = 0; Object.keys(out).length < min; i++) out[`${name}${i}`] = this.value(s.additionalProperties, `${name}${i}`, depth + 1);
+    }
+    return out;
+  }
+}
