@@ -71,6 +71,9 @@ export class WebhookServer {
   private poll: NodeJS.Timeout | undefined;
   private readonly closing = new AbortController();
   private readonly counts = new Map<string, number>();
+  /** Requests being answered, and who waits for there to be none (`close`). */
+  private active = 0;
+  private idle: (() => void) | undefined;
 
   constructor(opts: WebhookServerOptions = {}) {
     this.opts = opts;
@@ -141,13 +144,22 @@ export class WebhookServer {
     await this.close();
   }
 
-  /** Stops listening and watching; in-flight requests are answered first. */
+  /**
+   * Stops listening and watching; requests in flight are answered first, then every connection is dropped.
+   * Node's idle detection alone is not enough: kube-apiserver keeps a connection that served a conversion open
+   * until its own 90 s idle timeout, and the server would wait for it.
+   */
   async close(): Promise<void> {
     this.closing.abort();
     this.watcher?.close();
     if (this.poll) clearInterval(this.poll);
-    if (this.server) await closeServer(this.server as unknown as http.Server);
+    const server = this.server;
     this.server = undefined;
+    if (!server) return;
+    const closed = closeServer(server as unknown as http.Server);
+    if (this.active > 0) await new Promise<void>((resolve) => (this.idle = resolve));
+    server.closeAllConnections();
+    await closed;
   }
 
   /** A readiness check: passes once the server listens with a certificate loaded (controller-runtime's `StartedChecker`). */
@@ -208,6 +220,7 @@ export class WebhookServer {
       return;
     }
     const started = performance.now();
+    this.active++;
     this.metrics.inFlight.inc({ webhook });
     let code = 200;
     try {
@@ -221,6 +234,7 @@ export class WebhookServer {
       this.metrics.latency.observe({ webhook }, (performance.now() - started) / 1000);
       this.metrics.requests.inc({ webhook, code: String(code) });
       this.counts.set(webhook, (this.counts.get(webhook) ?? 0) + 1);
+      if (--this.active === 0) this.idle?.();
     }
   }
 
