@@ -3,7 +3,7 @@
  * shared by every controller (each controller writes its own `controller` label).
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { metricsRegistry } from '../metrics/registry.js';
+import { metricsRegistry, registeredOr } from '../metrics/registry.js';
 
 export const RECONCILE_TOTAL = 'controller_runtime_reconcile_total';
 export const RECONCILE_ERRORS_TOTAL = 'controller_runtime_reconcile_errors_total';
@@ -41,7 +41,7 @@ const cache = new WeakMap<Registry, ControllerMetrics>();
 export function controllerMetrics(registry: Registry = metricsRegistry): ControllerMetrics {
   let m = cache.get(registry);
   if (m) return m;
-  const get = <M>(name: string, make: () => M): M => (registry.getSingleMetric(name) as M | undefined) ?? make();
+  const get = <M>(name: string, make: () => M): M => registeredOr(registry, name, make);
   const registers = [registry];
   const c = ['controller'] as const;
   m = {

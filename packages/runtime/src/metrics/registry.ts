@@ -8,3 +8,11 @@ import { Registry } from 'prom-client';
  * existing metric objects instead of registering a duplicate name, which prom-client rejects).
  */
 export const metricsRegistry: Registry = new Registry();
+
+/**
+ * The metric `name` already registered on `registry`, or the one `make` creates (and registers): how components
+ * built more than once against one registry share their metrics instead of failing on a duplicate name.
+ */
+export function registeredOr<M>(registry: Registry, name: string, make: () => M): M {
+  return (registry.getSingleMetric(name) as M | undefined) ?? make();
+}

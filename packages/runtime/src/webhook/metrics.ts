@@ -4,7 +4,7 @@
  * `controller_runtime_webhook_latency_seconds{webhook}` and `controller_runtime_webhook_requests_in_flight{webhook}`.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { metricsRegistry } from '../metrics/registry.js';
+import { metricsRegistry, registeredOr } from '../metrics/registry.js';
 
 export const WEBHOOK_REQUESTS_TOTAL = 'controller_runtime_webhook_requests_total';
 export const WEBHOOK_LATENCY_SECONDS = 'controller_runtime_webhook_latency_seconds';
@@ -23,7 +23,7 @@ const cache = new WeakMap<Registry, WebhookMetrics>();
 export function webhookMetrics(registry: Registry = metricsRegistry): WebhookMetrics {
   let m = cache.get(registry);
   if (m) return m;
-  const get = <M>(name: string, make: () => M): M => (registry.getSingleMetric(name) as M | undefined) ?? make();
+  const get = <M>(name: string, make: () => M): M => registeredOr(registry, name, make);
   const registers = [registry];
   m = {
     requests: get(WEBHOOK_REQUESTS_TOTAL, () => new Counter({ name: WEBHOOK_REQUESTS_TOTAL, help: 'Total number of admission requests by HTTP status code.', labelNames: ['code', 'webhook'] as const, registers })),
