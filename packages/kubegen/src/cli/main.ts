@@ -67,7 +67,7 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
     .option('--version <version>', 'this version instead of the storage version')
     .action(async (flags: { crds: string[]; kind?: string; version?: string }) => {
       const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now };
-      const crds = flags.crds.map((p) => (path.isAbsolute(p) ? p : path.join(io.cwd, p)));
+      const crds = flags.crds.map((p) => path.resolve(io.cwd, p));
       exitCode = await runSample(crds, { ...(flags.kind !== undefined ? { kind: flags.kind } : {}), ...(flags.version !== undefined ? { version: flags.version } : {}) }, commandIO, pipeline ?? defaultPipeline);
     });
   addScaffoldCommands(program, io);

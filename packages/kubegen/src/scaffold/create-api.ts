@@ -221,7 +221,7 @@ export async function findProjectRoot(cwd: string): Promise<string> {
 }
 
 /** The `apis` folder named by the project's `codegen.config.yaml` (default `apis`). */
-async function apisFolder(root: string): Promise<string> {
+export async function apisFolder(root: string): Promise<string> {
   try {
     const cfg = parse(await fs.readFile(path.join(root, 'codegen.config.yaml'), 'utf8')) as { apis?: unknown } | null;
     if (cfg && typeof cfg.apis === 'string' && cfg.apis !== '') return path.resolve(root, cfg.apis);

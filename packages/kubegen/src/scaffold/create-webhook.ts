@@ -23,7 +23,7 @@ import { IMPORTS_MARKER, insertAbove, MAIN_FILE } from './main-markers.js';
 import { readProjectFile } from './project-file.js';
 import type { ProjectFile } from './project-file.js';
 import { renderTemplate } from './render.js';
-import { findProjectRoot } from './create-api.js';
+import { apisFolder, findProjectRoot } from './create-api.js';
 
 export interface CreateWebhookOptions {
   cwd: string;
@@ -60,20 +60,21 @@ export async function createWebhook(opts: CreateWebhookOptions): Promise<Scaffol
   const admission = opts.defaulting === true || opts.programmaticValidation === true;
   const root = await findProjectRoot(opts.cwd);
   const project = await readProjectFile(root);
-  const n = apiNames(opts.group, project.domain, opts.version, opts.kind);
-  const resource = project.resources.find((r) => r.group === n.group && r.version === n.version && r.kind === n.kind);
-  if (!resource) throw new ScaffoldError(`kind ${n.kind} does not exist in ${n.fullGroup}/${n.version}: run "kubegen create api" first`);
-  const names = apiNames(opts.group, project.domain, opts.version, opts.kind, resource.plural);
+  // Validates the names first; then the identifiers of the kind as create api recorded it (its plural).
+  const wanted = apiNames(opts.group, project.domain, opts.version, opts.kind);
+  const resource = project.resources.find((r) => r.group === wanted.group && r.version === wanted.version && r.kind === wanted.kind);
+  if (!resource) throw new ScaffoldError(`kind ${wanted.kind} does not exist in ${wanted.fullGroup}/${wanted.version}: run "kubegen create api" first`);
+  const n = apiNames(opts.group, project.domain, opts.version, opts.kind, resource.plural);
 
   const files: ScaffoldFile[] = [];
   if (admission) {
     files.push(
-      { path: `src/webhooks/${n.fileBase}-webhook.ts`, content: webhookFile(names, opts) },
-      { path: `src/webhooks/${n.fileBase}-webhook.test.ts`, content: unitTestFile(names, opts) },
-      { path: `test/envtest/${n.fileBase}-webhook.test.ts`, content: envtestFile(names, opts, resource.namespaced) },
+      { path: `src/webhooks/${n.fileBase}-webhook.ts`, content: webhookFile(n, opts) },
+      { path: `src/webhooks/${n.fileBase}-webhook.test.ts`, content: unitTestFile(n, opts) },
+      { path: `test/envtest/${n.fileBase}-webhook.test.ts`, content: envtestFile(n, opts, resource.namespaced) },
     );
   }
-  const conversion = opts.conversion ? await conversionPlan(root, project, names, resource.namespaced) : undefined;
+  const conversion = opts.conversion ? await conversionPlan(root, project, n, resource.namespaced) : undefined;
   if (conversion) files.push(...conversion.files);
   const firstWebhook = !(await exists(path.join(root, 'config', 'webhook')));
   if (firstWebhook) files.push(...deploymentFiles(project.projectName));
@@ -178,7 +179,7 @@ interface ConversionPlan {
 async function conversionPlan(root: string, project: ProjectFile, n: ApiNames, namespaced: boolean): Promise<ConversionPlan> {
   const versions = project.resources.filter((r) => r.group === n.group && r.kind === n.kind).map((r) => r.version);
   if (versions.length < 2) throw new ScaffoldError(`kind ${n.kind} has one version (${versions.join('')}): conversion needs two; add one with kubegen create api --version <v>`);
-  const apis = path.join(root, 'apis');
+  const apis = await apisFolder(root);
   const typesFile = (v: string): string => path.join(apis, n.group, v, `${n.fileBase}_types.ts`);
   let hub: string | undefined;
   let hubText = '';
