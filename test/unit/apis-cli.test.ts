@@ -3,20 +3,14 @@
  * the config-file keys, verify covering the YAML outputs, and `--emit-markers` feeding back into `--apis`.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fixture, REPO_ROOT, SAMPLE_CRD } from '../support/paths.js';
-import { CODEGEN_BIN } from '../support/paths.js';
+import { runCodegenBin } from '../support/cli.js';
 
-const BIN = CODEGEN_BIN;
-
-function codegen(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const codegen = runCodegenBin;
 
 describe('codegen --apis', () => {
   let dir: string;

@@ -3,7 +3,6 @@
  * recognised by structure (generate/types/core-types.ts); opt-outs; the CLI's summary and `--explain`.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,8 @@ import { groupVersions } from 'kubegen/internal/model/index.js';
 import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
 import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { thingCrd } from '../support/crd-yaml.js';
-import { CODEGEN_BIN, fixture } from '../support/paths.js';
+import { fixture } from '../support/paths.js';
+import { runCodegenBin } from '../support/cli.js';
 import { typeCheckProject } from '../support/type-check.js';
 
 const ROLLOUT = fixture('crds', 'argo-rollouts', 'rollout-crd.yaml');
@@ -37,10 +37,7 @@ function rolloutGv() {
   return parseCrdPaths([ROLLOUT]).then((m) => groupVersions(m)[0]!);
 }
 
-function run(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CODEGEN_BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = runCodegenBin;
 
 describe('core type matching', () => {
   const matcher = new CoreTypeMatcher();

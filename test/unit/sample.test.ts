@@ -3,14 +3,14 @@
  * test/integration/corpus-samples.test.ts creates them on a real apiserver.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { minimalSample } from 'kubegen/internal/generate/sample/index.js';
 import { groupVersions } from 'kubegen/internal/model/index.js';
 import { parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { thingCrd } from '../support/crd-yaml.js';
-import { CODEGEN_BIN, fixture } from '../support/paths.js';
+import { fixture } from '../support/paths.js';
+import { runCodegenBin } from '../support/cli.js';
 
 function sampleOf(props: Record<string, string>): Record<string, any> {
   const text = thingCrd(props).replace(/(\n {10}spec:\n {12}type: object\n)/, `$1            required: [${Object.keys(props).join(', ')}]\n`);
@@ -58,15 +58,15 @@ describe('minimalSample', () => {
 
 describe('kubegen sample', () => {
   it('prints one YAML document per kind (storage version), or one kind; an unknown kind is an error', () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [CODEGEN_BIN, 'sample', ...args], { encoding: 'utf8' });
+    const run = (...args: string[]) => runCodegenBin(undefined, 'sample', ...args);
     const all = run('--crds', fixture('crds', 'cert-manager'));
-    assert.equal(all.status, 0, all.stderr);
+    assert.equal(all.code, 0, all.stderr);
     const kinds = all.stdout.split(/^---$/m).slice(1).map((d) => parse(d).kind);
     assert.deepEqual(kinds.sort(), ['Certificate', 'CertificateRequest', 'Challenge', 'ClusterIssuer', 'Issuer', 'Order']);
     const one = run('--crds', fixture('crds', 'cert-manager'), '--kind', 'Order');
     assert.deepEqual(parse(one.stdout.replace(/^---\n/, '')).spec.issuerRef, { name: 'name' });
     const none = run('--crds', fixture('crds', 'cert-manager'), '--kind', 'Nope');
-    assert.equal(none.status, 1);
+    assert.equal(none.code, 1);
     assert.match(none.stderr, /no CRD for kind Nope/);
   });
 });

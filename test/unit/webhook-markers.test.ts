@@ -3,14 +3,14 @@
  * `codegen generate --apis` into config/webhook/manifests.yaml as controller-gen lays it out, checked by `verify`.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { scanCodeMarkers } from 'kubegen/internal/parse/typescript/code-markers.js';
-import { CODEGEN_BIN, fixture } from '../support/paths.js';
+import { fixture } from '../support/paths.js';
+import { runCodegenBin } from '../support/cli.js';
 
 const MARKERS = `// +kubebuilder:webhook:path=/mutate-ships-example-com-v1-frigate,mutating=true,failurePolicy=fail,sideEffects=None,groups=ships.example.com,resources=frigates,verbs=create;update,versions=v1,name=mfrigate.kb.io,admissionReviewVersions=v1
 /**
@@ -55,13 +55,13 @@ describe('codegen generate --apis and webhook manifests', () => {
     fs.cpSync(fixture('apis', 'multi', 'apis'), path.join(dir, 'apis'), { recursive: true });
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const codegen = (...args: string[]) => spawnSync(process.execPath, [CODEGEN_BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  const codegen = (...args: string[]) => runCodegenBin(dir, ...args);
 
   it('writes config/webhook/manifests.yaml as controller-gen does, verify checks it, and removing the markers removes it', () => {
     fs.mkdirSync(path.join(dir, 'src', 'webhooks'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'src', 'webhooks', 'frigate-webhook.ts'), MARKERS);
     const g = codegen('generate', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'src');
-    assert.equal(g.status, 0, g.stderr);
+    assert.equal(g.code, 0, g.stderr);
     assert.match(g.stdout, /wrote manifests\.yaml into config\/webhook/);
     const file = path.join(dir, 'config', 'webhook', 'manifests.yaml');
     const text = fs.readFileSync(file, 'utf8');
@@ -85,23 +85,23 @@ describe('codegen generate --apis and webhook manifests', () => {
         }],
       },
     ]);
-    assert.equal(codegen('verify', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'src').status, 0);
+    assert.equal(codegen('verify', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'src').code, 0);
     fs.writeFileSync(file, text.replace('failurePolicy: Fail', 'failurePolicy: Ignore'));
     const v = codegen('verify', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'src');
-    assert.equal(v.status, 1);
+    assert.equal(v.code, 1);
     assert.match(v.stdout, /config\/webhook\/manifests\.yaml/);
 
     fs.writeFileSync(path.join(dir, 'config', 'webhook', 'kustomization.yaml'), 'resources: [manifests.yaml]\n');
     fs.rmSync(path.join(dir, 'src', 'webhooks', 'frigate-webhook.ts'));
-    assert.equal(codegen('generate', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'src').status, 0);
+    assert.equal(codegen('generate', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'src').code, 0);
     assert.deepEqual(fs.readdirSync(path.join(dir, 'config', 'webhook')), ['kustomization.yaml'], 'ours removed, the user\'s kept');
-    assert.equal(codegen('verify', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'src').status, 0);
+    assert.equal(codegen('verify', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'src').code, 0);
   });
 
   it('+kubegen:conversion on a root type gives the CRD spec.conversion through the webhook; a one-version kind is refused', () => {
     const types = path.join(dir, 'apis', 'ships', 'v1', 'frigate_types.ts');
     fs.writeFileSync(types, fs.readFileSync(types, 'utf8').replace(' * +kubebuilder:storageversion', ' * +kubebuilder:storageversion\n * +kubegen:conversion:path=/convert'));
-    assert.equal(codegen('generate', '--apis', 'apis', '--out', 'generated').status, 0);
+    assert.equal(codegen('generate', '--apis', 'apis', '--out', 'generated').code, 0);
     const crd = parse(fs.readFileSync(path.join(dir, 'config', 'crd', 'bases', 'ships.example.com_frigates.yaml'), 'utf8'));
     assert.deepEqual(crd.spec.conversion, {
       strategy: 'Webhook',
@@ -110,7 +110,7 @@ describe('codegen generate --apis and webhook manifests', () => {
     const fleet = path.join(dir, 'apis', 'ships', 'v1', 'fleet_types.ts');
     fs.writeFileSync(fleet, fs.readFileSync(fleet, 'utf8').replace(' * +kubebuilder:object:root=true', ' * +kubebuilder:object:root=true\n * +kubegen:conversion:path=/convert'));
     const g = codegen('generate', '--apis', 'apis', '--out', 'generated');
-    assert.equal(g.status, 1);
+    assert.equal(g.code, 1);
     assert.match(g.stderr, /fleet_types\.ts:\d+:\d+: kind Fleet\.ships\.example\.com has one version: there is nothing to convert/);
   });
 
@@ -119,7 +119,7 @@ describe('codegen generate --apis and webhook manifests', () => {
     const twice = MARKERS.replace('name=vfrigate.kb.io', 'name=mfrigate.kb.io');
     fs.writeFileSync(path.join(dir, 'src', 'w.ts'), twice);
     const g = codegen('generate', '--apis', 'apis', '--out', 'generated', '--rbac-source', 'src');
-    assert.equal(g.status, 1);
+    assert.equal(g.code, 1);
     assert.match(g.stderr, /src\/w\.ts:3:4: webhook name mfrigate\.kb\.io is also used at src\/w\.ts:1/);
     assert.ok(!fs.existsSync(path.join(dir, 'config')), 'nothing written');
   });
