@@ -20,8 +20,7 @@ import type http from 'node:http';
 import type { Registry } from 'prom-client';
 import type { HealthChecker } from '../healthz/checks.js';
 import { getLogger, type Logger } from '../log.js';
-import { closeServer, formatBoundAddress, listenOn } from '../metrics/bind-address.js';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOn } from '../metrics/bind-address.js';
 import { errored, type AdmissionHandler, type AdmissionRequest, type AdmissionResponse } from './admission.js';
 import { ConversionHandler, type ConversionRequest, type ConversionResponse } from './conversion.js';
 import { webhookMetrics, type WebhookMetrics } from './metrics.js';
@@ -127,7 +126,6 @@ export class WebhookServer {
     server.on('clientError', (err, socket) => socket.destroy(err));
     this.certKey = fingerprint(cert, key);
     this.bound = await listenOn(server as unknown as http.Server, { host: this.opts.host, port: this.opts.port ?? DEFAULT_WEBHOOK_PORT });
-    this.bound = formatBoundAddress(server.address() as AddressInfo);
     this.server = server;
     this.watchCerts();
     this.log.info('serving webhooks', { address: this.bound, paths: this.paths() });
