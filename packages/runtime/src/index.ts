@@ -38,8 +38,8 @@ export type {
 } from './client/interfaces.js';
 export {
   ApiError, ConnectionStalledError, isAlreadyExists, isBadRequest, isConflict, isConnectionError, isForbidden, isGone,
-  isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall, isTimeout, isTooManyRequests, isUnauthorized,
-  newStatus, retryReason,
+  isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall, isTimeout, isTooLargeResourceVersion,
+  isTooManyRequests, isUnauthorized, newStatus, retryReason,
 } from './client/errors.js';
 
 // Built-in kinds: typed clientset, informers and resources for core, apps, batch, coordination; core structs CRDs embed

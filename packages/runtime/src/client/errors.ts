@@ -54,6 +54,19 @@ export const isInternalError = (err: unknown): boolean => reasonOrCode(err, 'Int
 /** True for a 405 MethodNotAllowed `ApiError` (apimachinery `errors.IsMethodNotSupported`). */
 export const isMethodNotSupported = (err: unknown): boolean => reasonOrCode(err, 'MethodNotAllowed', 405);
 
+/**
+ * True when the apiserver refused a resourceVersion newer than it knows (its watch cache did not catch up in time):
+ * a Status cause `ResourceVersionTooLarge`, or, from apiservers before 1.18.6, a Timeout saying "Too large resource
+ * version" (client-go's `isTooLargeResourceVersionError`). Retry without the resourceVersion.
+ */
+export function isTooLargeResourceVersion(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  const causes = err.status.details?.causes ?? [];
+  if (causes.some((c) => (c.reason ?? c.type) === 'ResourceVersionTooLarge')) return true;
+  if (!isTimeout(err)) return false;
+  return causes.some((c) => c.message === 'Too large resource version') || (err.status.message ?? '').includes('Too large resource version');
+}
+
 
 /**
  * A request or watch that got no answer in time (a watch that opened but stayed silent, a timeout). Passing it as

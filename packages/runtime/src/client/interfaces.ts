@@ -28,11 +28,16 @@ export interface ListOptions extends CallOptions {
 /**
  * Options of `watch` (meta/v1 `ListOptions` with `watch=true`), each sent as the query parameter of the same name.
  * `resourceVersion` is where the watch starts; `allowWatchBookmarks` asks for `BOOKMARK` events.
+ * A WatchList (streaming list, Kubernetes 1.27+) is `sendInitialEvents: true` with `resourceVersionMatch:
+ * 'NotOlderThan'` and `allowWatchBookmarks: true`: ADDED events for the current state, then a BOOKMARK annotated
+ * `k8s.io/initial-events-end: "true"`, then changes. Older apiservers answer it with 422 Invalid.
  */
 export interface WatchOptions extends CallOptions {
   labelSelector?: string;
   fieldSelector?: string;
   resourceVersion?: string;
+  /** Only `NotOlderThan`, and only with `sendInitialEvents` (the apiserver refuses it on any other watch). */
+  resourceVersionMatch?: 'NotOlderThan';
   allowWatchBookmarks?: boolean;
   timeoutSeconds?: number;
   sendInitialEvents?: boolean;

@@ -58,6 +58,11 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
     } while (cont);
   }
 
+  /** What the transport says (see `Transport.isWatchListSemanticsUnsupported`); false when it says nothing. */
+  isWatchListSemanticsUnsupported(): boolean {
+    return this.transport.isWatchListSemanticsUnsupported?.() ?? false;
+  }
+
   watch(opts: WatchOptions = {}): Promise<Watch<T>> {
     return this.transport.watch<T>(
       this.request('watch', {
@@ -66,6 +71,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
           labelSelector: opts.labelSelector,
           fieldSelector: opts.fieldSelector,
           resourceVersion: opts.resourceVersion,
+          resourceVersionMatch: opts.resourceVersionMatch,
           allowWatchBookmarks: opts.allowWatchBookmarks,
           timeoutSeconds: opts.timeoutSeconds,
           sendInitialEvents: opts.sendInitialEvents,

@@ -73,7 +73,8 @@ export interface Status {
     group?: string;
     kind?: string;
     uid?: string;
-    causes?: { type?: string; message?: string; field?: string }[];
+    /** What went wrong, field by field. On the wire (apimachinery `StatusCause`) the cause's type is `reason`. */
+    causes?: { reason?: string; type?: string; message?: string; field?: string }[];
     retryAfterSeconds?: number;
   };
   code?: number;
@@ -156,6 +157,12 @@ export interface Transport {
   request<T = unknown>(req: ResourceRequest): Promise<T>;
   /** Opens a watch (`req.verb === 'watch'`). Resolves once the server accepted it. */
   watch<T = unknown>(req: ResourceRequest): Promise<Watch<T>>;
+  /**
+   * True when WatchList requests must not be sent through this transport (client-go's
+   * `IsWatchListSemanticsUnSupported`): informers in `'auto'` mode then list and watch. `FakeTransport` says so
+   * unless asked otherwise; real transports leave it to the server.
+   */
+  isWatchListSemanticsUnsupported?(): boolean;
 }
 
 /** A value that is either an integer or a string (`x-kubernetes-int-or-string`), e.g. a port or `25%`. */
