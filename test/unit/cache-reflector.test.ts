@@ -322,6 +322,7 @@ describe('Reflector', () => {
     const r = new Reflector<Foo>(hanging, new Indexer<Foo>(), {
       clock,
       logger: nullLogger,
+      watchList: false, // a list, then the watch that hangs
       idleTimeoutMs: 5_000,
       backoff: { random: () => 0 },
       onError: (e) => errors.push(e),

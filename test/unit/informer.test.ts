@@ -229,6 +229,10 @@ class LwTransport implements Transport {
   watch<T>(req: ResourceRequest): Promise<Watch<T>> {
     return this.lw(req.namespace ?? '').watch({ ...req.query } as never) as Promise<Watch<T>>;
   }
+  /** What its fake lister-watchers say (they do not declare WatchList support). */
+  isWatchListSemanticsUnsupported(): boolean {
+    return this.lw('').isWatchListSemanticsUnsupported();
+  }
 }
 
 describe('SharedInformerFactory', () => {

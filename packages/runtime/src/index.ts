@@ -68,7 +68,7 @@ export type { InformerOptions, SharedInformerFactoryOptions, WaitForCacheSyncOpt
 export { MIN_RESYNC_PERIOD_MS, SharedIndexInformer } from './cache/shared-informer.js';
 export type { HandlerOptions, HandlerRegistration, SharedIndexInformerOptions } from './cache/shared-informer.js';
 export type { ResourceEventHandler } from './cache/listener.js';
-export type { ListerWatcher, ReflectorOptions } from './cache/reflector-types.js';
+export type { ListerWatcher, ReflectorOptions, WatchListMode } from './cache/reflector-types.js';
 export type { BackoffOptions } from './cache/backoff.js';
 export { stripManagedFields } from './cache/transform.js';
 export type { TransformFunc } from './cache/transform.js';

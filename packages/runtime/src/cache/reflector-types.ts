@@ -8,7 +8,19 @@ import type { BackoffOptions } from './backoff.js';
 export interface ListerWatcher<T> {
   list(opts: ListOptions): Promise<KubeList<T>>;
   watch(opts: WatchOptions): Promise<Watch<T>>;
+  /**
+   * True when this lister-watcher cannot serve a WatchList (a watch with `sendInitialEvents`), as client-go's
+   * `IsWatchListSemanticsUnSupported` on its fake clients: a reflector in `'auto'` mode then lists and watches
+   * without asking. Absent or false: the server decides (see {@link ReflectorOptions.watchList}).
+   */
+  isWatchListSemanticsUnsupported?(): boolean;
 }
+
+/**
+ * How a reflector gets the initial state: `true` = WatchList only, `false` = list + watch only, `'auto'` = WatchList
+ * with a fallback to list + watch (see {@link ReflectorOptions.watchList}).
+ */
+export type WatchListMode = boolean | 'auto';
 
 /**
  * Where a reflector writes. Calls come one at a time, in watch order. A method that throws is reported and the
@@ -24,7 +36,10 @@ export interface ReflectorStore<T> {
   setResourceVersion?(resourceVersion: string): void;
 }
 
-/** The phase an error came from. */
+/**
+ * The phase an error came from: `list` for anything before the initial state is stored (a list, or a WatchList
+ * stream before its initial-events-end bookmark), `watch` afterwards.
+ */
 export type ReflectorPhase = 'list' | 'watch';
 
 /**
@@ -46,6 +61,22 @@ export interface ReflectorOptions {
    * which ignores `limit`; `''` asks for a consistent read from etcd, paginated by `pageSize`.
    */
   initialResourceVersion?: '0' | '';
+  /**
+   * How the initial state (and every relist) is fetched. Default: `KUBEGEN_WATCH_LIST` (`true`, `false` or `auto`),
+   * else `'auto'`.
+   * - `'auto'`: a WatchList (client-go's `WatchListClient`, on by default since client-go 1.35): one watch with
+   *   `sendInitialEvents=true`, `resourceVersionMatch=NotOlderThan` and bookmarks streams the state as ADDED
+   *   events, which replace the store's content at once when the `k8s.io/initial-events-end` bookmark arrives; the
+   *   same watch then carries on, with no list request at all. When the server shows it does not support WatchList
+   *   (kube-apiserver before 1.27, or with the feature off, answers 422 Invalid; a server that ignores the
+   *   parameters sends MODIFIED/DELETED events or falls silent before the bookmark) the reflector lists and watches
+   *   instead and remembers it for its life. Other WatchList failures fall back to one list for that sync only,
+   *   as client-go does. A lister-watcher with `isWatchListSemanticsUnsupported()` (the fakes) is not asked.
+   * - `true`: WatchList only, never a list; failures are retried like failed lists (a server without WatchList
+   *   never syncs).
+   * - `false`: list (paginated) + watch only, as before WatchList.
+   */
+  watchList?: WatchListMode;
   /** Server-side watch timeout range in seconds; each watch picks a random value in it. Default [300, 600]. */
   watchTimeoutSeconds?: [min: number, max: number];
   /**

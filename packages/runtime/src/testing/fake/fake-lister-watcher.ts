@@ -3,12 +3,32 @@ import type { ListOptions, WatchOptions } from '../../client/interfaces.js';
 import type { KubeList, KubeObject, Status, Watch, WatchEvent } from '../../client/types.js';
 import { metaNamespaceKey } from '../../cache/keys.js';
 import type { ListerWatcher } from '../../cache/reflector-types.js';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../cache/watch-list.js';
 import { FakeWatch } from './fake-watch.js';
+
+/**
+ * How a {@link FakeListerWatcher} answers a WatchList (a watch with `sendInitialEvents: true`):
+ * - `unsupported` (default): it says it cannot (`isWatchListSemanticsUnsupported()` is true, as client-go's fake
+ *   clients), so reflectors in `'auto'` mode list and watch; one forced to stream gets a `supported` answer;
+ * - `supported`: as kube-apiserver 1.27+: 422 unless `resourceVersionMatch` is `NotOlderThan`, else an ADDED event per
+ *   current object, then a BOOKMARK annotated `k8s.io/initial-events-end: "true"`, then changes;
+ * - `rejected`: as kube-apiserver 1.20: 422 Invalid, "resourceVersionMatch is forbidden for watch";
+ * - `ignored`: as a server that drops the parameters: a plain watch (from `resourceVersion`, or ADDED events for
+ *   everything when it is `''`/`'0'`), with no end bookmark.
+ */
+export type FakeWatchListSupport = 'unsupported' | 'supported' | 'rejected' | 'ignored';
+
+/** Settings of a {@link FakeListerWatcher}. */
+export interface FakeListerWatcherOptions {
+  /** How WatchList requests are answered; default `unsupported` (see {@link FakeWatchListSupport}). */
+  watchList?: FakeWatchListSupport;
+}
 
 /**
  * An in-memory {@link ListerWatcher} for testing informers and controllers without an apiserver: it keeps objects,
  * numbers changes with an increasing resourceVersion, paginates lists, replays history to watches that resume from
- * an old resourceVersion, answers 410 below the compaction point, and lets a test inject failures.
+ * an old resourceVersion, answers 410 below the compaction point, serves WatchList streams as configured
+ * ({@link FakeWatchListSupport}), and lets a test inject failures.
  * Objects it hands out are copies, as an apiserver's would be.
  */
 export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T> {
@@ -25,6 +45,20 @@ export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T>
   readonly listErrors: unknown[] = [];
   /** Errors the next watch calls throw, one per call. */
   readonly watchErrors: unknown[] = [];
+  /** While true, WatchList streams get their initial events but not the end bookmark (see `sendInitialEventsEnd`). */
+  withholdInitialEventsEnd = false;
+  private readonly watchList: FakeWatchListSupport;
+  /** WatchList streams whose end bookmark was withheld, with the resourceVersion it carries. */
+  private readonly awaitingEnd = new Map<FakeWatch<T>, string>();
+
+  constructor(opts: FakeListerWatcherOptions = {}) {
+    this.watchList = opts.watchList ?? 'unsupported';
+  }
+
+  /** True unless built with `watchList: 'supported' | 'rejected' | 'ignored'` (client-go's fakes say the same). */
+  isWatchListSemanticsUnsupported(): boolean {
+    return this.watchList === 'unsupported';
+  }
 
   get resourceVersion(): string {
     return String(this.rv);
@@ -40,7 +74,7 @@ export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T>
     await Promise.resolve();
     const err = this.listErrors.shift();
     if (err !== undefined) throw err;
-    const all = [...this.items.values()].sort((a, b) => metaNamespaceKey(a).localeCompare(metaNamespaceKey(b)));
+    const all = this.sorted();
     const start = opts.continue ? Number(opts.continue) : 0;
     const end = opts.limit ? Math.min(all.length, start + opts.limit) : all.length;
     const page = all.slice(start, end).map(copy);
@@ -52,12 +86,51 @@ export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T>
     await Promise.resolve();
     const err = this.watchErrors.shift();
     if (err !== undefined) throw err;
+    if (opts.sendInitialEvents && this.watchList !== 'ignored') return this.streamList(opts);
+    // A server that ignores sendInitialEvents answers RV ''/'0' the legacy way: ADDED for everything, then changes.
+    const legacyAll = !opts.resourceVersion || opts.resourceVersion === '0';
+    if (opts.sendInitialEvents && legacyAll) return this.openWatch(this.sorted(), this.rv);
     const from = Number(opts.resourceVersion || this.rv);
     if (from < this.compactedRV) throw new ApiError(newStatus(410, 'Expired', `too old resource version: ${from} (${this.compactedRV})`));
-    const w = new FakeWatch<T>(() => this.open.delete(w));
+    return this.openWatch([], from);
+  }
+
+  /** Sends the withheld end bookmark to every WatchList stream still waiting for it. */
+  sendInitialEventsEnd(): void {
+    for (const [w, rv] of this.awaitingEnd) w.push('BOOKMARK', endBookmark<T>(rv));
+    this.awaitingEnd.clear();
+  }
+
+  /** A WatchList answer per `this.watchList` (not `ignored`: that one is a plain watch). */
+  private streamList(opts: WatchOptions): Watch<T> {
+    if (this.watchList === 'rejected') {
+      const message = 'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch';
+      throw new ApiError(invalidListOptions(message, 'resourceVersionMatch'));
+    }
+    if (opts.resourceVersionMatch !== 'NotOlderThan') {
+      throw new ApiError(invalidListOptions('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', 'resourceVersionMatch'));
+    }
+    const w = this.openWatch(this.sorted(), this.rv);
+    if (!opts.allowWatchBookmarks) return w;
+    if (this.withholdInitialEventsEnd) this.awaitingEnd.set(w, String(this.rv));
+    else w.push('BOOKMARK', endBookmark<T>(String(this.rv)));
+    return w;
+  }
+
+  /** A watch that first gets ADDED events for `initial`, then the history after `from`, then live changes. */
+  private openWatch(initial: T[], from: number): FakeWatch<T> {
+    const w = new FakeWatch<T>(() => {
+      this.open.delete(w);
+      this.awaitingEnd.delete(w);
+    });
     this.open.add(w);
+    for (const obj of initial) w.push('ADDED', copy(obj));
     for (const h of this.history) if (h.rv > from) w.push(h.event.type, copy(h.event.object));
     return w;
+  }
+
+  private sorted(): T[] {
+    return [...this.items.values()].sort((a, b) => metaNamespaceKey(a).localeCompare(metaNamespaceKey(b)));
   }
 
   /** Adds or replaces an object as the apiserver would (new resourceVersion) and tells open watches. */
@@ -131,4 +204,17 @@ export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T>
 
 function copy<O>(obj: O): O {
   return structuredClone(obj);
+}
+
+function endBookmark<T>(resourceVersion: string): T {
+  return { metadata: { resourceVersion, annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } } } as T;
+}
+
+/** The 422 kube-apiserver answers for bad watch options. */
+function invalidListOptions(message: string, field: string): Status {
+  return newStatus(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${message}`, {
+    group: 'meta.k8s.io',
+    kind: 'ListOptions',
+    causes: [{ reason: 'FieldValueForbidden', message, field }],
+  });
 }

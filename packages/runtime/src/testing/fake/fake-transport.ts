@@ -24,9 +24,19 @@ export class FakeTransport implements Transport {
   private readonly recorded: FakeAction[] = [];
   private readonly prepended: Reactor[] = [];
   private readonly appended: Reactor[] = [];
+  /**
+   * Whether informers in `'auto'` mode may sync through WatchList streams from the tracker (which serves them).
+   * Default false, as client-go's fake clientset: they list and watch, and `actions()` shows `list` then `watch`.
+   */
+  watchListSemantics = false;
 
   constructor(tracker: ObjectTracker = new ObjectTracker()) {
     this.tracker = tracker;
+  }
+
+  /** The opposite of `watchListSemantics` (see `Transport.isWatchListSemanticsUnsupported`). */
+  isWatchListSemanticsUnsupported(): boolean {
+    return !this.watchListSemantics;
   }
 
   /** Copies of the recorded actions, oldest first. */

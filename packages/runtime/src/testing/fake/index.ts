@@ -9,6 +9,7 @@ export * from './fake-actions.js';
 export type { FakeResource, FakeScaleSpec } from './fake-resource.js';
 export { FakeWatch } from './fake-watch.js';
 export { FakeListerWatcher } from './fake-lister-watcher.js';
+export type { FakeListerWatcherOptions, FakeWatchListSupport } from './fake-lister-watcher.js';
 export { FakeEventRecorder, type RecordedEvent } from './fake-recorder.js';
 /** client-go's name for {@link FakeEventRecorder} (`record.FakeRecorder`); the same class. */
 export { FakeEventRecorder as FakeRecorder } from './fake-recorder.js';
