@@ -12,6 +12,8 @@ import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-info
 import { InitialEvents, isWatchListRejected, watchListModeFromEnv } from '@kubegen/runtime/internal/cache/watch-list.js';
 import { FakeListerWatcher } from '@kubegen/runtime/internal/testing/fake/fake-lister-watcher.js';
 import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import { settle } from '../support/wait.js';
 
@@ -132,5 +134,23 @@ describe('SharedIndexInformer over WatchList', () => {
     assert.deepEqual(events, ['add a initial', 'add b initial', 'tombstone ns/b']);
     assert.equal(lw.listCalls.length, 0);
     await informer.stop();
+  });
+});
+
+describe('SharedInformerFactory watchList options', () => {
+  it('reflector.watchList applies to every informer; InformerOptions.watchList overrides it', async () => {
+    const cm = (ns: string, name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: ns, name } });
+    const t = newFakeTransport([builtinResources.configMaps], cm('a', 'x'), cm('b', 'y'));
+    const f = new SharedInformerFactory(t, { logger: nullLogger, reflector: { watchList: true } });
+    const streamed = f.informerFor(builtinResources.configMaps, { namespace: 'a' });
+    const listed = f.informerFor(builtinResources.configMaps, { namespace: 'b', watchList: false });
+    f.start();
+    await f.waitForCacheSync({ timeoutMs: 5_000 });
+    assert.equal(streamed.getIndexer().size, 1);
+    assert.equal(listed.getIndexer().size, 1);
+    const seen = t.actions().map((a) => `${a.namespace} ${a.verb}${a.query['sendInitialEvents'] ? ' sendInitialEvents' : ''}`);
+    assert.deepEqual(seen.filter((a) => a.startsWith('a ')), ['a watch sendInitialEvents']);
+    assert.deepEqual(seen.filter((a) => a.startsWith('b ')), ['b list', 'b watch']);
+    await f.shutdown();
   });
 });

@@ -2,7 +2,7 @@ import { realClock, type Clock } from '../clock.js';
 import { ResourceClient } from '../client/resource-client.js';
 import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
 import { getLogger, type Logger } from '../log.js';
-import type { ReflectorOptions } from './reflector-types.js';
+import type { ReflectorOptions, WatchListMode } from './reflector-types.js';
 import { SharedIndexInformer, type SharedIndexInformerOptions } from './shared-informer.js';
 import type { TransformFunc } from './transform.js';
 
@@ -16,6 +16,11 @@ export interface InformerOptions<T> {
   resyncPeriodMs?: number;
   transform?: TransformFunc<T>;
   indexers?: SharedIndexInformerOptions<T>['indexers'];
+  /**
+   * WatchList or list + watch for this informer (see `ReflectorOptions.watchList`); default: the factory's
+   * `reflector.watchList`, else `KUBEGEN_WATCH_LIST`, else `'auto'`. Fixed by the first caller, like the resync.
+   */
+  watchList?: WatchListMode;
 }
 
 /**
@@ -33,7 +38,10 @@ export interface SharedInformerFactoryOptions {
   transform?: TransformFunc<KubeObject>;
   logger?: Logger;
   clock?: Clock;
-  /** Reflector tuning passed to every informer (page size, timeouts, backoff). */
+  /**
+   * Reflector tuning passed to every informer: page size, timeouts, backoff, and `watchList` (WatchList or list +
+   * watch; default `KUBEGEN_WATCH_LIST`, else `'auto'`: WatchList where the apiserver supports it).
+   */
   reflector?: Omit<ReflectorOptions, 'name' | 'labelSelector' | 'fieldSelector' | 'clock' | 'logger' | 'onError'>;
   freezeObjects?: boolean;
 }
@@ -94,6 +102,7 @@ export class SharedInformerFactory {
       resyncPeriodMs: opts.resyncPeriodMs ?? this.opts.resyncPeriodMs ?? 0,
       transform: opts.transform ?? (this.opts.transform as TransformFunc<T> | undefined),
       indexers: opts.indexers,
+      ...(opts.watchList !== undefined ? { watchList: opts.watchList } : {}),
       clock: this.clock,
       logger: this.log,
       freezeObjects: this.opts.freezeObjects,

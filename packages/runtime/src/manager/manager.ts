@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import type { Registry } from 'prom-client';
 import { SharedInformerFactory, type InformerOptions } from '../cache/factory.js';
+import type { WatchListMode } from '../cache/reflector-types.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
 import { realClock, type Clock } from '../clock.js';
@@ -57,6 +58,12 @@ export interface ManagerOptions {
   namespace?: string;
   /** Cache resync period (default none). */
   resyncPeriodMs?: number;
+  /**
+   * How the cache's informers get their state: WatchList streams or list + watch (`ReflectorOptions.watchList`).
+   * Default `KUBEGEN_WATCH_LIST`, else `'auto'`: WatchList where the apiserver supports it (1.27+ with the feature
+   * on), list + watch elsewhere.
+   */
+  watchList?: WatchListMode;
   /** `/metrics` address, default `:8080`; `"0"` disables. */
   metricsBindAddress?: string;
   /** `/healthz` + `/readyz` address; default `""`/`"0"`: disabled. */
@@ -130,6 +137,7 @@ export class Manager {
     this.cache = new SharedInformerFactory(opts.transport, {
       ...(opts.namespace ? { namespace: opts.namespace } : {}),
       resyncPeriodMs: opts.resyncPeriodMs ?? 0,
+      ...(opts.watchList !== undefined ? { reflector: { watchList: opts.watchList } } : {}),
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
     });
