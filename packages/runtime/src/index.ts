@@ -37,10 +37,15 @@ export type {
   UpdateOptions, WatchOptions, WriteOptions,
 } from './client/interfaces.js';
 export {
-  ApiError, ConnectionStalledError, isAlreadyExists, isBadRequest, isConflict, isConnectionError, isForbidden, isGone,
-  isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall, isTimeout, isTooManyRequests, isUnauthorized,
-  newStatus, retryReason,
+  ApiError, ApplyConflictError, ConnectionStalledError, isAlreadyExists, isApplyConflict, isBadRequest, isConflict,
+  isConnectionError, isForbidden, isGone, isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall,
+  isTimeout, isTooManyRequests, isUnauthorized, newStatus, retryReason,
 } from './client/errors.js';
+export type { ApplyConflict } from './client/errors.js';
+
+// Server-side apply: apply configurations (generated `applyconfigurations.ts` builds on these), default field manager
+export { defaultFieldManager, FALLBACK_FIELD_MANAGER } from './client/apply.js';
+export type { ApplyConfiguration, ApplyObject, ApplyObjectMeta, ListMapEntry } from './client/apply.js';
 
 // Built-in kinds: typed clientset, informers and resources for core, apps, batch, coordination; core structs CRDs embed
 export type {

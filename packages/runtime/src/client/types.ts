@@ -156,6 +156,8 @@ export interface Transport {
   request<T = unknown>(req: ResourceRequest): Promise<T>;
   /** Opens a watch (`req.verb === 'watch'`). Resolves once the server accepted it. */
   watch<T = unknown>(req: ResourceRequest): Promise<Watch<T>>;
+  /** The field manager of server-side applies that name none; unset: `defaultFieldManager()`. */
+  readonly fieldManager?: string | undefined;
 }
 
 /** A value that is either an integer or a string (`x-kubernetes-int-or-string`), e.g. a port or `25%`. */

@@ -21,6 +21,8 @@ import type { ObjectTrackerOptions } from './object-tracker.js';
  */
 export class FakeTransport implements Transport {
   readonly tracker: ObjectTracker;
+  /** The field manager of applies that name none (unset: `defaultFieldManager()`, the program's name). */
+  fieldManager: string | undefined;
   private readonly recorded: FakeAction[] = [];
   private readonly prepended: Reactor[] = [];
   private readonly appended: Reactor[] = [];
