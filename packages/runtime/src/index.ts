@@ -11,7 +11,7 @@
 // Kubernetes object and API types
 export { PATCH_CONTENT_TYPES } from './client/types.js';
 export type {
-  IntOrString, KubeList, KubeObject, ListMeta, ObjectMeta, OwnerReference, PatchType, QueryValue, ResourceDescriptor,
+  AssociativeList, IntOrString, KubeList, KubeObject, ListMeta, ObjectMeta, OwnerReference, PatchType, QueryValue, ResourceDescriptor,
   ResourceInfo, ResourceRequest, ScalePaths, Status, Transport, Verb, Watch, WatchEvent, WatchEventType,
 } from './client/types.js';
 export type {

@@ -34,7 +34,7 @@ export interface ApplyConflict {
   message: string;
 }
 
-/** `details.causes[].type` of a server-side apply conflict (meta/v1 `CauseTypeFieldManagerConflict`). */
+/** The cause type (`details.causes[].reason` on the wire) of a server-side apply conflict (`CauseTypeFieldManagerConflict`). */
 export const FIELD_MANAGER_CONFLICT = 'FieldManagerConflict';
 
 /**
@@ -59,7 +59,7 @@ export class ApplyConflictError extends ApiError {
 export function applyConflictsOf(status: Status): ApplyConflict[] {
   const causes = status.details?.causes ?? [];
   return causes
-    .filter((c) => c.type === FIELD_MANAGER_CONFLICT)
+    .filter((c) => (c.reason ?? c.type) === FIELD_MANAGER_CONFLICT)
     .map((c) => ({ field: c.field ?? '', manager: managerOf(c.message ?? ''), message: c.message ?? '' }));
 }
 

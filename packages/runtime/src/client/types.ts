@@ -73,7 +73,8 @@ export interface Status {
     group?: string;
     kind?: string;
     uid?: string;
-    causes?: { type?: string; message?: string; field?: string }[];
+    /** meta/v1 `StatusCause`s; the apiserver writes a cause's type as `reason` (`FieldManagerConflict`). */
+    causes?: { reason?: string; type?: string; message?: string; field?: string }[];
     retryAfterSeconds?: number;
   };
   code?: number;
@@ -178,4 +179,22 @@ export interface ScalePaths {
 export interface ResourceDescriptor extends ResourceInfo {
   statusSubresource?: boolean;
   scale?: ScalePaths;
+  /**
+   * The object's associative lists (`x-kubernetes-list-type: map` or `set`), for the fake tracker's server-side
+   * apply, which merges them by key (or value) instead of replacing them whole as it does every other list.
+   * Absent when there are none.
+   */
+  associativeLists?: AssociativeList[];
+}
+
+/**
+ * Where an associative list is, from the object's root: property names, `[]` for a list's items and `{}` for any
+ * key of a map (`['spec', 'ports']`, `['spec', 'rules', '[]', 'backends']`). `keys` are a list-map's keys
+ * (`x-kubernetes-list-map-keys`); without them the list is a set of scalars. `keyDefaults` are the schema's
+ * defaults of keys, which the apiserver fills in before entries are matched.
+ */
+export interface AssociativeList {
+  path: string[];
+  keys?: string[];
+  keyDefaults?: Record<string, unknown>;
 }

@@ -123,6 +123,7 @@ export class FakeTransport implements Transport {
           dryRun,
           subresource: sub || undefined,
           fieldManager: str(q['fieldManager']),
+          force: bool(q['force']) === true,
         });
       case 'delete': {
         const preconditions = (req.body as { preconditions?: Preconditions } | undefined)?.preconditions;
