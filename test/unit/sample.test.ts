@@ -1,8 +1,9 @@
 /**
  * `kubegen sample` (issue 12's sample generator): minimal objects that satisfy the schema's simple constraints.
- * test/integration/corpus-samples.test.ts creates them on a real apiserver.
+ * test/integration/corpus-crud.test.ts drives them through the generated clientset on both envtest profiles.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { minimalSample } from 'kubegen/internal/generate/sample/index.js';
@@ -53,6 +54,21 @@ describe('minimalSample', () => {
     assert.deepEqual(spec.nested, { a: false });
     assert.deepEqual(spec.optionalIsLeftOut, {}, 'required, but with no required fields of its own');
     assert.deepEqual(sampleOf({ dns: '{type: string, pattern: "^[a-z]([-a-z0-9]*[a-z0-9])?$", maxLength: 10}' }).spec.dns, spec.dns, 'deterministic');
+  });
+});
+
+describe('minimalSample options', () => {
+  it('names the object as asked, and fills status (with its required fields) only when asked', async () => {
+    const crd = fs.readFileSync(fixture('crds', 'sample-controller', 'crd-status-subresource.yaml'), 'utf8').replace(
+      /(\n {12}status:\n {14}type: object\n)/,
+      '$1              required: [availableReplicas]\n',
+    );
+    assert.match(crd, /required: \[availableReplicas\]/, 'the fixture has a status schema to require a field in');
+    const kv = groupVersions({ resources: parseCrdText(crd, 'foo.yaml') })[0]!.kinds[0]!;
+    const plain = minimalSample(kv, { name: 'a' });
+    assert.deepEqual(plain['metadata'], { name: 'a' });
+    assert.equal(plain['status'], undefined);
+    assert.deepEqual(minimalSample(kv, { withStatus: true })['status'], { availableReplicas: 0 });
   });
 });
 

@@ -73,7 +73,8 @@ export interface Status {
     group?: string;
     kind?: string;
     uid?: string;
-    causes?: { type?: string; message?: string; field?: string }[];
+    /** The JSON key of a cause's type is `reason` (Go's `StatusCause.Type`): `FieldValueInvalid`, `FieldManagerConflict`… */
+    causes?: { reason?: string; message?: string; field?: string }[];
     retryAfterSeconds?: number;
   };
   code?: number;

@@ -21,13 +21,24 @@ interface RandExpLike {
 }
 const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: string) => RandExpLike;
 
+/** Options of {@link minimalSample}. */
+export interface SampleOptions {
+  /** `metadata.name` (default `<kind>-sample`). */
+  name?: string;
+  /** Also fill `status` with its required fields, as for spec (a test's `updateStatus`; samples users apply have none). */
+  withStatus?: boolean;
+}
+
 /** A minimal object of kind `kv` (apiVersion, kind, metadata.name, and every required field). */
-export function minimalSample(kv: KindVersion, name = `${kv.resource.names.kind.toLowerCase()}-sample`): Record<string, unknown> {
+export function minimalSample(kv: KindVersion, opts: SampleOptions = {}): Record<string, unknown> {
+  const name = opts.name ?? `${kv.resource.names.kind.toLowerCase()}-sample`;
   const gen = new Generator();
   const body = gen.value(kv.version.schema, 'root', 0) as Record<string, unknown>;
   // A sample shows the spec even when the schema does not require one (kubebuilder's samples do too).
-  const spec = kv.version.schema.properties?.['spec'];
-  if (spec && body['spec'] === undefined) body['spec'] = gen.value(spec, 'spec', 1);
+  for (const part of opts.withStatus ? ['spec', 'status'] : ['spec']) {
+    const schema = kv.version.schema.properties?.[part];
+    if (schema && body[part] === undefined) body[part] = gen.value(schema, part, 1);
+  }
   const out: Record<string, unknown> = { apiVersion: `${kv.resource.group}/${kv.version.name}`, kind: kv.resource.names.kind, metadata: { name } };
   for (const [k, v] of Object.entries(body)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = v;
   return out;

@@ -28,7 +28,7 @@ function prefixFrom(s: string): string {
 export async function createTestNamespace(transport: Transport, prefix = 'test', labels: Record<string, string> = {}): Promise<string> {
   const client = new ResourceClient<KubeObject>(transport, NAMESPACE_RESOURCE);
   const ns = await client.create({ metadata: { generateName: `${prefixFrom(prefix)}-`, labels: { 'kubegen.dev/test': 'true', ...labels } } }).catch((err: unknown) => {
-    throw explainNotServed(err, 'namespaces', 'namespaces; on it any namespace name works, see testNamespaceName()');
+    throw explainNotServed(err, 'namespaces', 'namespaces', 'on crd-only any namespace name works (testNamespaceName())');
   });
   const name = ns.metadata?.name;
   if (!name) throw new Error('the apiserver returned a namespace without a name');

@@ -65,12 +65,13 @@ export function requireCapabilities(profile: EnvtestProfile, needed: readonly En
  * Rethrows a 404 from creating a kind the control plane does not serve at all as an error that says so (the
  * `crd-only` profile answers 404 for every built-in kind); any other error is returned unchanged.
  */
-export function explainNotServed(err: unknown, capability: EnvtestCapability, what: string): unknown {
+export function explainNotServed(err: unknown, capability: EnvtestCapability, what: string, hint?: string): unknown {
   if (!isNotFound(err)) return err;
   const by = (Object.keys(PROFILE_CAPABILITIES) as EnvtestProfile[]).filter((p) => profileServes(p, capability));
   return new Error(
     `envtest: the apiserver does not serve ${what} (404); the 'crd-only' profile (${PROFILE_DESCRIPTIONS['crd-only']}) has no ${capability}` +
       (by.length > 0 ? `: use the '${by.join("' or '")}' profile` : '') +
+      (hint ? `; ${hint}` : '') +
       ` (${err instanceof Error ? err.message : String(err)})`,
   );
 }
