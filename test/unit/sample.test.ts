@@ -73,6 +73,19 @@ describe('minimalSample options', () => {
 });
 
 describe('kubegen sample', () => {
+  it('reads TypeScript API types with --apis, and needs exactly one of --crds and --apis', () => {
+    const res = runCodegenBin(undefined, 'sample', '--apis', fixture('apis', 'multi', 'apis'), '--kind', 'Frigate');
+    assert.equal(res.code, 0, res.stderr);
+    const frigate = parse(res.stdout.replace(/^---\n/, '')) as Record<string, any>;
+    assert.equal(frigate['kind'], 'Frigate');
+    assert.equal(frigate['spec'].class, 'Light', 'the first value of the string-literal union');
+    assert.equal(frigate['spec'].replicas, 1, 'the marker default');
+    assert.match(frigate['spec'].callSign, /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'the Pattern marker');
+    const neither = runCodegenBin(undefined, 'sample');
+    assert.equal(neither.code, 2);
+    assert.match(neither.stderr, /needs exactly one of --crds <paths...> and --apis <dir>/);
+  });
+
   it('prints one YAML document per kind (storage version), or one kind; an unknown kind is an error', () => {
     const run = (...args: string[]) => runCodegenBin(undefined, 'sample', ...args);
     const all = run('--crds', fixture('crds', 'cert-manager'));
@@ -83,6 +96,6 @@ describe('kubegen sample', () => {
     assert.deepEqual(parse(one.stdout.replace(/^---\n/, '')).spec.issuerRef, { name: 'name' });
     const none = run('--crds', fixture('crds', 'cert-manager'), '--kind', 'Nope');
     assert.equal(none.code, 1);
-    assert.match(none.stderr, /no CRD for kind Nope/);
+    assert.match(none.stderr, /no kind Nope in .*fixtures\/crds\/cert-manager/);
   });
 });

@@ -10,6 +10,7 @@
  * Output is deterministic: the same schema gives the same sample.
  */
 import { createRequire } from 'node:module';
+import { stringify as stringifyYaml } from 'yaml';
 import type { JSONSchemaProps, KindVersion } from '../../model/index.js';
 
 /** The part of randexp used here. It is CommonJS whose module.exports is the class (its typings say otherwise). */
@@ -42,6 +43,27 @@ export function minimalSample(kv: KindVersion, opts: SampleOptions = {}): Record
   const out: Record<string, unknown> = { apiVersion: `${kv.resource.group}/${kv.version.name}`, kind: kv.resource.names.kind, metadata: { name } };
   for (const [k, v] of Object.entries(body)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = v;
   return out;
+}
+
+/** Options of {@link sampleYaml}: the object's labels and a comment put above its `spec`. */
+export interface SampleYamlOptions extends SampleOptions {
+  labels?: Record<string, string>;
+  specComment?: string;
+}
+
+/**
+ * The minimal sample of `kv` as a YAML document (what `kubegen sample` prints and `create api` writes into
+ * `config/samples/`): `metadata.labels` when given, and `specComment` as a comment line above `spec`.
+ */
+export function sampleYaml(kv: KindVersion, opts: SampleYamlOptions = {}): string {
+  const obj = minimalSample(kv, opts);
+  if (opts.labels && Object.keys(opts.labels).length > 0) obj['metadata'] = { labels: opts.labels, ...(obj['metadata'] as object) };
+  let text = stringifyYaml(obj);
+  if (opts.specComment !== undefined) {
+    const comment = opts.specComment.split('\n').map((l) => `# ${l}`.trimEnd()).join('\n');
+    text = text.replace(/^spec:/m, `${comment}\nspec:`);
+  }
+  return text;
 }
 
 const MAX_DEPTH = 40;
