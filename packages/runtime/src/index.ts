@@ -189,8 +189,8 @@ export type {
 } from './webhook/admission.js';
 export { ConversionHandler, conversionWebhook } from './webhook/conversion.js';
 export type { ConversionOptions, ConversionRequest, ConversionResponse, SpokeConversion } from './webhook/conversion.js';
-export { generateServingCertificate, writeServingCertificate } from './certs/self-signed.js';
-export type { CertificateFileNames, ServingCertificate, ServingCertificateOptions } from './certs/self-signed.js';
+export { generateClientCertificate, generateServingCertificate, writeServingCertificate } from './certs/self-signed.js';
+export type { CertificateFileNames, ClientCertificateOptions, ServingCertificate, ServingCertificateOptions } from './certs/self-signed.js';
 
 // Label and field selectors (apimachinery `labels`, `fields`)
 export {

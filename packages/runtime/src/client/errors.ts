@@ -59,7 +59,7 @@ export class ApplyConflictError extends ApiError {
 export function applyConflictsOf(status: Status): ApplyConflict[] {
   const causes = status.details?.causes ?? [];
   return causes
-    .filter((c) => (c.reason ?? c.type) === FIELD_MANAGER_CONFLICT)
+    .filter((c) => c.reason === FIELD_MANAGER_CONFLICT)
     .map((c) => ({ field: c.field ?? '', manager: managerOf(c.message ?? ''), message: c.message ?? '' }));
 }
 

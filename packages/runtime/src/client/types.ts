@@ -73,8 +73,8 @@ export interface Status {
     group?: string;
     kind?: string;
     uid?: string;
-    /** meta/v1 `StatusCause`s; the apiserver writes a cause's type as `reason` (`FieldManagerConflict`). */
-    causes?: { reason?: string; type?: string; message?: string; field?: string }[];
+    /** The JSON key of a cause's type is `reason` (Go's `StatusCause.Type`): `FieldValueInvalid`, `FieldManagerConflict`… */
+    causes?: { reason?: string; message?: string; field?: string }[];
     retryAfterSeconds?: number;
   };
   code?: number;
