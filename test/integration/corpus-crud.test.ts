@@ -2,7 +2,7 @@
  * Every corpus CRD against a real server, through the generated clientset (issue 12). The whole corpus is generated
  * and compiled (tsc) into a scratch project, each CRD is installed, and per kind (its storage version) the minimal
  * sample of `kubegen sample` goes through the generated typed client: create, get, list, watch (a MODIFIED event
- * for the merge patch), merge patch, server-side apply, updateStatus where the kind has a status subresource, delete
+ * for the merge patch), merge patch, server-side apply (from the generated `<kind>Apply` constructor), updateStatus where the kind has a status subresource, delete
  * (then get answers 404). A kind that fails names the step and the server's reason (for a CEL rule or a pattern the
  * apiserver quotes the rule or the pattern).
  *
@@ -23,7 +23,7 @@ import { CRD_RESOURCE, installCrds, parseCrds, type CrdObject } from '@kubegen/r
 import type { EnvtestProfile } from '@kubegen/runtime/internal/testing/envtest/envtest-profiles.js';
 import { groupIdentifiers, groupVersions, type JSONSchemaProps, type KindVersion } from 'kubegen/internal/model/index.js';
 import { generate } from 'kubegen/internal/generate/index.js';
-import { groupVersionMember, pluralMember } from 'kubegen/internal/generate/names.js';
+import { groupVersionMember, lowerCamel, pluralMember } from 'kubegen/internal/generate/names.js';
 import { minimalSample } from 'kubegen/internal/generate/sample/index.js';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
 import { corpusRuns } from '../support/corpus.js';
@@ -43,12 +43,16 @@ interface KindClient {
 }
 
 type ClientsetClass = new (transport: Transport) => Record<string, Record<string, (ns?: string) => KindClient>>;
+/** A generated `<kind>Apply(name, namespace?)`: the identity of an apply configuration. */
+type ApplyConstructor = (name: string, namespace?: string) => KubeObject;
 
 interface Run {
   files: string[];
   kinds: KindVersion[];
   groupIds: Map<string, string>;
   Clientset: ClientsetClass;
+  /** The generated modules by group/version member (`samplecontrollerV1alpha1`), from the root index. */
+  modules: Record<string, Record<string, unknown>>;
 }
 
 /** Generates every corpus run into `dir/run<i>`, compiles the whole folder with tsc, and imports each clientset. */
@@ -77,8 +81,8 @@ async function generateAndCompile(dir: string): Promise<Run[]> {
   assert.equal(tsc.status, 0, `tsc failed:\n${(tsc.stdout + tsc.stderr).slice(0, 4000)}`);
   const out: Run[] = [];
   for (const [i, r] of runs.entries()) {
-    const mod = (await import(pathToFileURL(path.join(dir, 'out', `run${i}`, 'clientset.js')).href)) as { Clientset: ClientsetClass };
-    out.push({ ...r, Clientset: mod.Clientset });
+    const mod = (await import(pathToFileURL(path.join(dir, 'out', `run${i}`, 'index.js')).href)) as { Clientset: ClientsetClass } & Record<string, Record<string, unknown>>;
+    out.push({ ...r, Clientset: mod.Clientset, modules: mod });
   }
   return out;
 }
@@ -86,7 +90,7 @@ async function generateAndCompile(dir: string): Promise<Run[]> {
 const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 240);
 
 /** Runs the battery on one kind; resolves with `undefined` when every step passed, else `step: reason`. */
-async function exercise(kv: KindVersion, client: KindClient): Promise<string | undefined> {
+async function exercise(kv: KindVersion, client: KindClient, applyOf: ApplyConstructor, ns: string | undefined): Promise<string | undefined> {
   const kind = kv.resource.names.kind;
   let step = 'create';
   const sample = minimalSample(kv, { name: `${kind.toLowerCase()}-crud` }) as KubeObject;
@@ -111,7 +115,9 @@ async function exercise(kv: KindVersion, client: KindClient): Promise<string | u
     }
     watch.stop();
     step = 'apply';
-    const applied = await client.apply({ apiVersion: sample.apiVersion, kind, metadata: { name, labels: { 'kubegen.dev/applied': 'true' } } }, { fieldManager: 'corpus-crud' });
+    const identity = applyOf(name, ns);
+    assert.deepEqual([identity.apiVersion, identity.kind, identity.metadata?.name], [sample.apiVersion, kind, name], 'the generated apply constructor');
+    const applied = await client.apply({ ...identity, metadata: { ...identity.metadata, labels: { 'kubegen.dev/applied': 'true' } } }, { fieldManager: 'corpus-crud' });
     assert.equal(applied.metadata?.labels?.['kubegen.dev/applied'], 'true');
     const managers = (applied.metadata?.managedFields ?? []) as { manager?: string; operation?: string }[];
     assert.ok(managers.some((m) => m.manager === 'corpus-crud' && m.operation === 'Apply'), 'the apply is recorded in managedFields');
@@ -140,7 +146,7 @@ function celRulesNamedIn(schema: JSONSchemaProps, message: string): string[] {
   const found: string[] = [];
   const visit = (s: JSONSchemaProps | undefined): void => {
     if (!s) return;
-    for (const v of s['x-kubernetes-validations'] ?? []) if (v.message && message.includes(v.message)) found.push(v.rule);
+    for (const v of s['x-kubernetes-validations'] ?? []) if (v.message && message.includes(v.message) && !found.includes(v.rule)) found.push(v.rule);
     for (const p of Object.values(s.properties ?? {})) visit(p);
     visit(s.items);
     if (s.additionalProperties && typeof s.additionalProperties === 'object') visit(s.additionalProperties);
@@ -189,9 +195,12 @@ function corpusSuite(profile: EnvtestProfile, minPassing: number): void {
         for (const kv of run.kinds) {
           if (!accepted.has(`${kv.resource.group}/${kv.resource.names.kind}`)) continue;
           tried++;
-          const gv = clientset[groupVersionMember(run.groupIds.get(kv.resource.group)!, kv.version.name)]!;
-          const client = gv[pluralMember(kv)]!.call(gv, kv.resource.scope === 'Namespaced' ? ns : undefined);
-          const failure = await exercise(kv, client);
+          const member = groupVersionMember(run.groupIds.get(kv.resource.group)!, kv.version.name);
+          const gv = clientset[member]!;
+          const kindNs = kv.resource.scope === 'Namespaced' ? ns : undefined;
+          const client = gv[pluralMember(kv)]!.call(gv, kindNs);
+          const applyOf = run.modules[member]![`${lowerCamel(kv.resource.names.kind)}Apply`] as ApplyConstructor;
+          const failure = await exercise(kv, client, applyOf, kindNs);
           if (failure) failures.push(`${kv.resource.names.kind}.${kv.resource.group}/${kv.version.name}: ${failure}`);
         }
       }
