@@ -18,6 +18,7 @@ import { HEADER, literal, propertyKey, RuntimeNames, uniqueName } from '../emit-
 import { lowerCamel } from '../names.js';
 import { CORE_TYPES } from '../types/core-types.js';
 import type { TypeGraph } from '../types/type-graph.js';
+import { OBJECT_PROTOTYPE_KEYS, typeText } from '../types/emit-types.js';
 import type { ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
 
 /** Runtime names an apply configurations module may import. */
@@ -128,43 +129,11 @@ function property(p: PropDef, names: ApplyNames, rt: RuntimeNames): string {
   return `  ${propertyKey(p.name)}?: ${type};`;
 }
 
-const OBJECT_PROTOTYPE_KEYS = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
-
 /** The apply form of a type reference: named objects by their apply names, core types deep-partial. */
 export function applyType(t: TypeRef, names: ApplyNames, rt: RuntimeNames): string {
-  switch (t.k) {
-    case 'prim':
-      return t.name;
-    case 'unknown':
-      return 'unknown';
-    case 'ios':
-      return rt.use('IntOrString');
-    case 'meta':
-      return rt.use('ObjectMeta');
-    case 'listmeta':
-      return rt.use('ListMeta');
-    case 'core':
-      return `${rt.use('ApplyConfiguration')}<${rt.use(t.name)}>`;
-    case 'lit':
-      return t.values.map(literal).join(' | ');
-    case 'array': {
-      const item = applyType(t.of, names, rt);
-      if (t.keys && (t.of.k === 'obj' || t.of.k === 'core')) {
-        return `${rt.use('ListMapEntry')}<${item}, ${t.keys.map(literal).join(' | ')}>[]`;
-      }
-      return needsParens(t.of) ? `(${item})[]` : `${item}[]`;
-    }
-    case 'map':
-      return `{ [key: string]: ${applyType(t.of, names, rt)} }`;
-    case 'obj':
-      return names.types.get(t.def)!;
-    case 'union':
-      return t.of.map((m) => applyType(m, names, rt)).join(' | ');
-    case 'null':
-      return `${applyType(t.of, names, rt)} | null`;
-  }
-}
-
-function needsParens(t: TypeRef): boolean {
-  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && t.values.length > 1);
+  return typeText(t, rt, {
+    obj: (o) => names.types.get(o.def)!,
+    core: (name) => `${rt.use('ApplyConfiguration')}<${rt.use(name)}>`,
+    array: (a, item) => (a.keys && (a.of.k === 'obj' || a.of.k === 'core') ? `${rt.use('ListMapEntry')}<${item}, ${a.keys.map(literal).join(' | ')}>[]` : undefined),
+  });
 }
