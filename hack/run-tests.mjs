@@ -2,11 +2,13 @@
 // What `npm test` runs (after `npm run build`):
 //   0. build:            packages/runtime → packages/kubegen → test and bench (root dist/), by `npm run build`
 //   1. unit tests:        node --test --test-concurrency=2 dist/test/unit/**/*.test.js
-//   2. envtest binaries:  hack/setup-envtest.sh when KUBEBUILDER_ASSETS is unset or empty
-//   3. ONE control plane: every CRD in SHARED_CRD_PATHS (dist/test/integration/support/crds.js); its kubeconfig
-//                         path goes to the tests in KUBEGEN_TEST_KUBECONFIG
+//   2. envtest binaries:  hack/setup-envtest.sh when KUBEBUILDER_ASSETS is unset or empty (kube-apiserver 1.20), and
+//                         hack/setup-envtest-1.36.sh when KUBEGEN_ENVTEST_1_36_ASSETS is (the CRD apiserver 1.36)
+//   3. ONE control plane per profile: `full` (1.20) with every CRD in SHARED_CRD_PATHS
+//                         (dist/test/integration/support/crds.js), its kubeconfig path in KUBEGEN_TEST_KUBECONFIG;
+//                         `crd-only` (1.36, no CRDs), its kubeconfig path in KUBEGEN_TEST_KUBECONFIG_CRD_ONLY
 //   4. integration tests: node --test --test-concurrency=1 dist/test/integration/**/*.test.js
-//   5. stops the control plane; exits non-zero if any run failed.
+//   5. stops the control planes; exits non-zero if any run failed.
 // Flags: --unit-only, --integration-only; any other arguments are passed to both `node --test` runs
 // (e.g. --test-name-pattern=watch).
 import { spawn, spawnSync } from 'node:child_process';
@@ -81,14 +83,15 @@ function runNodeTest(files, concurrency, env) {
   });
 }
 
-function ensureAssets() {
-  if (process.env.KUBEBUILDER_ASSETS) return process.env.KUBEBUILDER_ASSETS;
-  console.error('run-tests: KUBEBUILDER_ASSETS is not set; running hack/setup-envtest.sh');
-  const res = spawnSync('bash', [path.join(root, 'hack/setup-envtest.sh')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-  if (res.status !== 0) throw new Error(`hack/setup-envtest.sh failed (exit ${res.status})`);
+/** Runs a setup script (unless `envVar` is set) and puts the folder it prints last into `envVar`. */
+function ensureAssets(envVar, script) {
+  if (process.env[envVar]) return process.env[envVar];
+  console.error(`run-tests: ${envVar} is not set; running ${script}`);
+  const res = spawnSync('bash', [path.join(root, script)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`${script} failed (exit ${res.status})`);
   const dir = res.stdout.trim().split('\n').pop();
-  if (!dir) throw new Error('hack/setup-envtest.sh printed no directory');
-  process.env.KUBEBUILDER_ASSETS = dir;
+  if (!dir) throw new Error(`${script} printed no directory`);
+  process.env[envVar] = dir;
   return dir;
 }
 
@@ -103,21 +106,32 @@ if (!integrationOnly) {
 if (!unitOnly) {
   const integration = findTests(path.join(dist, 'test/integration'));
   if (integration.length > 0) {
-    let env;
+    const envs = [];
     try {
-      ensureAssets();
+      ensureAssets('KUBEBUILDER_ASSETS', 'hack/setup-envtest.sh');
+      ensureAssets('KUBEGEN_ENVTEST_1_36_ASSETS', 'hack/setup-envtest-1.36.sh');
       const { Envtest } = await import(pathToFileURL(path.join(root, 'packages/runtime/dist/testing/envtest/envtest.js')).href);
       const { SHARED_CRD_PATHS } = await import(pathToFileURL(path.join(dist, 'test/integration/support/crds.js')).href);
-      const started = Date.now();
-      env = await Envtest.start({ crdPaths: [...SHARED_CRD_PATHS] });
-      console.error(`run-tests: control plane up at ${env.apiserverUrl} in ${Date.now() - started} ms`);
-      const code = await runNodeTest(integration, 1, { ...process.env, KUBEGEN_TEST_KUBECONFIG: env.kubeconfigPath });
+      const start = async (opts) => {
+        const started = Date.now();
+        const env = await Envtest.start(opts);
+        envs.push(env);
+        console.error(`run-tests: ${env.profile} control plane up at ${env.apiserverUrl} in ${Date.now() - started} ms`);
+        return env;
+      };
+      const full = await start({ crdPaths: [...SHARED_CRD_PATHS] });
+      const crdOnly = await start({ profile: 'crd-only' });
+      const code = await runNodeTest(integration, 1, {
+        ...process.env,
+        KUBEGEN_TEST_KUBECONFIG: full.kubeconfigPath,
+        KUBEGEN_TEST_KUBECONFIG_CRD_ONLY: crdOnly.kubeconfigPath,
+      });
       if (code !== 0) failed = true;
     } catch (err) {
       console.error(`run-tests: integration run failed: ${err instanceof Error ? err.stack : err}`);
       failed = true;
     } finally {
-      await env?.stop();
+      for (const env of envs) await env.stop();
     }
   }
 }

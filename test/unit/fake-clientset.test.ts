@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isAlreadyExists, isConflict, isInvalid, isNotFound } from '@kubegen/runtime';
+import { isAlreadyExists, isApplyConflict, isConflict, isInvalid, isNotFound } from '@kubegen/runtime';
 import { createFakeClientset } from '../golden/sample-controller/fake.js';
 import type { Foo } from '../golden/sample-controller/samplecontroller.k8s.io/v1alpha1/types.js';
+import { fooApply } from '../golden/sample-controller/samplecontroller.k8s.io/v1alpha1/index.js';
 
 /**
  * The generated fake clientset, driven as a user's controller unit test would: the same generated `Clientset`
@@ -73,4 +74,26 @@ test('reactors inject errors into the generated clients', async () => {
   const cs = createFakeClientset();
   cs.fake.prependReactor('create', 'foos', () => ({ handled: true, error: new Error('boom') }));
   await assert.rejects(cs.samplecontrollerV1alpha1.foos('ns1').create(foo('x')), /boom/);
+});
+
+test('typed server-side apply through the generated fake clientset: conflict, force, shared ownership', async () => {
+  const cs = createFakeClientset();
+  const foos = cs.samplecontrollerV1alpha1.foos('ns1');
+  const a = await foos.apply({ ...fooApply('a', 'ns1'), spec: { deploymentName: 'd', replicas: 1 } }, { fieldManager: 'writer' });
+  assert.equal(a.spec?.replicas, 1);
+  const err = await foos.apply({ ...fooApply('a', 'ns1'), spec: { replicas: 2 } }, { fieldManager: 'scaler' }).catch((e: unknown) => e);
+  assert.ok(isApplyConflict(err));
+  assert.deepEqual(err.conflicts, [{ field: '.spec.replicas', manager: 'writer', message: 'conflict with "writer"' }]);
+  const forced = await foos.apply({ ...fooApply('a', 'ns1'), spec: { replicas: 2 } }, { fieldManager: 'scaler', force: true });
+  assert.equal(forced.spec?.replicas, 2);
+  const shared = await foos.apply({ ...fooApply('a', 'ns1'), spec: { deploymentName: 'd' } }, { fieldManager: 'scaler' });
+  const managers = (shared.metadata?.managedFields as { manager: string; fieldsV1: unknown }[]).map((e) => [e.manager, e.fieldsV1]);
+  assert.deepEqual(managers.sort(), [
+    ['scaler', { 'f:spec': { 'f:deploymentName': {} } }],
+    ['writer', { 'f:spec': { 'f:deploymentName': {} } }],
+  ]);
+  assert.equal(shared.spec?.replicas, undefined, 'replicas: released by scaler, no longer owned by writer: removed');
+  cs.fake.fieldManager = 'my-controller';
+  const defaulted = await foos.apply({ ...fooApply('a', 'ns1'), spec: { deploymentName: 'd' } });
+  assert.ok((defaulted.metadata?.managedFields as { manager: string }[]).some((e) => e.manager === 'my-controller'));
 });

@@ -15,6 +15,7 @@ test('sample-controller Foo: the whole generated tree matches the golden copy', 
     files.map((f) => f.path),
     [
       'samplecontroller.k8s.io/v1alpha1/types.ts',
+      'samplecontroller.k8s.io/v1alpha1/applyconfigurations.ts',
       'samplecontroller.k8s.io/v1alpha1/deepcopy.ts',
       'samplecontroller.k8s.io/v1alpha1/register.ts',
       'samplecontroller.k8s.io/v1alpha1/client.ts',
@@ -52,11 +53,11 @@ for (const [project, file] of HARD) {
 test('the scale and status subresources decide which verbs the typed client exposes', async () => {
   const files = generate(await parseCrdPaths([fixture('crds', 'strimzi', '041-Crd-kafkaconnect.yaml'), fixture('crds', 'velero', 'velero.io_backups.yaml')]));
   const strimzi = files.find((f) => f.path === 'kafka.strimzi.io/v1/client.ts')!.content;
-  assert.match(strimzi, /export type KafkaConnectInterface = ResourceInterface<KafkaConnect, KafkaConnectList> & StatusInterface<KafkaConnect> & ScaleInterface;/);
+  assert.match(strimzi, /export type KafkaConnectInterface = ResourceInterface<KafkaConnect, KafkaConnectList, KafkaConnectApply> & StatusInterface<KafkaConnect, KafkaConnectApply> & ScaleInterface;/);
   const register = files.find((f) => f.path === 'kafka.strimzi.io/v1/register.ts')!.content;
   assert.match(register, /"specReplicasPath":".spec.replicas"/);
   const velero = files.find((f) => f.path === 'velero.io/v1/client.ts')!.content;
-  assert.match(velero, /export type BackupInterface = ResourceInterface<Backup, BackupList>;/);
+  assert.match(velero, /export type BackupInterface = ResourceInterface<Backup, BackupList, BackupApply>;/);
 });
 
 test('namespaced kinds take a namespace, cluster-scoped kinds none', async () => {

@@ -1,8 +1,9 @@
 /**
  * `kubegen sample` (issue 12's sample generator): minimal objects that satisfy the schema's simple constraints.
- * test/integration/corpus-samples.test.ts creates them on a real apiserver.
+ * test/integration/corpus-crud.test.ts drives them through the generated clientset on both envtest profiles.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { minimalSample } from 'kubegen/internal/generate/sample/index.js';
@@ -56,7 +57,35 @@ describe('minimalSample', () => {
   });
 });
 
+describe('minimalSample options', () => {
+  it('names the object as asked, and fills status (with its required fields) only when asked', async () => {
+    const crd = fs.readFileSync(fixture('crds', 'sample-controller', 'crd-status-subresource.yaml'), 'utf8').replace(
+      /(\n {12}status:\n {14}type: object\n)/,
+      '$1              required: [availableReplicas]\n',
+    );
+    assert.match(crd, /required: \[availableReplicas\]/, 'the fixture has a status schema to require a field in');
+    const kv = groupVersions({ resources: parseCrdText(crd, 'foo.yaml') })[0]!.kinds[0]!;
+    const plain = minimalSample(kv, { name: 'a' });
+    assert.deepEqual(plain['metadata'], { name: 'a' });
+    assert.equal(plain['status'], undefined);
+    assert.deepEqual(minimalSample(kv, { withStatus: true })['status'], { availableReplicas: 0 });
+  });
+});
+
 describe('kubegen sample', () => {
+  it('reads TypeScript API types with --apis, and needs exactly one of --crds and --apis', () => {
+    const res = runCodegenBin(undefined, 'sample', '--apis', fixture('apis', 'multi', 'apis'), '--kind', 'Frigate');
+    assert.equal(res.code, 0, res.stderr);
+    const frigate = parse(res.stdout.replace(/^---\n/, '')) as Record<string, any>;
+    assert.equal(frigate['kind'], 'Frigate');
+    assert.equal(frigate['spec'].class, 'Light', 'the first value of the string-literal union');
+    assert.equal(frigate['spec'].replicas, 1, 'the marker default');
+    assert.match(frigate['spec'].callSign, /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'the Pattern marker');
+    const neither = runCodegenBin(undefined, 'sample');
+    assert.equal(neither.code, 2);
+    assert.match(neither.stderr, /needs exactly one of --crds <paths...> and --apis <dir>/);
+  });
+
   it('prints one YAML document per kind (storage version), or one kind; an unknown kind is an error', () => {
     const run = (...args: string[]) => runCodegenBin(undefined, 'sample', ...args);
     const all = run('--crds', fixture('crds', 'cert-manager'));
@@ -67,6 +96,6 @@ describe('kubegen sample', () => {
     assert.deepEqual(parse(one.stdout.replace(/^---\n/, '')).spec.issuerRef, { name: 'name' });
     const none = run('--crds', fixture('crds', 'cert-manager'), '--kind', 'Nope');
     assert.equal(none.code, 1);
-    assert.match(none.stderr, /no CRD for kind Nope/);
+    assert.match(none.stderr, /no kind Nope in .*fixtures\/crds\/cert-manager/);
   });
 });

@@ -11,7 +11,7 @@
 // Kubernetes object and API types
 export { PATCH_CONTENT_TYPES } from './client/types.js';
 export type {
-  IntOrString, KubeList, KubeObject, ListMeta, ObjectMeta, OwnerReference, PatchType, QueryValue, ResourceDescriptor,
+  AssociativeList, IntOrString, KubeList, KubeObject, ListMeta, ObjectMeta, OwnerReference, PatchType, QueryValue, ResourceDescriptor,
   ResourceInfo, ResourceRequest, ScalePaths, Status, Transport, Verb, Watch, WatchEvent, WatchEventType,
 } from './client/types.js';
 export type {
@@ -37,10 +37,15 @@ export type {
   UpdateOptions, WatchOptions, WriteOptions,
 } from './client/interfaces.js';
 export {
-  ApiError, ConnectionStalledError, isAlreadyExists, isBadRequest, isConflict, isConnectionError, isForbidden, isGone,
-  isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall, isTimeout, isTooLargeResourceVersion,
-  isTooManyRequests, isUnauthorized, newStatus, retryReason,
+  ApiError, ApplyConflictError, ConnectionStalledError, isAlreadyExists, isApplyConflict, isBadRequest, isConflict,
+  isConnectionError, isForbidden, isGone, isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall,
+  isTimeout, isTooLargeResourceVersion, isTooManyRequests, isUnauthorized, newStatus, retryReason,
 } from './client/errors.js';
+export type { ApplyConflict } from './client/errors.js';
+
+// Server-side apply: apply configurations (generated `applyconfigurations.ts` builds on these), default field manager
+export { defaultFieldManager, FALLBACK_FIELD_MANAGER } from './client/apply.js';
+export type { ApplyConfiguration, ApplyObject, ApplyObjectMeta, ListMapEntry } from './client/apply.js';
 
 // Built-in kinds: typed clientset, informers and resources for core, apps, batch, coordination; core structs CRDs embed
 export type {
@@ -184,8 +189,8 @@ export type {
 } from './webhook/admission.js';
 export { ConversionHandler, conversionWebhook } from './webhook/conversion.js';
 export type { ConversionOptions, ConversionRequest, ConversionResponse, SpokeConversion } from './webhook/conversion.js';
-export { generateServingCertificate, writeServingCertificate } from './certs/self-signed.js';
-export type { CertificateFileNames, ServingCertificate, ServingCertificateOptions } from './certs/self-signed.js';
+export { generateClientCertificate, generateServingCertificate, writeServingCertificate } from './certs/self-signed.js';
+export type { CertificateFileNames, ClientCertificateOptions, ServingCertificate, ServingCertificateOptions } from './certs/self-signed.js';
 
 // Label and field selectors (apimachinery `labels`, `fields`)
 export {

@@ -9,7 +9,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport, type TransportOptions } from '@kubegen/runtime/internal/client/http-transport.js';
 import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
-import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
+import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
+import type { EnvtestProfile } from '@kubegen/runtime/internal/testing/envtest/envtest-profiles.js';
 import { SHARED_CRD_PATHS } from './crds.js';
 
 export const KUBECONFIG_ENV = 'KUBEGEN_TEST_KUBECONFIG';
@@ -17,6 +18,8 @@ export const KUBECONFIG_ENV = 'KUBEGEN_TEST_KUBECONFIG';
 export interface TestEnv {
   kubeConfig: KubeConfig;
   kubeconfigPath: string;
+  /** Which control plane this is. */
+  profile: EnvtestProfile;
   /** The admin transport shared by this file's tests. */
   transport: HttpTransport;
   /** Set when this file started its own control plane. */
@@ -29,44 +32,67 @@ export interface TestEnv {
   release(): Promise<void>;
 }
 
-let shared: Promise<{ kubeConfig: KubeConfig; kubeconfigPath: string; envtest: Envtest | undefined }> | undefined;
-let holders = 0;
+/** Where `hack/run-tests.mjs` puts the kubeconfig of the shared `crd-only` (CRD apiserver 1.36) control plane. */
+export const KUBECONFIG_CRD_ONLY_ENV = 'KUBEGEN_TEST_KUBECONFIG_CRD_ONLY';
 
-async function boot(): Promise<{ kubeConfig: KubeConfig; kubeconfigPath: string; envtest: Envtest | undefined }> {
-  const path = process.env[KUBECONFIG_ENV];
+/** Options of {@link sharedEnv}. */
+export interface SharedEnvOptions {
+  /** Which control plane (default `full`, kube-apiserver 1.20); `crd-only` is the CRD apiserver 1.36. */
+  profile?: EnvtestProfile;
+}
+
+interface Base {
+  kubeConfig: KubeConfig;
+  kubeconfigPath: string;
+  envtest: Envtest | undefined;
+}
+
+const shared = new Map<EnvtestProfile, { base: Promise<Base>; holders: number }>();
+
+async function boot(profile: EnvtestProfile): Promise<Base> {
+  const path = process.env[profile === 'full' ? KUBECONFIG_ENV : KUBECONFIG_CRD_ONLY_ENV];
   if (path) return { kubeConfig: loadKubeConfig({ kubeconfig: path }), kubeconfigPath: path, envtest: undefined };
-  const envtest = await Envtest.start({ crdPaths: [...SHARED_CRD_PATHS] });
+  const envtest = await Envtest.start({ profile, crdPaths: profile === 'full' ? [...SHARED_CRD_PATHS] : [] });
   return { kubeConfig: envtest.kubeConfig, kubeconfigPath: envtest.kubeconfigPath, envtest };
 }
 
-/** The control plane for this test file (see the module comment). Call `release()` in an `after` hook. */
-export async function sharedEnv(): Promise<TestEnv> {
-  holders++;
-  shared ??= boot();
-  let base;
+/**
+ * The control plane for this test file (see the module comment). Call `release()` in an `after` hook. On the
+ * `crd-only` profile there are no namespaces: `newNamespace()` returns a fresh name without creating anything, and
+ * no shared CRDs are installed (a test installs its own).
+ */
+export async function sharedEnv(opts: SharedEnvOptions = {}): Promise<TestEnv> {
+  const profile = opts.profile ?? 'full';
+  let entry = shared.get(profile);
+  if (!entry) {
+    entry = { base: boot(profile), holders: 0 };
+    shared.set(profile, entry);
+  }
+  entry.holders++;
+  let base: Base;
   try {
-    base = await shared;
+    base = await entry.base;
   } catch (err) {
-    holders--;
-    shared = undefined;
+    shared.delete(profile);
     throw err;
   }
   const transport = new HttpTransport(base.kubeConfig);
+  const held = entry;
   let released = false;
   return {
     ...base,
+    profile,
     transport,
-    newTransport: (opts) => new HttpTransport(base.kubeConfig, opts),
-    newNamespace: (prefix = 'test') => createTestNamespace(transport, prefix),
+    newTransport: (o) => new HttpTransport(base.kubeConfig, o),
+    newNamespace: async (prefix = 'test') => (profile === 'full' ? createTestNamespace(transport, prefix) : testNamespaceName(prefix)),
     async release() {
       if (released) return;
       released = true;
       transport.close();
-      holders--;
-      if (holders === 0 && shared) {
-        const done = shared;
-        shared = undefined;
-        await (await done).envtest?.stop();
+      held.holders--;
+      if (held.holders === 0 && shared.get(profile) === held) {
+        shared.delete(profile);
+        await (await held.base).envtest?.stop();
       }
     },
   };

@@ -15,8 +15,7 @@ import { CliInputError, ExitCode } from './errors.js';
 import type { Pipeline } from './pipeline.js';
 import type { SkippedInput } from '../parse/crd/index.js';
 import { Progress } from './progress.js';
-import { stringify as stringifyYaml } from 'yaml';
-import { minimalSample } from '../generate/sample/index.js';
+import { sampleYaml } from '../generate/sample/index.js';
 import { formatCoreTypeExplain, formatCoreTypeSummary } from './output/core-types-report.js';
 import type { CoreTypeReport } from './output/core-types-report.js';
 import type { ProgressSink } from './progress.js';
@@ -200,12 +199,17 @@ function countKinds(model: ApiModel): number {
   return new Set(model.resources.map((r) => `${r.group}/${r.names.kind}`)).size;
 }
 
+/** Where `kubegen sample` reads its kinds: CRD files or folders, or a TypeScript apis folder. */
+export type SampleInput = { crds: string[] } | { apis: string };
+
 /**
- * `kubegen sample --crds FILE…`: a minimal valid object per kind (its storage version, or `version`), as YAML
- * documents on stdout, in group/kind order. `kind` limits it to one kind (exit 1 when no CRD has it).
+ * `kubegen sample --crds FILE…` or `--apis DIR`: a minimal valid object per kind (its storage version, or
+ * `version`), as YAML documents on stdout, in group/kind order. `kind` limits it to one kind (exit 1 when no input
+ * has it).
  */
-export async function runSample(crds: string[], opts: { kind?: string; version?: string }, io: CommandIO, pipeline: Pipeline): Promise<number> {
-  const model = await pipeline.parseCrdPaths(crds, {});
+export async function runSample(input: SampleInput, opts: { kind?: string; version?: string }, io: CommandIO, pipeline: Pipeline): Promise<number> {
+  const model = 'crds' in input ? await pipeline.parseCrdPaths(input.crds, {}) : await (pipeline.parseApis ?? defaultPipeline.parseApis!)(input.apis, {});
+  const where = 'crds' in input ? input.crds.join(', ') : input.apis;
   const docs: string[] = [];
   for (const r of model.resources) {
     if (opts.kind !== undefined && r.names.kind !== opts.kind) continue;
@@ -214,9 +218,9 @@ export async function runSample(crds: string[], opts: { kind?: string; version?:
       if (opts.version !== undefined) throw new CliInputError(`${r.names.kind}.${r.group} has no version ${opts.version} (it has ${r.versions.map((v) => v.name).join(', ')})`);
       continue;
     }
-    docs.push(stringifyYaml(minimalSample({ resource: r, version })));
+    docs.push(sampleYaml({ resource: r, version }));
   }
-  if (docs.length === 0) throw new CliInputError(opts.kind !== undefined ? `no CRD for kind ${opts.kind} in ${crds.join(', ')}` : `no CustomResourceDefinition found in ${crds.join(', ')}`);
+  if (docs.length === 0) throw new CliInputError(opts.kind !== undefined ? `no kind ${opts.kind} in ${where}` : `no kind found in ${where}`);
   io.stdout(docs.map((d) => `---\n${d}`).join(''));
   return ExitCode.ok;
 }

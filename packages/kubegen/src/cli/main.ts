@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig } from './config.js';
 import type { CliFlags } from './config.js';
-import { runGenerate, runSample, runVerify } from './commands.js';
+import { runGenerate, runSample, runVerify, type SampleInput } from './commands.js';
 import type { CommandIO } from './commands.js';
 import { CliInputError, ExitCode, reportError } from './errors.js';
 import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
@@ -61,14 +61,20 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
   ).action(run(runVerify));
   program
     .command('sample')
-    .description('print a minimal valid object per kind of the CRDs (required fields, defaults, enum values, constraints)')
-    .requiredOption('--crds <paths...>', 'CRD YAML/JSON files or folders')
+    .description('print a minimal valid object per kind of the CRDs or API types (required fields, defaults, enum values, constraints)')
+    .option('--crds <paths...>', 'CRD YAML/JSON files or folders')
+    .option('--apis <dir>', 'a folder of TypeScript API types (as `generate --apis`)')
     .option('--kind <Kind>', 'only this kind')
     .option('--version <version>', 'this version instead of the storage version')
-    .action(async (flags: { crds: string[]; kind?: string; version?: string }) => {
+    .action(async (flags: { crds?: string[]; apis?: string; kind?: string; version?: string }) => {
       const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now };
-      const crds = flags.crds.map((p) => path.resolve(io.cwd, p));
-      exitCode = await runSample(crds, { ...(flags.kind !== undefined ? { kind: flags.kind } : {}), ...(flags.version !== undefined ? { version: flags.version } : {}) }, commandIO, pipeline ?? defaultPipeline);
+      if ((flags.crds === undefined) === (flags.apis === undefined)) {
+        writeErr('error: kubegen sample needs exactly one of --crds <paths...> and --apis <dir>\n');
+        exitCode = ExitCode.usage;
+        return;
+      }
+      const input: SampleInput = flags.crds ? { crds: flags.crds.map((p) => path.resolve(io.cwd, p)) } : { apis: path.resolve(io.cwd, flags.apis!) };
+      exitCode = await runSample(input, { ...(flags.kind !== undefined ? { kind: flags.kind } : {}), ...(flags.version !== undefined ? { version: flags.version } : {}) }, commandIO, pipeline ?? defaultPipeline);
     });
   addScaffoldCommands(program, io);
 

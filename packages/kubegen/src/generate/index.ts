@@ -1,14 +1,15 @@
 import type { ApiModel, GroupVersion } from '../model/index.js';
 import { groupIdentifiers, groupVersions } from '../model/index.js';
+import { applyNames, emitApplyConfigurations } from './apply/index.js';
 import { emitClient } from './client/index.js';
 import { emitClientset } from './client/clientset.js';
 import { emitDeepCopy } from './deepcopy/index.js';
 import { HEADER, literal } from './emit-util.js';
 import { emitFake } from './fake/index.js';
 import { emitInformerFactory, emitInformers, emitListers } from './informers/index.js';
-import { groupVersionDir, groupVersionMember } from './names.js';
+import { groupVersionClientName, groupVersionDir, groupVersionMember } from './names.js';
 import { emitRegister } from './register/index.js';
-import { CoreTypeMatcher, emitTypes, TypeGraph } from './types/index.js';
+import { CoreTypeMatcher, emitTypes, KIND_DERIVED_SUFFIXES, TypeGraph } from './types/index.js';
 import type { CoreTypeUse } from './types/index.js';
 import { emitMarkedTypes } from './types/emit-marked-types.js';
 import { hasUserTypes, typeImportLines, userTypeNames } from './user-types.js';
@@ -47,7 +48,8 @@ export const DEFAULT_RUNTIME_IMPORT = '@kubegen/runtime';
  * Runs every generator over the model and returns the files in a stable order. Pure: reads nothing, writes nothing.
  * Writing (atomically) and verifying are the CLI's job (`src/cli`).
  *
- * Layout: `<group>/<version>/{types,deepcopy,register,client,listers,informers,index}.ts` per group/version, and at
+ * Layout: `<group>/<version>/{types,applyconfigurations,deepcopy,register,client,listers,informers,index}.ts` per
+ * group/version, and at
  * the root `clientset.ts`, `informers.ts` (the group-aware informer factory), `fake.ts` (fake clientset, loads the
  * testing runtime) and `index.ts`.
  */
@@ -66,14 +68,18 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
     opts.onCoreTypes?.(gv, graph.coreTypeUses);
     const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
     const typeNames = user ? userTypeNames(gv) : (kind: string): { root: string; list: string } => names.get(kind)!;
+    const exported = new Set<string>();
     if (!user) {
       const types = opts.emitMarkers ? emitMarkedTypes(gv, { runtimeImport }) : emitTypes(gv, { runtimeImport, graph });
       files.push({ path: `${dir}/types.ts`, content: types });
+      for (const m of types.matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)) exported.add(m[1]!);
     }
+    const apply = applyNames(graph, versionTypeNames(gv, groupIds.get(gv.group)!, typeNames, exported));
     files.push(
+      { path: `${dir}/applyconfigurations.ts`, content: emitApplyConfigurations(gv, graph, apply, runtimeImport) },
       { path: `${dir}/deepcopy.ts`, content: emitDeepCopy(gv, { runtimeImport, importExtension: ext, graph }) },
       { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport) },
-      { path: `${dir}/client.ts`, content: emitClient(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
+      { path: `${dir}/client.ts`, content: emitClient(gv, groupIds.get(gv.group)!, typeNames, apply.root, runtimeImport, ext) },
       { path: `${dir}/listers.ts`, content: emitListers(gv, typeNames, runtimeImport, ext) },
       { path: `${dir}/informers.ts`, content: emitInformers(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
       { path: `${dir}/index.ts`, content: user ? emitUserVersionIndex(gv, typeNames, ext) : emitVersionIndex(ext) },
@@ -91,8 +97,26 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
   return files;
 }
 
+/**
+ * The type names a group/version's modules export besides its apply configurations (which the version index
+ * re-exports beside them): `types.ts`'s (as emitted, plain or with markers) or the user's root and list types, and
+ * the client, lister and informer names derived from each kind.
+ */
+function versionTypeNames(gv: GroupVersion, groupId: string, typeNames: (kind: string) => { root: string; list: string }, typesExports: ReadonlySet<string>): Set<string> {
+  const names = new Set(typesExports);
+  names.add(groupVersionClientName(groupId, gv.version));
+  names.add(`${groupVersionMember(groupId, gv.version).replace(/^./, (c) => c.toUpperCase())}Informers`);
+  for (const kv of gv.kinds) {
+    const { kind } = kv.resource.names;
+    const { root, list } = typeNames(kind);
+    names.add(root).add(list);
+    for (const suffix of KIND_DERIVED_SUFFIXES) names.add(kind + suffix);
+  }
+  return names;
+}
+
 function emitVersionIndex(ext: string): string {
-  const mods = ['types', 'deepcopy', 'register', 'client', 'listers', 'informers'];
+  const mods = ['types', 'applyconfigurations', 'deepcopy', 'register', 'client', 'listers', 'informers'];
   return [HEADER, '', ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
 }
 
@@ -100,7 +124,7 @@ function emitVersionIndex(ext: string): string {
 function emitUserVersionIndex(gv: GroupVersion, typeNames: (kind: string) => { root: string; list: string }, ext: string): string {
   const names = gv.kinds.flatMap((k) => [typeNames(k.resource.names.kind).root, typeNames(k.resource.names.kind).list]);
   const reexports = typeImportLines(gv, names, ext).map((l) => l.replace(/^import type/, 'export type'));
-  const mods = ['deepcopy', 'register', 'client', 'listers', 'informers'];
+  const mods = ['applyconfigurations', 'deepcopy', 'register', 'client', 'listers', 'informers'];
   return [HEADER, '', ...reexports, ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
 }
 

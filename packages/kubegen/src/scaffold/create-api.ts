@@ -80,7 +80,9 @@ export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult>
   }
   files.push({ path: rel(path.join(versionDir, `${n.fileBase}_types.ts`)), content: typesFile(n, namespaced) });
   let main: string | undefined;
-  files.push({ path: sampleFile(n), content: renderTemplate('api/sample.yaml.tmpl', sampleValues(n, project.projectName)) });
+  // The sample's text is made by `kubegen sample`'s generator once the types file is written (below).
+  const sample: ScaffoldFile = { path: sampleFile(n), content: renderTemplate('api/sample.yaml.tmpl', sampleValues(n, project.projectName)) };
+  files.push(sample);
   if (controller) {
     files.push(...controllerFiles(n, namespaced));
     const mainPath = path.join(root, MAIN_FILE);
@@ -95,7 +97,8 @@ export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult>
   ];
   const storageEdit = other ? await storageVersionEdit(path.join(apisDir, n.group, other.version, `${n.fileBase}_types.ts`), n.kind) : undefined;
 
-  await writeNewFiles(root, files);
+  await writeNewFiles(root, files.filter((f) => f !== sample));
+  await writeNewFiles(root, [{ ...sample, content: (await generatedSample(apisDir, n, project.projectName)) ?? sample.content }]);
   const edited: string[] = [];
   for (const k of kustomizations) {
     await fs.writeFile(path.join(root, k.file), k.content);
@@ -125,6 +128,32 @@ function typesFile(n: ApiNames, namespaced: boolean): string {
     plural: n.plural,
     resourceMarker: resourceArgs.length > 0 ? `\n * +kubebuilder:resource:${resourceArgs.join(',')}` : '',
   });
+}
+
+/**
+ * The kind's minimal valid object from its types as they now are on disk (`kubegen sample`'s generator over the
+ * TypeScript front end's model), with kubebuilder's sample labels. Undefined when the apis folder does not parse
+ * (another kind's types broken, say): the caller then writes the template's sample.
+ */
+async function generatedSample(apisDir: string, n: ApiNames, projectName: string): Promise<string | undefined> {
+  try {
+    const { parseApis } = await import('../parse/typescript/index.js');
+    const { sampleYaml } = await import('../generate/sample/index.js');
+    const model = await parseApis(apisDir, {});
+    const resource = model.resources.find((r) => r.group === n.fullGroup && r.names.kind === n.kind);
+    const version = resource?.versions.find((v) => v.name === n.version);
+    if (!resource || !version) return undefined;
+    return sampleYaml(
+      { resource, version },
+      {
+        name: `${n.fileBase}-sample`,
+        labels: { 'app.kubernetes.io/name': projectName, 'app.kubernetes.io/managed-by': 'kustomize' },
+        specComment: `The smallest valid ${n.kind}, made by \`npx codegen sample --apis ${path.basename(apisDir)} --kind ${n.kind}\` from\n${path.basename(apisDir)}/${n.group}/${n.version}/${n.fileBase}_types.ts; run it again after changing the types.`,
+      },
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 /** `config/samples/<group>_<version>_<kind>.yaml`, as kubebuilder names them. */

@@ -1,5 +1,5 @@
 /**
- * A self-signed CA and a serving certificate it signs, made in process with `@peculiar/x509` (ECDSA P-256, SHA-256):
+ * A self-signed CA and a serving (or client) certificate it signs, made in process with `@peculiar/x509` (ECDSA P-256, SHA-256):
  * what a webhook server needs to run locally and in tests, where no cert-manager issues certificates (the role of
  * controller-runtime envtest's `WebhookInstallOptions` certificates). In a cluster, use cert-manager (the scaffold's
  * `config/certmanager`) instead.
@@ -60,14 +60,50 @@ function serial(): string {
 
 /** Makes a CA and a serving certificate for `hosts`, signed by it. Takes about 10 ms once the library is loaded. */
 export async function generateServingCertificate(opts: ServingCertificateOptions = {}): Promise<ServingCertificate> {
-  const x = await loadX509();
   const hosts = opts.hosts && opts.hosts.length > 0 ? opts.hosts : ['localhost', '127.0.0.1', '::1'];
+  return issue('kubegen-webhook-ca', `CN=${dnEscape(opts.commonName ?? hosts[0]!)}`, opts.validityDays, async (x) => [
+    new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature | x.KeyUsageFlags.keyEncipherment, true),
+    new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.serverAuth]),
+    new x.SubjectAlternativeNameExtension(hosts.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }))),
+  ]);
+}
+
+/** Options of `generateClientCertificate`: the user and groups the apiserver reads from it, and its validity. */
+export interface ClientCertificateOptions {
+  /** The user name (subject CN), e.g. `admin`. */
+  commonName: string;
+  /** Groups (subject O), e.g. `system:masters`. */
+  organizations?: string[];
+  /** Validity from now, in days (default 365). */
+  validityDays?: number;
+}
+
+/**
+ * Makes a CA and a client certificate it signed (extended key usage `clientAuth`). An apiserver started with
+ * `--client-ca-file` set to `caCert` authenticates its holder as user `commonName` in groups `organizations`.
+ */
+export async function generateClientCertificate(opts: ClientCertificateOptions): Promise<ServingCertificate> {
+  const subject = [...(opts.organizations ?? []).map((o) => `O=${dnEscape(o)}`), `CN=${dnEscape(opts.commonName)}`].join(', ');
+  return issue('kubegen-client-ca', subject, opts.validityDays, async (x) => [
+    new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature, true),
+    new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.clientAuth]),
+  ]);
+}
+
+/** Drops the characters that would need escaping in an X.500 distinguished name. */
+function dnEscape(s: string): string {
+  return s.replace(/[,=+<>#;\\"]/g, '');
+}
+
+/** Makes a self-signed CA named `caName` and a leaf certificate with `subject` and `extensions`, signed by it. */
+async function issue(caName: string, subject: string, validityDays: number | undefined, extensions: (x: X509) => Promise<import('@peculiar/x509').Extension[]>): Promise<ServingCertificate> {
+  const x = await loadX509();
   const notBefore = new Date(Date.now() - 60_000); // tolerate a little clock skew
-  const notAfter = new Date(Date.now() + (opts.validityDays ?? 365) * 86_400_000);
+  const notAfter = new Date(Date.now() + (validityDays ?? 365) * 86_400_000);
   const caKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const ca = await x.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
-    name: 'CN=kubegen-webhook-ca',
+    name: `CN=${caName}`,
     notBefore,
     notAfter,
     keys: caKeys as never,
@@ -79,10 +115,9 @@ export async function generateServingCertificate(opts: ServingCertificateOptions
     ],
   });
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const cn = (opts.commonName ?? hosts[0]!).replace(/[,=+<>#;\\"]/g, '');
   const cert = await x.X509CertificateGenerator.create({
     serialNumber: serial(),
-    subject: `CN=${cn}`,
+    subject,
     issuer: ca.subject,
     notBefore,
     notAfter,
@@ -91,9 +126,7 @@ export async function generateServingCertificate(opts: ServingCertificateOptions
     signingAlgorithm: ALG,
     extensions: [
       new x.BasicConstraintsExtension(false, undefined, true),
-      new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature | x.KeyUsageFlags.keyEncipherment, true),
-      new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.serverAuth]),
-      new x.SubjectAlternativeNameExtension(hosts.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }))),
+      ...(await extensions(x)),
       await x.AuthorityKeyIdentifierExtension.create(caKeys.publicKey as never),
     ],
   });

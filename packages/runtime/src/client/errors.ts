@@ -24,6 +24,69 @@ export function newStatus(code: number, reason: string, message: string, details
   return { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason, code, ...(details ? { details } : {}) };
 }
 
+/** One field another manager owns that a server-side apply tried to set to a different value. */
+export interface ApplyConflict {
+  /** The field's path as the apiserver prints it: `.spec.replicas`, `.spec.ports[name="http"].port`. */
+  field: string;
+  /** The field manager that owns it (`other-manager`); `''` when the message names none. */
+  manager: string;
+  /** The cause's message verbatim, e.g. `conflict with "other-manager" using samplecontroller.k8s.io/v1alpha1`. */
+  message: string;
+}
+
+/** The cause type (`details.causes[].reason` on the wire) of a server-side apply conflict (`CauseTypeFieldManagerConflict`). */
+export const FIELD_MANAGER_CONFLICT = 'FieldManagerConflict';
+
+/**
+ * A 409 Conflict answered to a server-side apply because other field managers own fields it sets to different
+ * values (apimachinery `errors.NewApplyConflict`). `conflicts` lists them, one per `FieldManagerConflict` cause, in
+ * the order the apiserver gave. Re-apply with `force: true` to take those fields over, or stop setting them.
+ */
+export class ApplyConflictError extends ApiError {
+  readonly conflicts: readonly ApplyConflict[];
+  constructor(status: Status) {
+    super(status);
+    this.name = 'ApplyConflictError';
+    this.conflicts = applyConflictsOf(status);
+  }
+}
+
+/**
+ * The field-manager conflicts of a Status: each `FieldManagerConflict` cause as `{ field, manager, message }`. The
+ * manager is the Go-quoted name after `conflict with ` (`conflict with "a" with subresource "status" using v1` →
+ * `a`). Empty for any other Status.
+ */
+export function applyConflictsOf(status: Status): ApplyConflict[] {
+  const causes = status.details?.causes ?? [];
+  return causes
+    .filter((c) => c.reason === FIELD_MANAGER_CONFLICT)
+    .map((c) => ({ field: c.field ?? '', manager: managerOf(c.message ?? ''), message: c.message ?? '' }));
+}
+
+function managerOf(message: string): string {
+  const m = /^conflict with "((?:[^"\\]|\\.)*)"/.exec(message);
+  if (!m) return '';
+  try {
+    return JSON.parse(`"${m[1]}"`) as string;
+  } catch {
+    return m[1]!; // a Go escape JSON does not know (\x..): the quoted text as it is
+  }
+}
+
+/**
+ * The `ApiError` for a Status: an {@link ApplyConflictError} for a 409 whose causes are field-manager conflicts,
+ * else a plain `ApiError`. Transports (real and fake) build their errors with it.
+ */
+export function apiErrorFromStatus(status: Status): ApiError {
+  if (status.code === 409 && applyConflictsOf(status).length > 0) return new ApplyConflictError(status);
+  return new ApiError(status);
+}
+
+/** True for a server-side apply conflict (see {@link ApplyConflictError}); narrows to it. */
+export function isApplyConflict(err: unknown): err is ApplyConflictError {
+  return err instanceof ApplyConflictError;
+}
+
 function reasonOrCode(err: unknown, reason: string, code: number): boolean {
   if (!(err instanceof ApiError)) return false;
   return err.reason === reason || (err.reason === '' && err.code === code);
@@ -62,7 +125,7 @@ export const isMethodNotSupported = (err: unknown): boolean => reasonOrCode(err,
 export function isTooLargeResourceVersion(err: unknown): boolean {
   if (!(err instanceof ApiError)) return false;
   const causes = err.status.details?.causes ?? [];
-  if (causes.some((c) => (c.reason ?? c.type) === 'ResourceVersionTooLarge')) return true;
+  if (causes.some((c) => c.reason === 'ResourceVersionTooLarge')) return true;
   if (!isTimeout(err)) return false;
   return causes.some((c) => c.message === 'Too large resource version') || (err.status.message ?? '').includes('Too large resource version');
 }
@@ -84,9 +147,10 @@ export function isStall(reason: unknown): boolean {
 
 /**
  * Why a failed write fixes itself on retry: `conflict` (a stale read, 409) or `connection` (the apiserver could not be
- * reached); `undefined` for errors a person may need to look at. Callers log the first two quietly.
+ * reached); `undefined` for errors a person may need to look at, server-side apply conflicts included. Callers log the first two quietly.
  */
 export function retryReason(err: unknown): 'conflict' | 'connection' | undefined {
+  if (isApplyConflict(err)) return undefined; // another manager owns the fields: a retry conflicts again
   return isConflict(err) ? 'conflict' : isConnectionError(err) ? 'connection' : undefined;
 }
 

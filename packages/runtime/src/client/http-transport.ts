@@ -50,6 +50,11 @@ export interface TransportOptions {
   burst?: number;
   /** `User-Agent` header; default `kubegen (<platform>/<arch>) node/<version>`. */
   userAgent?: string;
+  /**
+   * The field manager of server-side applies that name none (default: `defaultFieldManager()`, the program's
+   * name). Other writes leave `fieldManager` to the caller, and the apiserver derives one from the `User-Agent`.
+   */
+  fieldManager?: string;
   /** Per-request timeout in milliseconds for non-watch requests (default: none; see the module comment). */
   timeoutMs?: number;
   /** HTTP/2 for direct HTTPS servers that offer it (default true; `DISABLE_HTTP2` in the environment turns it off). */
@@ -122,6 +127,11 @@ export class HttpTransport implements Transport {
       opts.qps !== undefined && opts.qps > 0
         ? new TokenBucket({ qps: opts.qps, ...(opts.burst !== undefined ? { burst: opts.burst } : {}), ...(opts.throttleClock ? { clock: opts.throttleClock } : {}) })
         : undefined;
+  }
+
+  /** The field manager of applies that name none ({@link TransportOptions.fieldManager}). */
+  get fieldManager(): string | undefined {
+    return this.opts.fieldManager;
   }
 
   /** The client-node `KubeConfig` this transport was built from, if it was built from one. */

@@ -1,3 +1,4 @@
+import type { ApplyObject } from './apply.js';
 import type { KubeList, KubeObject, Watch } from './types.js';
 
 /** Options shared by every call. */
@@ -98,11 +99,14 @@ export type Patch =
 
 /**
  * Options of server-side apply (`apply`, `applyStatus`; a patch of type `application/apply-patch+yaml`).
- * `force` takes over fields another manager owns instead of failing with a 409 Conflict.
+ * `force` takes over fields another manager owns instead of failing with an `ApplyConflictError` (409 Conflict).
  */
 export interface ApplyOptions extends CallOptions {
-  /** Required by the apiserver for server-side apply. */
-  fieldManager: string;
+  /**
+   * The field manager that owns what this apply sets. Default: the transport's `fieldManager`, else
+   * `defaultFieldManager()` (the program's name). Keep it stable across runs: a new name is a new owner.
+   */
+  fieldManager?: string;
   force?: boolean;
   dryRun?: boolean;
 }
@@ -120,8 +124,11 @@ export interface Scale extends KubeObject {
  * A typed client for one resource. For a namespaced kind it is bound to one namespace (or to all namespaces for
  * `list`, `watch` when built without one); for a cluster-scoped kind, to none.
  * Objects passed in are not mutated; objects returned are new and owned by the caller.
+ *
+ * `A` is what `apply` takes: generated clients use the kind's apply configuration (`FooApply`); the default, a
+ * partial object, keeps hand-written uses compiling.
  */
-export interface ResourceInterface<T extends KubeObject, L extends KubeList<T> = KubeList<T>> {
+export interface ResourceInterface<T extends KubeObject, L extends KubeList<T> = KubeList<T>, A extends ApplyObject = Partial<T> & KubeObject> {
   get(name: string, opts?: GetOptions): Promise<T>;
   list(opts?: ListOptions): Promise<L>;
   /** Walks every page (`limit` per page, default 500) and yields each item. */
@@ -132,16 +139,22 @@ export interface ResourceInterface<T extends KubeObject, L extends KubeList<T> =
   delete(name: string, opts?: DeleteOptions): Promise<void>;
   deleteCollection(opts?: DeleteCollectionOptions): Promise<void>;
   patch(name: string, patch: Patch, opts?: PatchOptions): Promise<T>;
-  /** Server-side apply of a (partial) object; `apiVersion`, `kind` and `metadata.name` are filled in. */
-  apply(obj: Partial<T> & KubeObject, opts: ApplyOptions): Promise<T>;
+  /**
+   * Server-side apply of an apply configuration: the fields it names become owned by the field manager, fields
+   * that manager applied before and leaves out now are released (and removed if nobody else owns them). Missing
+   * `apiVersion`/`kind` are filled in; `metadata.name` is required. A field another manager owns with a different
+   * value fails with an `ApplyConflictError` unless `force` is set. Creates the object when it does not exist.
+   */
+  apply(config: A, opts?: ApplyOptions): Promise<T>;
 }
 
 /** The status subresource's verbs, present on a typed client only when the CRD declares it. */
-export interface StatusInterface<T extends KubeObject> {
+export interface StatusInterface<T extends KubeObject, A extends ApplyObject = Partial<T> & KubeObject> {
   getStatus(name: string, opts?: GetOptions): Promise<T>;
   updateStatus(obj: T, opts?: UpdateOptions): Promise<T>;
   patchStatus(name: string, patch: Patch, opts?: PatchOptions): Promise<T>;
-  applyStatus(obj: Partial<T> & KubeObject, opts: ApplyOptions): Promise<T>;
+  /** Server-side apply to the status subresource (`apply`'s rules; only `status` of the configuration counts). */
+  applyStatus(config: A, opts?: ApplyOptions): Promise<T>;
 }
 
 /** The scale subresource's verbs, present only when the CRD declares it. */

@@ -15,6 +15,8 @@ import type {
   WatchOptions,
   WriteOptions,
 } from './interfaces.js';
+import { defaultFieldManager } from './apply.js';
+import type { ApplyObject } from './apply.js';
 import type { KubeList, KubeObject, QueryValue, ResourceInfo, ResourceRequest, Transport, Watch } from './types.js';
 
 /** The page size `listAll` uses when the caller gives no `limit` (client-go's pager default). */
@@ -28,8 +30,8 @@ export const DEFAULT_PAGE_SIZE = 500;
  * `namespace` is required for a namespaced resource's single-object verbs; `''` (or undefined) means all namespaces
  * for `list`, `listAll`, `watch` and `deleteCollection`.
  */
-export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeList<T>>
-  implements ResourceInterface<T, L>, StatusInterface<T>, ScaleInterface
+export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeList<T>, A extends ApplyObject = Partial<T> & KubeObject>
+  implements ResourceInterface<T, L, A>, StatusInterface<T, A>, ScaleInterface
 {
   readonly transport: Transport;
   readonly info: ResourceInfo;
@@ -105,8 +107,8 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
     return this.send<T>('patch', { name, body: patch.patch, patchType: patch.type, query: writeQuery(opts), signal: opts.signal });
   }
 
-  apply(obj: Partial<T> & KubeObject, opts: ApplyOptions): Promise<T> {
-    return this.applyTo(undefined, obj, opts);
+  apply(config: A, opts: ApplyOptions = {}): Promise<T> {
+    return this.applyTo(undefined, config, opts);
   }
 
   getStatus(name: string, opts: GetOptions = {}): Promise<T> {
@@ -128,8 +130,8 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
     return this.send<T>('patch', { name, subresource: 'status', body: patch.patch, patchType: patch.type, query: writeQuery(opts), signal: opts.signal });
   }
 
-  applyStatus(obj: Partial<T> & KubeObject, opts: ApplyOptions): Promise<T> {
-    return this.applyTo('status', obj, opts);
+  applyStatus(config: A, opts: ApplyOptions = {}): Promise<T> {
+    return this.applyTo('status', config, opts);
   }
 
   getScale(name: string, opts: GetOptions = {}): Promise<Scale> {
@@ -146,13 +148,19 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
     return this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
   }
 
-  private applyTo(subresource: string | undefined, obj: Partial<T> & KubeObject, opts: ApplyOptions): Promise<T> {
+  /** The field manager of an apply: the call's, else the transport's, else the program's name. */
+  private fieldManager(opts: ApplyOptions): string {
+    return opts.fieldManager || this.transport.fieldManager || defaultFieldManager();
+  }
+
+  private applyTo(subresource: string | undefined, config: A, opts: ApplyOptions): Promise<T> {
+    const obj = config as KubeObject;
     return this.send<T>('patch', {
       name: nameOf(obj),
       subresource,
       body: this.withTypeMeta(obj),
       patchType: 'apply',
-      query: { fieldManager: opts.fieldManager, force: opts.force, dryRun: opts.dryRun ? 'All' : undefined },
+      query: { fieldManager: this.fieldManager(opts), force: opts.force, dryRun: opts.dryRun ? 'All' : undefined },
       signal: opts.signal,
       objNamespace: obj,
     });
@@ -174,7 +182,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
     return req;
   }
 
-  private send<R>(verb: ResourceRequest['verb'], parts: Parameters<ResourceClient<T, L>['request']>[1]): Promise<R> {
+  private send<R>(verb: ResourceRequest['verb'], parts: Parameters<ResourceClient<T, L, A>['request']>[1]): Promise<R> {
     const req = this.request(verb, parts);
     const allNamespacesOk = verb === 'list' || verb === 'watch' || verb === 'deletecollection';
     if (this.info.namespaced && !req.namespace && !allNamespacesOk) {

@@ -4,7 +4,8 @@
  * with the HTTP code and the reason client-go's `NewGenericServerResponse` would pick, so `isNotFound()` and
  * friends work either way.
  */
-import { ApiError, newStatus } from './errors.js';
+import { apiErrorFromStatus, newStatus } from './errors.js';
+import type { ApiError } from './errors.js';
 import type { Status } from './types.js';
 
 /** The `StatusReason` client-go assigns to a bare HTTP code. */
@@ -66,7 +67,7 @@ export function statusFromResponse(code: number, body: Buffer | string, statusTe
   return newStatus(code, reasonForCode(code), message);
 }
 
-/** An `ApiError` for a non-2xx response. */
+/** An `ApiError` for a non-2xx response (an `ApplyConflictError` for an apply conflict). */
 export function apiErrorFromResponse(code: number, body: Buffer | string, statusText?: string): ApiError {
-  return new ApiError(statusFromResponse(code, body, statusText));
+  return apiErrorFromStatus(statusFromResponse(code, body, statusText));
 }

@@ -73,8 +73,8 @@ export interface Status {
     group?: string;
     kind?: string;
     uid?: string;
-    /** What went wrong, field by field. On the wire (apimachinery `StatusCause`) the cause's type is `reason`. */
-    causes?: { reason?: string; type?: string; message?: string; field?: string }[];
+    /** The JSON key of a cause's type is `reason` (Go's `StatusCause.Type`): `FieldValueInvalid`, `FieldManagerConflict`… */
+    causes?: { reason?: string; message?: string; field?: string }[];
     retryAfterSeconds?: number;
   };
   code?: number;
@@ -163,6 +163,8 @@ export interface Transport {
    * unless asked otherwise; real transports leave it to the server.
    */
   isWatchListSemanticsUnsupported?(): boolean;
+  /** The field manager of server-side applies that name none; unset: `defaultFieldManager()`. */
+  readonly fieldManager?: string | undefined;
 }
 
 /** A value that is either an integer or a string (`x-kubernetes-int-or-string`), e.g. a port or `25%`. */
@@ -183,4 +185,22 @@ export interface ScalePaths {
 export interface ResourceDescriptor extends ResourceInfo {
   statusSubresource?: boolean;
   scale?: ScalePaths;
+  /**
+   * The object's associative lists (`x-kubernetes-list-type: map` or `set`), for the fake tracker's server-side
+   * apply, which merges them by key (or value) instead of replacing them whole as it does every other list.
+   * Absent when there are none.
+   */
+  associativeLists?: AssociativeList[];
+}
+
+/**
+ * Where an associative list is, from the object's root: property names, `[]` for a list's items and `{}` for any
+ * key of a map (`['spec', 'ports']`, `['spec', 'rules', '[]', 'backends']`). `keys` are a list-map's keys
+ * (`x-kubernetes-list-map-keys`); without them the list is a set of scalars. `keyDefaults` are the schema's
+ * defaults of keys, which the apiserver fills in before entries are matched.
+ */
+export interface AssociativeList {
+  path: string[];
+  keys?: string[];
+  keyDefaults?: Record<string, unknown>;
 }

@@ -1,10 +1,11 @@
-import type { GroupVersion } from '../../model/index.js';
+import type { GroupVersion, JSONSchemaProps } from '../../model/index.js';
 import { HEADER, literal } from '../emit-util.js';
 import { resourceConstName } from '../names.js';
 
 /**
  * `<group>/<version>/register.ts`: the group, version and one `ResourceDescriptor` per kind (resource name, kind,
- * scope, subresources). Typed clients, informers and the fake tracker all read these; nothing else knows URLs.
+ * scope, subresources; for the fake tracker's server-side apply, the associative lists). Typed clients, informers
+ * and the fake tracker all read these; nothing else knows URLs.
  */
 export function emitRegister(gv: GroupVersion, runtimeImport: string): string {
   const out: string[] = [HEADER, '', `import type { ResourceDescriptor } from ${literal(runtimeImport)};`, ''];
@@ -25,6 +26,8 @@ export function emitRegister(gv: GroupVersion, runtimeImport: string): string {
       statusSubresource: version.subresources.status,
     };
     if (version.subresources.scale) desc['scale'] = version.subresources.scale;
+    const lists = associativeLists(version.schema);
+    if (lists.length > 0) desc['associativeLists'] = lists;
     out.push('');
     out.push(`/** ${resource.names.kind} (${resource.scope === 'Namespaced' ? 'namespaced' : 'cluster-scoped'}). */`);
     out.push(`export const ${resourceConstName(resource.names.kind)}: ResourceDescriptor = ${objectLiteral(desc)};`);
@@ -39,4 +42,30 @@ export const resources: readonly ResourceDescriptor[] = [${gv.kinds.map((k) => r
 function objectLiteral(obj: Record<string, unknown>): string {
   const entries = Object.entries(obj).map(([k, v]) => `  ${k}: ${literal(v)},`);
   return `{\n${entries.join('\n')}\n}`;
+}
+
+/**
+ * The associative lists (`x-kubernetes-list-type` `map` with its keys, or `set`) of a kind's schema, in schema order:
+ * paths of property names, `[]` for list items, `{}` for map values, and the defaults of list-map keys (see the
+ * runtime's `AssociativeList`).
+ */
+export function associativeLists(schema: JSONSchemaProps): { path: string[]; keys?: string[]; keyDefaults?: Record<string, unknown> }[] {
+  const out: { path: string[]; keys?: string[]; keyDefaults?: Record<string, unknown> }[] = [];
+  const walk = (s: JSONSchemaProps, path: string[]): void => {
+    const type = s['x-kubernetes-list-type'];
+    const keys = s['x-kubernetes-list-map-keys'];
+    if (type === 'map' && keys?.length) {
+      const props = s.items?.properties ?? {};
+      const defaults = keys.filter((k) => Object.hasOwn(props, k) && props[k]!.default !== undefined).map((k) => [k, props[k]!.default]);
+      out.push(defaults.length > 0 ? { path, keys: [...keys], keyDefaults: Object.fromEntries(defaults) } : { path, keys: [...keys] });
+    } else if (type === 'set') out.push({ path });
+    for (const [name, sub] of Object.entries(s.properties ?? {})) {
+      if (path.length === 0 && (name === 'apiVersion' || name === 'kind' || name === 'metadata')) continue;
+      walk(sub, [...path, name]);
+    }
+    if (s.items) walk(s.items, [...path, '[]']);
+    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, [...path, '{}']);
+  };
+  walk(schema, []);
+  return out;
 }

@@ -10,6 +10,7 @@
  * Output is deterministic: the same schema gives the same sample.
  */
 import { createRequire } from 'node:module';
+import { stringify as stringifyYaml } from 'yaml';
 import type { JSONSchemaProps, KindVersion } from '../../model/index.js';
 
 /** The part of randexp used here. It is CommonJS whose module.exports is the class (its typings say otherwise). */
@@ -21,16 +22,48 @@ interface RandExpLike {
 }
 const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: string) => RandExpLike;
 
+/** Options of {@link minimalSample}. */
+export interface SampleOptions {
+  /** `metadata.name` (default `<kind>-sample`). */
+  name?: string;
+  /** Also fill `status` with its required fields, as for spec (a test's `updateStatus`; samples users apply have none). */
+  withStatus?: boolean;
+}
+
 /** A minimal object of kind `kv` (apiVersion, kind, metadata.name, and every required field). */
-export function minimalSample(kv: KindVersion, name = `${kv.resource.names.kind.toLowerCase()}-sample`): Record<string, unknown> {
+export function minimalSample(kv: KindVersion, opts: SampleOptions = {}): Record<string, unknown> {
+  const name = opts.name ?? `${kv.resource.names.kind.toLowerCase()}-sample`;
   const gen = new Generator();
   const body = gen.value(kv.version.schema, 'root', 0) as Record<string, unknown>;
   // A sample shows the spec even when the schema does not require one (kubebuilder's samples do too).
-  const spec = kv.version.schema.properties?.['spec'];
-  if (spec && body['spec'] === undefined) body['spec'] = gen.value(spec, 'spec', 1);
+  for (const part of opts.withStatus ? ['spec', 'status'] : ['spec']) {
+    const schema = kv.version.schema.properties?.[part];
+    if (schema && body[part] === undefined) body[part] = gen.value(schema, part, 1);
+  }
   const out: Record<string, unknown> = { apiVersion: `${kv.resource.group}/${kv.version.name}`, kind: kv.resource.names.kind, metadata: { name } };
   for (const [k, v] of Object.entries(body)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = v;
   return out;
+}
+
+/** Options of {@link sampleYaml}: the object's labels and a comment put above its `spec`. */
+export interface SampleYamlOptions extends SampleOptions {
+  labels?: Record<string, string>;
+  specComment?: string;
+}
+
+/**
+ * The minimal sample of `kv` as a YAML document (what `kubegen sample` prints and `create api` writes into
+ * `config/samples/`): `metadata.labels` when given, and `specComment` as a comment line above `spec`.
+ */
+export function sampleYaml(kv: KindVersion, opts: SampleYamlOptions = {}): string {
+  const obj = minimalSample(kv, opts);
+  if (opts.labels && Object.keys(opts.labels).length > 0) obj['metadata'] = { labels: opts.labels, ...(obj['metadata'] as object) };
+  let text = stringifyYaml(obj);
+  if (opts.specComment !== undefined) {
+    const comment = opts.specComment.split('\n').map((l) => `# ${l}`.trimEnd()).join('\n');
+    text = text.replace(/^spec:/m, `${comment}\nspec:`);
+  }
+  return text;
 }
 
 const MAX_DEPTH = 40;

@@ -54,10 +54,22 @@ function emitProperty(p: PropDef, used: RuntimeNames): string {
   return `${doc}  ${propertyKey(p.name)}${p.required ? '' : '?'}: ${type};\n`;
 }
 
-const OBJECT_PROTOTYPE_KEYS = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+/** Property names an optional property shares with `Object.prototype`: absent, they read as the inherited member. */
+export const OBJECT_PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+
+/**
+ * How {@link typeText} spells what differs between a form of the types (the apply configurations spell named objects
+ * by their apply names, core types deep-partial, and list-map items with their keys required); `undefined` from a
+ * hook means the plain spelling.
+ */
+export interface TypeTextForm {
+  obj?: (t: Extract<TypeRef, { k: 'obj' }>) => string;
+  core?: (name: string) => string;
+  array?: (t: Extract<TypeRef, { k: 'array' }>, item: string) => string | undefined;
+}
 
 /** TypeScript text of a type reference; runtime names go through `used` (recorded, aliased on a clash). */
-export function typeText(t: TypeRef, used: RuntimeNames): string {
+export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}): string {
   switch (t.k) {
     case 'prim':
       return t.name;
@@ -70,21 +82,21 @@ export function typeText(t: TypeRef, used: RuntimeNames): string {
     case 'listmeta':
       return used.use('ListMeta');
     case 'core':
-      return used.use(t.name);
+      return form.core ? form.core(t.name) : used.use(t.name);
     case 'lit':
       return t.values.map(literal).join(' | ');
     case 'array': {
-      const inner = typeText(t.of, used);
-      return needsParens(t.of) ? `(${inner})[]` : `${inner}[]`;
+      const inner = typeText(t.of, used, form);
+      return form.array?.(t, inner) ?? (needsParens(t.of) ? `(${inner})[]` : `${inner}[]`);
     }
     case 'map':
-      return `{ [key: string]: ${typeText(t.of, used)} }`;
+      return `{ [key: string]: ${typeText(t.of, used, form)} }`;
     case 'obj':
-      return t.def.name;
+      return form.obj ? form.obj(t) : t.def.name;
     case 'union':
-      return t.of.map((m) => typeText(m, used)).join(' | ');
+      return t.of.map((m) => typeText(m, used, form)).join(' | ');
     case 'null':
-      return `${typeText(t.of, used)} | null`;
+      return `${typeText(t.of, used, form)} | null`;
   }
 }
 

@@ -164,8 +164,11 @@ export class TypeGraph {
         return { k: 'prim', name: 'number' };
       case 'boolean':
         return { k: 'prim', name: 'boolean' };
-      case 'array':
-        return { k: 'array', of: s.items ? this.resolve(s.items, singularPath(path), `${where}[]`) : UNKNOWN };
+      case 'array': {
+        const of = s.items ? this.resolve(s.items, singularPath(path), `${where}[]`) : UNKNOWN;
+        const keys = requiredListMapKeys(s);
+        return keys ? { k: 'array', of, keys } : { k: 'array', of };
+      }
       case 'object':
         return this.coreType(s, path, where) ?? this.objectType(s, path, where, scope, false);
     }
@@ -318,6 +321,18 @@ export function singular(word: string): string {
   if (/(x|ch|sh|z)es$/.test(word)) return word.slice(0, -2);
   if (/(ses|oes|us|is|ss)$/.test(word) || !word.endsWith('s')) return word;
   return word.slice(0, -1);
+}
+
+/**
+ * The list-map keys of an associative list (`x-kubernetes-list-type: map`) an applied entry must carry: each of
+ * `x-kubernetes-list-map-keys` except those the item schema gives a default. Undefined for any other array, and
+ * when every key has a default.
+ */
+export function requiredListMapKeys(s: JSONSchemaProps): string[] | undefined {
+  if (s['x-kubernetes-list-type'] !== 'map' || !s['x-kubernetes-list-map-keys']?.length) return undefined;
+  const props = s.items?.properties ?? {};
+  const keys = s['x-kubernetes-list-map-keys'].filter((k) => !(Object.hasOwn(props, k) && props[k]!.default !== undefined));
+  return keys.length > 0 ? keys : undefined;
 }
 
 function docKey(s: JSONSchemaProps | undefined): string {

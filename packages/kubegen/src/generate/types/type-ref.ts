@@ -17,7 +17,11 @@ export type TypeRef =
   | { k: 'core'; name: string }
   /** A union of JSON literals (enum values, apiVersion/kind constants). */
   | { k: 'lit'; values: unknown[] }
-  | { k: 'array'; of: TypeRef }
+  /**
+   * `T[]`. `keys` is set for an associative list (`x-kubernetes-list-type: map`): its list-map keys an apply
+   * configuration's entries must carry (the keys the schema defaults are left out, the apiserver fills them in).
+   */
+  | { k: 'array'; of: TypeRef; keys?: string[] }
   /** `{ [key: string]: T }` */
   | { k: 'map'; of: TypeRef }
   | { k: 'obj'; def: ObjectDef }
@@ -70,7 +74,7 @@ export function refKey(t: TypeRef): string {
     case 'lit':
       return `lit${JSON.stringify(t.values)}`;
     case 'array':
-      return `[${refKey(t.of)}]`;
+      return t.keys ? `[${refKey(t.of)}]${JSON.stringify(t.keys)}` : `[${refKey(t.of)}]`;
     case 'map':
       return `{${refKey(t.of)}}`;
     case 'core':

@@ -4,15 +4,20 @@
  * `TEST_ASSET_KUBE_APISERVER`, `KUBEBUILDER_CONTROLPLANE_START_TIMEOUT` / `_STOP_TIMEOUT` (Go durations such as
  * `20s`, `1m30s`, or plain seconds) and `KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT`.
  * Without `KUBEBUILDER_ASSETS`, the folders `kubegen-setup-envtest` (this package's `hack/setup-envtest.sh`) and controller-runtime use by default are tried.
+ * The `crd-only` profile (CRD apiserver 1.36) reads `KUBEGEN_ENVTEST_1_36_ASSETS` (folder with `etcd` and
+ * `apiextensions-apiserver`; default `~/.cache/envtest/k8s-1.36/bin`, where `kubegen-setup-envtest-1.36` puts them)
+ * and the per-binary overrides `KUBEGEN_ENVTEST_1_36_ETCD` and `KUBEGEN_ENVTEST_1_36_APISERVER`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { EnvtestProfile } from './envtest-profiles.js';
 
 /** Paths of the two control-plane binaries envtest runs, as {@link findAssets} resolved them. */
 export interface EnvtestAssets {
   etcd: string;
-  kubeApiserver: string;
+  /** `kube-apiserver` (profile `full`) or `apiextensions-apiserver` (profile `crd-only`). */
+  apiserver: string;
 }
 
 /** How long envtest waits for the control plane to start unless configured (20 s, as controller-runtime). */
@@ -20,7 +25,34 @@ export const DEFAULT_START_TIMEOUT_MS = 20_000;
 /** How long envtest waits for the control plane to stop unless configured (20 s, as controller-runtime). */
 export const DEFAULT_STOP_TIMEOUT_MS = 20_000;
 
-const MISSING_HINT = 'set KUBEBUILDER_ASSETS or run `npx kubegen-setup-envtest` (shipped with @kubegen/runtime)';
+/** Where each profile's binaries come from: the environment variables, default folders and the setup command. */
+interface AssetLayout {
+  dirEnv: string;
+  apiserverBinary: string;
+  etcdOverride: string;
+  apiserverOverride: string;
+  defaultDirs: () => string[];
+  hint: string;
+}
+
+const LAYOUTS: Record<EnvtestProfile, AssetLayout> = {
+  full: {
+    dirEnv: 'KUBEBUILDER_ASSETS',
+    apiserverBinary: 'kube-apiserver',
+    etcdOverride: 'TEST_ASSET_ETCD',
+    apiserverOverride: 'TEST_ASSET_KUBE_APISERVER',
+    defaultDirs: () => [path.join(process.env['ENVTEST_DIR'] || path.join(os.homedir(), '.cache', 'envtest', 'k8s-1.20.2'), 'bin'), '/usr/local/kubebuilder/bin'],
+    hint: 'set KUBEBUILDER_ASSETS or run `npx kubegen-setup-envtest` (shipped with @kubegen/runtime)',
+  },
+  'crd-only': {
+    dirEnv: 'KUBEGEN_ENVTEST_1_36_ASSETS',
+    apiserverBinary: 'apiextensions-apiserver',
+    etcdOverride: 'KUBEGEN_ENVTEST_1_36_ETCD',
+    apiserverOverride: 'KUBEGEN_ENVTEST_1_36_APISERVER',
+    defaultDirs: () => [path.join(process.env['ENVTEST_1_36_DIR'] || path.join(os.homedir(), '.cache', 'envtest', 'k8s-1.36'), 'bin')],
+    hint: 'set KUBEGEN_ENVTEST_1_36_ASSETS or run `npx kubegen-setup-envtest-1.36` (shipped with @kubegen/runtime; builds the CRD apiserver 1.36 once, about 6 minutes)',
+  },
+};
 
 function isExecutable(file: string): boolean {
   try {
@@ -31,31 +63,31 @@ function isExecutable(file: string): boolean {
   }
 }
 
-/** Folders tried when neither `assetsDir` nor `KUBEBUILDER_ASSETS` is given. */
-export function defaultAssetDirs(): string[] {
-  const envtestDir = process.env['ENVTEST_DIR'] || path.join(os.homedir(), '.cache', 'envtest', 'k8s-1.20.2');
-  return [path.join(envtestDir, 'bin'), '/usr/local/kubebuilder/bin'];
+/** Folders tried when neither `assetsDir` nor the profile's environment variable is given. */
+export function defaultAssetDirs(profile: EnvtestProfile = 'full'): string[] {
+  return LAYOUTS[profile].defaultDirs();
 }
 
-/** Finds etcd and kube-apiserver; throws a clear error naming what is missing and how to get it. */
-export function findAssets(assetsDir?: string): EnvtestAssets {
+/** Finds a profile's etcd and apiserver; throws a clear error naming what is missing and how to get it. */
+export function findAssets(assetsDir?: string, profile: EnvtestProfile = 'full'): EnvtestAssets {
+  const layout = LAYOUTS[profile];
   const dir =
     assetsDir ||
-    process.env['KUBEBUILDER_ASSETS'] ||
-    defaultAssetDirs().find((d) => isExecutable(path.join(d, 'etcd')) && isExecutable(path.join(d, 'kube-apiserver'))) ||
+    process.env[layout.dirEnv] ||
+    layout.defaultDirs().find((d) => isExecutable(path.join(d, 'etcd')) && isExecutable(path.join(d, layout.apiserverBinary))) ||
     '';
   const pick = (envVar: string, binary: string): string => {
     const override = process.env[envVar];
     if (override) {
-      if (!isExecutable(override)) throw new Error(`envtest: ${envVar}=${override} is not an executable file (${MISSING_HINT})`);
+      if (!isExecutable(override)) throw new Error(`envtest: ${envVar}=${override} is not an executable file (${layout.hint})`);
       return override;
     }
-    if (!dir) throw new Error(`envtest: no binary directory for ${binary}: ${MISSING_HINT}`);
+    if (!dir) throw new Error(`envtest (profile ${profile}): no binary directory for ${binary}: ${layout.hint}`);
     const file = path.join(dir, binary);
-    if (!isExecutable(file)) throw new Error(`envtest: ${file} not found or not executable: ${MISSING_HINT}`);
+    if (!isExecutable(file)) throw new Error(`envtest (profile ${profile}): ${file} not found or not executable: ${layout.hint}`);
     return file;
   };
-  return { etcd: pick('TEST_ASSET_ETCD', 'etcd'), kubeApiserver: pick('TEST_ASSET_KUBE_APISERVER', 'kube-apiserver') };
+  return { etcd: pick(layout.etcdOverride, 'etcd'), apiserver: pick(layout.apiserverOverride, layout.apiserverBinary) };
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

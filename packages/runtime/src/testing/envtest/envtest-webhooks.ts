@@ -7,6 +7,7 @@
  * relies on it (the apiserver picks new configurations up asynchronously).
  */
 import fs from 'node:fs';
+import { explainNotServed } from './envtest-profiles.js';
 import { loadAll } from 'js-yaml';
 import { isNotFound } from '../../client/errors.js';
 import { ResourceClient } from '../../client/resource-client.js';
@@ -83,7 +84,9 @@ export async function installWebhooks(transport: Transport, opts: WebhookInstall
     await client.delete(name).catch((err: unknown) => {
       if (!isNotFound(err)) throw err;
     });
-    await client.create({ ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } } as KubeObject);
+    await client.create({ ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } } as KubeObject).catch((err: unknown) => {
+      throw explainNotServed(err, 'admission-webhooks', `${config.kind} (admissionregistration.k8s.io)`);
+    });
     created.push([client, name]);
   }
   return async () => {

@@ -1,15 +1,16 @@
 /**
  * `Envtest`: a real etcd + kube-apiserver for integration tests, as controller-runtime's `envtest.Environment`.
  *
- * `Envtest.start()` creates a temp dir, generates a service-account key pair and an admin token, starts etcd and
- * kube-apiserver on free loopback ports (each in its own process group, killed if this process exits or dies),
- * waits for `/readyz`, writes a kubeconfig (bearer token, the apiserver's self-signed CA), and installs CRDs.
- * There is no controller-manager: no garbage collection, namespaces never finish deleting.
+ * `Envtest.start()` creates a temp dir, starts etcd and an apiserver on free loopback ports (each in its own process
+ * group, killed if this process exits or dies), waits for `/readyz`, writes an admin kubeconfig, and installs CRDs.
+ * Two profiles (see `envtest-profiles.ts`): `full` runs kube-apiserver 1.20 (admin by bearer token; a service-account
+ * key pair is generated) and `crd-only` runs the CRD apiserver of Kubernetes 1.36 (admin by a client certificate
+ * in `system:masters`, made with `@peculiar/x509`). `require(...)` fails clearly when a test needs what its profile
+ * cannot serve. There is no controller-manager: no garbage collection, namespaces never finish deleting.
  *
  * Fault injection for informer tests: `stopApiServer()`/`startApiServer()` restart the apiserver on the same port
  * with the same data; `compactEtcd()` compacts etcd to its current revision. `stop()` kills both and removes the dir.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -19,11 +20,18 @@ import { HttpTransport, type TransportOptions } from '../../client/http-transpor
 import { envAttachOutput, envStartTimeoutMs, envStopTimeoutMs, findAssets, mergeFlags, type EnvtestAssets } from './envtest-assets.js';
 import { installCrds, parseCrds, readCrdPaths, type CrdObject } from './envtest-crds.js';
 import { freePorts } from './envtest-ports.js';
+import { crdOnlyProfileSetup, fullProfileSetup, type AdminCredentials } from './envtest-profile-setup.js';
+import { profileServes, requireCapabilities, type EnvtestCapability, type EnvtestProfile } from './envtest-profiles.js';
 import { ManagedProcess, onAbnormalExit } from './envtest-process.js';
 
 /** Settings of {@link Envtest.start}: binaries, CRDs to install, timeouts and extra flags; all optional. */
 export interface EnvtestOptions {
-  /** Folder with `etcd` and `kube-apiserver` (default `$KUBEBUILDER_ASSETS`). */
+  /** Which control plane to run (default `full`, kube-apiserver 1.20); `crd-only` runs the CRD apiserver 1.36. */
+  profile?: EnvtestProfile;
+  /**
+   * Folder with `etcd` and the profile's apiserver (default `$KUBEBUILDER_ASSETS` for `full`,
+   * `$KUBEGEN_ENVTEST_1_36_ASSETS` for `crd-only`; see `findAssets`).
+   */
   assetsDir?: string;
   /** CRD files or folders to install once the apiserver is ready. */
   crdPaths?: string[];
@@ -35,7 +43,7 @@ export interface EnvtestOptions {
   startTimeoutMs?: number;
   /** Default 20 s or `KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT`. */
   stopTimeoutMs?: number;
-  /** Extra/overriding kube-apiserver flags (`--name=value`). */
+  /** Extra/overriding apiserver flags (`--name=value`). */
   apiserverArgs?: string[];
   /** Extra/overriding etcd flags. */
   etcdArgs?: string[];
@@ -46,18 +54,20 @@ export interface EnvtestOptions {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * A running etcd + kube-apiserver for integration tests (controller-runtime's `envtest.Environment`); see the
+ * A running etcd + apiserver for integration tests (controller-runtime's `envtest.Environment`); see the
  * module comment. Create it with `Envtest.start()`; always `stop()` it. `kubeConfig` connects as `admin`
  * (`system:masters`).
  */
 export class Envtest {
+  /** The control plane this runs (`full` or `crd-only`). */
+  readonly profile: EnvtestProfile;
   readonly dir: string;
   readonly apiserverUrl: string;
   readonly etcdUrl: string;
   readonly kubeconfigPath: string;
   readonly kubeConfig: KubeConfig;
-  /** The admin bearer token (user `admin`, group `system:masters`). */
-  readonly token: string;
+  /** The admin's credentials (user `admin`, group `system:masters`): a bearer token, or a client certificate. */
+  private readonly credentials: AdminCredentials;
   private readonly assets: EnvtestAssets;
   private readonly opts: EnvtestOptions;
   private readonly apiserverArgs: string[];
@@ -73,13 +83,14 @@ export class Envtest {
     opts: EnvtestOptions;
     etcdPort: number;
     apiPort: number;
-    token: string;
+    credentials: AdminCredentials;
     apiserverArgs: string[];
   }) {
+    this.profile = init.opts.profile ?? 'full';
     this.dir = init.dir;
     this.assets = init.assets;
     this.opts = init.opts;
-    this.token = init.token;
+    this.credentials = init.credentials;
     this.etcdUrl = `http://127.0.0.1:${init.etcdPort}`;
     this.apiserverUrl = `https://127.0.0.1:${init.apiPort}`;
     this.kubeconfigPath = path.join(init.dir, 'kubeconfig');
@@ -93,51 +104,54 @@ export class Envtest {
 
   /** Starts a control plane; on failure everything started is torn down and the error names the cause. */
   static async start(opts: EnvtestOptions = {}): Promise<Envtest> {
-    const assets = findAssets(opts.assetsDir);
+    const profile = opts.profile ?? 'full';
+    const assets = findAssets(opts.assetsDir, profile);
     const crds = [
       ...readCrdPaths(opts.crdPaths ?? [], opts.errorIfCrdPathMissing === false),
       ...(opts.crds ?? []).map((c) => parseCrds(JSON.stringify(c))).flat(),
     ];
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-envtest-'));
-    const [etcdPort, peerPort, apiPort] = (await freePorts(3)) as [number, number, number];
-    const token = randomBytes(24).toString('hex');
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-    });
-    fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey);
-    fs.writeFileSync(path.join(dir, 'sa.key'), privateKey, { mode: 0o600 });
-    fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},admin,admin-uid,"system:masters"\n`, { mode: 0o600 });
-    fs.mkdirSync(path.join(dir, 'certs'));
-    const apiserverArgs = mergeFlags(
-      [
+    try {
+      const [etcdPort, peerPort, apiPort] = (await freePorts(3)) as [number, number, number];
+      fs.mkdirSync(path.join(dir, 'certs'));
+      const common = [
         `--etcd-servers=http://127.0.0.1:${etcdPort}`,
         `--cert-dir=${path.join(dir, 'certs')}`,
         `--secure-port=${apiPort}`,
         '--bind-address=127.0.0.1',
-        '--advertise-address=127.0.0.1',
-        '--service-cluster-ip-range=10.0.0.0/24',
-        '--service-account-issuer=https://kubernetes.default.svc',
-        `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
-        `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
-        `--token-auth-file=${path.join(dir, 'tokens.csv')}`,
-        '--authorization-mode=RBAC',
-        '--allow-privileged=true',
-        '--disable-admission-plugins=ServiceAccount',
-      ],
-      opts.apiserverArgs ?? [],
-    );
-    const env = new Envtest({ dir, assets, opts, etcdPort, apiPort, token, apiserverArgs });
-    try {
-      await env.startEtcd(peerPort);
-      await env.startApiServer();
-      if (crds.length > 0) await env.installCrds(crds);
-      return env;
+      ];
+      const { credentials, args } = profile === 'full' ? fullProfileSetup(dir) : await crdOnlyProfileSetup(dir);
+      const apiserverArgs = mergeFlags(common, args, opts.apiserverArgs ?? []);
+      const env = new Envtest({ dir, assets, opts, etcdPort, apiPort, credentials, apiserverArgs });
+      try {
+        await env.startEtcd(peerPort);
+        await env.startApiServer();
+        if (crds.length > 0) await env.installCrds(crds);
+        return env;
+      } catch (err) {
+        await env.stop().catch(() => undefined);
+        throw err;
+      }
     } catch (err) {
-      await env.stop().catch(() => undefined);
+      fs.rmSync(dir, { recursive: true, force: true });
       throw err;
     }
+  }
+
+  /** The admin bearer token (user `admin`, group `system:masters`); the `full` profile only. */
+  get token(): string {
+    if (this.credentials.token === undefined) throw new Error(`envtest: the '${this.profile}' profile authenticates with a client certificate, not a token`);
+    return this.credentials.token;
+  }
+
+  /** Throws a clear error when this profile cannot serve every one of `capabilities` (see `envtest-profiles.ts`). */
+  require(...capabilities: EnvtestCapability[]): void {
+    requireCapabilities(this.profile, capabilities);
+  }
+
+  /** Whether this profile serves `capability`. */
+  serves(capability: EnvtestCapability): boolean {
+    return profileServes(this.profile, capability);
   }
 
   /** A new transport authenticated as the admin user. Callers may `close()` it; `stop()` does not. */
@@ -155,25 +169,26 @@ export class Envtest {
     return installCrds(this.admin, crds, this.startTimeout());
   }
 
-  /** Starts (or restarts after `stopApiServer()`) kube-apiserver on the same port and data; waits for `/readyz`. */
+  /** Starts (or restarts after `stopApiServer()`) the apiserver on the same port and data; waits for `/readyz`. */
   async startApiServer(): Promise<void> {
     if (this.apiserver && !this.apiserver.done) return;
     const proc = new ManagedProcess({
-      name: 'kube-apiserver',
-      command: this.assets.kubeApiserver,
+      name: path.basename(this.assets.apiserver),
+      command: this.assets.apiserver,
       args: this.apiserverArgs,
       cwd: this.dir,
       attachOutput: this.opts.attachOutput ?? envAttachOutput(),
     });
     this.apiserver = proc;
     await this.waitUntil(proc, async () => {
-      const res = await this.admin.raw('GET', '/readyz', { timeoutMs: 2000 });
+      // The CRD apiserver's informer-sync check waits forever on core kinds that nothing serves.
+      const res = await this.admin.raw('GET', this.profile === 'full' ? '/readyz' : '/readyz?exclude=informer-sync', { timeoutMs: 2000 });
       return res.statusCode === 200;
     });
   }
 
   /**
-   * Stops kube-apiserver (SIGTERM, then SIGKILL after the stop timeout; with `kill`, SIGKILL at once, as a crash),
+   * Stops the apiserver (SIGTERM, then SIGKILL after the stop timeout; with `kill`, SIGKILL at once, as a crash),
    * leaving etcd and its data in place.
    */
   async stopApiServer(opts: { kill?: boolean } = {}): Promise<void> {
@@ -210,6 +225,8 @@ export class Envtest {
         `--listen-peer-urls=${peerUrl}`,
         `--initial-advertise-peer-urls=${peerUrl}`,
         `--initial-cluster=default=${peerUrl}`,
+        // etcd 3.5 (crd-only) can skip fsync: test data need not survive a power cut.
+        ...(this.profile === 'crd-only' ? ['--unsafe-no-fsync'] : []),
       ],
       this.opts.etcdArgs ?? [],
     );
@@ -249,7 +266,7 @@ export class Envtest {
       apiVersion: 'v1',
       kind: 'Config',
       clusters: [{ name: 'envtest', cluster: { server: this.apiserverUrl, 'insecure-skip-tls-verify': true } }],
-      users: [{ name: 'envtest-admin', user: { token: this.token } }],
+      users: [{ name: 'envtest-admin', user: this.credentials.user }],
       contexts: [{ name: 'envtest', context: { cluster: 'envtest', user: 'envtest-admin', namespace: 'default' } }],
       'current-context': 'envtest',
       preferences: {},

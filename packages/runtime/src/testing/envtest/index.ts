@@ -1,12 +1,14 @@
 /**
- * `@kubegen/runtime/testing/envtest`: a real control plane for tests (etcd + kube-apiserver binaries, as
- * controller-runtime's envtest), CRD installation and per-test namespaces. Starts child processes and opens ports;
+ * `@kubegen/runtime/testing/envtest`: a real control plane for tests (etcd + kube-apiserver 1.20, or the CRD
+ * apiserver 1.36 of the `crd-only` profile; as controller-runtime's envtest), CRD installation and per-test namespaces. Starts child processes and opens ports;
  * unit tests that only need a fake API should import `@kubegen/runtime/testing/fake` instead.
  */
 export * from './envtest.js';
 export * from './envtest-assets.js';
 export * from './envtest-crds.js';
 export * from './envtest-namespace.js';
+export { PROFILE_CAPABILITIES, PROFILE_DESCRIPTIONS, profileServes, requireCapabilities } from './envtest-profiles.js';
+export type { EnvtestCapability, EnvtestProfile } from './envtest-profiles.js';
 export { freePort, freePorts } from './envtest-ports.js';
 export * from './envtest-webhooks.js';
 export { eventually } from './eventually.js';

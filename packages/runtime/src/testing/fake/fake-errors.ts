@@ -50,7 +50,7 @@ export function invalid(r: ResourceInfo, name: string, causes: FieldCause[]): Ap
       name,
       group: r.group,
       kind: r.kind,
-      causes: causes.map((c) => ({ type: c.type, message: c.message, field: c.field })),
+      causes: causes.map((c) => ({ reason: c.type, message: c.message, field: c.field })),
     }),
   );
 }

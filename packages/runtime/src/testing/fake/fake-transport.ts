@@ -21,6 +21,8 @@ import type { ObjectTrackerOptions } from './object-tracker.js';
  */
 export class FakeTransport implements Transport {
   readonly tracker: ObjectTracker;
+  /** The field manager of applies that name none (unset: `defaultFieldManager()`, the program's name). */
+  fieldManager: string | undefined;
   private readonly recorded: FakeAction[] = [];
   private readonly prepended: Reactor[] = [];
   private readonly appended: Reactor[] = [];
@@ -131,6 +133,7 @@ export class FakeTransport implements Transport {
           dryRun,
           subresource: sub || undefined,
           fieldManager: str(q['fieldManager']),
+          force: bool(q['force']) === true,
         });
       case 'delete': {
         const preconditions = (req.body as { preconditions?: Preconditions } | undefined)?.preconditions;

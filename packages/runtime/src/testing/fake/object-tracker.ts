@@ -8,7 +8,8 @@
  *
  * Approximations (documented, deliberate): objects are stored per group/version/resource (no conversion between
  * versions); no garbage collection (no `orphan`/`foregroundDeletion` finalizers are added and owner references are
- * not followed); server-side apply is a merge of the applied fields (see `patch`); strategic merge patches are
+ * not followed); server-side apply tracks ownership of applied fields only (create, update and other patches
+ * record no `managedFields` entries; see `fake-apply.ts`); strategic merge patches are
  * treated as JSON merge patches; paged lists continue from the current state rather than a snapshot; list
  * `resourceVersion`/`resourceVersionMatch` and watch `timeoutSeconds` are ignored; field selectors accept any dotted
  * path (the apiserver allows only `metadata.name`, `metadata.namespace` and a CRD's selectable fields).
@@ -39,6 +40,7 @@ import { scaleOf, setPath } from './fake-scale.js';
 import { paginate, selectionPredicate } from './fake-selection.js';
 import type { SelectionOptions } from './fake-selection.js';
 import { applyPatchDocument } from './fake-patch.js';
+import { keepManagedFields, serverSideApply } from './fake-apply.js';
 import { openTrackerWatch } from './fake-tracker-watch.js';
 import type { TrackerWatchOptions } from './fake-tracker-watch.js';
 
@@ -78,6 +80,8 @@ export interface TrackerPatchOptions extends TrackerWriteOptions {
   subresource?: string;
   /** Required for `apply` patches, as on the apiserver. */
   fieldManager?: string;
+  /** `apply` only: take over fields other managers own instead of failing with an `ApplyConflictError`. */
+  force?: boolean;
 }
 
 type UpdateMode = 'main' | 'status';
@@ -216,9 +220,9 @@ export class ObjectTracker {
   }
 
   /**
-   * PATCH. `merge` (RFC 7386), `json` (RFC 6902), `strategic` (treated as a merge patch) and `apply`. Apply is
-   * approximated: it creates the object when absent, and otherwise merges the applied fields into it (objects merge
-   * recursively, lists and scalars are replaced); field ownership, `force` and apply conflicts are not modelled.
+   * PATCH. `merge` (RFC 7386), `json` (RFC 6902), `strategic` (treated as a merge patch) and `apply`: server-side
+   * apply with field ownership in `metadata.managedFields`, conflicts, `force` and removal of released fields
+   * (`fake-apply.ts` says what is modelled and what is not); it creates the object when absent.
    * The patched object then goes through the same rules as an update (conflict on a stale `resourceVersion` in the
    * patch, generation, status subresource, finalizers).
    */
@@ -243,11 +247,8 @@ export class ObjectTracker {
       return this.updateScale(res, ns, name, applyPatchDocument(res, name, type, scale, patch) as Scale, opts);
     }
     const existing = this.store(res).get(objectKey(ns, name));
-    if (!existing) {
-      if (type !== 'apply' || sub !== '') throw notFound(res, name);
-      const body = this.decodeBody(patch);
-      return this.create(res, ns, { ...body, metadata: { ...body.metadata, name } }, opts);
-    }
+    if (type === 'apply') return this.apply(res, ns, name, patch, existing, opts);
+    if (!existing) throw notFound(res, name);
     const patched = applyPatchDocument(res, name, type, existing, patch) as KubeObject;
     return this.updateAs(res, ns, patched, sub === 'status' ? 'status' : 'main', opts, name);
   }
@@ -314,6 +315,26 @@ export class ObjectTracker {
 
   // ---- internals ----
 
+  /** Server-side apply (see `fake-apply.ts`): creates the object when absent (not through `status`), else updates it. */
+  private apply(res: FakeResource, ns: string | undefined, name: string, body: unknown, existing: KubeObject | undefined, opts: TrackerPatchOptions): KubeObject {
+    const sub = opts.subresource === 'status' ? 'status' : '';
+    if (!existing && sub) throw notFound(res, name);
+    const config = this.decodeBody(body);
+    if (!existing) config.metadata = { ...config.metadata, name };
+    const obj = serverSideApply({
+      res,
+      live: existing,
+      config,
+      manager: opts.fieldManager!,
+      force: opts.force === true,
+      subresource: sub,
+      now: rfc3339(this.clock.now()),
+      apiVersion: apiVersionOf(res),
+    });
+    if (!existing) return this.create(res, ns, obj, opts);
+    return this.updateAs(res, ns, obj, sub === 'status' ? 'status' : 'main', opts, name, obj.metadata?.managedFields);
+  }
+
   private updateAs(
     res: FakeResource,
     namespace: string | undefined,
@@ -321,6 +342,7 @@ export class ObjectTracker {
     mode: UpdateMode,
     opts: TrackerWriteOptions,
     urlName?: string,
+    managedFields?: unknown[],
   ): KubeObject {
     const candidate = this.decodeBody(input);
     const meta = (candidate.metadata ??= {});
@@ -343,9 +365,11 @@ export class ObjectTracker {
       next = candidate;
       if (res.statusSubresource) copyStatus(next, existing);
       keepServerOwnedMeta(next, existing);
+      keepManagedFields(next, existing);
       next.apiVersion = apiVersionOf(res);
       next.kind = res.kind;
     }
+    if (managedFields) next.metadata!.managedFields = managedFields;
     next.metadata!.resourceVersion = stored.resourceVersion;
     const causes = validateObjectMeta(res, next.metadata!);
     if (stored.deletionTimestamp) {

@@ -3,10 +3,11 @@
 import { ResourceClient } from "@kubegen/runtime";
 import type { ResourceInterface, StatusInterface, Transport } from "@kubegen/runtime";
 import type { Foo, FooList } from "./types.js";
+import type { FooApply } from "./applyconfigurations.js";
 import { fooResource } from "./register.js";
 
 /** Typed client for Foo (samplecontroller.k8s.io/v1, namespaced). */
-export type FooInterface = ResourceInterface<Foo, FooList> & StatusInterface<Foo>;
+export type FooInterface = ResourceInterface<Foo, FooList, FooApply> & StatusInterface<Foo, FooApply>;
 
 /** Clients for the samplecontroller.k8s.io/v1 API. */
 export class SamplecontrollerV1Client {
@@ -18,6 +19,6 @@ export class SamplecontrollerV1Client {
 
   /** Foo objects in `namespace`; `''` means all namespaces (for list, watch and deleteCollection only). */
   foos(namespace: string): FooInterface {
-    return new ResourceClient<Foo, FooList>(this.transport, fooResource, namespace);
+    return new ResourceClient<Foo, FooList, FooApply>(this.transport, fooResource, namespace);
   }
 }

@@ -3,10 +3,11 @@
 import { ResourceClient } from "@kubegen/runtime";
 import type { ResourceInterface, Transport } from "@kubegen/runtime";
 import type { Composition, CompositionList } from "./types.js";
+import type { CompositionApply } from "./applyconfigurations.js";
 import { compositionResource } from "./register.js";
 
 /** Typed client for Composition (apiextensions.crossplane.io/v1, cluster-scoped). */
-export type CompositionInterface = ResourceInterface<Composition, CompositionList>;
+export type CompositionInterface = ResourceInterface<Composition, CompositionList, CompositionApply>;
 
 /** Clients for the apiextensions.crossplane.io/v1 API. */
 export class ApiextensionsV1Client {
@@ -18,6 +19,6 @@ export class ApiextensionsV1Client {
 
   /** Composition objects (cluster-scoped). */
   compositions(): CompositionInterface {
-    return new ResourceClient<Composition, CompositionList>(this.transport, compositionResource);
+    return new ResourceClient<Composition, CompositionList, CompositionApply>(this.transport, compositionResource);
   }
 }

@@ -18,6 +18,7 @@ export const compositionResource: ResourceDescriptor = {
   listKind: "CompositionList",
   namespaced: false,
   statusSubresource: false,
+  associativeLists: [{"path":["spec","pipeline"],"keys":["step"]},{"path":["spec","pipeline","[]","credentials"],"keys":["name"]},{"path":["spec","pipeline","[]","requirements","requiredResources"],"keys":["requirementName"]},{"path":["spec","pipeline","[]","requirements","requiredSchemas"],"keys":["requirementName"]}],
 };
 
 /** Every resource of this group/version. */

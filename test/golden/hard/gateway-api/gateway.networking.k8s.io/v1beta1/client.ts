@@ -3,10 +3,11 @@
 import { ResourceClient } from "@kubegen/runtime";
 import type { ResourceInterface, Transport } from "@kubegen/runtime";
 import type { ReferenceGrant, ReferenceGrantList } from "./types.js";
+import type { ReferenceGrantApply } from "./applyconfigurations.js";
 import { referenceGrantResource } from "./register.js";
 
 /** Typed client for ReferenceGrant (gateway.networking.k8s.io/v1beta1, namespaced). */
-export type ReferenceGrantInterface = ResourceInterface<ReferenceGrant, ReferenceGrantList>;
+export type ReferenceGrantInterface = ResourceInterface<ReferenceGrant, ReferenceGrantList, ReferenceGrantApply>;
 
 /** Clients for the gateway.networking.k8s.io/v1beta1 API. */
 export class GatewayV1beta1Client {
@@ -18,6 +19,6 @@ export class GatewayV1beta1Client {
 
   /** ReferenceGrant objects in `namespace`; `''` means all namespaces (for list, watch and deleteCollection only). */
   referenceGrants(namespace: string): ReferenceGrantInterface {
-    return new ResourceClient<ReferenceGrant, ReferenceGrantList>(this.transport, referenceGrantResource, namespace);
+    return new ResourceClient<ReferenceGrant, ReferenceGrantList, ReferenceGrantApply>(this.transport, referenceGrantResource, namespace);
   }
 }

@@ -3,10 +3,11 @@
 import { ResourceClient } from "@kubegen/runtime";
 import type { ResourceInterface, StatusInterface, Transport } from "@kubegen/runtime";
 import type { AuthorizationPolicy, AuthorizationPolicyList } from "./types.js";
+import type { AuthorizationPolicyApply } from "./applyconfigurations.js";
 import { authorizationPolicyResource } from "./register.js";
 
 /** Typed client for AuthorizationPolicy (security.istio.io/v1, namespaced). */
-export type AuthorizationPolicyInterface = ResourceInterface<AuthorizationPolicy, AuthorizationPolicyList> & StatusInterface<AuthorizationPolicy>;
+export type AuthorizationPolicyInterface = ResourceInterface<AuthorizationPolicy, AuthorizationPolicyList, AuthorizationPolicyApply> & StatusInterface<AuthorizationPolicy, AuthorizationPolicyApply>;
 
 /** Clients for the security.istio.io/v1 API. */
 export class SecurityV1Client {
@@ -18,6 +19,6 @@ export class SecurityV1Client {
 
   /** AuthorizationPolicy objects in `namespace`; `''` means all namespaces (for list, watch and deleteCollection only). */
   authorizationpolicies(namespace: string): AuthorizationPolicyInterface {
-    return new ResourceClient<AuthorizationPolicy, AuthorizationPolicyList>(this.transport, authorizationPolicyResource, namespace);
+    return new ResourceClient<AuthorizationPolicy, AuthorizationPolicyList, AuthorizationPolicyApply>(this.transport, authorizationPolicyResource, namespace);
   }
 }

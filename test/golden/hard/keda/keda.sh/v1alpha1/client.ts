@@ -3,10 +3,11 @@
 import { ResourceClient } from "@kubegen/runtime";
 import type { ResourceInterface, StatusInterface, Transport } from "@kubegen/runtime";
 import type { ScaledObject, ScaledObjectList } from "./types.js";
+import type { ScaledObjectApply } from "./applyconfigurations.js";
 import { scaledObjectResource } from "./register.js";
 
 /** Typed client for ScaledObject (keda.sh/v1alpha1, namespaced). */
-export type ScaledObjectInterface = ResourceInterface<ScaledObject, ScaledObjectList> & StatusInterface<ScaledObject>;
+export type ScaledObjectInterface = ResourceInterface<ScaledObject, ScaledObjectList, ScaledObjectApply> & StatusInterface<ScaledObject, ScaledObjectApply>;
 
 /** Clients for the keda.sh/v1alpha1 API. */
 export class KedaV1alpha1Client {
@@ -18,6 +19,6 @@ export class KedaV1alpha1Client {
 
   /** ScaledObject objects in `namespace`; `''` means all namespaces (for list, watch and deleteCollection only). */
   scaledObjects(namespace: string): ScaledObjectInterface {
-    return new ResourceClient<ScaledObject, ScaledObjectList>(this.transport, scaledObjectResource, namespace);
+    return new ResourceClient<ScaledObject, ScaledObjectList, ScaledObjectApply>(this.transport, scaledObjectResource, namespace);
   }
 }

@@ -3,10 +3,11 @@
 import { ResourceClient } from "@kubegen/runtime";
 import type { ResourceInterface, StatusInterface, Transport } from "@kubegen/runtime";
 import type { Harbor, HarborList } from "../../../../../../../fixtures/apis/multi/apis/ports/v1alpha1/harbor_types.js";
+import type { HarborApply } from "./applyconfigurations.js";
 import { harborResource } from "./register.js";
 
 /** Typed client for Harbor (ports.example.com/v1alpha1, namespaced). */
-export type HarborInterface = ResourceInterface<Harbor, HarborList> & StatusInterface<Harbor>;
+export type HarborInterface = ResourceInterface<Harbor, HarborList, HarborApply> & StatusInterface<Harbor, HarborApply>;
 
 /** Clients for the ports.example.com/v1alpha1 API. */
 export class PortsV1alpha1Client {
@@ -18,6 +19,6 @@ export class PortsV1alpha1Client {
 
   /** Harbor objects in `namespace`; `''` means all namespaces (for list, watch and deleteCollection only). */
   harbors(namespace: string): HarborInterface {
-    return new ResourceClient<Harbor, HarborList>(this.transport, harborResource, namespace);
+    return new ResourceClient<Harbor, HarborList, HarborApply>(this.transport, harborResource, namespace);
   }
 }

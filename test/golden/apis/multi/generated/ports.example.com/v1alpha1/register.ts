@@ -18,6 +18,7 @@ export const harborResource: ResourceDescriptor = {
   listKind: "HarborList",
   namespaced: true,
   statusSubresource: true,
+  associativeLists: [{"path":["spec","berths"],"keys":["name"]}],
 };
 
 /** Every resource of this group/version. */

@@ -4,13 +4,14 @@ import { ResourceClient } from "@kubegen/runtime";
 import type { ResourceInterface, ScaleInterface, StatusInterface, Transport } from "@kubegen/runtime";
 import type { Fleet, FleetList } from "../../../../../../../fixtures/apis/multi/apis/ships/v1/fleet_types.js";
 import type { Frigate, FrigateList } from "../../../../../../../fixtures/apis/multi/apis/ships/v1/frigate_types.js";
+import type { FleetApply, FrigateApply } from "./applyconfigurations.js";
 import { fleetResource, frigateResource } from "./register.js";
 
 /** Typed client for Fleet (ships.example.com/v1, cluster-scoped). */
-export type FleetInterface = ResourceInterface<Fleet, FleetList>;
+export type FleetInterface = ResourceInterface<Fleet, FleetList, FleetApply>;
 
 /** Typed client for Frigate (ships.example.com/v1, namespaced). */
-export type FrigateInterface = ResourceInterface<Frigate, FrigateList> & StatusInterface<Frigate> & ScaleInterface;
+export type FrigateInterface = ResourceInterface<Frigate, FrigateList, FrigateApply> & StatusInterface<Frigate, FrigateApply> & ScaleInterface;
 
 /** Clients for the ships.example.com/v1 API. */
 export class ShipsV1Client {
@@ -22,11 +23,11 @@ export class ShipsV1Client {
 
   /** Fleet objects (cluster-scoped). */
   fleets(): FleetInterface {
-    return new ResourceClient<Fleet, FleetList>(this.transport, fleetResource);
+    return new ResourceClient<Fleet, FleetList, FleetApply>(this.transport, fleetResource);
   }
 
   /** Frigate objects in `namespace`; `''` means all namespaces (for list, watch and deleteCollection only). */
   frigates(namespace: string): FrigateInterface {
-    return new ResourceClient<Frigate, FrigateList>(this.transport, frigateResource, namespace);
+    return new ResourceClient<Frigate, FrigateList, FrigateApply>(this.transport, frigateResource, namespace);
   }
 }

@@ -2,6 +2,7 @@
 
 export type { Fleet, FleetList } from "../../../../../../../fixtures/apis/multi/apis/ships/v1/fleet_types.js";
 export type { Frigate, FrigateList } from "../../../../../../../fixtures/apis/multi/apis/ships/v1/frigate_types.js";
+export * from "./applyconfigurations.js";
 export * from "./deepcopy.js";
 export * from "./register.js";
 export * from "./client.js";

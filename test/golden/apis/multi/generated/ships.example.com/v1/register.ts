@@ -30,6 +30,7 @@ export const frigateResource: ResourceDescriptor = {
   namespaced: true,
   statusSubresource: true,
   scale: {"specReplicasPath":".spec.replicas","statusReplicasPath":".status.replicas","labelSelectorPath":".status.selector"},
+  associativeLists: [{"path":["spec","tags"]},{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

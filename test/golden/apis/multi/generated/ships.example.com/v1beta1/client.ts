@@ -3,10 +3,11 @@
 import { ResourceClient } from "@kubegen/runtime";
 import type { ResourceInterface, StatusInterface, Transport } from "@kubegen/runtime";
 import type { Frigate, FrigateList } from "../../../../../../../fixtures/apis/multi/apis/ships/v1beta1/frigate_types.js";
+import type { FrigateApply } from "./applyconfigurations.js";
 import { frigateResource } from "./register.js";
 
 /** Typed client for Frigate (ships.example.com/v1beta1, namespaced). */
-export type FrigateInterface = ResourceInterface<Frigate, FrigateList> & StatusInterface<Frigate>;
+export type FrigateInterface = ResourceInterface<Frigate, FrigateList, FrigateApply> & StatusInterface<Frigate, FrigateApply>;
 
 /** Clients for the ships.example.com/v1beta1 API. */
 export class ShipsV1beta1Client {
@@ -18,6 +19,6 @@ export class ShipsV1beta1Client {
 
   /** Frigate objects in `namespace`; `''` means all namespaces (for list, watch and deleteCollection only). */
   frigates(namespace: string): FrigateInterface {
-    return new ResourceClient<Frigate, FrigateList>(this.transport, frigateResource, namespace);
+    return new ResourceClient<Frigate, FrigateList, FrigateApply>(this.transport, frigateResource, namespace);
   }
 }

@@ -1,0 +1,1 @@
+../packages/runtime/hack/setup-envtest-1.36.sh

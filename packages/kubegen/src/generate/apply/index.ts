@@ -1,0 +1,139 @@
+/**
+ * `<group>/<version>/applyconfigurations.ts`: typed server-side apply (client-go's `applyconfigurations`). Per kind
+ * `<Kind>Apply`, the part of the object a field manager may own — every field optional at every depth, except
+ * `apiVersion` and `kind` (their literal types), `metadata` with its `name`, and the keys of each associative-list
+ * entry (`x-kubernetes-list-type: map`; a key the schema defaults stays optional, the apiserver fills it in) — and
+ * a constructor `<kind>Apply(name, namespace?)` returning just the object's identity, to spread into a literal:
+ * `client.foos(ns).apply({ ...fooApply('a', ns), spec: { replicas: 2 } })`.
+ *
+ * One interface per named type of the `TypeGraph` (`FooSpec` → `FooSpecApply`), so the types emitter's sharing is
+ * kept and the size stays close to `types.ts` without its doc comments: property docs are left to `types.ts`
+ * (each interface's comment names its type there). The runtime's core types (`Container`, …) are applied as
+ * `ApplyConfiguration<Container>`, a generic deep partial whose list-map keys are not required. Objects that keep
+ * unknown fields keep them (`[key: string]: unknown`). Input text reaches the output only as JSON literals and
+ * quoted keys; names are checked against every name the version's modules export (`reservedNames`).
+ */
+import type { GroupVersion, KindVersion } from '../../model/index.js';
+import { HEADER, literal, propertyKey, RuntimeNames, uniqueName } from '../emit-util.js';
+import { lowerCamel } from '../names.js';
+import { CORE_TYPES } from '../types/core-types.js';
+import type { TypeGraph } from '../types/type-graph.js';
+import { OBJECT_PROTOTYPE_KEYS, typeText } from '../types/emit-types.js';
+import type { ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
+
+/** Runtime names an apply configurations module may import. */
+const RUNTIME_APPLY_NAMES: readonly string[] = [
+  'ApplyConfiguration', 'ApplyObjectMeta', 'IntOrString', 'ListMapEntry', 'ObjectMeta', 'ListMeta', ...CORE_TYPES.map((c) => c.name),
+];
+
+/** The names of one group/version's apply configurations: per named type, and per kind its root's and constructor. */
+export interface ApplyNames {
+  /** `FooSpec` → `FooSpecApply` (a numeric suffix when that is taken). */
+  types: Map<ObjectDef, string>;
+  /** Kind → its root apply type (`FooApply`). */
+  root(kind: string): string;
+  /** Kind → its constructor (`fooApply`). */
+  constructorName(kind: string): string;
+}
+
+/**
+ * Names every apply type of `graph` (kinds' list types excluded), in emission order so they are deterministic.
+ * `reserved` holds the type names the version's other modules export (they are re-exported beside these).
+ */
+export function applyNames(graph: TypeGraph, reserved: ReadonlySet<string>): ApplyNames {
+  const taken = new Set(reserved);
+  const types = new Map<ObjectDef, string>();
+  for (const def of applyDefs(graph)) {
+    const name = uniqueName(`${def.name}Apply`, taken);
+    taken.add(name);
+    types.set(def, name);
+  }
+  const roots = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, types.get(k.root)!]));
+  return { types, root: (kind) => roots.get(kind)!, constructorName: (kind) => `${lowerCamel(kind)}Apply` };
+}
+
+/** The graph's named types an apply configuration uses: all but the kinds' list types. */
+function applyDefs(graph: TypeGraph): ObjectDef[] {
+  const lists = new Set(graph.kinds.map((k) => k.list));
+  return graph.orderedDefs().filter((d) => !lists.has(d));
+}
+
+/** The content of `applyconfigurations.ts` for `gv` (see the module comment). */
+export function emitApplyConfigurations(gv: GroupVersion, graph: TypeGraph, names: ApplyNames, runtimeImport: string): string {
+  const rt = new RuntimeNames(new Set(names.types.values()));
+  const roots = new Map(graph.kinds.map((k) => [k.root, k.kv]));
+  const body: string[] = [];
+  for (const def of applyDefs(graph)) {
+    const kv = roots.get(def);
+    body.push(kv ? emitRoot(def, kv, names, rt) : emitStruct(def, names, rt));
+  }
+  const imports = rt.specifiers(RUNTIME_APPLY_NAMES);
+  return [
+    HEADER,
+    `// Server-side apply configurations for ${gv.group}/${gv.version}.`,
+    ...(imports ? [`import type { ${imports} } from ${literal(runtimeImport)};`] : []),
+    '',
+    body.join('\n'),
+  ].join('\n');
+}
+
+function emitRoot(def: ObjectDef, kv: KindVersion, names: ApplyNames, rt: RuntimeNames): string {
+  const { kind } = kv.resource.names;
+  const apiVersion = `${kv.resource.group}/${kv.version.name}`;
+  const name = names.types.get(def)!;
+  const namespaced = kv.resource.scope === 'Namespaced';
+  const own = def.props.filter((p) => !(p.name === 'apiVersion' || p.name === 'kind' || p.name === 'metadata'));
+  const lines = [
+    `/**`,
+    ` * Server-side apply configuration of a ${kind} (fields documented on \`${kind}\`).`,
+    ` * Start from \`${names.constructorName(kind)}(name${namespaced ? ', namespace' : ''})\`.`,
+    ` */`,
+    `export interface ${name} {`,
+    `  apiVersion: ${literal(apiVersion)};`,
+    `  kind: ${literal(kind)};`,
+    `  metadata: ${rt.use('ApplyObjectMeta')};`,
+    ...own.map((p) => property(p, names, rt)),
+    ...(def.index ? [`  [key: string]: ${applyType(def.index, names, rt)};`] : []),
+    '}',
+    '',
+  ];
+  const params = namespaced ? 'name: string, namespace?: string' : 'name: string';
+  const metadata = namespaced ? 'namespace === undefined ? { name } : { name, namespace }' : '{ name }';
+  lines.push(
+    `/** A ${kind} apply configuration naming only the object; spread it and add the fields to own. */`,
+    `export function ${names.constructorName(kind)}(${params}): ${name} {`,
+    `  return { apiVersion: ${literal(apiVersion)}, kind: ${literal(kind)}, metadata: ${metadata} };`,
+    '}',
+    '',
+  );
+  return lines.join('\n');
+}
+
+function emitStruct(def: ObjectDef, names: ApplyNames, rt: RuntimeNames): string {
+  const name = names.types.get(def)!;
+  const base = def.base ? ` extends ${rt.use('ApplyConfiguration')}<${rt.use(def.base)}>` : '';
+  return [
+    `/** Apply configuration of \`${def.name}\`. */`,
+    `export interface ${name}${base} {`,
+    ...def.props.map((p) => property(p, names, rt)),
+    ...(def.index ? [`  [key: string]: ${applyType(def.index, names, rt)};`] : []),
+    '}',
+    '',
+  ].join('\n');
+}
+
+function property(p: PropDef, names: ApplyNames, rt: RuntimeNames): string {
+  let type = applyType(p.type, names, rt);
+  // As in types.ts: an optional `constructor`/`toString` reads as the inherited member when absent.
+  if (OBJECT_PROTOTYPE_KEYS.has(p.name)) type += ` | {}[${literal(p.name)}]`;
+  return `  ${propertyKey(p.name)}?: ${type};`;
+}
+
+/** The apply form of a type reference: named objects by their apply names, core types deep-partial. */
+export function applyType(t: TypeRef, names: ApplyNames, rt: RuntimeNames): string {
+  return typeText(t, rt, {
+    obj: (o) => names.types.get(o.def)!,
+    core: (name) => `${rt.use('ApplyConfiguration')}<${rt.use(name)}>`,
+    array: (a, item) => (a.keys && (a.of.k === 'obj' || a.of.k === 'core') ? `${rt.use('ListMapEntry')}<${item}, ${a.keys.map(literal).join(' | ')}>[]` : undefined),
+  });
+}

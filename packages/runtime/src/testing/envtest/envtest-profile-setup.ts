@@ -1,0 +1,94 @@
+/**
+ * Per-profile files and flags of the envtest apiserver: how the admin authenticates, and the flags that differ
+ * between kube-apiserver 1.20 (`full`) and the CRD apiserver 1.36 (`crd-only`). The common flags (etcd, port,
+ * cert dir, bind address) are set by `Envtest.start`.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { generateClientCertificate } from '../../certs/self-signed.js';
+
+/** How the envtest admin authenticates: the kubeconfig `user` entry, and the token when it is one. */
+export interface AdminCredentials {
+  user: Record<string, string>;
+  token?: string;
+}
+
+/** What a profile adds: the admin's credentials and the apiserver flags. */
+export interface ProfileSetup {
+  credentials: AdminCredentials;
+  args: string[];
+}
+
+/**
+ * kube-apiserver 1.20: a service-account key pair (so ServiceAccount tokens can be issued), the admin as a static
+ * bearer token in `system:masters`, RBAC authorization, and ServiceAccount admission off (no controller-manager
+ * creates the `default` ServiceAccount, so with it on every Pod create is refused).
+ */
+export function fullProfileSetup(dir: string): ProfileSetup {
+  const token = randomBytes(24).toString('hex');
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  });
+  fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey);
+  fs.writeFileSync(path.join(dir, 'sa.key'), privateKey, { mode: 0o600 });
+  fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},admin,admin-uid,"system:masters"\n`, { mode: 0o600 });
+  return {
+    credentials: { user: { token }, token },
+    args: [
+      '--advertise-address=127.0.0.1',
+      '--service-cluster-ip-range=10.0.0.0/24',
+      '--service-account-issuer=https://kubernetes.default.svc',
+      `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
+      `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
+      `--token-auth-file=${path.join(dir, 'tokens.csv')}`,
+      '--authorization-mode=RBAC',
+      '--allow-privileged=true',
+      '--disable-admission-plugins=ServiceAccount',
+    ],
+  };
+}
+
+/**
+ * The CRD apiserver 1.36 run alone. The admin is a client certificate (`CN=admin, O=system:masters`) signed by a CA
+ * given as `--client-ca-file`. Delegated authentication/authorization and its core informers need a kubeconfig to
+ * construct; they get one pointing at a closed port (never reached: `--authentication-skip-lookup`, and every path
+ * is allowed by `--authorization-always-allow-paths=/*`). Admission plugins that need core kinds or webhooks are
+ * off. `/readyz` never passes its `informer-sync` check (it waits on core kinds); envtest polls without it.
+ */
+export async function crdOnlyProfileSetup(dir: string): Promise<ProfileSetup> {
+  const admin = await generateClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
+  const caFile = path.join(dir, 'client-ca.crt');
+  fs.writeFileSync(caFile, admin.caCert);
+  const nowhere = path.join(dir, 'delegation.kubeconfig');
+  fs.writeFileSync(
+    nowhere,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'none', cluster: { server: 'http://127.0.0.1:1' } }],
+      contexts: [{ name: 'none', context: { cluster: 'none', user: 'none' } }],
+      'current-context': 'none',
+      users: [{ name: 'none', user: {} }],
+    }),
+  );
+  return {
+    credentials: {
+      user: {
+        'client-certificate-data': Buffer.from(admin.cert).toString('base64'),
+        'client-key-data': Buffer.from(admin.key).toString('base64'),
+      },
+    },
+    args: [
+      `--client-ca-file=${caFile}`,
+      '--authentication-skip-lookup',
+      `--authentication-kubeconfig=${nowhere}`,
+      `--authorization-kubeconfig=${nowhere}`,
+      `--kubeconfig=${nowhere}`,
+      '--authorization-always-allow-paths=/*',
+      '--disable-admission-plugins=NamespaceLifecycle,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ValidatingAdmissionPolicy,MutatingAdmissionPolicy',
+    ],
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The two control planes envtest can start, and what each can serve.
+ *
+ * - `full`: etcd + kube-apiserver 1.20 (`hack/setup-envtest.sh`, `KUBEBUILDER_ASSETS`): every built-in kind,
+ *   namespaces, RBAC, Leases, Events, admission and conversion webhooks, custom resources. It predates CEL validation
+ *   rules (ignored as unknown fields) and streaming lists, and refuses CRDs that use newer schema features.
+ * - `crd-only`: etcd 3.5 + the CRD apiserver of Kubernetes 1.36 (apiextensions-apiserver, the CRD-serving half of
+ *   kube-apiserver; `hack/setup-envtest-1.36.sh`, `KUBEGEN_ENVTEST_1_36_ASSETS`): `apiextensions.k8s.io` and custom
+ *   resources only, with CEL validation rules, server-side apply and streaming lists (WatchList). There are no
+ *   namespaces (a namespaced object may be created in any namespace name), no core kinds, Leases, Events, RBAC or
+ *   admission webhooks; every authenticated request is allowed.
+ *
+ * Tests say what they need with `env.require(...)`, which fails with a message naming what the profile lacks and
+ * which profile has it, rather than letting a test fail later on a 404.
+ */
+import { isNotFound } from '../../client/errors.js';
+
+/** Which control plane `Envtest.start` runs: `full` (kube-apiserver 1.20) or `crd-only` (CRD apiserver 1.36). */
+export type EnvtestProfile = 'full' | 'crd-only';
+
+/** Something a test may need from the control plane; see {@link PROFILE_CAPABILITIES}. */
+export type EnvtestCapability =
+  | 'custom-resources'
+  | 'namespaces'
+  | 'core-kinds'
+  | 'rbac'
+  | 'leases'
+  | 'events'
+  | 'admission-webhooks'
+  | 'conversion-webhooks'
+  | 'cel-validation'
+  | 'server-side-apply'
+  | 'watch-list';
+
+/** What each profile serves (the capabilities this harness and its tests rely on). */
+export const PROFILE_CAPABILITIES: Readonly<Record<EnvtestProfile, readonly EnvtestCapability[]>> = {
+  full: ['custom-resources', 'namespaces', 'core-kinds', 'rbac', 'leases', 'events', 'admission-webhooks', 'conversion-webhooks', 'server-side-apply'],
+  'crd-only': ['custom-resources', 'cel-validation', 'server-side-apply', 'watch-list'],
+};
+
+/** A line per profile for messages: which server and Kubernetes version it runs. */
+export const PROFILE_DESCRIPTIONS: Readonly<Record<EnvtestProfile, string>> = {
+  full: 'kube-apiserver 1.20 + etcd 3.4',
+  'crd-only': 'CRD apiserver 1.36, i.e. apiextensions-apiserver, + etcd 3.5',
+};
+
+/** Whether `profile` serves `capability`. */
+export function profileServes(profile: EnvtestProfile, capability: EnvtestCapability): boolean {
+  return PROFILE_CAPABILITIES[profile].includes(capability);
+}
+
+/**
+ * Throws when `profile` lacks any of `needed`: the error names every missing capability, the profile, and the
+ * profile that has them (when one does).
+ */
+export function requireCapabilities(profile: EnvtestProfile, needed: readonly EnvtestCapability[]): void {
+  const missing = needed.filter((c) => !profileServes(profile, c));
+  if (missing.length === 0) return;
+  const other: EnvtestProfile = profile === 'full' ? 'crd-only' : 'full';
+  const elsewhere = missing.every((c) => profileServes(other, c)) ? `; the '${other}' profile (${PROFILE_DESCRIPTIONS[other]}) serves ${missing.length > 1 ? 'them' : 'it'}` : '';
+  throw new Error(`envtest: the '${profile}' profile (${PROFILE_DESCRIPTIONS[profile]}) cannot serve ${missing.join(', ')}${elsewhere}`);
+}
+
+/**
+ * Rethrows a 404 from creating a kind the control plane does not serve at all as an error that says so (the
+ * `crd-only` profile answers 404 for every built-in kind); any other error is returned unchanged.
+ */
+export function explainNotServed(err: unknown, capability: EnvtestCapability, what: string, hint?: string): unknown {
+  if (!isNotFound(err)) return err;
+  const by = (Object.keys(PROFILE_CAPABILITIES) as EnvtestProfile[]).filter((p) => profileServes(p, capability));
+  return new Error(
+    `envtest: the apiserver does not serve ${what} (404); the 'crd-only' profile (${PROFILE_DESCRIPTIONS['crd-only']}) has no ${capability}` +
+      (by.length > 0 ? `: use the '${by.join("' or '")}' profile` : '') +
+      (hint ? `; ${hint}` : '') +
+      ` (${err instanceof Error ? err.message : String(err)})`,
+  );
+}

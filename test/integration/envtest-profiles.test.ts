@@ -1,0 +1,83 @@
+/**
+ * The `crd-only` envtest profile started for real: the CRD apiserver of Kubernetes 1.36 with a client-certificate
+ * admin, a clear error for what it cannot serve, custom resources in any namespace name, and the same fault hooks
+ * as the `full` profile (apiserver restart on the same data, etcd compaction).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { ResourceClient } from '@kubegen/runtime';
+import type { KubeObject } from '@kubegen/runtime';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
+import { installWebhooks } from '@kubegen/runtime/internal/testing/envtest/envtest-webhooks.js';
+import { SAMPLE_CRD } from '../support/paths.js';
+import { FOO } from './support/crds.js';
+import { sharedEnv, type TestEnv } from './support/env.js';
+
+describe('envtest profile crd-only (CRD apiserver 1.36)', () => {
+  let env: Envtest;
+  before(async () => {
+    env = await Envtest.start({ profile: 'crd-only', crdPaths: [SAMPLE_CRD] });
+  });
+  after(async () => env?.stop());
+
+  it('serves Kubernetes 1.36 to an admin authenticated by a client certificate', async () => {
+    const transport = env.transport();
+    try {
+      const version = JSON.parse((await transport.raw('GET', '/version')).body.toString('utf8')) as { major: string; minor: string };
+      assert.deepEqual([version.major, version.minor], ['1', '36']);
+      const user = JSON.parse(fs.readFileSync(env.kubeconfigPath, 'utf8')).users[0].user as Record<string, string>;
+      assert.deepEqual(Object.keys(user).sort(), ['client-certificate-data', 'client-key-data']);
+      assert.match(Buffer.from(user['client-certificate-data']!, 'base64').toString(), /BEGIN CERTIFICATE/);
+      assert.throws(() => env.token, /authenticates with a client certificate/);
+      assert.equal(env.profile, 'crd-only');
+    } finally {
+      transport.close();
+    }
+  });
+
+  it('says what it cannot serve when asked for it, and when a helper reaches for it', async () => {
+    assert.throws(() => env.require('custom-resources', 'leases'), /'crd-only' profile .* cannot serve leases; the 'full' profile .* serves it/);
+    assert.equal(testNamespaceName('My Test').replace(/-[0-9a-f]{6}$/, ''), 'my-test');
+    assert.doesNotThrow(() => env.require('cel-validation', 'watch-list', 'server-side-apply'));
+    assert.ok(env.serves('watch-list') && !env.serves('events'));
+    const transport = env.transport();
+    try {
+      await assert.rejects(createTestNamespace(transport, 'x'), /does not serve namespaces \(404\).*use the 'full' profile/);
+      const webhook = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'w' }, webhooks: [{ name: 'w.example.com', clientConfig: { service: { path: '/validate' } } }] };
+      await assert.rejects(installWebhooks(transport, { url: 'https://127.0.0.1:1', caCert: 'x', configurations: [webhook] }), /does not serve ValidatingWebhookConfiguration.*has no admission-webhooks: use the 'full' profile/);
+    } finally {
+      transport.close();
+    }
+  });
+
+  it('stores a namespaced custom resource in any namespace name, and keeps it across an apiserver restart and an etcd compaction', async () => {
+    const transport = env.transport();
+    try {
+      const foos = new ResourceClient<KubeObject>(transport, FOO, testNamespaceName('anywhere'));
+      const created = await foos.create({ metadata: { name: 'kept' }, spec: { deploymentName: 'd', replicas: 1 } } as KubeObject);
+      await env.stopApiServer();
+      await env.startApiServer();
+      assert.ok((await env.compactEtcd()) > 0);
+      assert.equal((await foos.get('kept')).metadata?.uid, created.metadata?.uid);
+    } finally {
+      transport.close();
+    }
+  });
+});
+
+describe('envtest profile full (kube-apiserver 1.20)', () => {
+  let env: TestEnv;
+  before(async () => {
+    env = await sharedEnv();
+  });
+  after(async () => env?.release());
+
+  it('serves 1.20 and names the profile that has what it lacks', async () => {
+    const version = JSON.parse((await env.transport.raw('GET', '/version')).body.toString('utf8')) as { minor: string };
+    assert.equal(version.minor, '20');
+    assert.equal(env.profile, 'full');
+    assert.ok((await env.newNamespace('full')).startsWith('full-'), 'namespaces are created for real');
+  });
+});

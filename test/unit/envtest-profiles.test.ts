@@ -1,0 +1,88 @@
+/**
+ * The envtest profiles without starting anything: where each finds its binaries, the errors that say how to get
+ * them, and `require` naming what a profile cannot serve. test/integration/envtest-profiles.test.ts starts both.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { findAssets, mergeFlags, parseDuration } from '@kubegen/runtime/internal/testing/envtest/envtest-assets.js';
+import { profileServes, requireCapabilities } from '@kubegen/runtime/internal/testing/envtest/envtest-profiles.js';
+
+const ENV_VARS = ['KUBEBUILDER_ASSETS', 'ENVTEST_DIR', 'KUBEGEN_ENVTEST_1_36_ASSETS', 'ENVTEST_1_36_DIR', 'KUBEGEN_ENVTEST_1_36_APISERVER', 'KUBEGEN_ENVTEST_1_36_ETCD', 'TEST_ASSET_ETCD', 'TEST_ASSET_KUBE_APISERVER'];
+
+describe('envtest assets per profile', () => {
+  let saved: Record<string, string | undefined>;
+  let dir: string;
+  beforeEach(() => {
+    saved = Object.fromEntries(ENV_VARS.map((k) => [k, process.env[k]]));
+    for (const k of ENV_VARS) delete process.env[k];
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-assets-'));
+  });
+  afterEach(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const touch = (name: string): string => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
+    return file;
+  };
+
+  it('crd-only takes etcd and apiextensions-apiserver from KUBEGEN_ENVTEST_1_36_ASSETS; full takes kube-apiserver from KUBEBUILDER_ASSETS', () => {
+    const etcd = touch('etcd');
+    const crdApiserver = touch('apiextensions-apiserver');
+    const kubeApiserver = touch('kube-apiserver');
+    process.env['KUBEGEN_ENVTEST_1_36_ASSETS'] = dir;
+    assert.deepEqual(findAssets(undefined, 'crd-only'), { etcd, apiserver: crdApiserver });
+    process.env['KUBEBUILDER_ASSETS'] = dir;
+    assert.deepEqual(findAssets(undefined, 'full'), { etcd, apiserver: kubeApiserver });
+  });
+
+  it('crd-only falls back to $ENVTEST_1_36_DIR/bin, and fails naming the missing binary and the setup command', () => {
+    process.env['ENVTEST_1_36_DIR'] = dir;
+    assert.throws(() => findAssets(undefined, 'crd-only'), /profile crd-only.*no binary directory for etcd.*KUBEGEN_ENVTEST_1_36_ASSETS.*npx kubegen-setup-envtest-1\.36/);
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.writeFileSync(path.join(dir, 'bin', 'etcd'), '', { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, 'bin', 'apiextensions-apiserver'), '', { mode: 0o755 });
+    assert.equal(findAssets(undefined, 'crd-only').apiserver, path.join(dir, 'bin', 'apiextensions-apiserver'));
+    process.env['KUBEGEN_ENVTEST_1_36_ASSETS'] = path.join(dir, 'empty');
+    assert.throws(() => findAssets(undefined, 'crd-only'), /empty\/etcd not found or not executable/);
+  });
+
+  it('a per-binary override that is not executable is named', () => {
+    process.env['KUBEGEN_ENVTEST_1_36_APISERVER'] = path.join(dir, 'nope');
+    process.env['KUBEGEN_ENVTEST_1_36_ASSETS'] = dir;
+    touch('etcd');
+    assert.throws(() => findAssets(undefined, 'crd-only'), /KUBEGEN_ENVTEST_1_36_APISERVER=.*nope is not an executable file/);
+  });
+
+  it('parses Go durations and merges flags, later lists winning', () => {
+    assert.equal(parseDuration('1m30s'), 90_000);
+    assert.equal(parseDuration('45'), 45_000);
+    assert.equal(parseDuration('5x'), undefined);
+    assert.deepEqual(mergeFlags(['--a=1', '--b=2'], ['--a=3', 'loose']), ['--a=3', '--b=2', 'loose']);
+  });
+});
+
+describe('envtest profile capabilities', () => {
+  it('full serves namespaces, leases and webhooks but not CEL or WatchList; crd-only the reverse', () => {
+    assert.ok(profileServes('full', 'leases') && profileServes('full', 'admission-webhooks'));
+    assert.ok(!profileServes('full', 'cel-validation') && !profileServes('full', 'watch-list'));
+    assert.ok(profileServes('crd-only', 'cel-validation') && profileServes('crd-only', 'watch-list') && profileServes('crd-only', 'server-side-apply'));
+    assert.ok(!profileServes('crd-only', 'namespaces') && !profileServes('crd-only', 'events'));
+  });
+
+  it('require names every missing capability and the profile that has them', () => {
+    assert.doesNotThrow(() => requireCapabilities('crd-only', ['custom-resources', 'cel-validation']));
+    assert.throws(
+      () => requireCapabilities('crd-only', ['custom-resources', 'leases', 'events']),
+      /the 'crd-only' profile \(CRD apiserver 1\.36.*\) cannot serve leases, events; the 'full' profile \(kube-apiserver 1\.20.*\) serves them/,
+    );
+    assert.throws(() => requireCapabilities('full', ['watch-list']), /the 'full' profile .* cannot serve watch-list; the 'crd-only' profile .* serves it/);
+  });
+});
