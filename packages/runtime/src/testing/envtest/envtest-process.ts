@@ -142,6 +142,9 @@ export class ManagedProcess {
   /** SIGTERM to the group, then SIGKILL after `graceMs`; resolves when the process has exited. */
   async stop(graceMs = 5000): Promise<void> {
     if (this.done) return;
+    // The child is unref'd: hold the event loop until its exit arrives, or a caller with nothing else pending
+    // (a grace of 0, no open connections) would see its process end with this promise unsettled.
+    this.child.ref();
     this.signalGroup('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
     const killed = new Promise<void>((resolve) => {
