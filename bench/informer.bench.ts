@@ -2,25 +2,40 @@
  * `npm run bench:informer`: time and memory for a shared informer to sync 10,000 and 50,000 Foos from a fresh
  * envtest control plane (Foos created beforehand with parallel requests, each size in its own namespace).
  *
- * Measured per size, in this process (run with `--expose-gc` so heap numbers are after a full GC):
+ * Part 1, kube-apiserver 1.20 (`full` profile; no WatchList there, so the default `'auto'` informer lists after one
+ * rejected WatchList request), measured per size in this process (run with `--expose-gc` so heap numbers are after
+ * a full GC):
  *   sync time   from `informer.run()` to `hasSynced()` (one list at resourceVersion "0" from the watch cache, decode,
  *               store + namespace index), as client-go's informer does it;
  *   heap delta  `heapUsed` after sync minus before, with the informer (and so its cache) still alive;
  *   heap/object heap delta / objects; RSS after sync.
  * Then the same with the `stripManagedFields()` transform.
- *
  * Goal (issue 3): within 1.5x of client-go's sync time and at most twice its heap, and no worse than linear growth
  * from 10,000 to 50,000.
+ *
+ * Part 2, the CRD apiserver 1.36 (`crd-only` profile), both ways of getting the state (issue 12): WatchList and
+ * list + watch, each sync in a fresh informer process against a freshly restarted apiserver (watch cache warmed by a
+ * one-object list first): sync time, the informer process's heap growth, RSS after sync and peak RSS, and the
+ * apiserver's RSS before, at its peak during the sync (`/proc/<pid>/status` sampled every 20 ms) and the growth.
+ * Skipped with a note when the 1.36 binaries are not installed (`npx kubegen-setup-envtest-1.36`).
+ *
+ * `BENCH_INFORMER_SIZES` (default `10000,50000`) and `BENCH_INFORMER_PROFILES` (default `full,crd-only`) narrow it.
  */
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject, ResourceInfo, Transport } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
 import { stripManagedFields } from '@kubegen/runtime/internal/cache/transform.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
-import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
+import { findAssets } from '@kubegen/runtime/internal/testing/envtest/envtest-assets.js';
+import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
+import type { SyncResult } from './support/informer-sync.js';
+import { procMemory, sampleRss } from './support/proc-memory.js';
 
 /** Reference numbers from issue 3 ("Done when"), measured on 10,000 Foos against the same local apiserver. */
 const REFERENCE = {
@@ -43,7 +58,9 @@ interface Foo extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number };
 }
 
+const FOO_CRD = path.resolve(import.meta.dirname, '../../fixtures/crds/sample-controller/crd-status-subresource.yaml');
 const SIZES = (process.env['BENCH_INFORMER_SIZES'] ?? '10000,50000').split(',').map(Number);
+const PROFILES = (process.env['BENCH_INFORMER_PROFILES'] ?? 'full,crd-only').split(',');
 const PARALLEL = 64;
 const MB = 1024 * 1024;
 
@@ -121,17 +138,16 @@ function report(r: Result): void {
   }
 }
 
-async function main(): Promise<void> {
-  if (!(globalThis as { gc?: unknown }).gc) console.log('note: run with --expose-gc (npm run bench:informer does) for after-GC heap numbers');
+async function fullProfile(): Promise<void> {
+  console.log('== kube-apiserver 1.20 (envtest full): the informer in this process');
   console.log(
     `reference (${REFERENCE.source}, 10,000 Foos, same local apiserver): client-go ${REFERENCE.clientGo.syncSeconds} s, ` +
       `${REFERENCE.clientGo.heapMB[0]}–${REFERENCE.clientGo.heapMB[1]} MB Go heap, ${REFERENCE.clientGo.rssMB} MB RSS; ` +
       `@kubernetes/client-node ${REFERENCE.clientNode.version} ${REFERENCE.clientNode.syncSeconds} s, ${REFERENCE.clientNode.heapMB} MB heap, ` +
       `${REFERENCE.clientNode.rssMB} MB RSS`,
   );
-  const crd = path.resolve(import.meta.dirname, '../../fixtures/crds/sample-controller/crd-status-subresource.yaml');
   const t = performance.now();
-  const env = await Envtest.start({ crdPaths: [crd] });
+  const env = await Envtest.start({ crdPaths: [FOO_CRD] });
   console.log(`envtest up in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const transport = env.transport();
   const results: Result[] = [];
@@ -159,6 +175,96 @@ async function main(): Promise<void> {
     transport.close();
     await env.stop();
   }
+}
+
+const run = promisify(execFile);
+const CHILD = path.join(import.meta.dirname, 'support', 'informer-sync.js');
+
+/** Kills and restarts the apiserver, then warms the Foo watch cache with a one-object list; returns a new admin transport. */
+async function freshApiserver(env: Envtest, ns: string): Promise<HttpTransport> {
+  await env.stopApiServer({ kill: true });
+  await env.startApiServer();
+  const transport = env.transport();
+  await new ResourceClient<Foo>(transport, FOO, ns).list({ limit: 1, resourceVersion: '0' });
+  await new Promise((r) => setTimeout(r, 3000)); // let the start-up garbage be collected
+  return transport;
+}
+
+interface ModeResult extends SyncResult {
+  mode: 'watch-list' | 'list-watch';
+  n: number;
+  apiBeforeMB: number;
+  apiPeakMB: number;
+}
+
+async function measureMode(env: Envtest, ns: string, n: number, mode: ModeResult['mode']): Promise<ModeResult> {
+  const admin = await freshApiserver(env, ns);
+  const pid = env.apiserverPid!;
+  const apiBeforeMB = procMemory(pid)?.rssMB ?? NaN;
+  const sampler = sampleRss(pid);
+  let apiPeakMB = NaN;
+  let stdout: string;
+  try {
+    ({ stdout } = await run(process.execPath, ['--expose-gc', '--conditions=kubegen-internal', CHILD, env.kubeconfigPath, ns, String(n), mode], { maxBuffer: 1 << 20 }));
+  } finally {
+    apiPeakMB = sampler.stop();
+    admin.close();
+  }
+  const r = JSON.parse(stdout.trim().split('\n').pop()!) as SyncResult;
+  if (mode === 'watch-list' && (r.lists !== 0 || r.watchLists !== 1)) throw new Error(`WatchList sync made ${r.lists} lists, ${r.watchLists} WatchList requests`);
+  if (mode === 'list-watch' && (r.lists !== 1 || r.watchLists !== 0)) throw new Error(`list+watch sync made ${r.lists} lists, ${r.watchLists} WatchList requests`);
+  return { ...r, mode, n, apiBeforeMB, apiPeakMB };
+}
+
+function reportMode(r: ModeResult): void {
+  const label = r.mode === 'watch-list' ? 'WatchList  ' : 'list+watch ';
+  console.log(
+    `${String(r.n).padStart(6)} Foos ${label} sync ${r.seconds.toFixed(3)} s  informer: heap +${r.heapMB.toFixed(1)} MB, ` +
+      `RSS ${r.rssMB.toFixed(0)} MB (peak ${r.peakRssMB.toFixed(0)} MB)  apiserver RSS: ${r.apiBeforeMB.toFixed(0)} → peak ` +
+      `${r.apiPeakMB.toFixed(0)} MB (+${(r.apiPeakMB - r.apiBeforeMB).toFixed(0)} MB)`,
+  );
+}
+
+async function crdOnlyProfile(): Promise<void> {
+  console.log('== CRD apiserver 1.36 (envtest crd-only): WatchList vs list+watch, each sync in its own informer process');
+  try {
+    findAssets(undefined, 'crd-only');
+  } catch (err) {
+    console.log(`skipped: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  const t = performance.now();
+  const env = await Envtest.start({ profile: 'crd-only', crdPaths: [FOO_CRD] });
+  console.log(`envtest up in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  try {
+    for (const n of SIZES) {
+      const ns = testNamespaceName(`bench-${n}`);
+      const transport = env.transport();
+      const tc = performance.now();
+      await createFoos(transport, ns, n);
+      transport.close();
+      console.log(`created ${n} Foos in ${((performance.now() - tc) / 1000).toFixed(1)} s (${PARALLEL} in parallel)`);
+      const results: ModeResult[] = [];
+      for (const mode of ['watch-list', 'list-watch'] as const) {
+        const r = await measureMode(env, ns, n, mode);
+        reportMode(r);
+        results.push(r);
+      }
+      const [wl, lw] = results as [ModeResult, ModeResult];
+      console.log(
+        `        WatchList vs list+watch: time x${(wl.seconds / lw.seconds).toFixed(2)}, informer peak RSS x${(wl.peakRssMB / lw.peakRssMB).toFixed(2)}, ` +
+          `apiserver growth ${(wl.apiPeakMB - wl.apiBeforeMB).toFixed(0)} MB vs ${(lw.apiPeakMB - lw.apiBeforeMB).toFixed(0)} MB`,
+      );
+    }
+  } finally {
+    await env.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  if (!(globalThis as { gc?: unknown }).gc) console.log('note: run with --expose-gc (npm run bench:informer does) for after-GC heap numbers');
+  if (PROFILES.includes('full')) await fullProfile();
+  if (PROFILES.includes('crd-only')) await crdOnlyProfile();
 }
 
 await main();

@@ -144,6 +144,14 @@ export class Envtest {
     return this.credentials.token;
   }
 
+  /**
+   * The running apiserver's process id (`undefined` while it is stopped), e.g. to read its memory from
+   * `/proc/<pid>/status`. It changes when `startApiServer()` restarts it.
+   */
+  get apiserverPid(): number | undefined {
+    return this.apiserver && !this.apiserver.done ? this.apiserver.pid : undefined;
+  }
+
   /** Throws a clear error when this profile cannot serve every one of `capabilities` (see `envtest-profiles.ts`). */
   require(...capabilities: EnvtestCapability[]): void {
     requireCapabilities(this.profile, capabilities);

@@ -1,0 +1,80 @@
+/**
+ * One informer sync in a process of its own, for `bench:informer`: `node --expose-gc informer-sync.js <kubeconfig>
+ * <namespace> <objects> <watch-list|list-watch>`. Syncs a SharedIndexInformer of Foos in the namespace with the mode
+ * forced, checks it holds `objects` Foos, and prints one JSON line: sync seconds, heap growth after GC (MB), RSS
+ * after sync and its high-water mark (MB), and the LIST and WatchList requests it made.
+ */
+import { performance } from 'node:perf_hooks';
+import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
+import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject, ResourceInfo, ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
+import { procMemory } from './proc-memory.js';
+
+/** What the child prints. */
+export interface SyncResult {
+  seconds: number;
+  heapMB: number;
+  rssMB: number;
+  peakRssMB: number;
+  lists: number;
+  watchLists: number;
+}
+
+export const FOO: ResourceInfo = {
+  group: 'samplecontroller.k8s.io',
+  version: 'v1alpha1',
+  resource: 'foos',
+  kind: 'Foo',
+  listKind: 'FooList',
+  namespaced: true,
+};
+
+function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  g?.();
+  g?.();
+}
+
+async function main(): Promise<void> {
+  const [kubeconfig, ns, objects, mode] = process.argv.slice(2);
+  if (!kubeconfig || !ns || !objects || (mode !== 'watch-list' && mode !== 'list-watch')) {
+    throw new Error('usage: informer-sync.js <kubeconfig> <namespace> <objects> <watch-list|list-watch>');
+  }
+  const inner = new HttpTransport(loadKubeConfig({ kubeconfig }));
+  const counts = { lists: 0, watchLists: 0 };
+  const counting: Transport = {
+    request: <T>(req: ResourceRequest): Promise<T> => (req.verb === 'list' && counts.lists++, inner.request<T>(req)),
+    watch: <T>(req: ResourceRequest): Promise<Watch<T>> => (req.query?.['sendInitialEvents'] && counts.watchLists++, inner.watch<T>(req)),
+  };
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const informer = new SharedIndexInformer<KubeObject>(new ResourceClient<KubeObject>(counting, FOO, ns), {
+    name: `bench-${mode}`,
+    logger: nullLogger,
+    watchList: mode === 'watch-list',
+  });
+  const t0 = performance.now();
+  void informer.run();
+  await informer.whenSynced();
+  const seconds = (performance.now() - t0) / 1000;
+  const size = informer.getIndexer().size;
+  if (size !== Number(objects)) throw new Error(`synced ${size} objects, expected ${objects}`);
+  gc();
+  const mem = process.memoryUsage();
+  const self = procMemory('self');
+  const result: SyncResult = {
+    seconds,
+    heapMB: (mem.heapUsed - heapBefore) / 1024 / 1024,
+    rssMB: mem.rss / 1024 / 1024,
+    peakRssMB: self?.hwmMB ?? NaN,
+    ...counts,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  await informer.stop();
+  inner.close();
+}
+
+await main();
