@@ -17,6 +17,8 @@
  * list + watch, each sync in a fresh informer process against a freshly restarted apiserver (watch cache warmed by a
  * one-object list first): sync time, the informer process's heap growth, RSS after sync and peak RSS, and the
  * apiserver's RSS before, at its peak during the sync (`/proc/<pid>/status` sampled every 20 ms) and the growth.
+ * Each is the median of `BENCH_INFORMER_RUNS` (default 3) runs per mode, the order of the modes alternating; the
+ * apiserver's peak depends on when its garbage collector runs, hence the spread printed beside it.
  * Skipped with a note when the 1.36 binaries are not installed (`npx kubegen-setup-envtest-1.36`).
  *
  * `BENCH_INFORMER_SIZES` (default `10000,50000`) and `BENCH_INFORMER_PROFILES` (default `full,crd-only`) narrow it.
@@ -25,6 +27,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
+import { isTooManyRequests } from '@kubegen/runtime/internal/client/errors.js';
 import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject, ResourceInfo, Transport } from '@kubegen/runtime/internal/client/types.js';
@@ -61,6 +64,8 @@ interface Foo extends KubeObject {
 const FOO_CRD = path.resolve(import.meta.dirname, '../../fixtures/crds/sample-controller/crd-status-subresource.yaml');
 const SIZES = (process.env['BENCH_INFORMER_SIZES'] ?? '10000,50000').split(',').map(Number);
 const PROFILES = (process.env['BENCH_INFORMER_PROFILES'] ?? 'full,crd-only').split(',');
+/** Part 2: syncs per mode and size (alternating the order); the medians are reported, with the spread. */
+const RUNS = Number(process.env['BENCH_INFORMER_RUNS'] ?? 3);
 const PARALLEL = 64;
 const MB = 1024 * 1024;
 
@@ -180,12 +185,27 @@ async function fullProfile(): Promise<void> {
 const run = promisify(execFile);
 const CHILD = path.join(import.meta.dirname, 'support', 'informer-sync.js');
 
-/** Kills and restarts the apiserver, then warms the Foo watch cache with a one-object list; returns a new admin transport. */
+/**
+ * Kills and restarts the apiserver and waits until its Foo watch cache is ready: until then it answers watches with
+ * 429 "storage is (re)initializing" (and serves lists from etcd). The probe is a WatchList that selects nothing.
+ * Returns a new admin transport.
+ */
 async function freshApiserver(env: Envtest, ns: string): Promise<HttpTransport> {
   await env.stopApiServer({ kill: true });
   await env.startApiServer();
   const transport = env.transport();
-  await new ResourceClient<Foo>(transport, FOO, ns).list({ limit: 1, resourceVersion: '0' });
+  const client = new ResourceClient<Foo>(transport, FOO, ns);
+  for (;;) {
+    try {
+      const w = await client.watch({ labelSelector: 'bench-probe=none', sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
+      for await (const e of w) if (e.type === 'BOOKMARK') break;
+      w.stop();
+      break;
+    } catch (err) {
+      if (!isTooManyRequests(err)) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
   await new Promise((r) => setTimeout(r, 3000)); // let the start-up garbage be collected
   return transport;
 }
@@ -211,22 +231,39 @@ async function measureMode(env: Envtest, ns: string, n: number, mode: ModeResult
     admin.close();
   }
   const r = JSON.parse(stdout.trim().split('\n').pop()!) as SyncResult;
+  if (r.errors.length > 0) console.log(`        (${mode}: the informer recovered from ${r.errors.length} error(s): ${r.errors.join('; ')})`);
   if (mode === 'watch-list' && (r.lists !== 0 || r.watchLists !== 1)) throw new Error(`WatchList sync made ${r.lists} lists, ${r.watchLists} WatchList requests`);
   if (mode === 'list-watch' && (r.lists !== 1 || r.watchLists !== 0)) throw new Error(`list+watch sync made ${r.lists} lists, ${r.watchLists} WatchList requests`);
   return { ...r, mode, n, apiBeforeMB, apiPeakMB };
 }
 
-function reportMode(r: ModeResult): void {
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** The medians of a mode's runs (each metric on its own), with the spread of sync time and apiserver growth. */
+function reportMode(runs: ModeResult[]): { seconds: number; peakRssMB: number; apiGrowthMB: number } {
+  const r = runs[0]!;
+  const m = (f: (x: ModeResult) => number): number => median(runs.map(f));
+  const range = (f: (x: ModeResult) => number, digits: number): string =>
+    runs.length > 1 ? ` [${Math.min(...runs.map(f)).toFixed(digits)}–${Math.max(...runs.map(f)).toFixed(digits)}]` : '';
+  const growth = (x: ModeResult): number => x.apiPeakMB - x.apiBeforeMB;
   const label = r.mode === 'watch-list' ? 'WatchList  ' : 'list+watch ';
   console.log(
-    `${String(r.n).padStart(6)} Foos ${label} sync ${r.seconds.toFixed(3)} s  informer: heap +${r.heapMB.toFixed(1)} MB, ` +
-      `RSS ${r.rssMB.toFixed(0)} MB (peak ${r.peakRssMB.toFixed(0)} MB)  apiserver RSS: ${r.apiBeforeMB.toFixed(0)} → peak ` +
-      `${r.apiPeakMB.toFixed(0)} MB (+${(r.apiPeakMB - r.apiBeforeMB).toFixed(0)} MB)`,
+    `${String(r.n).padStart(6)} Foos ${label} sync ${m((x) => x.seconds).toFixed(3)} s${range((x) => x.seconds, 2)}  informer: heap ` +
+      `+${m((x) => x.heapMB).toFixed(1)} MB, RSS ${m((x) => x.rssMB).toFixed(0)} MB (peak ${m((x) => x.peakRssMB).toFixed(0)} MB)  ` +
+      `apiserver RSS: ${m((x) => x.apiBeforeMB).toFixed(0)} → peak ${m((x) => x.apiPeakMB).toFixed(0)} MB ` +
+      `(+${m(growth).toFixed(0)} MB${range(growth, 0)})`,
   );
+  return { seconds: m((x) => x.seconds), peakRssMB: m((x) => x.peakRssMB), apiGrowthMB: m(growth) };
 }
 
 async function crdOnlyProfile(): Promise<void> {
-  console.log('== CRD apiserver 1.36 (envtest crd-only): WatchList vs list+watch, each sync in its own informer process');
+  console.log(
+    `== CRD apiserver 1.36 (envtest crd-only): WatchList vs list+watch, each sync in its own informer process against a ` +
+      `restarted apiserver; medians of ${RUNS} runs [min–max]`,
+  );
   try {
     findAssets(undefined, 'crd-only');
   } catch (err) {
@@ -244,16 +281,16 @@ async function crdOnlyProfile(): Promise<void> {
       await createFoos(transport, ns, n);
       transport.close();
       console.log(`created ${n} Foos in ${((performance.now() - tc) / 1000).toFixed(1)} s (${PARALLEL} in parallel)`);
-      const results: ModeResult[] = [];
-      for (const mode of ['watch-list', 'list-watch'] as const) {
-        const r = await measureMode(env, ns, n, mode);
-        reportMode(r);
-        results.push(r);
+      const runs: Record<ModeResult['mode'], ModeResult[]> = { 'watch-list': [], 'list-watch': [] };
+      for (let i = 0; i < RUNS; i++) {
+        const order = i % 2 === 0 ? (['watch-list', 'list-watch'] as const) : (['list-watch', 'watch-list'] as const);
+        for (const mode of order) runs[mode].push(await measureMode(env, ns, n, mode));
       }
-      const [wl, lw] = results as [ModeResult, ModeResult];
+      const wl = reportMode(runs['watch-list']);
+      const lw = reportMode(runs['list-watch']);
       console.log(
         `        WatchList vs list+watch: time x${(wl.seconds / lw.seconds).toFixed(2)}, informer peak RSS x${(wl.peakRssMB / lw.peakRssMB).toFixed(2)}, ` +
-          `apiserver growth ${(wl.apiPeakMB - wl.apiBeforeMB).toFixed(0)} MB vs ${(lw.apiPeakMB - lw.apiBeforeMB).toFixed(0)} MB`,
+          `apiserver growth ${wl.apiGrowthMB.toFixed(0)} MB vs ${lw.apiGrowthMB.toFixed(0)} MB`,
       );
     }
   } finally {

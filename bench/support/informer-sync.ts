@@ -21,6 +21,8 @@ export interface SyncResult {
   peakRssMB: number;
   lists: number;
   watchLists: number;
+  /** Errors the informer recovered from during the sync. */
+  errors: string[];
 }
 
 export const FOO: ResourceInfo = {
@@ -56,6 +58,8 @@ async function main(): Promise<void> {
     logger: nullLogger,
     watchList: mode === 'watch-list',
   });
+  const errors: string[] = [];
+  informer.setWatchErrorHandler((err, phase) => void errors.push(`${phase}: ${err instanceof Error ? err.message : String(err)}`));
   const t0 = performance.now();
   void informer.run();
   await informer.whenSynced();
@@ -71,6 +75,7 @@ async function main(): Promise<void> {
     rssMB: mem.rss / 1024 / 1024,
     peakRssMB: self?.hwmMB ?? NaN,
     ...counts,
+    errors,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   await informer.stop();

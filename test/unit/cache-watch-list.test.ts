@@ -157,6 +157,20 @@ describe('Reflector WatchList', () => {
     }
   });
 
+  it('retries a stream answered 429 (an apiserver whose watch cache is still initializing) after the watch backoff, without listing', async () => {
+    const { lw, store, clock, r, errors } = setup('supported');
+    lw.watchErrors.push(new ApiError(newStatus(429, 'TooManyRequests', 'storage is (re)initializing', { retryAfterSeconds: 1 })));
+    void r.run();
+    await until(() => errors.length === 1, 'the 429');
+    await flush();
+    clock.step(800);
+    await until(() => store.size === 3, 'the second stream');
+    assert.equal(streams(lw).length, 2);
+    assert.equal(lw.listCalls.length, 0);
+    assert.equal(r.initialStateMode, 'watch-list', 'a 429 says nothing against WatchList');
+    await r.stop();
+  });
+
   it('falls back to list+watch when the server rejects WatchList (kube-apiserver 1.20), and remembers it', async () => {
     const { lw, store, r, errors } = setup('rejected');
     void r.run();
