@@ -142,7 +142,9 @@ describe('Reflector WatchList', () => {
   it('on 410 or "too large resource version" while opening a resumed stream, streams the current state (RV "") at once', async () => {
     for (const status of [
       newStatus(410, 'Expired', 'too old resource version'),
-      newStatus(504, 'Timeout', 'Timeout: Too large resource version: 99, current: 7', { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] }),
+      newStatus(504, 'Timeout', 'Timeout: Too large resource version: 99, current: 7', {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      }),
     ]) {
       const { lw, store, clock, r } = setup('supported');
       void r.run();

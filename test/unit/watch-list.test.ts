@@ -57,7 +57,11 @@ const foo = (name: string, rv?: string): Foo => ({ metadata: { namespace: 'ns', 
 describe('WatchList detection', () => {
   it('isWatchListRejected: the 1.20 and feature-off answers, and nothing else', () => {
     assert.equal(isWatchListRejected(new ApiError(KUBE_1_20_REJECTION)), true);
-    const gateOff = newStatus(422, 'Invalid', 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+    const gateOff = newStatus(
+      422,
+      'Invalid',
+      'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+    );
     assert.equal(isWatchListRejected(new ApiError(gateOff)), true);
     assert.equal(isWatchListRejected(new ApiError(newStatus(400, 'BadRequest', 'unable to parse requirement: invalid label key'))), false);
     assert.equal(isWatchListRejected(new ApiError(newStatus(500, 'InternalError', 'resourceVersionMatch'))), false, 'a 500 says nothing about support');

@@ -155,7 +155,8 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
         return false;
       }
       if (outcome === 'expired') {
-        if ((await this.initialFailure(new ApiError({ code: 410, reason: 'Expired', message: 'expired during the WatchList stream' }), rv)) === 'list') return false;
+        const expired = new ApiError({ code: 410, reason: 'Expired', message: 'expired during the WatchList stream' });
+        if ((await this.initialFailure(expired, rv)) === 'list') return false;
         continue;
       }
       // Dropped, ended or silent before the end bookmark: what it brought is discarded; start over.

@@ -108,7 +108,8 @@ export class FakeListerWatcher<T extends KubeObject> implements ListerWatcher<T>
       throw new ApiError(invalidListOptions(message, 'resourceVersionMatch'));
     }
     if (opts.resourceVersionMatch !== 'NotOlderThan') {
-      throw new ApiError(invalidListOptions('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', 'resourceVersionMatch'));
+      const message = 'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan';
+      throw new ApiError(invalidListOptions(message, 'resourceVersionMatch'));
     }
     const w = this.openWatch(this.sorted(), this.rv);
     if (!opts.allowWatchBookmarks) return w;
