@@ -38,6 +38,7 @@ import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { findAssets } from '@kubegen/runtime/internal/testing/envtest/envtest-assets.js';
 import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import type { SyncResult } from './support/informer-sync.js';
+import { FOO } from '../test/integration/support/crds.js';
 import { procMemory, sampleRss } from './support/proc-memory.js';
 
 /** Reference numbers from issue 3 ("Done when"), measured on 10,000 Foos against the same local apiserver. */
@@ -48,14 +49,6 @@ const REFERENCE = {
   goal: { timeFactor: 1.5, heapFactor: 2 },
 };
 
-const FOO: ResourceInfo = {
-  group: 'samplecontroller.k8s.io',
-  version: 'v1alpha1',
-  resource: 'foos',
-  kind: 'Foo',
-  listKind: 'FooList',
-  namespaced: true,
-};
 
 interface Foo extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number };

@@ -25,14 +25,9 @@ export interface SyncResult {
   errors: string[];
 }
 
-export const FOO: ResourceInfo = {
-  group: 'samplecontroller.k8s.io',
-  version: 'v1alpha1',
-  resource: 'foos',
-  kind: 'Foo',
-  listKind: 'FooList',
-  namespaced: true,
-};
+import { FOO } from '../../test/integration/support/crds.js';
+
+export { FOO };
 
 function gc(): void {
   const g = (globalThis as { gc?: () => void }).gc;

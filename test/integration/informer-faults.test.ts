@@ -16,23 +16,11 @@ import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.j
 import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
-import { FOO, REPO_ROOT } from './support/crds.js';
+import { FOO, FOO_CRD, foo, type Foo } from './support/crds.js';
 import { CountingTransport } from './support/counting-transport.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/wait.js';
 
-interface Foo extends KubeObject {
-  spec?: { deploymentName?: string; replicas?: number };
-}
-
-const FOO_CRD = path.join(REPO_ROOT, 'fixtures/crds/sample-controller/crd-status-subresource.yaml');
-
-const foo = (ns: string, name: string, replicas = 1): Foo => ({
-  apiVersion: 'samplecontroller.k8s.io/v1alpha1',
-  kind: 'Foo',
-  metadata: { namespace: ns, name },
-  spec: { deploymentName: `${name}-dep`, replicas },
-});
 
 /** A copy of `kc` whose server URL points at `port` on loopback (the apiserver certificate is for 127.0.0.1). */
 function kubeConfigVia(kc: KubeConfig, port: number): KubeConfig {

@@ -18,24 +18,12 @@ import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-info
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { installCrds, readCrdPaths } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
-import { FOO, REPO_ROOT } from './support/crds.js';
+import { FOO, FOO_CRD, foo, type Foo } from './support/crds.js';
 import { CountingTransport } from './support/counting-transport.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/wait.js';
 
-interface Foo extends KubeObject {
-  spec?: { deploymentName?: string; replicas?: number };
-}
-
-const FOO_CRD = path.join(REPO_ROOT, 'fixtures/crds/sample-controller/crd-status-subresource.yaml');
-
-const foo = (ns: string, name: string, replicas = 1): Foo => ({
-  apiVersion: 'samplecontroller.k8s.io/v1alpha1',
-  kind: 'Foo',
-  metadata: { namespace: ns, name },
-  spec: { deploymentName: `${name}-dep`, replicas },
-});
 
 /** A logger that keeps the lines, for asserting on what the reflector says. */
 function capturingLogger(): { logger: Logger; lines: { level: string; msg: string; fields?: Record<string, unknown> }[] } {

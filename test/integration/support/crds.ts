@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
+import type { KubeObject, ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
 
 /** The repository root (found from this file, whether run from `test/` or compiled into `dist/test/`). */
 export const REPO_ROOT: string = (() => {
@@ -32,6 +32,22 @@ export const FOO: ResourceInfo = {
   listKind: 'FooList',
   namespaced: true,
 };
+
+/** sample-controller's Foo CRD file (with the status subresource). */
+export const FOO_CRD: string = path.join(REPO_ROOT, 'fixtures/crds/sample-controller/crd-status-subresource.yaml');
+
+/** A Foo object as the tests write it. */
+export interface Foo extends KubeObject {
+  spec?: { deploymentName?: string; replicas?: number };
+}
+
+/** A Foo named `name` in `ns` with `replicas` (default 1) and a Deployment name derived from its name. */
+export const foo = (ns: string, name: string, replicas = 1): Foo => ({
+  apiVersion: 'samplecontroller.k8s.io/v1alpha1',
+  kind: 'Foo',
+  metadata: { namespace: ns, name },
+  spec: { deploymentName: `${name}-dep`, replicas },
+});
 
 /** fixtures/test-crds Widget: cluster-scoped, status and scale subresources. */
 export const WIDGET: ResourceInfo = {
