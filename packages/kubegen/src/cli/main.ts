@@ -8,6 +8,7 @@ import type { CommandIO } from './commands.js';
 import { CliInputError, ExitCode, reportError } from './errors.js';
 import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
 import type { ScaffoldResult } from '../scaffold/index.js';
+import { addLoadtestCommand } from './loadtest-command.js';
 import { defaultPipeline } from './pipeline.js';
 import type { Pipeline } from './pipeline.js';
 import type { ProgressSink } from './progress.js';
@@ -77,6 +78,7 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
       exitCode = await runSample(input, { ...(flags.kind !== undefined ? { kind: flags.kind } : {}), ...(flags.version !== undefined ? { version: flags.version } : {}) }, commandIO, pipeline ?? defaultPipeline);
     });
   addScaffoldCommands(program, io);
+  addLoadtestCommand(program, io, (code) => (exitCode = code));
 
   // `generate` is the default command, so a mistyped command would read as its argument: say what was meant.
   const unknown = unknownCommand(program, argv);
