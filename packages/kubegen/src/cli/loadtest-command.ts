@@ -81,9 +81,6 @@ export function addLoadtestCommand(program: Command, io: { cwd: string; stdout: 
 async function runLoadtestCommand(command: string[], flags: LoadtestFlags, io: { cwd: string; stdout: (s: string) => void; stderr: { write(s: string): unknown } }): Promise<number> {
   if (flags.envtest !== undefined && flags.kubeconfig !== undefined) throw new CliInputError('--envtest and --kubeconfig exclude each other');
   const lt = await import('@kubegen/runtime/testing/loadtest');
-  // The harness's own clients log through the runtime's logger: only warnings and errors on this terminal, unless
-  // KUBEGEN_LOG_LEVEL says otherwise (the controller's log goes to <out>/controller.log).
-  if (process.env['KUBEGEN_LOG_LEVEL'] === undefined) (await import('@kubegen/runtime')).setupLogging({ 'log-level': 'warn' });
   const resolve = (p: string): string => path.resolve(io.cwd, p);
   const asInputError = (err: unknown): never => {
     throw err instanceof CliInputError ? err : new CliInputError((err as Error).message);
@@ -95,6 +92,9 @@ async function runLoadtestCommand(command: string[], flags: LoadtestFlags, io: {
     return asInputError(err);
   }
   const check = flags.check !== undefined ? await loadCheck(resolve(flags.check)) : undefined;
+  // The harness's own clients log through the runtime's logger: only warnings and errors on this terminal, unless
+  // KUBEGEN_LOG_LEVEL says otherwise (the controller's log goes to <out>/controller.log).
+  if (process.env['KUBEGEN_LOG_LEVEL'] === undefined) (await import('@kubegen/runtime')).setupLogging({ 'log-level': 'warn' });
   // Failures of the run itself (no envtest binaries, a CRD that is not served, a controller that cannot start) are
   // the user's setup, reported as one line.
   const report = await lt.runLoadTest({
