@@ -1,6 +1,6 @@
 /**
  * The API reference of `@kubegen/runtime` (docs/api.md), read from the source with ts-morph: every export of the
- * public entry points (`@kubegen/runtime`, `@kubegen/runtime/testing`) with its kind, signature and doc comment.
+ * public entry points (`@kubegen/runtime`, `@kubegen/runtime/testing`, `@kubegen/runtime/testing/loadtest`) with its kind, signature and doc comment.
  * An export without a doc comment is reported: the docs test fails on it, so the public surface stays documented.
  */
 import path from 'node:path';
@@ -10,6 +10,7 @@ import type { ExportedDeclarations, JSDocableNode } from 'ts-morph';
 export const API_ENTRY_POINTS = [
   { module: '@kubegen/runtime', file: 'packages/runtime/src/index.ts' },
   { module: '@kubegen/runtime/testing', file: 'packages/runtime/src/testing/index.ts' },
+  { module: '@kubegen/runtime/testing/loadtest', file: 'packages/runtime/src/testing/loadtest/index.ts' },
 ] as const;
 
 export interface ApiReference {
