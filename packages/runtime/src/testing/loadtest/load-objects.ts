@@ -128,12 +128,19 @@ export interface CheckContext {
  */
 export type ConvergenceCheck = (objects: readonly KubeObject[], ctx: CheckContext) => string[] | Promise<string[]>;
 
-/** The default check: `status.observedGeneration` has caught up with `metadata.generation`. */
+/**
+ * The default check: the controller has seen the object's current generation. That is `status.observedGeneration`
+ * reaching `metadata.generation`; or, for a status without `observedGeneration` (as a `kubegen create api`
+ * controller writes it), a `Ready` condition that is `True` with its `observedGeneration` reaching the generation.
+ */
 export const observedGenerationCheck: ConvergenceCheck = (objects) =>
   objects
     .filter((o) => {
-      const observed = (o as { status?: { observedGeneration?: unknown } }).status?.observedGeneration;
-      return typeof observed !== 'number' || observed < (o.metadata?.generation ?? 0);
+      const generation = o.metadata?.generation ?? 0;
+      const status = (o as { status?: { observedGeneration?: unknown; conditions?: { type?: string; status?: string; observedGeneration?: number }[] } }).status;
+      if (typeof status?.observedGeneration === 'number') return status.observedGeneration < generation;
+      const ready = status?.conditions?.find((c) => c.type === 'Ready');
+      return !(ready?.status === 'True' && typeof ready.observedGeneration === 'number' && ready.observedGeneration >= generation);
     })
     .map((o) => o.metadata?.name ?? '');
 
