@@ -133,6 +133,31 @@ describe('templates, placeholders and churn patches', () => {
   });
 });
 
+function report(events: { t: number; event: string }[]): LoadTestReport {
+  return {
+    kind: { apiVersion: 'x.io/v1', kind: 'Foo', resource: 'foos' },
+    controlPlane: 'envtest full',
+    namespace: 'ns',
+    objects: 10,
+    churnPerSecond: 2,
+    durationSeconds: 5,
+    faults: { events },
+    phases: { create: { seconds: 1 }, converge: { seconds: 2, left: 0 }, churn: { seconds: 5, patches: 10, patchErrors: 1 }, reconverge: { seconds: 1, left: 1 }, delete: { seconds: 1, left: 0 } },
+    unreconciled: 1,
+    unreconciledNames: ['foo-3'],
+    reconcile: { total: 20, errors: 1, errorRate: 0.05, p50: 0.01, p90: 0.02, p99: 0.05 },
+    maxQueueDepth: 4,
+    controller: { command: ['node', 'main.js'], exit: 0, exitedEarly: false, cpuSeconds: 1.5, peakRssMB: 80, logFile: 'c.log' },
+    apiRequests: { byVerb: { list: 2, watch: 3 }, byResource: {} },
+    samples: [
+      { t: 1, unconverged: 10, queueDepth: 4, rssMB: 70, cpuSeconds: 0.5 },
+      { t: 2, unconverged: null, queueDepth: null, rssMB: 80, cpuSeconds: 1 },
+      { t: 3, unconverged: 0, queueDepth: 0, rssMB: 75, cpuSeconds: 1.5 },
+    ],
+    totalSeconds: 10,
+  };
+}
+
 describe('report table and plot', () => {
   it('prints the phases, latency, resources, verbs and what is left unreconciled', () => {
     const text = formatReport(report([{ t: 3, event: 'apiserver killed' }]));
