@@ -4,7 +4,7 @@
  *
  *   npm pack --workspaces → npm install the two tarballs (the CLI) → npx kubegen init --kubegen-from → npm install
  *   → create api ×3 (one cluster-scoped, one a second version) → create webhook (defaulting, validation, conversion) → generate → verify → npm test (unit) → npm run test:envtest (its own
- *   control plane) → install-crds + samples on the shared control plane → the built manager reconciles the sample
+ *   control plane) → kubegen loadtest of its manager (30 objects, churn, an apiserver restart) → install-crds + samples on the shared control plane → the built manager reconciles the sample
  *   to Ready → SIGTERM → exit 0 → npm prune --omit=dev leaves no generator in node_modules → the pruned manager
  *   still runs. The node_modules size and the idle manager's RSS are printed as diagnostics (README quotes them).
  */
@@ -132,6 +132,22 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   assert.match(envtest, /✔ the apiserver calls the Frigate webhooks/);
   assert.match(envtest, /✔ the apiserver converts Frigate between v2 and v1 through the webhook/);
   assert.match(envtest, /ℹ fail 0\b/);
+
+  // 4b. A load test of the project's own manager, as docs/loadtest.md shows it: 30 Frigates from the sample, spec
+  // churn and an apiserver restart, on an envtest the harness starts; every Frigate Ready again at the end.
+  const loadtest = run(
+    'npx',
+    ['--no-install', 'kubegen', 'loadtest', '--crd', 'config/crd/bases', '--template', 'config/samples/ships_v1_frigate.yaml', '--count', '30',
+      '--churn', '5', '--churn-patch', '{"spec":{"foo":"{{seq}}"}}', '--duration', '12', '--restart-apiserver-every', '6', '--out', 'loadtest-report',
+      '--', 'node', 'dist/src/main.js', '--kubeconfig={kubeconfig}', '--metrics-bind-address=127.0.0.1:{metricsPort}', '--health-probe-bind-address=0'],
+    { cwd: project, env: { ...userEnv, ENABLE_WEBHOOKS: 'false' }, timeoutMs: 240_000 },
+  ).stdout;
+  assert.match(loadtest, /kubegen loadtest: 30 Frigate \(ships\.newcomer\.kubegen\.dev\/v1\)/);
+  assert.match(loadtest, /reconcile: \d+ \(0 errors/);
+  assert.match(loadtest, /unreconciled at the end: 0\n/);
+  const ltReport = JSON.parse(fs.readFileSync(path.join(project, 'loadtest-report/report.json'), 'utf8')) as { phases: { churn: { patches: number } }; faults: { events: unknown[] } };
+  assert.ok(ltReport.phases.churn.patches > 20 && ltReport.faults.events.length === 1, JSON.stringify(ltReport.phases));
+  t.diagnostic(loadtest.trim().split('\n').filter((l) => /^(converge|reconverge|controller|reconcile)/.test(l)).join(' | '));
 
   // 5. CRDs and samples into the shared control plane; the built manager reconciles the Frigate sample.
   const clusterEnv = { ...userEnv, KUBECONFIG: env.kubeconfigPath };
