@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { onAbnormalExit } from '../envtest/envtest-process.js';
 import { processGroupStats } from './process-stats.js';
 
 /** How the controller ran, for the report. */
@@ -29,6 +30,7 @@ export class ControllerProcess {
   private exit: number | string | undefined;
   private readonly exited: Promise<void>;
   private early = false;
+  private readonly unregisterCleanup: () => void;
 
   constructor(
     readonly command: string[],
@@ -41,6 +43,8 @@ export class ControllerProcess {
     } finally {
       fs.closeSync(log);
     }
+    // The group is detached: if the harness is interrupted (Ctrl-C) or crashes, take the controller down with it.
+    this.unregisterCleanup = onAbnormalExit(() => this.signal('SIGKILL'));
     this.exited = new Promise((resolve) => {
       this.child.once('error', (err) => {
         this.exit = `spawn error: ${err.message}`;
@@ -90,6 +94,7 @@ export class ControllerProcess {
       await this.exited;
       clearTimeout(timer);
     }
+    this.unregisterCleanup();
     return { command: this.command, exit: this.exit, exitedEarly: this.early, cpuSeconds: this.lastCpu, peakRssMB: this.peakRss, logFile: this.logFile };
   }
 
