@@ -53,9 +53,13 @@ export interface LoadTestOptions {
   /** The controller command (argv); see the module comment for placeholders. */
   command: string[];
   cwd?: string;
-  /** The controller's `/metrics` URL (default with `{metricsPort}` in the command: `http://127.0.0.1:<port>/metrics`). */
+  /**
+   * The controller's `/metrics` URL, which may use `{metricsPort}` too (default with `{metricsPort}` in the command:
+   * `http://127.0.0.1:<port>/metrics`). An `https:` URL is scraped without verifying the certificate, with
+   * `metricsToken`, else the admin's bearer token when the control plane's credentials are one (envtest `full`).
+   */
   metricsUrl?: string;
-  /** Bearer token for a secured (HTTPS) `/metrics`; the certificate is not verified. */
+  /** Bearer token for a secured (HTTPS) `/metrics`. */
   metricsToken?: string;
   /** Default {@link observedGenerationCheck}. */
   check?: ConvergenceCheck;
@@ -116,8 +120,8 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
     proxy = await FaultProxy.start({ upstream, latencyMs: faults.latencyMs ?? 0 });
     const proxyKubeconfig = path.join(opts.outDir, 'kubeconfig');
     proxy.writeKubeconfig(proxyKubeconfig, namespace || 'default');
-    const metricsPort = opts.command.some((a) => a.includes('{metricsPort}')) ? await freePort() : undefined;
-    const metricsUrl = opts.metricsUrl ?? (metricsPort !== undefined ? `http://127.0.0.1:${metricsPort}/metrics` : undefined);
+    const metricsPort = [...opts.command, opts.metricsUrl ?? ''].some((a) => a.includes('{metricsPort}')) ? await freePort() : undefined;
+    const metricsUrl = opts.metricsUrl?.replaceAll('{metricsPort}', String(metricsPort)) ?? (metricsPort !== undefined ? `http://127.0.0.1:${metricsPort}/metrics` : undefined);
     const command = opts.command.map((a) => a.replaceAll('{kubeconfig}', proxyKubeconfig).replaceAll('{namespace}', namespace).replaceAll('{metricsPort}', String(metricsPort ?? '')));
     const logFile = path.join(opts.outDir, 'controller.log');
     fs.writeFileSync(logFile, '');
@@ -127,7 +131,7 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
       ...(opts.cwd ? { cwd: opts.cwd } : {}),
       onEarlyExit: (exit) => say(`the controller exited (${exit}) before the end of the run: see ${logFile}`),
     });
-    const metrics = metricsUrl !== undefined ? new MetricsReader(metricsUrl, opts.metricsToken) : undefined;
+    const metrics = metricsUrl !== undefined ? new MetricsReader(metricsUrl, opts.metricsToken ?? upstream.token) : undefined;
 
     const check = opts.check ?? observedGenerationCheck;
     const ctx = checkContext(() => admin.transport, namespace);

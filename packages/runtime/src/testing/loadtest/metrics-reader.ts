@@ -67,7 +67,8 @@ export class MetricsReader {
     return new Promise((resolve, reject) => {
       const req = lib.get(
         u,
-        { timeout: 5000, headers: this.bearerToken ? { Authorization: `Bearer ${this.bearerToken}` } : {}, ...(u.protocol === 'https:' ? { rejectUnauthorized: false } : {}) },
+        // The token only over HTTPS: a plain-HTTP endpoint needs none, and the admin's token must not travel in clear.
+        u.protocol === 'https:' ? { timeout: 5000, rejectUnauthorized: false, headers: this.bearerToken ? { Authorization: `Bearer ${this.bearerToken}` } : {} } : { timeout: 5000 },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
