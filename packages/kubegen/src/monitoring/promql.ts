@@ -90,3 +90,16 @@ function skipBalanced(expr: string, start: number, open: string, close: string):
   }
   throw new Error(`unterminated ${open} at offset ${start} in ${JSON.stringify(expr)}`);
 }
+
+/** One expression naming a metric that is not in `known`. */
+export interface UnknownMetric {
+  /** Where the expression is (e.g. `controller-runtime-metrics.json panel "Depth"`). */
+  where: string;
+  expr: string;
+  metric: string;
+}
+
+/** Every metric name selected by `queries` that `known` (e.g. the sample names of a scrape) lacks. */
+export function unknownMetrics(queries: readonly { where: string; expr: string }[], known: ReadonlySet<string>): UnknownMetric[] {
+  return queries.flatMap((q) => metricNames(q.expr).filter((m) => !known.has(m)).map((metric) => ({ where: q.where, expr: q.expr, metric })));
+}
