@@ -6,6 +6,7 @@ import type { CliFlags } from './config.js';
 import { runGenerate, runSample, runVerify, type SampleInput } from './commands.js';
 import type { CommandIO } from './commands.js';
 import { CliInputError, ExitCode, reportError } from './errors.js';
+import { runDashboard, type DashboardFlags } from './dashboard.js';
 import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
 import type { ScaffoldResult } from '../scaffold/index.js';
 import { addLoadtestCommand } from './loadtest-command.js';
@@ -22,6 +23,7 @@ import type { ProgressSink } from './progress.js';
  *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range> | --kubegen-from <path>] [dir]
  *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>]
  *   codegen create webhook --group <g> --version <v> --kind <Kind> [--defaulting] [--programmatic-validation] [--conversion]
+ *   codegen dashboard [--out <dir> | --only <file>] [--name <project>]
  *
  * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
  * Exit codes: 0 ok, 1 bad input / out of date, 2 usage, 3 internal error (see errors.ts).
@@ -76,6 +78,15 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
       }
       const input: SampleInput = flags.crds ? { crds: flags.crds.map((p) => path.resolve(io.cwd, p)) } : { apis: path.resolve(io.cwd, flags.apis!) };
       exitCode = await runSample(input, { ...(flags.kind !== undefined ? { kind: flags.kind } : {}), ...(flags.version !== undefined ? { version: flags.version } : {}) }, commandIO, pipeline ?? defaultPipeline);
+    });
+  program
+    .command('dashboard')
+    .description('print the Grafana dashboards and the PrometheusRule (alerts) of a controller manager, or write them with --out')
+    .option('--out <dir>', 'write grafana/*.json and prometheus/prometheus_rule.yaml under this folder (e.g. config), replacing those files')
+    .option('--only <file>', 'print only this file (e.g. controller-runtime-metrics.json or prometheus_rule.yaml)')
+    .option('--name <project>', 'project name in titles, uids and the alerts\' job (default: from kubegen.project.yaml, else none)')
+    .action(async (flags: DashboardFlags) => {
+      exitCode = await runDashboard(flags, { cwd: io.cwd, stdout: io.stdout });
     });
   addScaffoldCommands(program, io);
   addLoadtestCommand(program, io, (code) => (exitCode = code));

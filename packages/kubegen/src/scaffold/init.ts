@@ -18,6 +18,7 @@ import { formatProjectFile, newProjectFile, PROJECT_FILE } from './project-file.
 import { renderTemplate, TEMPLATES_DIR } from './render.js';
 import { localSource, registrySource, CLI_PACKAGE, RUNTIME_PACKAGE, VENDOR_DIR } from './kubegen-source.js';
 import type { KubegenSource } from './kubegen-source.js';
+import { monitoringScaffoldFiles } from './monitoring-files.js';
 
 export interface InitOptions {
   /** Project folder (created when missing). */
@@ -106,6 +107,7 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: '.dockerignore', content: renderTemplate('init/dockerignore.tmpl') },
     { path: '.gitignore', content: renderTemplate('init/gitignore.tmpl') },
     { path: 'README.md', content: renderTemplate('init/README.md.tmpl', project) },
+    ...monitoringScaffoldFiles(v.name),
     ...v.source.files,
   ];
 }
