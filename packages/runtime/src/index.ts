@@ -222,6 +222,8 @@ export { createJsonPatch } from './patch/json-patch-diff.js';
 // Logging and time
 export { createLogger, getLogger, JsonLogger, LOG_FLAGS, nullLogger, parseLogLevel, pinoLogger, setLogger, setupLogging } from './log.js';
 export { RepeatFilter } from './log-repeats.js';
+// Command-line flags: Go-style `--flag=false` for node:util parseArgs
+export { goBooleanFlags } from './flags.js';
 export type { LogFormat, Logger, LoggerOptions, LogLevel, PinoLike } from './log.js';
 export { FakeClock, RealClock, realClock, sleep } from './clock.js';
 export type { Clock, TimerHandle } from './clock.js';
