@@ -6,7 +6,8 @@
  *   → create api ×3 (one cluster-scoped, one a second version) → create webhook (defaulting, validation, conversion) → generate → verify → npm test (unit) → npm run test:envtest (its own
  *   control plane) → kubegen loadtest of its manager (30 objects, churn, an apiserver restart) → install-crds + samples on the shared control plane → the built manager reconciles the sample
  *   to Ready → SIGTERM → exit 0 → npm prune --omit=dev leaves no generator in node_modules → the pruned manager
- *   still runs. The node_modules size and the idle manager's RSS are printed as diagnostics (README quotes them).
+ *   still runs, serving its metrics over HTTPS (a self-signed certificate) to the admin only. The node_modules size
+ *   and the idle manager's RSS are printed as diagnostics (README quotes them).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -22,6 +23,7 @@ import { REPO_ROOT } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { newcomerEnv, run, treeSize } from './support/newcomer.js';
 import { procRssMB } from '../support/proc.js';
+import { scrape } from '../support/scrape.js';
 
 const FRIGATES: ResourceInfo = { group: 'ships.newcomer.kubegen.dev', version: 'v1', resource: 'frigates', kind: 'Frigate', listKind: 'FrigateList', namespaced: true };
 const GENERATOR_PACKAGES = ['kubegen', 'ts-morph', '@ts-morph/common', 'typescript', 'commander', 'diff', 'json-schema-to-typescript'];
@@ -42,10 +44,15 @@ const tarList = (file: string, cwd: string, e: NodeJS.ProcessEnv): string[] => r
 const tarJson = (file: string, member: string, cwd: string, e: NodeJS.ProcessEnv): Record<string, any> =>
   JSON.parse(run('tar', ['xzfO', file, member], { cwd, env: e }).stdout) as Record<string, any>;
 
-/** Starts the project's manager with `node`, waits for the sample to be Ready, measures idle RSS, SIGTERMs it. */
+/**
+ * Starts the project's manager with `node`, waits for the sample to be Ready, checks its secured metrics (the
+ * default: HTTPS with a self-signed certificate, 401 without a token, 200 for the admin), measures idle RSS,
+ * SIGTERMs it.
+ */
 async function runManager(node: string, project: string, e: NodeJS.ProcessEnv, namespace: string, name: string): Promise<{ rss: number }> {
   const probePort = await freePort();
-  const child = spawn(node, ['dist/src/main.js', '--kubeconfig', env.kubeconfigPath, '--metrics-bind-address', '0', '--health-probe-bind-address', `127.0.0.1:${probePort}`], {
+  const metricsPort = await freePort();
+  const child = spawn(node, ['dist/src/main.js', '--kubeconfig', env.kubeconfigPath, '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${probePort}`], {
     cwd: project,
     // Run locally as the README says: without the webhooks (they need the certificate cert-manager gives in a cluster).
     env: { ...e, ENABLE_WEBHOOKS: 'false' },
@@ -67,6 +74,12 @@ async function runManager(node: string, project: string, e: NodeJS.ProcessEnv, n
     }
     const ready = await fetch(`http://127.0.0.1:${probePort}/readyz`);
     assert.equal(ready.status, 200, 'the manager reports ready on its probe port');
+    const metrics = `127.0.0.1:${metricsPort}`;
+    assert.equal((await scrape(metrics)).status, 401, `anonymous scrapes are refused; output:\n${output}`);
+    const admin = await scrape(metrics, { token: env.kubeConfig.getCurrentUser()?.token ?? '' });
+    assert.equal(admin.status, 200, `the admin (system:masters) may scrape: ${admin.body}`);
+    assert.equal(admin.certificateCN, 'localhost', 'the self-signed certificate');
+    assert.match(admin.body, /^workqueue_adds_total\{/m);
     await new Promise((r) => setTimeout(r, 3_000)); // idle
     const rss = procRssMB(child.pid!) * MB;
     child.kill('SIGTERM');
@@ -134,11 +147,14 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   assert.match(envtest, /ℹ fail 0\b/);
 
   // 4b. A load test of the project's own manager, as docs/loadtest.md shows it: 30 Frigates from the sample, spec
-  // churn and an apiserver restart, on an envtest the harness starts; every Frigate Ready again at the end.
+  // churn and an apiserver restart, on an envtest the harness starts; every Frigate Ready again at the end, and the
+  // reconcile figures read from the manager's secured /metrics.
   const loadtest = run(
     'npx',
     ['--no-install', 'kubegen', 'loadtest', '--crd', 'config/crd/bases', '--template', 'config/samples/ships_v1_frigate.yaml', '--count', '30',
       '--churn', '5', '--churn-patch', '{"spec":{"foo":"{{seq}}"}}', '--duration', '12', '--restart-apiserver-every', '6', '--out', 'loadtest-report',
+      // The scaffold's /metrics is HTTPS with TokenReview + SubjectAccessReview: scraped with the envtest admin's token.
+      '--metrics-url', 'https://127.0.0.1:{metricsPort}/metrics',
       '--', 'node', 'dist/src/main.js', '--kubeconfig={kubeconfig}', '--metrics-bind-address=127.0.0.1:{metricsPort}', '--health-probe-bind-address=0'],
     { cwd: project, env: { ...userEnv, ENABLE_WEBHOOKS: 'false' }, timeoutMs: 240_000 },
   ).stdout;
@@ -162,6 +178,8 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   // The webhook wiring: cert-manager injects the CA, the certificate names the webhook Service.
   assert.equal(rendered.match(/cert-manager\.io\/inject-ca-from: fleet-operator-system\/fleet-operator-serving-cert/g)?.length, 3, 'two webhook configurations and the Frigate CRD');
   assert.match(rendered, /- fleet-operator-webhook-service\.fleet-operator-system\.svc\n/);
+  assert.match(rendered, /name: fleet-operator-controller-manager-metrics-service\n  namespace: fleet-operator-system/);
+  assert.match(rendered, /\n  name: fleet-operator-metrics-reader\n/, 'the ClusterRole scrapers are bound to');
   const devNode = path.join(project, 'node_modules/.bin/node'); // what `npm start` runs
   const dev = await runManager(devNode, project, userEnv, namespace, 'frigate-sample');
   const devModules = treeSize(path.join(project, 'node_modules'));

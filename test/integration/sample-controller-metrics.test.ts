@@ -3,6 +3,7 @@
  * `--health-probe-bind-address`): the workqueue series of the `Foos` queue and controller-runtime's reconcile series
  * move as Foos are synced (and fail); `/healthz` answers at once, `/readyz` only once the informer caches synced
  * (a controller whose apiserver is unreachable stays unready).
+ * With `--metrics-secure` the same endpoint is HTTPS and refuses clients the apiserver does not authorize.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { Clientset } from '../../examples/sample-controller/src/generated/client
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { ensureSampleControllerBuilt, freePort, SampleControllerProcess, type LogLine } from './support/sample-controller-process.js';
 import { eventually } from '../support/wait.js';
+import { scrape as scrapeTls } from '../support/scrape.js';
 
 /** Value of the series `name` whose labels include all of `labels`; undefined when absent. */
 function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -152,6 +154,29 @@ describe('sample-controller metrics and health probes (envtest)', () => {
     grew('controller_runtime_reconcile_errors_total', C);
     grew('controller_runtime_reconcile_time_seconds_count', C, 3);
 
+    p.child.kill('SIGTERM');
+    assert.deepEqual(await p.waitForExit(), { code: 0, signal: null }, p.tail());
+  });
+
+  it('--metrics-secure: HTTPS with a self-signed certificate, 401 without a token, 200 for the admin', async () => {
+    const metricsPort = await freePort();
+    const p = new SampleControllerProcess('metrics-secure', [
+      `--kubeconfig=${env.kubeconfigPath}`,
+      `--namespace=${ns}`,
+      `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+      '--metrics-secure',
+    ]);
+    procs.push(p);
+    const listening = await p.waitForLog((l) => l.msg === 'serving metrics', 'the metrics server');
+    assert.deepEqual([listening['secure'], listening['certificate'], listening['authorization']], [true, 'self-signed', true]);
+    const address = `127.0.0.1:${metricsPort}`;
+    const anonymous = await scrapeTls(address);
+    assert.deepEqual([anonymous.status, anonymous.body], [401, 'Unauthorized\n']);
+    await p.waitForLog((l) => l.msg === 'Started workers', 'workers'); // the controller series exist from then on
+    const admin = await scrapeTls(address, { token: env.kubeConfig.getCurrentUser()?.token ?? '' });
+    assert.equal(admin.status, 200, admin.body);
+    assert.equal(admin.certificateCN, 'localhost');
+    assert.match(admin.body, /^controller_runtime_max_concurrent_reconciles\{controller="sample-controller"\} 2$/m);
     p.child.kill('SIGTERM');
     assert.deepEqual(await p.waitForExit(), { code: 0, signal: null }, p.tail());
   });

@@ -252,6 +252,8 @@ describe('sample-controller work loop and event routing', () => {
   });
 });
 
+const pick = <T extends object, K extends keyof T>(o: T, ...keys: K[]): Pick<T, K> => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+
 describe('sample-controller flags', () => {
   it('parses GNU and Go style flags with the Go defaults', () => {
     assert.deepEqual(parseOptions(['--kubeconfig=/k']), {
@@ -263,6 +265,8 @@ describe('sample-controller flags', () => {
       leaderElectionId: 'sample-controller-lock',
       leaderElectionNamespace: undefined,
       metricsBindAddress: '0',
+      metricsSecure: false,
+      metricsCertDir: undefined,
       healthProbeBindAddress: '0',
       webhookPort: 0,
       webhookCertDir: undefined,
@@ -276,6 +280,15 @@ describe('sample-controller flags', () => {
     assert.equal(o.metricsBindAddress, ':9090');
     assert.throws(() => parseOptions(['--workers=0']), /positive integer/);
     assert.throws(() => parseOptions(['--bogus']));
+  });
+
+  it('takes --metrics-secure (Go style =true/false too) and --metrics-cert-dir only with it', () => {
+    assert.equal(parseOptions(['--metrics-secure']).metricsSecure, true);
+    assert.equal(parseOptions(['-metrics-secure=true']).metricsSecure, true);
+    assert.equal(parseOptions(['--metrics-secure=false']).metricsSecure, false);
+    assert.deepEqual(pick(parseOptions(['--metrics-secure', '--metrics-cert-dir=/certs']), 'metricsSecure', 'metricsCertDir'), { metricsSecure: true, metricsCertDir: '/certs' });
+    assert.throws(() => parseOptions(['--metrics-cert-dir=/certs']), /--metrics-cert-dir needs --metrics-secure/);
+    assert.throws(() => parseOptions(['--metrics-secure=on']), /--metrics-secure takes true or false/);
   });
 });
 

@@ -29,9 +29,10 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.equal(pkg['type'], 'module');
     assert.equal(pkg['engines'].node, '>=22');
     assert.match(pkg['dependencies']['@kubegen/runtime'], /^\^\d+\.\d+\.\d+/);
-    assert.deepEqual(Object.keys(pkg['dependencies']), ['@kubegen/runtime'], 'only the runtime is a production dependency');
+    assert.deepEqual(Object.keys(pkg['dependencies']), ['@kubegen/runtime', '@peculiar/x509', 'reflect-metadata'],
+      'the runtime, and what makes the self-signed metrics certificate in the image (the Dockerfile prunes dev dependencies)');
     assert.equal(pkg['devDependencies'].kubegen, pkg['dependencies']['@kubegen/runtime']);
-    assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@peculiar/x509', '@types/node', 'kubegen', 'node', 'reflect-metadata', 'typescript']);
+    assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@types/node', 'kubegen', 'node', 'typescript']);
     assert.deepEqual(
       Object.keys(pkg['scripts']).sort(),
       ['build', 'deploy', 'generate', 'install-crds', 'pretest', 'pretest:envtest', 'run', 'setup-envtest', 'start', 'test', 'test:envtest', 'undeploy', 'uninstall-crds', 'verify'],
@@ -41,11 +42,14 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.equal(JSON.parse(read(dir, 'tsconfig.json')).compilerOptions.strict, true);
     assert.deepEqual(parse(read(dir, 'codegen.config.yaml')), { apis: 'apis', out: 'src/generated', rbacSources: ['src/controllers'] });
     assert.equal(parse(read(dir, 'kubegen.project.yaml')).domain, 'example.com');
-    for (const f of ['Dockerfile', '.gitignore', 'README.md', 'apis/README.md', 'config/rbac/leader_election_role.yaml', 'test/envtest/setup.ts']) {
+    for (const f of ['Dockerfile', '.gitignore', 'README.md', 'apis/README.md', 'config/rbac/leader_election_role.yaml', 'test/envtest/setup.ts', 'config/default/metrics_service.yaml']) {
       assert.ok(fs.existsSync(path.join(dir, f)), f);
     }
     const main = read(dir, 'src/main.ts');
-    for (const flag of ['kubeconfig', 'leader-elect', "'metrics-bind-address': { type: 'string', default: ':8080' }", "'health-probe-bind-address': { type: 'string', default: ':8081' }"]) {
+    for (const flag of [
+      'kubeconfig', 'leader-elect', "'metrics-bind-address': { type: 'string', default: ':8443' }", "'metrics-secure': { type: 'boolean', default: true }",
+      "'metrics-cert-dir': { type: 'string' }", "'health-probe-bind-address': { type: 'string', default: ':8081' }", 'metricsSecureServing: flags[\'metrics-secure\']',
+    ]) {
       assert.ok(main.includes(flag), flag);
     }
     assert.match(main, /startWithSignals\(\)/);
@@ -56,13 +60,33 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.deepEqual(container.livenessProbe, { httpGet: { path: '/healthz', port: 8081 }, initialDelaySeconds: 15, periodSeconds: 20 });
     assert.deepEqual(container.readinessProbe, { httpGet: { path: '/readyz', port: 8081 }, initialDelaySeconds: 5, periodSeconds: 10 });
     assert.equal(manager.spec.template.spec.securityContext.runAsNonRoot, true);
+    assert.deepEqual(container.ports[0], { name: 'https', containerPort: 8443, protocol: 'TCP' }, 'the metrics port');
+    assert.ok(container.args.includes('--metrics-bind-address=:8443'));
     assert.match(read(dir, 'Dockerfile'), /^FROM node:24-slim AS builder$[\s\S]*^USER 1000:1000$/m);
     assert.doesNotMatch(read(dir, 'Dockerfile'), /vendor/, 'a registry install copies no vendored tarballs');
     const kustomize = (p: string): any => parse(read(dir, `config/${p}/kustomization.yaml`));
-    assert.deepEqual(kustomize('default').resources, ['../crd', '../rbac', '../manager']);
+    assert.deepEqual(kustomize('default').resources, ['../crd', '../rbac', '../manager', 'metrics_service.yaml']);
     assert.equal(kustomize('default').namespace, 'fleet-operator-system');
     assert.equal(kustomize('default').namePrefix, 'fleet-operator-');
-    assert.deepEqual(kustomize('rbac').resources, ['service_account.yaml', 'role.yaml', 'role_binding.yaml', 'leader_election_role.yaml', 'leader_election_role_binding.yaml']);
+    assert.deepEqual(kustomize('rbac').resources, [
+      'service_account.yaml', 'role.yaml', 'role_binding.yaml', 'leader_election_role.yaml', 'leader_election_role_binding.yaml',
+      'metrics_auth_role.yaml', 'metrics_auth_role_binding.yaml', 'metrics_reader_role.yaml',
+    ]);
+    // The contract config/prometheus relies on: Service controller-manager-metrics-service, port https 8443.
+    const service = parse(read(dir, 'config/default/metrics_service.yaml')) as any;
+    assert.deepEqual([service.kind, service.metadata.name, service.metadata.namespace], ['Service', 'controller-manager-metrics-service', 'system']);
+    assert.deepEqual(service.spec.ports, [{ name: 'https', port: 8443, protocol: 'TCP', targetPort: 8443 }]);
+    assert.deepEqual(service.spec.selector, { 'control-plane': 'controller-manager', 'app.kubernetes.io/name': 'fleet-operator' });
+    const authRole = parse(read(dir, 'config/rbac/metrics_auth_role.yaml')) as any;
+    assert.deepEqual([authRole.kind, authRole.metadata.name], ['ClusterRole', 'metrics-auth-role']);
+    assert.deepEqual(authRole.rules.map((r: any) => [r.apiGroups, r.resources, r.verbs]), [
+      [['authentication.k8s.io'], ['tokenreviews'], ['create']],
+      [['authorization.k8s.io'], ['subjectaccessreviews'], ['create']],
+    ]);
+    const authBinding = parse(read(dir, 'config/rbac/metrics_auth_role_binding.yaml')) as any;
+    assert.deepEqual([authBinding.kind, authBinding.roleRef.name, authBinding.subjects], ['ClusterRoleBinding', 'metrics-auth-role', [{ kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' }]]);
+    const reader = parse(read(dir, 'config/rbac/metrics_reader_role.yaml')) as any;
+    assert.deepEqual([reader.kind, reader.metadata.name, reader.rules], ['ClusterRole', 'metrics-reader', [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]]);
     assert.equal(kustomize('crd').resources, null, 'no CRD before create api');
 
     const frigate = await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate');

@@ -20,6 +20,7 @@ import {
   SharedInformerFactory,
   setupLogging,
   WebhookServer,
+  withAuthenticationAndAuthorization,
 } from '@kubegen/runtime';
 import { Clientset } from './generated/clientset.js';
 import { InformerFactory } from './generated/informers.js';
@@ -57,7 +58,16 @@ async function main(opts: Options): Promise<number> {
     logger: log,
   });
 
-  const metrics = new MetricsServer({ bindAddress: opts.metricsBindAddress, logger: log });
+  // --metrics-secure: HTTPS, and only for scrapers the apiserver authenticates and authorizes (get on /metrics).
+  const metrics = new MetricsServer({
+    bindAddress: opts.metricsBindAddress,
+    logger: log,
+    ...(opts.metricsSecure ? {
+      secureServing: true,
+      ...(opts.metricsCertDir !== undefined ? { certDir: opts.metricsCertDir } : {}),
+      filter: withAuthenticationAndAuthorization(transport, { logger: log }),
+    } : {}),
+  });
   const probes = new HealthProbeServer({ bindAddress: opts.healthProbeBindAddress, logger: log });
   probes.addHealthzCheck('ping', ping);
   probes.addReadyzCheck('informers', () => deploymentInformer.informer.hasSynced() && fooInformer.informer.hasSynced());

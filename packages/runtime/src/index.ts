@@ -171,6 +171,9 @@ export { metricsRegistry } from './metrics/registry.js';
 export { registerRestClientMetrics } from './client/metrics.js';
 export { DEFAULT_METRICS_BIND_ADDRESS, METRICS_PATH, MetricsServer } from './metrics/server.js';
 export type { MetricsServerOptions } from './metrics/server.js';
+// Secured metrics: authn (TokenReview) + authz (SubjectAccessReview) of scrapes (controller-runtime `pkg/metrics/filters`)
+export { bearerToken, withAuthenticationAndAuthorization } from './metrics/auth-filter.js';
+export type { AuthFilterOptions, MetricsFilter, MetricsFilterResult, ReviewedUser } from './metrics/auth-filter.js';
 export { HealthCheckSet, ping } from './healthz/checks.js';
 export type { HealthChecker } from './healthz/checks.js';
 export { HealthProbeServer } from './healthz/health-probe-server.js';
@@ -190,6 +193,8 @@ export type {
 export { ConversionHandler, conversionWebhook } from './webhook/conversion.js';
 export type { ConversionOptions, ConversionRequest, ConversionResponse, SpokeConversion } from './webhook/conversion.js';
 export { generateClientCertificate, generateServingCertificate, writeServingCertificate } from './certs/self-signed.js';
+export { CertWatcher } from './certs/cert-watcher.js';
+export type { CertificatePair, CertWatcherOptions } from './certs/cert-watcher.js';
 export type { CertificateFileNames, ClientCertificateOptions, ServingCertificate, ServingCertificateOptions } from './certs/self-signed.js';
 
 // Label and field selectors (apimachinery `labels`, `fields`)
@@ -217,6 +222,8 @@ export { createJsonPatch } from './patch/json-patch-diff.js';
 // Logging and time
 export { createLogger, getLogger, JsonLogger, LOG_FLAGS, nullLogger, parseLogLevel, pinoLogger, setLogger, setupLogging } from './log.js';
 export { RepeatFilter } from './log-repeats.js';
+// Command-line flags: Go-style `--flag=false` for node:util parseArgs
+export { goBooleanFlags } from './flags.js';
 export type { LogFormat, Logger, LoggerOptions, LogLevel, PinoLike } from './log.js';
 export { FakeClock, RealClock, realClock, sleep } from './clock.js';
 export type { Clock, TimerHandle } from './clock.js';

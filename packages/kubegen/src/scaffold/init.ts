@@ -94,6 +94,7 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: 'src/controllers/README.md', content: renderTemplate('init/controllers-README.md.tmpl') },
     { path: 'test/envtest/setup.ts', content: renderTemplate('init/envtest-setup.ts.tmpl') },
     { path: 'config/default/kustomization.yaml', content: renderTemplate('init/kustomization-default.yaml.tmpl', project) },
+    { path: 'config/default/metrics_service.yaml', content: renderTemplate('init/metrics_service.yaml.tmpl', project) },
     { path: 'config/crd/kustomization.yaml', content: renderTemplate('init/kustomization-crd.yaml.tmpl') },
     { path: 'config/samples/kustomization.yaml', content: renderTemplate('init/kustomization-samples.yaml.tmpl') },
     { path: 'config/manager/kustomization.yaml', content: renderTemplate('init/kustomization-manager.yaml.tmpl', project) },
@@ -103,6 +104,9 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: 'config/rbac/role_binding.yaml', content: renderTemplate('init/role_binding.yaml.tmpl', project) },
     { path: 'config/rbac/leader_election_role.yaml', content: renderTemplate('init/leader_election_role.yaml.tmpl', project) },
     { path: 'config/rbac/leader_election_role_binding.yaml', content: renderTemplate('init/leader_election_role_binding.yaml.tmpl', project) },
+    { path: 'config/rbac/metrics_auth_role.yaml', content: renderTemplate('init/metrics_auth_role.yaml.tmpl', project) },
+    { path: 'config/rbac/metrics_auth_role_binding.yaml', content: renderTemplate('init/metrics_auth_role_binding.yaml.tmpl', project) },
+    { path: 'config/rbac/metrics_reader_role.yaml', content: renderTemplate('init/metrics_reader_role.yaml.tmpl', project) },
     { path: 'Dockerfile', content: renderTemplate('init/Dockerfile.tmpl', { vendorCopy: vendored ? `COPY ${VENDOR_DIR}/ ./${VENDOR_DIR}/\n` : '' }) },
     { path: '.dockerignore', content: renderTemplate('init/dockerignore.tmpl') },
     { path: '.gitignore', content: renderTemplate('init/gitignore.tmpl') },
@@ -111,6 +115,13 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     ...v.source.files,
   ];
 }
+
+/**
+ * The runtime's optional peers that make certificates: production dependencies, because the manager makes its
+ * self-signed metrics serving certificate at start (`--metrics-secure` without `--metrics-cert-dir`) in the image,
+ * where the Dockerfile keeps only production dependencies.
+ */
+const CERTIFICATE_PACKAGES = new Set(['@peculiar/x509', 'reflect-metadata']);
 
 /**
  * The project's package.json. Scripts mirror kubebuilder's make targets; `install` would be an npm life-cycle
@@ -139,12 +150,16 @@ function packageJson(v: InitValues): string {
       deploy: 'npm run generate && kubectl apply -k config/default',
       undeploy: 'kubectl delete --ignore-not-found -k config/default',
     },
-    dependencies: { [RUNTIME_PACKAGE]: v.source.runtimeSpec },
-    devDependencies: sortKeys({ [CLI_PACKAGE]: v.source.cliSpec, ...v.toolchain }),
+    dependencies: sortKeys({ [RUNTIME_PACKAGE]: v.source.runtimeSpec, ...pick(v.toolchain, (name) => CERTIFICATE_PACKAGES.has(name)) }),
+    devDependencies: sortKeys({ [CLI_PACKAGE]: v.source.cliSpec, ...pick(v.toolchain, (name) => !CERTIFICATE_PACKAGES.has(name)) }),
     // The `node` package installs its binary from an install script.
     allowScripts: { node: true },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+function pick(o: Record<string, string>, keep: (name: string) => boolean): Record<string, string> {
+  return Object.fromEntries(Object.entries(o).filter(([name]) => keep(name)));
 }
 
 function sortKeys(o: Record<string, string>): Record<string, string> {

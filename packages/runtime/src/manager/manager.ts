@@ -29,6 +29,7 @@ import { getLogger, type Logger } from '../log.js';
 import { metricsRegistry } from '../metrics/registry.js';
 import { registerRestClientMetrics } from '../client/metrics.js';
 import { DEFAULT_METRICS_BIND_ADDRESS, MetricsServer } from '../metrics/server.js';
+import { withAuthenticationAndAuthorization, type AuthFilterOptions } from '../metrics/auth-filter.js';
 import { CachedClient } from './cached-client.js';
 import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
@@ -66,6 +67,21 @@ export interface ManagerOptions {
   watchList?: WatchListMode;
   /** `/metrics` address, default `:8080`; `"0"` disables. */
   metricsBindAddress?: string;
+  /**
+   * Serve `/metrics` over HTTPS to authenticated and authorized clients only (controller-runtime's
+   * `SecureServing` with `filters.WithAuthenticationAndAuthorization`): each scrape's bearer token is checked with a
+   * TokenReview and a SubjectAccessReview (`get` on the non-resource URL `/metrics`) through this manager's
+   * transport, whose identity then needs `create` on `tokenreviews` and `subjectaccessreviews`. Default false (plain
+   * HTTP, anyone who reaches the port), as controller-runtime's library default; the scaffold turns it on.
+   */
+  metricsSecureServing?: boolean;
+  /**
+   * With `metricsSecureServing`: folder of the metrics serving certificate (`tls.crt`, `tls.key`), reloaded when it
+   * changes. Default: a self-signed certificate made at start.
+   */
+  metricsCertDir?: string;
+  /** Cache lifetimes of the metrics authentication (`withAuthenticationAndAuthorization` options). */
+  metricsAuth?: AuthFilterOptions;
   /** `/healthz` + `/readyz` address; default `""`/`"0"`: disabled. */
   healthProbeBindAddress?: string;
   readinessEndpointName?: string;
@@ -142,10 +158,18 @@ export class Manager {
       logger: opts.logger ?? getLogger(),
     });
     this.client = new CachedClient(opts.transport, (info, ns) => this.informers.get(infoKey(info, ns)));
+    if (!opts.metricsSecureServing && opts.metricsCertDir !== undefined) {
+      throw new TypeError('metricsCertDir needs metricsSecureServing: true (plain HTTP has no certificate)');
+    }
     this.metricsServer = new MetricsServer({
       bindAddress: opts.metricsBindAddress ?? DEFAULT_METRICS_BIND_ADDRESS,
       registry: this.registry,
       logger: opts.logger ?? getLogger(),
+      ...(opts.metricsSecureServing ? {
+        secureServing: true,
+        ...(opts.metricsCertDir !== undefined ? { certDir: opts.metricsCertDir } : {}),
+        filter: withAuthenticationAndAuthorization(opts.transport, { logger: opts.logger ?? getLogger(), clock: this.clock, ...opts.metricsAuth }),
+      } : {}),
     });
     this.probeServer = new HealthProbeServer({
       bindAddress: opts.healthProbeBindAddress ?? '',
@@ -219,7 +243,7 @@ export class Manager {
     this.probeServer.addReadyzCheck(name, check);
   }
 
-  /** Bound `host:port` of `/metrics` once started (undefined when disabled). */
+  /** Bound `host:port` of `/metrics` once started (undefined when disabled); served over HTTPS with `metricsSecureServing`. */
   get metricsAddress(): string | undefined {
     return this.metricsServer.address;
   }

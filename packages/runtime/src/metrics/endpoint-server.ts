@@ -5,7 +5,7 @@ import { closeServer, listenOn, parseBindAddress } from './bind-address.js';
 /**
  * An HTTP server on a controller-runtime style bind address (`:8080`, `127.0.0.1:0`; `"0"` or `""` disables it):
  * the listen/close life cycle shared by the metrics server and the health probe server. Subclasses answer requests
- * in `handle`, which must never throw (answer 500 instead).
+ * in `handle`, which must never throw (answer 500 instead), and may serve HTTPS by overriding `createServer`.
  */
 export abstract class EndpointServer {
   protected readonly bindAddress: string;
@@ -29,12 +29,12 @@ export abstract class EndpointServer {
     const addr = parseBindAddress(this.bindAddress);
     if (addr === undefined) return undefined;
     if (this.server !== undefined) throw new Error(`${this.constructor.name} is already listening`);
-    const server = http.createServer((req, res) => void this.handle(req, res));
-    this.server = server;
+    this.server = await this.createServer((req, res) => void this.handle(req, res));
     try {
-      this.bound = await listenOn(server, addr);
+      this.bound = await listenOn(this.server, addr);
     } catch (err) {
       this.server = undefined;
+      this.closed();
       throw err;
     }
     this.log.info(this.listeningMessage(), { address: this.bound, ...this.listeningFields() });
@@ -45,8 +45,19 @@ export abstract class EndpointServer {
     const server = this.server;
     this.server = undefined;
     this.bound = undefined;
-    if (server) await closeServer(server);
+    if (server) {
+      this.closed();
+      await closeServer(server);
+    }
   }
+
+  /** The server `listen` starts (default plain HTTP); an `https.Server` is an `http.Server` too. May throw (bad config). */
+  protected async createServer(listener: http.RequestListener): Promise<http.Server> {
+    return http.createServer(listener);
+  }
+
+  /** Called when the server created by `createServer` stops (or failed to listen): release what it holds. */
+  protected closed(): void {}
 
   protected abstract handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void>;
   protected abstract listeningMessage(): string;

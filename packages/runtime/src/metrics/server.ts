@@ -1,12 +1,22 @@
 /**
  * `MetricsServer`: serves a prom-client registry on `GET /metrics` in the Prometheus text format
- * (controller-runtime `pkg/metrics/server`, without its TLS/authn filters). Default bind address `:8080`; `"0"`
- * disables it (then `listen()` resolves with undefined and nothing is opened). Scrape errors answer 500 and are
- * logged; they never crash the process.
+ * (controller-runtime `pkg/metrics/server`). Default bind address `:8080`; `"0"` disables it (then `listen()`
+ * resolves with undefined and nothing is opened). Scrape errors answer 500 and are logged; they never crash the
+ * process.
+ *
+ * Secured (controller-runtime's `SecureServing` and `FilterProvider`): `secureServing: true` serves HTTPS (TLS 1.2+)
+ * with the certificate and key in `certDir` (reloaded when they change, see `CertWatcher`) or, without `certDir`, a
+ * self-signed certificate made in memory at `listen()` (for `localhost`, `127.0.0.1`, `::1`; scrapers skip
+ * verification or use a real certificate through `certDir`). A `filter` (usually
+ * `withAuthenticationAndAuthorization(transport)`) decides per request whether it is served.
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { Registry } from 'prom-client';
+import { CertWatcher, MIN_TLS_VERSION } from '../certs/cert-watcher.js';
+import { generateServingCertificate } from '../certs/self-signed.js';
 import { getLogger, type Logger } from '../log.js';
+import type { MetricsFilter } from './auth-filter.js';
 import { EndpointServer } from './endpoint-server.js';
 import { registerDefaultMetrics } from './default-metrics.js';
 import { metricsRegistry } from './registry.js';
@@ -16,7 +26,7 @@ export const DEFAULT_METRICS_BIND_ADDRESS = ':8080';
 /** The only path the {@link MetricsServer} serves; anything else is a 404. */
 export const METRICS_PATH = '/metrics';
 
-/** Settings of a {@link MetricsServer} (controller-runtime's `metricsserver.Options` without TLS); all optional. */
+/** Settings of a {@link MetricsServer} (controller-runtime's `metricsserver.Options`); all optional. */
 export interface MetricsServerOptions {
   /** Default `:8080`; `"0"` disables. */
   bindAddress?: string;
@@ -24,17 +34,50 @@ export interface MetricsServerOptions {
   registry?: Registry;
   /** Register the Node process/GC collectors on the registry (once per registry). Default true. */
   defaultMetrics?: boolean;
+  /**
+   * Serve HTTPS instead of HTTP (default false). Without `certDir`, a self-signed certificate is made at `listen()`
+   * (this needs the optional packages `@peculiar/x509` and `reflect-metadata`).
+   */
+  secureServing?: boolean;
+  /**
+   * Folder of the serving certificate and key (with `secureServing`), e.g. a mounted cert-manager Secret. Both files
+   * must exist when `listen()` is called (else it rejects, naming them); changes are picked up without a restart.
+   */
+  certDir?: string;
+  /** Certificate file name in `certDir` (default `tls.crt`). */
+  certName?: string;
+  /** Key file name in `certDir` (default `tls.key`). */
+  keyName?: string;
+  /** How often `certDir` is checked besides file-change events (default 10 000 ms). */
+  certPollIntervalMs?: number;
+  /**
+   * Decides per request whether it is served (e.g. `withAuthenticationAndAuthorization(transport)`); default: every
+   * request is. Also applies over plain HTTP, where bearer tokens travel unencrypted: pair it with `secureServing`.
+   */
+  filter?: MetricsFilter;
   logger?: Logger;
 }
 
 /** Serves a prom-client registry on `GET /metrics` (module comment); `listen()` starts it, `close()` stops it. */
 export class MetricsServer extends EndpointServer {
   readonly registry: Registry;
+  private readonly opts: MetricsServerOptions;
+  private certs: CertWatcher | undefined;
 
   constructor(opts: MetricsServerOptions = {}) {
     super(opts.bindAddress ?? DEFAULT_METRICS_BIND_ADDRESS, (opts.logger ?? getLogger()).child({ component: 'metrics-server' }));
+    if (!opts.secureServing && (opts.certDir !== undefined || opts.certName !== undefined || opts.keyName !== undefined)) {
+      throw new TypeError('metrics server: certDir, certName and keyName need secureServing: true');
+    }
+    if (opts.certDir === '') throw new TypeError('metrics server: certDir is empty (leave it unset for a self-signed certificate)');
+    this.opts = opts;
     this.registry = opts.registry ?? metricsRegistry;
     if (opts.defaultMetrics ?? true) registerDefaultMetrics(this.registry);
+  }
+
+  /** `https` or `http`: how the server is reached. */
+  get scheme(): 'https' | 'http' {
+    return this.opts.secureServing ? 'https' : 'http';
   }
 
   protected listeningMessage(): string {
@@ -42,11 +85,68 @@ export class MetricsServer extends EndpointServer {
   }
 
   protected override listeningFields(): Record<string, unknown> {
-    return { path: METRICS_PATH };
+    return {
+      path: METRICS_PATH,
+      secure: this.opts.secureServing ?? false,
+      ...(this.opts.secureServing ? { certificate: this.opts.certDir ?? 'self-signed' } : {}),
+      authorization: this.opts.filter !== undefined,
+    };
+  }
+
+  protected override async createServer(listener: http.RequestListener): Promise<http.Server> {
+    if (!this.opts.secureServing) return super.createServer(listener);
+    let pair: { cert: Buffer | string; key: Buffer | string };
+    if (this.opts.certDir !== undefined) {
+      this.certs = new CertWatcher({
+        certDir: this.opts.certDir,
+        ...(this.opts.certName !== undefined ? { certName: this.opts.certName } : {}),
+        ...(this.opts.keyName !== undefined ? { keyName: this.opts.keyName } : {}),
+        ...(this.opts.certPollIntervalMs !== undefined ? { pollIntervalMs: this.opts.certPollIntervalMs } : {}),
+        owner: 'metrics',
+        hint: 'mount them (e.g. a cert-manager Secret) or leave certDir unset for a self-signed certificate',
+        logger: this.log,
+      });
+      pair = this.certs.read();
+    } else {
+      pair = await generateServingCertificate({ hosts: ['localhost', '127.0.0.1', '::1'] });
+    }
+    let server: https.Server;
+    try {
+      server = https.createServer({ cert: pair.cert, key: pair.key, minVersion: MIN_TLS_VERSION }, listener);
+    } catch (err) {
+      throw new Error(`metrics server: the certificate and key do not load (${(err as Error).message})`);
+    }
+    server.on('tlsClientError', (err) => this.log.debug('TLS handshake failed', { error: err.message }));
+    server.on('clientError', (err, socket) => socket.destroy(err));
+    if (this.certs) this.certs.start(server, { cert: Buffer.from(pair.cert), key: Buffer.from(pair.key) });
+    return server as unknown as http.Server;
+  }
+
+  protected override closed(): void {
+    this.certs?.stop();
+    this.certs = undefined;
+  }
+
+  /** Loads the certificate files in `certDir` again if they changed; returns whether a new pair is now served. */
+  reloadCertificate(): boolean {
+    return this.certs?.reload() ?? false;
   }
 
   protected async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
+      if (this.opts.filter) {
+        let decision;
+        try {
+          decision = await this.opts.filter(req);
+        } catch (err) {
+          this.log.error('metrics filter failed', { error: err instanceof Error ? err.message : String(err) });
+          decision = { allowed: false as const, status: 500, message: 'Internal Server Error' };
+        }
+        if (!decision.allowed) {
+          res.writeHead(decision.status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }).end(`${decision.message}\n`);
+          return;
+        }
+      }
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (path !== METRICS_PATH) {
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('404 page not found\n');

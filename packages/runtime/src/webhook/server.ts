@@ -12,12 +12,12 @@
  * status inside a well-formed review, as controller-runtime does, so the apiserver reports the reason; a handler
  * that throws is answered with code 500. Nothing a client sends can crash the process.
  */
-import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type http from 'node:http';
 import type { Registry } from 'prom-client';
+import { CertWatcher, MIN_TLS_VERSION } from '../certs/cert-watcher.js';
 import type { HealthChecker } from '../healthz/checks.js';
 import { getLogger, type Logger } from '../log.js';
 import { closeServer, listenOn } from '../metrics/bind-address.js';
@@ -65,9 +65,7 @@ export class WebhookServer {
   private readonly metrics: WebhookMetrics;
   private server: https.Server | undefined;
   private bound: string | undefined;
-  private certKey = '';
-  private watcher: fs.FSWatcher | undefined;
-  private poll: NodeJS.Timeout | undefined;
+  private readonly certs: CertWatcher;
   private readonly closing = new AbortController();
   private readonly counts = new Map<string, number>();
   /** Requests being answered, and who waits for there to be none (`close`). */
@@ -78,6 +76,15 @@ export class WebhookServer {
     this.opts = opts;
     this.log = (opts.logger ?? getLogger()).child({ component: 'webhook' });
     this.metrics = webhookMetrics(opts.registry);
+    this.certs = new CertWatcher({
+      certDir: opts.certDir ?? DEFAULT_WEBHOOK_CERT_DIR,
+      ...(opts.certName !== undefined ? { certName: opts.certName } : {}),
+      ...(opts.keyName !== undefined ? { keyName: opts.keyName } : {}),
+      ...(opts.certPollIntervalMs !== undefined ? { pollIntervalMs: opts.certPollIntervalMs } : {}),
+      owner: 'webhook',
+      hint: 'mount them (cert-manager in a cluster) or write them with generateServingCertificate + writeServingCertificate',
+      logger: this.log,
+    });
   }
 
   /** Serves `handler` at `path` (e.g. `/validate-samplecontroller-k8s-io-v1alpha1-foo`). A path is registered once. */
@@ -102,32 +109,16 @@ export class WebhookServer {
     return this.bound;
   }
 
-  private certFiles(): { cert: string; key: string } {
-    const dir = this.opts.certDir ?? DEFAULT_WEBHOOK_CERT_DIR;
-    return { cert: path.join(dir, this.opts.certName ?? 'tls.crt'), key: path.join(dir, this.opts.keyName ?? 'tls.key') };
-  }
-
-  private readCerts(): { cert: Buffer; key: Buffer } {
-    const files = this.certFiles();
-    try {
-      return { cert: fs.readFileSync(files.cert), key: fs.readFileSync(files.key) };
-    } catch (err) {
-      throw new Error(`webhook server: cannot read its certificate ${files.cert} and key ${files.key} (${(err as Error).message}); ` +
-        'mount them (cert-manager in a cluster) or write them with generateServingCertificate + writeServingCertificate');
-    }
-  }
-
   /** Starts listening; resolves with the bound `host:port`. Fails when the certificate cannot be read or loaded. */
   async listen(): Promise<string> {
     if (this.server) return this.bound!;
-    const { cert, key } = this.readCerts();
-    const server = https.createServer({ cert, key, minVersion: 'TLSv1.2' }, (req, res) => void this.serve(req, res));
+    const pair = this.certs.read();
+    const server = https.createServer({ cert: pair.cert, key: pair.key, minVersion: MIN_TLS_VERSION }, (req, res) => void this.serve(req, res));
     server.on('tlsClientError', (err) => this.log.debug('TLS handshake failed', { error: err.message }));
     server.on('clientError', (err, socket) => socket.destroy(err));
-    this.certKey = fingerprint(cert, key);
     this.bound = await listenOn(server as unknown as http.Server, { host: this.opts.host, port: this.opts.port ?? DEFAULT_WEBHOOK_PORT });
     this.server = server;
-    this.watchCerts();
+    this.certs.start(server, pair);
     this.log.info('serving webhooks', { address: this.bound, paths: this.paths() });
     return this.bound;
   }
@@ -149,8 +140,7 @@ export class WebhookServer {
    */
   async close(): Promise<void> {
     this.closing.abort();
-    this.watcher?.close();
-    if (this.poll) clearInterval(this.poll);
+    this.certs.stop();
     const server = this.server;
     this.server = undefined;
     if (!server) return;
@@ -170,43 +160,7 @@ export class WebhookServer {
 
   /** Loads the certificate files again if they changed; returns whether a new pair is now served. */
   reloadCertificate(): boolean {
-    if (!this.server) return false;
-    let pair: { cert: Buffer; key: Buffer };
-    try {
-      pair = this.readCerts();
-    } catch (err) {
-      this.log.error('webhook certificate unreadable; keeping the previous one', { error: (err as Error).message });
-      return false;
-    }
-    const fp = fingerprint(pair.cert, pair.key);
-    if (fp === this.certKey) return false;
-    try {
-      this.server.setSecureContext({ cert: pair.cert, key: pair.key, minVersion: 'TLSv1.2' });
-    } catch (err) {
-      // Mid-rotation the new certificate may meet the old key: keep serving, the next change completes the pair.
-      this.log.warn('webhook certificate and key do not load together yet; keeping the previous pair', { error: (err as Error).message });
-      return false;
-    }
-    this.certKey = fp;
-    this.log.info('webhook certificate reloaded');
-    return true;
-  }
-
-  private watchCerts(): void {
-    const dir = path.dirname(this.certFiles().cert);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      this.watcher = fs.watch(dir, () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => this.reloadCertificate(), 100);
-        timer.unref();
-      });
-      this.watcher.on('error', () => undefined);
-    } catch {
-      // Folder not watchable (some volume types): the poll below still picks changes up.
-    }
-    this.poll = setInterval(() => this.reloadCertificate(), this.opts.certPollIntervalMs ?? 10_000);
-    this.poll.unref();
+    return this.certs.reload();
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -318,8 +272,4 @@ function closedSignal(res: http.ServerResponse): AbortSignal {
     if (!res.writableFinished) c.abort(new Error('client closed the connection'));
   });
   return c.signal;
-}
-
-function fingerprint(cert: Buffer, key: Buffer): string {
-  return `${cert.toString('base64')}|${key.toString('base64')}`;
 }
