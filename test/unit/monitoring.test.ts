@@ -242,7 +242,7 @@ describe('codegen init: monitoring files', () => {
       assert.match(read('config/prometheus/monitor.yaml'), /cert-manager/);
       const defaults = read('config/default/kustomization.yaml');
       assert.match(defaults, /^ {2}# - \.\.\/prometheus$/m, 'off by default, one uncomment away');
-      assert.deepEqual(parse(defaults).resources, ['../crd', '../rbac', '../manager']);
+      assert.deepEqual(parse(defaults).resources, ['../crd', '../rbac', '../manager', 'metrics_service.yaml']);
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }

@@ -20,9 +20,17 @@ export interface ExitStatus {
   signal: NodeJS.Signals | null;
 }
 
-/** Builds the example with the repo's tsc if `dist/main.js` is missing (`npm run build:examples` without verify). */
+/**
+ * Builds the example with the repo's tsc if `dist/main.js` is missing or older than a file of `src/`
+ * (`npm run build:examples` without verify), so a test never runs a stale build of the controller.
+ */
 export function ensureSampleControllerBuilt(): void {
-  if (fs.existsSync(SAMPLE_CONTROLLER_MAIN)) return;
+  if (fs.existsSync(SAMPLE_CONTROLLER_MAIN)) {
+    const built = fs.statSync(SAMPLE_CONTROLLER_MAIN).mtimeMs;
+    const src = path.join(REPO_ROOT, 'examples/sample-controller/src');
+    const newer = fs.globSync('**/*.ts', { cwd: src }).some((f) => fs.statSync(path.join(src, f)).mtimeMs > built);
+    if (!newer) return;
+  }
   const tsc = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'examples/sample-controller/tsconfig.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
   assert.equal(tsc.status, 0, 'building the example failed (npm run build:examples)');
 }
