@@ -52,7 +52,8 @@ export async function scheduleFaults(
       ctx.onEvent(`watch streams silent for ${seconds} s`);
     }),
     every(faults.dropConnectionsEverySeconds, () => {
-      ctx.onEvent(`dropped ${ctx.proxy.dropConnections()} connections`);
+      const n = ctx.proxy.dropConnections();
+      ctx.onEvent(`dropped ${n} connection${n === 1 ? '' : 's'}`);
     }),
   ]);
 }
