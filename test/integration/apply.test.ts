@@ -52,7 +52,12 @@ type Outcome =
 async function outcome(p: Promise<Gadget>): Promise<Outcome> {
   try {
     const o = await p;
-    const managedFields = ((o.metadata?.managedFields ?? []) as Record<string, unknown>[]).map(({ time, ...e }) => ({ ...e, timed: time !== undefined }));
+    // Sorted by manager and subresource: the apiserver orders entries by operation, then by their time in whole
+    // seconds, so the order of two runs (the real one and the fake's) differs when a step crosses a second boundary.
+    const key = (e: Record<string, unknown>): string => `${String(e['operation'])}/${String(e['manager'])}/${String(e['subresource'] ?? '')}`;
+    const managedFields = ((o.metadata?.managedFields ?? []) as Record<string, unknown>[])
+      .map(({ time, ...e }) => ({ ...e, timed: time !== undefined }))
+      .sort((a, b) => key(a).localeCompare(key(b)));
     return { spec: o.spec, status: o.status, managedFields };
   } catch (err) {
     if (!isApplyConflict(err)) throw err;
