@@ -9,7 +9,7 @@
  */
 
 // Kubernetes object and API types
-export { PATCH_CONTENT_TYPES } from './client/types.js';
+export { metadataAccept, PATCH_CONTENT_TYPES, toPartialObjectMetadata } from './client/types.js';
 export type {
   AssociativeList, IntOrString, KubeList, KubeObject, ListMeta, ObjectMeta, OwnerReference, PatchType, QueryValue, ResourceDescriptor,
   ResourceInfo, ResourceRequest, ScalePaths, Status, Transport, Verb, Watch, WatchEvent, WatchEventType,

@@ -22,6 +22,13 @@ import type { Predicate } from '../predicate/predicate.js';
 /** Options of `for`, `owns`, `watches`: predicates that must all admit an event (as `builder.WithPredicates`). */
 export interface BuilderWatchOptions<T extends KubeObject = KubeObject> {
   predicates?: Predicate<T>[];
+  /**
+   * Watch metadata only (controller-runtime's `builder.OnlyMetadata`): the manager's metadata informer for the kind
+   * (`Manager.getMetadataInformer`), whose objects carry `apiVersion`, `kind` and `metadata` but no spec or status —
+   * enough for owner references, labels and deletion, at a fraction of the cache memory. Handlers and predicates then
+   * see those partial objects.
+   */
+  metadataOnly?: boolean;
 }
 
 /** Options of `owns` (controller-runtime's `builder.OwnsOption`): predicates, and which owners to enqueue. */
@@ -45,6 +52,7 @@ interface PendingWatch {
   handler?: EventHandler<KubeObject>;
   predicates: Predicate<KubeObject>[];
   owns?: { matchEveryOwner: boolean };
+  metadataOnly: boolean;
 }
 
 /**
@@ -65,7 +73,7 @@ export class ControllerBuilder {
   for<T extends KubeObject = KubeObject>(info: ResourceInfo, opts: BuilderWatchOptions<T> = {}): this {
     if (this.forInfo) throw new Error('for() may only be called once');
     this.forInfo = info;
-    this.pending.unshift({ info, handler: enqueueForObject(), predicates: (opts.predicates ?? []) as Predicate<KubeObject>[] });
+    this.pending.unshift({ info, handler: enqueueForObject(), predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false });
     return this;
   }
 
@@ -75,13 +83,14 @@ export class ControllerBuilder {
       info,
       predicates: (opts.predicates ?? []) as Predicate<KubeObject>[],
       owns: { matchEveryOwner: opts.matchEveryOwner ?? false },
+      metadataOnly: opts.metadataOnly ?? false,
     });
     return this;
   }
 
   /** Any kind with any handler. */
   watches<T extends KubeObject = KubeObject>(info: ResourceInfo, handler: EventHandler<T>, opts: BuilderWatchOptions<T> = {}): this {
-    this.pending.push({ info, handler: handler as EventHandler<KubeObject>, predicates: (opts.predicates ?? []) as Predicate<KubeObject>[] });
+    this.pending.push({ info, handler: handler as EventHandler<KubeObject>, predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false });
     return this;
   }
 
@@ -129,7 +138,8 @@ export class ControllerBuilder {
         handler = enqueueForOwner(this.forInfo, { onlyControllers: !w.owns.matchEveryOwner });
       }
       if (!handler) throw new Error('watch without a handler');
-      controller.watch(this.manager.getInformer(w.info), handler, [...this.globalPredicates, ...w.predicates]);
+      const informer = w.metadataOnly ? this.manager.getMetadataInformer(w.info) : this.manager.getInformer(w.info);
+      controller.watch(informer, handler, [...this.globalPredicates, ...w.predicates]);
     }
     this.manager.add(controller);
     return controller;

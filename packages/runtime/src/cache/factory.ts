@@ -1,6 +1,6 @@
 import { realClock, type Clock } from '../clock.js';
 import { ResourceClient } from '../client/resource-client.js';
-import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
+import { toPartialObjectMetadata, type KubeObject, type ResourceInfo, type Transport } from '../client/types.js';
 import { getLogger, type Logger } from '../log.js';
 import type { ReflectorOptions, WatchListMode } from './reflector-types.js';
 import { SharedIndexInformer, type SharedIndexInformerOptions } from './shared-informer.js';
@@ -86,21 +86,39 @@ export class SharedInformerFactory {
 
   /** The shared informer for `info` with these options, created on first request. Started by `start()`. */
   informerFor<T extends KubeObject>(info: ResourceInfo, opts: InformerOptions<T> = {}): SharedIndexInformer<T> {
+    return this.sharedInformer(info, opts, false);
+  }
+
+  /**
+   * The shared **metadata-only** informer for `info` (client-go's `metadatainformer`, controller-runtime's
+   * `OnlyMetadata`): it lists and watches `PartialObjectMetadata`, so its cache holds each object's `apiVersion`,
+   * `kind` (the kind's own) and `metadata` only — no spec or status — at a fraction of the memory. For kinds a
+   * controller only needs to see come and go, or to map to their owners (`owns(..., { metadataOnly: true })`).
+   * Separate from `informerFor(info)`: asking for both keeps two caches.
+   */
+  metadataInformerFor(info: ResourceInfo, opts: InformerOptions<KubeObject> = {}): SharedIndexInformer<KubeObject> {
+    return this.sharedInformer(info, opts, true);
+  }
+
+  private sharedInformer<T extends KubeObject>(info: ResourceInfo, opts: InformerOptions<T>, metadataOnly: boolean): SharedIndexInformer<T> {
     const namespace = info.namespaced ? (opts.namespace ?? this.opts.namespace ?? '') : '';
     const labelSelector = opts.labelSelector ?? this.opts.labelSelector ?? '';
     const fieldSelector = opts.fieldSelector ?? this.opts.fieldSelector ?? '';
-    const key = informerKey(info, namespace, labelSelector, fieldSelector);
+    const key = `${metadataOnly ? 'metadata:' : ''}${informerKey(info, namespace, labelSelector, fieldSelector)}`;
     const existing = this.informers.get(key);
     if (existing) return existing as unknown as SharedIndexInformer<T>;
     if (this.shuttingDown) throw new Error('informer factory has been shut down');
-    const client = new ResourceClient<T>(this.transport, info, namespace || undefined);
+    const client = new ResourceClient<T>(this.transport, info, namespace || undefined, metadataOnly ? { readAs: 'metadata' } : {});
+    const transform = opts.transform ?? (this.opts.transform as TransformFunc<T> | undefined);
     const informer = new SharedIndexInformer<T>(client, {
       ...this.opts.reflector,
       name: key,
       labelSelector: labelSelector || undefined,
       fieldSelector: fieldSelector || undefined,
       resyncPeriodMs: opts.resyncPeriodMs ?? this.opts.resyncPeriodMs ?? 0,
-      transform: opts.transform ?? (this.opts.transform as TransformFunc<T> | undefined),
+      // Metadata only: the kind's own apiVersion/kind on every object, and nothing but metadata even from a server
+      // that answered with whole objects; then the caller's transform.
+      transform: metadataOnly ? metadataTransform(info, transform) : transform,
       indexers: opts.indexers,
       ...(opts.watchList !== undefined ? { watchList: opts.watchList } : {}),
       clock: this.clock,
@@ -177,4 +195,12 @@ function informerKey(info: ResourceInfo, namespace: string, labelSelector: strin
   if (labelSelector) key += `?${labelSelector}`;
   if (fieldSelector) key += `#${fieldSelector}`;
   return key;
+}
+
+/** The transform of a metadata-only informer: `toPartialObjectMetadata`, then `then` (the caller's), if any. */
+function metadataTransform<T extends KubeObject>(info: ResourceInfo, then: TransformFunc<T> | undefined): TransformFunc<T> {
+  return (obj: T) => {
+    const partial = toPartialObjectMetadata(obj, info) as T;
+    return then ? then(partial) : partial;
+  };
 }

@@ -40,7 +40,7 @@ import { isStall } from './errors.js';
 import { TokenBucket } from './throttle.js';
 import type { Clock } from '../clock.js';
 import { isRestConfig, type RestConfig } from './rest-config.js';
-import { PATCH_CONTENT_TYPES, type ResourceRequest, type Transport, type Watch, type WatchEvent } from './types.js';
+import { metadataAccept, PATCH_CONTENT_TYPES, type ResourceRequest, type Transport, type Watch, type WatchEvent } from './types.js';
 
 /** Settings of an `HttpTransport` (client-go's `rest.Config` QPS, Burst, UserAgent, Timeout); all optional. */
 export interface TransportOptions {
@@ -85,6 +85,8 @@ export interface RawResponse {
  */
 export interface RawRequestInit {
   method?: string;
+  /** `Accept` header (default `application/json`). */
+  accept?: string;
   body?: string | Buffer;
   contentType?: string;
   signal?: AbortSignal;
@@ -150,7 +152,8 @@ export class HttpTransport implements Transport {
     const hasBody = req.body !== undefined && method !== 'GET';
     const body = hasBody ? Buffer.from(JSON.stringify(req.body), 'utf8') : undefined;
     const contentType = req.verb === 'patch' ? PATCH_CONTENT_TYPES[req.patchType ?? 'merge'] : 'application/json';
-    const res = await this.raw(method, buildRequestUrl(req), { body, contentType, signal: req.signal, timeoutMs: this.opts.timeoutMs });
+    const accept = req.as === 'metadata' ? metadataAccept(req.verb) : undefined;
+    const res = await this.raw(method, buildRequestUrl(req), { body, contentType, accept, signal: req.signal, timeoutMs: this.opts.timeoutMs });
     if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, res.body);
     if (res.body.length === 0) return undefined as T;
     return JSON.parse(res.body.toString('utf8')) as T;
@@ -159,7 +162,7 @@ export class HttpTransport implements Transport {
   async watch<T = unknown>(req: ResourceRequest): Promise<Watch<T>> {
     const controller = new AbortController();
     const signal = req.signal ? AbortSignal.any([req.signal, controller.signal]) : controller.signal;
-    const res = await this.open('GET', buildRequestUrl(req), { signal }, true);
+    const res = await this.open('GET', buildRequestUrl(req), { signal, accept: req.as === 'metadata' ? metadataAccept('watch') : undefined }, true);
     const code = res.statusCode;
     if (code < 200 || code > 299) {
       const body = await readBody(res.body);
@@ -178,7 +181,7 @@ export class HttpTransport implements Transport {
     if (init.signal) signals.push(init.signal);
     if (timeoutMs !== undefined && timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
     const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-    const res = await this.open(method, path, { body: init.body, contentType: init.contentType, signal }, false);
+    const res = await this.open(method, path, { body: init.body, contentType: init.contentType, accept: init.accept, signal }, false);
     let body: Buffer;
     try {
       body = await readBody(res.body);
@@ -219,7 +222,7 @@ export class HttpTransport implements Transport {
   private async open(
     method: string,
     path: string,
-    init: { body?: string | Buffer | undefined; contentType?: string | undefined; signal?: AbortSignal | undefined },
+    init: { body?: string | Buffer | undefined; contentType?: string | undefined; accept?: string | undefined; signal?: AbortSignal | undefined },
     watch: boolean,
   ): Promise<OpenResponse> {
     if (this.closed) throw new Error('HttpTransport is closed');
@@ -229,7 +232,7 @@ export class HttpTransport implements Transport {
     const auth = await conn.headers();
     const headers: Record<string, string | string[] | number> = {
       ...auth,
-      Accept: 'application/json',
+      Accept: init.accept ?? 'application/json',
       'User-Agent': this.opts.userAgent ?? DEFAULT_USER_AGENT,
     };
     const body = typeof init.body === 'string' ? Buffer.from(init.body, 'utf8') : init.body;

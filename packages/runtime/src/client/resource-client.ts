@@ -17,7 +17,7 @@ import type {
 } from './interfaces.js';
 import { defaultFieldManager } from './apply.js';
 import type { ApplyObject } from './apply.js';
-import type { KubeList, KubeObject, QueryValue, ResourceInfo, ResourceRequest, Transport, Watch } from './types.js';
+import { toPartialObjectMetadata, type KubeList, type KubeObject, type QueryValue, type ResourceInfo, type ResourceRequest, type Transport, type Watch } from './types.js';
 
 /** The page size `listAll` uses when the caller gives no `limit` (client-go's pager default). */
 export const DEFAULT_PAGE_SIZE = 500;
@@ -37,18 +37,26 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
   readonly info: ResourceInfo;
   readonly namespace: string | undefined;
 
-  constructor(transport: Transport, info: ResourceInfo, namespace?: string) {
+  /** `'metadata'`: `get`, `list` and `watch` return metadata only (`ResourceRequest.as`); writes are unchanged. */
+  readonly readAs: 'metadata' | undefined;
+
+  constructor(transport: Transport, info: ResourceInfo, namespace?: string, opts: { readAs?: 'metadata' } = {}) {
     this.transport = transport;
     this.info = info;
     this.namespace = info.namespaced && namespace ? namespace : undefined;
+    this.readAs = opts.readAs;
   }
 
   get(name: string, opts: GetOptions = {}): Promise<T> {
-    return this.send<T>('get', { name, query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+    const got = this.send<T>('get', { name, query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+    return this.readAs ? got.then((o) => toPartialObjectMetadata(o, this.info) as T) : got;
   }
 
   list(opts: ListOptions = {}): Promise<L> {
-    return this.send<L>('list', { query: listQuery(opts), signal: opts.signal });
+    const listed = this.send<L>('list', { query: listQuery(opts), signal: opts.signal });
+    if (!this.readAs) return listed;
+    // Metadata only: the apiserver answers PartialObjectMetadataList; the items get the kind's own apiVersion/kind.
+    return listed.then((l) => ({ ...l, apiVersion: this.apiVersion, kind: this.info.listKind, items: (l.items ?? []).map((o) => toPartialObjectMetadata(o, this.info) as T) }));
   }
 
   async *listAll(opts: ListOptions = {}): AsyncIterable<T> {
@@ -179,6 +187,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
     const namespace = this.info.namespaced ? (this.namespace ?? objNamespace?.metadata?.namespace) : undefined;
     const req: ResourceRequest = { verb, resource: this.info, ...rest };
     if (namespace) req.namespace = namespace;
+    if (this.readAs && (verb === 'get' || verb === 'list' || verb === 'watch') && !req.subresource) req.as = this.readAs;
     return req;
   }
 

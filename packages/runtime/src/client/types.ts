@@ -126,7 +126,30 @@ export interface ResourceRequest {
   /** Request body: an object for create/update/delete options, a patch document for patch. */
   body?: unknown;
   patchType?: PatchType;
+  /**
+   * `'metadata'`: the object's metadata only, as a `PartialObjectMetadata` (get, watch events) or a
+   * `PartialObjectMetadataList` (list) — `apiVersion`, `kind` and `metadata`, no spec or status (client-go's metadata
+   * client; the apiserver converts, with `Accept: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1`).
+   * Read verbs only. A server that cannot convert may answer with whole objects: callers that rely on the smaller
+   * objects reduce them ({@link toPartialObjectMetadata}, as metadata informers do).
+   */
+  as?: 'metadata';
   signal?: AbortSignal;
+}
+
+/** The `Accept` header of a request for metadata only (`ResourceRequest.as`), with JSON as the fallback. */
+export function metadataAccept(verb: Verb): string {
+  const as = verb === 'list' ? 'PartialObjectMetadataList' : 'PartialObjectMetadata';
+  return `application/json;as=${as};g=meta.k8s.io;v=v1,application/json`;
+}
+
+/**
+ * `obj` as a metadata-only read returns it, in the kind's own `apiVersion`/`kind` (as controller-runtime's metadata
+ * informers do; the apiserver itself answers `meta.k8s.io/v1` `PartialObjectMetadata`): `apiVersion`, `kind` and the
+ * whole `metadata`, no spec or status. Returns a new object sharing `metadata` with `obj`.
+ */
+export function toPartialObjectMetadata(obj: KubeObject, info: Pick<ResourceInfo, 'group' | 'version' | 'kind'>): KubeObject {
+  return { apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: info.kind, metadata: obj.metadata ?? {} };
 }
 
 /** The `type` of a watch event (meta/v1 `WatchEvent`); `BOOKMARK` carries only a resourceVersion. */

@@ -23,8 +23,9 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
     info: ResourceInfo,
     namespace: string | undefined,
     private readonly lookup: InformerLookup,
+    readAs?: 'metadata',
   ) {
-    super(transport, info, namespace);
+    super(transport, info, namespace, readAs ? { readAs } : {});
   }
 
   /** From the cache when it serves this kind (a missing object is a 404 `ApiError`); else from the API. */
@@ -65,6 +66,7 @@ export class CachedClient {
   constructor(
     readonly transport: Transport,
     private readonly lookup: InformerLookup,
+    private readonly metadataLookup: InformerLookup = () => undefined,
   ) {}
 
   /**
@@ -79,5 +81,15 @@ export class CachedClient {
   /** A client for `info`, scoped to `namespace` for namespaced kinds (unset = all namespaces). */
   resource<T extends KubeObject>(info: ResourceInfo, namespace?: string): CachedResourceClient<T> {
     return new CachedResourceClient<T>(this.transport, info, namespace, this.lookup);
+  }
+
+  /**
+   * A metadata-only client for `info` (controller-runtime's client with `PartialObjectMetadata`): `get` and `list`
+   * return `apiVersion`, `kind` and `metadata` only, from the manager's metadata informer for the kind when there is
+   * one and it has synced (`Manager.getMetadataInformer`, `owns(..., { metadataOnly: true })`), else from the API as
+   * `PartialObjectMetadata`. Writes (e.g. a metadata `patch`, `delete`) go to the API as usual.
+   */
+  metadata(info: ResourceInfo, namespace?: string): CachedResourceClient<KubeObject> {
+    return new CachedResourceClient<KubeObject>(this.transport, info, namespace, this.metadataLookup, 'metadata');
   }
 }

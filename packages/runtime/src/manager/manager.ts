@@ -133,6 +133,7 @@ export class Manager {
   readonly elector: LeaderElector | undefined;
   private readonly opts: ManagerOptions;
   private readonly informers = new Map<string, SharedIndexInformer<KubeObject>>();
+  private readonly metadataInformers = new Map<string, SharedIndexInformer<KubeObject>>();
   private readonly runnables: Runnable[] = [];
   private readonly metricsServer: MetricsServer;
   private readonly probeServer: HealthProbeServer;
@@ -157,7 +158,7 @@ export class Manager {
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
     });
-    this.client = new CachedClient(opts.transport, (info, ns) => this.informers.get(infoKey(info, ns)));
+    this.client = new CachedClient(opts.transport, (info, ns) => this.informers.get(infoKey(info, ns)), (info, ns) => this.metadataInformers.get(infoKey(info, ns)));
     if (!opts.metricsSecureServing && opts.metricsCertDir !== undefined) {
       throw new TypeError('metricsCertDir needs metricsSecureServing: true (plain HTTP has no certificate)');
     }
@@ -204,6 +205,16 @@ export class Manager {
   getInformer<T extends KubeObject>(info: ResourceInfo, opts: Omit<InformerOptions<T>, 'namespace' | 'labelSelector' | 'fieldSelector'> = {}): SharedIndexInformer<T> {
     const informer = this.cache.informerFor<T>(info, opts);
     this.informers.set(infoKey(info, info.namespaced ? (this.opts.namespace ?? '') : ''), informer as unknown as SharedIndexInformer<KubeObject>);
+    return informer;
+  }
+
+  /**
+   * The cache's metadata-only informer for `info` (see `SharedInformerFactory.metadataInformerFor`), created on first
+   * use and started with the cache. `getClient().metadata(info)` reads from it once it has synced.
+   */
+  getMetadataInformer(info: ResourceInfo, opts: Omit<InformerOptions<KubeObject>, 'namespace' | 'labelSelector' | 'fieldSelector'> = {}): SharedIndexInformer<KubeObject> {
+    const informer = this.cache.metadataInformerFor(info, opts);
+    this.metadataInformers.set(infoKey(info, info.namespaced ? (this.opts.namespace ?? '') : ''), informer);
     return informer;
   }
 

@@ -21,6 +21,8 @@ export interface FakeAction {
   name: string;
   /** `status`, `scale`, or `''`. */
   subresource: string;
+  /** `'metadata'` for a metadata-only read (`ResourceRequest.as`). */
+  as?: 'metadata';
   /** The object sent by create and update (and apply, whose `patchType` is `apply`). */
   object?: unknown;
   /** The patch document of a patch (for `apply`, also in `object`). */
@@ -75,6 +77,7 @@ export function actionFor(req: ResourceRequest): FakeAction {
     subresource: req.subresource ?? '',
     query,
   };
+  if (req.as) action.as = req.as;
   const body = req.body === undefined ? undefined : structuredClone(req.body);
   if (req.verb === 'create' || req.verb === 'update') action.object = body;
   if (req.verb === 'patch') {

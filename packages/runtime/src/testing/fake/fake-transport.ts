@@ -7,7 +7,7 @@
  * Responses are deep copies owned by the caller. Nothing is retried.
  */
 import type { DeleteOptions, Preconditions, Scale } from '../../client/interfaces.js';
-import type { KubeObject, QueryValue, ResourceRequest, Transport, Verb, Watch } from '../../client/types.js';
+import type { KubeList, KubeObject, QueryValue, ResourceRequest, Transport, Verb, Watch } from '../../client/types.js';
 import { actionFor, actionMatches } from './fake-actions.js';
 import type { FakeAction, ReactionFunc, Reactor } from './fake-actions.js';
 import { resourceNotFound } from './fake-errors.js';
@@ -65,7 +65,8 @@ export class FakeTransport implements Transport {
     const action = this.record(req);
     const reaction = await this.react(action);
     if (reaction) return reaction as T;
-    return this.dispatch(req) as T;
+    const result = this.dispatch(req);
+    return (req.as === 'metadata' ? asPartialObjectMetadata(result, req.verb) : result) as T;
   }
 
   async watch<T = unknown>(req: ResourceRequest): Promise<Watch<T>> {
@@ -74,14 +75,15 @@ export class FakeTransport implements Transport {
     const reaction = await this.react(action);
     if (reaction) return reaction as Watch<T>;
     const q = req.query ?? {};
-    return this.tracker.watch(req.resource, req.namespace, {
+    const watch = this.tracker.watch(req.resource, req.namespace, {
       labelSelector: str(q['labelSelector']),
       fieldSelector: str(q['fieldSelector']),
       resourceVersion: str(q['resourceVersion']),
       allowWatchBookmarks: bool(q['allowWatchBookmarks']),
       sendInitialEvents: bool(q['sendInitialEvents']),
       signal: req.signal,
-    }) as unknown as Watch<T>;
+    });
+    return (req.as === 'metadata' ? metadataWatch(watch) : watch) as unknown as Watch<T>;
   }
 
   private record(req: ResourceRequest): FakeAction {
@@ -168,6 +170,27 @@ export function newFakeTransportWithOptions(
   tracker.register(...resources);
   tracker.add(...initialObjects);
   return new FakeTransport(tracker);
+}
+
+/** A get's or list's result as the apiserver answers a metadata-only read (`meta.k8s.io/v1` PartialObjectMetadata[List]). */
+function asPartialObjectMetadata(result: unknown, verb: Verb): unknown {
+  const partial = (o: KubeObject): KubeObject => ({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: o.metadata ?? {} });
+  if (verb === 'get') return partial(result as KubeObject);
+  if (verb !== 'list') return result;
+  const list = result as KubeList<KubeObject>;
+  return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList', metadata: list.metadata ?? {}, items: (list.items ?? []).map(partial) };
+}
+
+/** `watch` with each event's object as the apiserver sends it to a metadata-only watch. */
+function metadataWatch(watch: Watch<KubeObject>): Watch<KubeObject> {
+  return {
+    stop: (reason?: unknown) => watch.stop(reason),
+    async *[Symbol.asyncIterator]() {
+      for await (const e of watch) {
+        yield e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED' ? { ...e, object: asPartialObjectMetadata(e.object, 'get') as KubeObject } : e;
+      }
+    },
+  };
 }
 
 function str(v: QueryValue): string | undefined {
