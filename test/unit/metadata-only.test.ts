@@ -129,6 +129,21 @@ describe('metadata-only reads on the fake transport', () => {
   });
 });
 
+describe('metadata informers and managedFields', () => {
+  it('drops managedFields by default and keeps them with keepManagedFields', async () => {
+    const withFields = { ...deployment('m'), metadata: { ...deployment('m').metadata, managedFields: [{ manager: 'kubectl', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }] } } as KubeObject;
+    const transport = newFakeTransport([DEPLOYMENTS], withFields);
+    const factory = new SharedInformerFactory(transport, { logger: nullLogger });
+    const lean = factory.metadataInformerFor(DEPLOYMENTS);
+    const kept = factory.metadataInformerFor(DEPLOYMENTS, { namespace: 'ns', keepManagedFields: true });
+    factory.start();
+    await factory.waitForCacheSync({ timeoutMs: 5000 });
+    assert.equal(lean.lister().namespace('ns').get('m')!.metadata?.managedFields, undefined);
+    assert.equal((kept.lister().namespace('ns').get('m')!.metadata?.managedFields?.[0] as { manager?: string } | undefined)?.manager, 'kubectl');
+    await factory.shutdown();
+  });
+});
+
 describe('builder owns(..., { metadataOnly: true }) and the manager client metadata()', () => {
   it('enqueues the owner from metadata-only events, and metadata() reads from the metadata cache', async () => {
     const transport = newFakeTransport([fooResource, DEPLOYMENTS], foo('a'), deployment('d-a', 'a'));

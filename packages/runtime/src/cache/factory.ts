@@ -21,6 +21,13 @@ export interface InformerOptions<T> {
    * `reflector.watchList`, else `KUBEGEN_WATCH_LIST`, else `'auto'`. Fixed by the first caller, like the resync.
    */
   watchList?: WatchListMode;
+  /**
+   * Metadata informers only: keep `metadata.managedFields` in the cache. By default a metadata informer drops them:
+   * they are most of an object's metadata (10,000 Deployments: 4.9 KB per object with them, 0.7 KB without, against
+   * 6.2 KB for the whole objects; `npm run bench:metadata-informer`), and owner references, labels and deletion are
+   * what metadata informers are for.
+   */
+  keepManagedFields?: boolean;
 }
 
 /**
@@ -92,8 +99,9 @@ export class SharedInformerFactory {
   /**
    * The shared **metadata-only** informer for `info` (client-go's `metadatainformer`, controller-runtime's
    * `OnlyMetadata`): it lists and watches `PartialObjectMetadata`, so its cache holds each object's `apiVersion`,
-   * `kind` (the kind's own) and `metadata` only — no spec or status — at a fraction of the memory. For kinds a
-   * controller only needs to see come and go, or to map to their owners (`owns(..., { metadataOnly: true })`).
+   * `kind` (the kind's own) and `metadata` only — no spec or status, and no `managedFields` unless
+   * `keepManagedFields` — at a fraction of the memory. For kinds a controller only needs to see come and go, or to
+   * map to their owners (`owns(..., { metadataOnly: true })`).
    * Separate from `informerFor(info)`: asking for both keeps two caches.
    */
   metadataInformerFor(info: ResourceInfo, opts: InformerOptions<KubeObject> = {}): SharedIndexInformer<KubeObject> {
@@ -118,7 +126,7 @@ export class SharedInformerFactory {
       resyncPeriodMs: opts.resyncPeriodMs ?? this.opts.resyncPeriodMs ?? 0,
       // Metadata only: the kind's own apiVersion/kind on every object, and nothing but metadata even from a server
       // that answered with whole objects; then the caller's transform.
-      transform: metadataOnly ? metadataTransform(info, transform) : transform,
+      transform: metadataOnly ? metadataTransform(info, opts.keepManagedFields ?? false, transform) : transform,
       indexers: opts.indexers,
       ...(opts.watchList !== undefined ? { watchList: opts.watchList } : {}),
       clock: this.clock,
@@ -197,10 +205,14 @@ function informerKey(info: ResourceInfo, namespace: string, labelSelector: strin
   return key;
 }
 
-/** The transform of a metadata-only informer: `toPartialObjectMetadata`, then `then` (the caller's), if any. */
-function metadataTransform<T extends KubeObject>(info: ResourceInfo, then: TransformFunc<T> | undefined): TransformFunc<T> {
+/** The transform of a metadata-only informer: `toPartialObjectMetadata`, managedFields dropped unless kept, then `then`. */
+function metadataTransform<T extends KubeObject>(info: ResourceInfo, keepManagedFields: boolean, then: TransformFunc<T> | undefined): TransformFunc<T> {
   return (obj: T) => {
     const partial = toPartialObjectMetadata(obj, info) as T;
+    if (!keepManagedFields && partial.metadata?.managedFields !== undefined) {
+      const { managedFields: _, ...metadata } = partial.metadata;
+      partial.metadata = metadata;
+    }
     return then ? then(partial) : partial;
   };
 }
