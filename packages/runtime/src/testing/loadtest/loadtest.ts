@@ -19,11 +19,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HttpTransport } from '../../client/http-transport.js';
 import { loadRestConfig } from '../../client/kubeconfig.js';
-import { isNotFound } from '../../client/errors.js';
+import { isAlreadyExists, isNotFound } from '../../client/errors.js';
 import { ResourceClient } from '../../client/resource-client.js';
-import type { KubeObject, ResourceInfo } from '../../client/types.js';
+import type { KubeObject } from '../../client/types.js';
 import { Envtest } from '../envtest/envtest.js';
 import { installCrds, readCrdPaths } from '../envtest/envtest-crds.js';
+import { NAMESPACE_RESOURCE } from '../envtest/envtest-namespace.js';
 import type { EnvtestProfile } from '../envtest/envtest-profiles.js';
 import { freePort } from '../envtest/envtest-ports.js';
 import { ControllerProcess } from './controller-process.js';
@@ -135,15 +136,19 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
 
     const check = opts.check ?? observedGenerationCheck;
     const ctx = checkContext(() => admin.transport, namespace);
+    /** The last answer of `unconverged()` and when it was asked. */
+    let latest: { at: number; left: string[] | undefined } = { at: 0, left: undefined };
     /** Names not converged now, or undefined when the apiserver could not be asked. */
     const unconverged = async (): Promise<string[] | undefined> => {
+      const asked = Date.now();
+      let left: string[] | undefined;
       try {
-        const objects = (await clientNow().list()).items;
-        return await check(objects, ctx);
+        left = await check((await clientNow().list()).items, ctx);
       } catch {
         renewAdmin(); // the apiserver is away (a restart): next time on a new connection
-        return undefined;
       }
+      latest = { at: asked, left };
+      return left;
     };
     const samples: Sample[] = [];
     const events: { t: number; event: string }[] = [];
@@ -154,7 +159,9 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
       void (async () => {
         const t = at();
         const { cpuSeconds, rssMB } = controller!.stats();
-        const [depth, left] = await Promise.all([metrics?.queueDepth(), unconverged()]);
+        // While a phase waits for convergence it asks twice a second: take its answer rather than list all again.
+        const recent = Date.now() - latest.at < 1000;
+        const [depth, left] = await Promise.all([metrics?.queueDepth(), recent ? latest.left : unconverged()]);
         samples.push({ t, unconverged: left === undefined ? null : left.length, queueDepth: depth ?? null, rssMB, cpuSeconds });
       })().finally(() => (sampling = false));
     }, 1000);
@@ -266,7 +273,7 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
 /** A fresh namespace `loadtest-<random>`; where namespaces are not served (envtest crd-only) just the name. */
 async function makeNamespace(transport: HttpTransport): Promise<string> {
   const name = `loadtest-${Math.random().toString(36).slice(2, 8)}`;
-  const nsClient = new ResourceClient<KubeObject>(transport, { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', namespaced: false } satisfies ResourceInfo);
+  const nsClient = new ResourceClient<KubeObject>(transport, NAMESPACE_RESOURCE);
   await nsClient.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }).catch((err: unknown) => {
     if (!isNotFound(err)) throw err;
   });
@@ -290,8 +297,7 @@ async function retrying(fn: () => Promise<unknown>, renew: () => void, create: b
       await fn();
       return;
     } catch (err) {
-      const code = (err as { code?: number }).code;
-      if ((create && code === 409) || (!create && code === 404)) return;
+      if (create ? isAlreadyExists(err) : isNotFound(err)) return;
       if (attempt >= 10) throw err;
       renew();
       await sleep(1000);
