@@ -19,18 +19,14 @@ import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Manager } from '@kubegen/runtime/internal/manager/manager.js';
 import { generateServingCertificate, validatingWebhook, WebhookServer, writeServingCertificate } from '@kubegen/runtime';
 import { metricNames, monitoringQueries, unknownMetrics } from 'kubegen/internal/monitoring/index.js';
+import { parsePrometheusText } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { FOO } from './support/crds.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { eventually } from '../support/wait.js';
 
 /** The sample names of a Prometheus text exposition (`name{labels} value`), e.g. `workqueue_depth`, `x_bucket`. */
 function sampleNames(text: string): Set<string> {
-  const names = new Set<string>();
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{.*\})? \S+$/.exec(line);
-    if (m) names.add(m[1]!);
-  }
-  return names;
+  return new Set(parsePrometheusText(text).map((s) => s.name));
 }
 
 /** POSTs an AdmissionReview for a Foo to `url` over TLS trusting `ca`; resolves with the HTTP status. */

@@ -15,18 +15,12 @@ import { Clientset } from '../../examples/sample-controller/src/generated/client
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { ensureSampleControllerBuilt, freePort, SampleControllerProcess, type LogLine } from './support/sample-controller-process.js';
 import { eventually } from '../support/wait.js';
+import { parsePrometheusText } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { scrape as scrapeTls } from '../support/scrape.js';
 
 /** Value of the series `name` whose labels include all of `labels`; undefined when absent. */
 function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    if (line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = new Map([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1]!, x[2]!]));
-    if (Object.entries(labels).every(([k, v]) => have.get(k) === v)) return Number(m[3]);
-  }
-  return undefined;
+  return parsePrometheusText(text).find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
 }
 
 
