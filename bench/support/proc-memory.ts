@@ -3,20 +3,15 @@
  * and a sampler that keeps the highest `VmRSS` seen while something runs (the peak of a process whose high-water
  * mark predates the measurement, e.g. an apiserver that has been up for a while).
  */
-import fs from 'node:fs';
-
-const MB = 1024 * 1024;
+import { procMemoryMB } from '@kubegen/runtime/internal/testing/loadtest/process-stats.js';
 
 /** `VmRSS` and `VmHWM` of `pid` in MB; `undefined` when the process or `/proc` is not there. */
 export function procMemory(pid: number | 'self'): { rssMB: number; hwmMB: number } | undefined {
-  let status: string;
   try {
-    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return procMemoryMB(pid);
   } catch {
     return undefined;
   }
-  const kB = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMB: (kB('VmRSS') * 1024) / MB, hwmMB: (kB('VmHWM') * 1024) / MB };
 }
 
 /** Polls `VmRSS` of `pid` every `everyMs` until `stop()`, which returns the highest value seen (MB). */
