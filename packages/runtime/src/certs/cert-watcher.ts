@@ -10,7 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type https from 'node:https';
+import https from 'node:https';
+import type http from 'node:http';
 import type { Logger } from '../log.js';
 
 /** Where a {@link CertWatcher} reads its pair, and how it reports. */
@@ -38,6 +39,18 @@ export interface CertificatePair {
 
 /** TLS settings every HTTPS server of the runtime uses. */
 export const MIN_TLS_VERSION = 'TLSv1.2';
+
+/**
+ * An HTTPS server (TLS 1.2+) for the runtime's endpoints (webhooks, secured metrics) serving `pair`: failed
+ * handshakes are logged at debug level and malformed requests close their socket, never the process. Throws when the
+ * certificate or key does not load.
+ */
+export function createTlsServer(pair: { cert: Buffer | string; key: Buffer | string }, listener: http.RequestListener, log: Logger): https.Server {
+  const server = https.createServer({ cert: pair.cert, key: pair.key, minVersion: MIN_TLS_VERSION }, listener);
+  server.on('tlsClientError', (err) => log.debug('TLS handshake failed', { error: err.message }));
+  server.on('clientError', (err, socket) => socket.destroy(err));
+  return server;
+}
 
 /** Reads a serving certificate pair from files and keeps an HTTPS server's copy up to date (module comment). */
 export class CertWatcher {

@@ -11,9 +11,9 @@
  * `withAuthenticationAndAuthorization(transport)`) decides per request whether it is served.
  */
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import type { Registry } from 'prom-client';
-import { CertWatcher, MIN_TLS_VERSION } from '../certs/cert-watcher.js';
+import { CertWatcher, createTlsServer } from '../certs/cert-watcher.js';
 import { generateServingCertificate } from '../certs/self-signed.js';
 import { getLogger, type Logger } from '../log.js';
 import type { MetricsFilter } from './auth-filter.js';
@@ -112,12 +112,10 @@ export class MetricsServer extends EndpointServer {
     }
     let server: https.Server;
     try {
-      server = https.createServer({ cert: pair.cert, key: pair.key, minVersion: MIN_TLS_VERSION }, listener);
+      server = createTlsServer(pair, listener, this.log);
     } catch (err) {
       throw new Error(`metrics server: the certificate and key do not load (${(err as Error).message})`);
     }
-    server.on('tlsClientError', (err) => this.log.debug('TLS handshake failed', { error: err.message }));
-    server.on('clientError', (err, socket) => socket.destroy(err));
     if (this.certs) this.certs.start(server, { cert: Buffer.from(pair.cert), key: Buffer.from(pair.key) });
     return server as unknown as http.Server;
   }

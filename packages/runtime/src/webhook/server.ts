@@ -12,12 +12,12 @@
  * status inside a well-formed review, as controller-runtime does, so the apiserver reports the reason; a handler
  * that throws is answered with code 500. Nothing a client sends can crash the process.
  */
-import https from 'node:https';
+import type https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type http from 'node:http';
 import type { Registry } from 'prom-client';
-import { CertWatcher, MIN_TLS_VERSION } from '../certs/cert-watcher.js';
+import { CertWatcher, createTlsServer } from '../certs/cert-watcher.js';
 import type { HealthChecker } from '../healthz/checks.js';
 import { getLogger, type Logger } from '../log.js';
 import { closeServer, listenOn } from '../metrics/bind-address.js';
@@ -113,9 +113,7 @@ export class WebhookServer {
   async listen(): Promise<string> {
     if (this.server) return this.bound!;
     const pair = this.certs.read();
-    const server = https.createServer({ cert: pair.cert, key: pair.key, minVersion: MIN_TLS_VERSION }, (req, res) => void this.serve(req, res));
-    server.on('tlsClientError', (err) => this.log.debug('TLS handshake failed', { error: err.message }));
-    server.on('clientError', (err, socket) => socket.destroy(err));
+    const server = createTlsServer(pair, (req, res) => void this.serve(req, res), this.log);
     this.bound = await listenOn(server as unknown as http.Server, { host: this.opts.host, port: this.opts.port ?? DEFAULT_WEBHOOK_PORT });
     this.server = server;
     this.certs.start(server, pair);
