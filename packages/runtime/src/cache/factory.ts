@@ -4,7 +4,7 @@ import { toPartialObjectMetadata, type KubeObject, type ResourceInfo, type Trans
 import { getLogger, type Logger } from '../log.js';
 import type { ReflectorOptions, WatchListMode } from './reflector-types.js';
 import { SharedIndexInformer, type SharedIndexInformerOptions } from './shared-informer.js';
-import type { TransformFunc } from './transform.js';
+import { stripManagedFields, type TransformFunc } from './transform.js';
 
 /** Per-informer options; unset ones fall back to the factory's. */
 export interface InformerOptions<T> {
@@ -208,11 +208,9 @@ function informerKey(info: ResourceInfo, namespace: string, labelSelector: strin
 /** The transform of a metadata-only informer: `toPartialObjectMetadata`, managedFields dropped unless kept, then `then`. */
 function metadataTransform<T extends KubeObject>(info: ResourceInfo, keepManagedFields: boolean, then: TransformFunc<T> | undefined): TransformFunc<T> {
   return (obj: T) => {
+    // The partial object shares `metadata` with the freshly decoded `obj`, which nobody else holds: strip in place.
     const partial = toPartialObjectMetadata(obj, info) as T;
-    if (!keepManagedFields && partial.metadata?.managedFields !== undefined) {
-      const { managedFields: _, ...metadata } = partial.metadata;
-      partial.metadata = metadata;
-    }
-    return then ? then(partial) : partial;
+    const lean = keepManagedFields ? partial : stripManagedFields<T>()(partial);
+    return then ? then(lean) : lean;
   };
 }
