@@ -185,6 +185,20 @@ describe('LeaderElector', () => {
     await b.done;
   });
 
+  it('releases the lease even when a renewal it cut short still reached the apiserver (Conflict, then read again)', async () => {
+    const clock = new FakeClock(START);
+    const transport = newFakeTransport([builtinResources.leases]);
+    const a = candidate(transport, clock, 'a', { releaseOnCancel: true });
+    await settle();
+    assert.equal(a.elector.isLeader(), true);
+    // What an aborted renewal that landed looks like: the Lease moves to a newer version, still held by 'a'.
+    const current = await readLease(transport);
+    await transport.request({ verb: 'update', resource: builtinResources.leases, namespace: NS, name: NAME, body: { ...current, spec: { ...current.spec, renewTime: formatMicroTime(START + 1) } } });
+    a.stop.abort();
+    await a.done;
+    assert.equal((await readLease(transport)).spec?.holderIdentity, '', 'released at the version read after the Conflict');
+  });
+
   it('gives up leadership when it cannot renew within renewDeadline, and never throws', async () => {
     const clock = new FakeClock(START);
     const transport = newFakeTransport([builtinResources.leases]);

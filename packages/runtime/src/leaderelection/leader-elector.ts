@@ -16,7 +16,7 @@
  * Errors never escape: API and network errors are logged and retried on the next period; callbacks that throw or
  * reject are logged. There is no fencing: work may overlap briefly when a leader is partitioned (as in client-go).
  */
-import { isNotFound, ConnectionStalledError } from '../client/errors.js';
+import { isConflict, isNotFound, ConnectionStalledError } from '../client/errors.js';
 import type { Transport } from '../client/types.js';
 import { realClock, sleep, type Clock } from '../clock.js';
 import { getLogger, type Logger } from '../log.js';
@@ -261,24 +261,38 @@ export class LeaderElector {
     }
   }
 
-  /** Gives the lease up (client-go `release`): no holder, 1 s duration, same transition count. */
+  /**
+   * Gives the lease up (client-go `release`): no holder, 1 s duration, same transition count. A renewal cut short by
+   * the stop may still have reached the apiserver, so the Lease can have moved past the version last seen: on a
+   * Conflict the Lease is read again and, while this process still holds it, released at that version.
+   */
   private async release(): Promise<boolean> {
-    if (!this.holdsObservedLease() || this.observedRecord === undefined) return true;
-    const now = this.clock.now();
-    const record: LeaderElectionRecord = {
-      holderIdentity: '',
-      leaseDurationSeconds: 1,
-      acquireTime: now,
-      renewTime: now,
-      leaderTransitions: this.observedRecord.leaderTransitions,
-    };
-    try {
-      this.setObserved(await this.bounded(undefined, (s) => this.lock.update(record, s)));
-      this.log.info('released leader lease');
-      return true;
-    } catch (err) {
-      this.log.error('failed to release lock', { error: err });
-      return false;
+    for (let attempt = 1; ; attempt++) {
+      if (!this.holdsObservedLease() || this.observedRecord === undefined) return true;
+      const now = this.clock.now();
+      const record: LeaderElectionRecord = {
+        holderIdentity: '',
+        leaseDurationSeconds: 1,
+        acquireTime: now,
+        renewTime: now,
+        leaderTransitions: this.observedRecord.leaderTransitions,
+      };
+      try {
+        this.setObserved(await this.bounded(undefined, (s) => this.lock.update(record, s)));
+        this.log.info('released leader lease');
+        return true;
+      } catch (err) {
+        if (attempt === 1 && isConflict(err)) {
+          try {
+            this.setObserved(await this.bounded(undefined, (s) => this.lock.get(s)));
+            continue;
+          } catch {
+            // fall through: report the conflict
+          }
+        }
+        this.log.error('failed to release lock', { error: err });
+        return false;
+      }
     }
   }
 
