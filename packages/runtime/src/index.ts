@@ -130,6 +130,7 @@ export {
   DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, LeaderElectionLostError, Manager,
 } from './manager/manager.js';
 export type { ManagerOptions, Runnable } from './manager/manager.js';
+export type { ByObjectCacheOptions, CacheOptions, FieldExtractFunc, InformerRequest, ObjectCacheOptions } from './manager/manager-cache.js';
 export { CachedClient, CachedResourceClient } from './manager/cached-client.js';
 export type { InformerLookup } from './manager/cached-client.js';
 export { setupSignalHandler } from './manager/signals.js';

@@ -77,7 +77,10 @@ export class ControllerBuilder {
     return this;
   }
 
-  /** A dependent kind: its events enqueue its controlling owner of the `for` kind. */
+  /**
+   * A dependent kind: its events enqueue its controlling owner of the `for` kind. Unless the manager's cache options
+   * say otherwise, a kind watched only through `owns` is cached without `metadata.managedFields`.
+   */
   owns<T extends KubeObject = KubeObject>(info: ResourceInfo, opts: OwnsOptions<T> = {}): this {
     this.pending.push({
       info,
@@ -138,8 +141,11 @@ export class ControllerBuilder {
         handler = enqueueForOwner(this.forInfo, { onlyControllers: !w.owns.matchEveryOwner });
       }
       if (!handler) throw new Error('watch without a handler');
-      const informer = w.metadataOnly ? this.manager.getMetadataInformer(w.info) : this.manager.getInformer(w.info);
-      controller.watch(informer, handler, [...this.globalPredicates, ...w.predicates]);
+      // A kind cached in several namespaces has an informer per namespace: the controller watches each.
+      const informers = w.metadataOnly
+        ? this.manager.getMetadataInformers(w.info)
+        : this.manager.getInformers(w.info, { dependentOnly: w.owns !== undefined });
+      for (const informer of informers) controller.watch(informer, handler, [...this.globalPredicates, ...w.predicates]);
     }
     this.manager.add(controller);
     return controller;

@@ -1,17 +1,27 @@
 /**
  * A client that reads from the manager's cache and writes to the API server (controller-runtime's default
- * delegating client). `get`/`list` of a kind whose informer the manager handed out (and which has synced) are served
- * from that informer's store, as deep copies the caller may mutate; everything else, and every write, goes through
+ * delegating client). `get`/`list` of a kind whose informers the manager handed out (and which have synced) are
+ * served from their stores, as deep copies the caller may mutate; everything else, and every write, goes through
  * a plain {@link ResourceClient}. Cache reads can be stale: use optimistic concurrency (resourceVersion) on writes.
  */
+import { NAMESPACE_INDEX } from '../cache/indexer.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { ApiError, newStatus } from '../client/errors.js';
 import type { GetOptions, ListOptions } from '../client/interfaces.js';
 import { ResourceClient } from '../client/resource-client.js';
 import type { KubeList, KubeObject, ResourceInfo, Transport } from '../client/types.js';
+import { parseFieldSelector, type FieldSelector } from '../labels/field-selector.js';
+import { parseSelector } from '../labels/parse-selector.js';
+import { fieldIndexName, fieldIndexValue } from './manager-cache.js';
 
-/** Finds the informer serving `info` for `namespace` ('' = all), if any. */
-export type InformerLookup = (info: ResourceInfo, namespace: string) => SharedIndexInformer<KubeObject> | undefined;
+/**
+ * Finds the synced informers that together hold `info` in `namespace` (`undefined`: all namespaces) — one that
+ * covers it, or one per cached namespace — or undefined when the cache cannot answer.
+ */
+export type InformerLookup = (info: ResourceInfo, namespace: string | undefined) => readonly SharedIndexInformer<KubeObject>[] | undefined;
+
+/** Fields every object can be selected by, which the cache serves without an index. */
+const META_FIELDS = new Set(['metadata.name', 'metadata.namespace']);
 
 /**
  * A {@link ResourceClient} whose `get` and `list` are served from a synced informer's cache when possible (as deep
@@ -30,9 +40,9 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
 
   /** From the cache when it serves this kind (a missing object is a 404 `ApiError`); else from the API. */
   override get(name: string, opts: GetOptions = {}): Promise<T> {
-    const informer = this.cached();
-    if (!informer || opts.resourceVersion !== undefined) return super.get(name, opts);
-    const lister = informer.lister();
+    const informers = this.cached();
+    if (informers?.length !== 1 || opts.resourceVersion !== undefined) return super.get(name, opts);
+    const lister = informers[0]!.lister();
     const obj = this.namespace ? lister.namespace(this.namespace).get(name) : lister.get(name);
     if (!obj) {
       const what = `${this.info.resource}${this.info.group ? '.' + this.info.group : ''}`;
@@ -41,24 +51,70 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
     return Promise.resolve(structuredClone(obj));
   }
 
-  /** From the cache (label selector honoured) when it serves this kind and no paging/field selector is asked for. */
+  /**
+   * From the cache when it serves this kind and no paging or resourceVersion is asked for: the label selector is
+   * honoured, and so is a field selector whose terms are equalities on fields indexed with `Manager.indexField` (one
+   * index lookup; the other terms filter) or on `metadata.name`/`metadata.namespace`. Other field selectors go to
+   * the API, which knows the kind's selectable fields.
+   */
   override list(opts: ListOptions = {}): Promise<KubeList<T>> {
-    const informer = this.cached();
-    if (!informer || opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion !== undefined) return super.list(opts);
-    const lister = informer.lister();
-    const items = this.namespace ? lister.namespace(this.namespace).list(opts.labelSelector) : lister.list(opts.labelSelector);
+    const informers = this.cached();
+    if (!informers || opts.limit || opts.continue || opts.resourceVersion !== undefined) return super.list(opts);
+    let fields: FieldSelector | undefined;
+    try {
+      fields = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined;
+    } catch {
+      return super.list(opts); // the apiserver says what is wrong with it
+    }
+    const labels = opts.labelSelector ? parseSelector(opts.labelSelector) : undefined;
+    const items: T[] = [];
+    for (const informer of informers) {
+      const found = fields && !fields.empty() ? this.byFields(informer, fields) : this.inNamespace(informer);
+      if (found === undefined) return super.list(opts);
+      for (const o of found) if (!labels || labels.matches(o.metadata?.labels)) items.push(structuredClone(o));
+    }
     return Promise.resolve({
       apiVersion: this.apiVersion,
       kind: this.info.listKind,
-      metadata: { resourceVersion: informer.lastSyncResourceVersion },
-      items: items.map((o) => structuredClone(o)),
+      metadata: { resourceVersion: informers.length === 1 ? informers[0]!.lastSyncResourceVersion : '' },
+      items,
     });
   }
 
-  private cached(): SharedIndexInformer<T> | undefined {
-    const inf = this.lookup(this.info, this.namespace ?? '') ?? (this.namespace ? this.lookup(this.info, '') : undefined);
-    return inf && inf.hasSynced() ? (inf as unknown as SharedIndexInformer<T>) : undefined;
+  private inNamespace(informer: SharedIndexInformer<T>): T[] {
+    const indexer = informer.getIndexer();
+    return this.namespace ? indexer.byIndex(NAMESPACE_INDEX, this.namespace) : indexer.list();
   }
+
+  /** The objects matching `fields`, from a field index; undefined when a term is neither indexed nor a metadata field. */
+  private byFields(informer: SharedIndexInformer<T>, fields: FieldSelector): T[] | undefined {
+    const indexer = informer.getIndexer();
+    const indexed = fields.requirements.find((r) => r.operator !== '!=' && indexer.hasIndex(fieldIndexName(r.field)));
+    const servable = fields.requirements.every((r) => r === indexed || META_FIELDS.has(r.field) || (r.operator !== '!=' && indexer.hasIndex(fieldIndexName(r.field))));
+    if (!servable) return undefined;
+    const candidates = indexed
+      ? indexer.byIndex(fieldIndexName(indexed.field), fieldIndexValue(this.namespace ?? '', indexed.value))
+      : this.inNamespace(informer);
+    // Indexed fields are matched by their index values (the extractor may compute them); metadata ones directly.
+    const indexFuncs = indexer.getIndexers();
+    const ns = this.namespace ?? '';
+    const rest = fields.requirements.filter((r) => r !== indexed);
+    return candidates.filter((o) =>
+      rest.every((r) =>
+        indexFuncs[fieldIndexName(r.field)] && r.operator !== '!='
+          ? indexFuncs[fieldIndexName(r.field)]!(o).includes(fieldIndexValue(ns, r.value))
+          : (fieldOf(o, r.field) === r.value) === (r.operator !== '!='),
+      ),
+    );
+  }
+
+  private cached(): readonly SharedIndexInformer<T>[] | undefined {
+    return this.lookup(this.info, this.namespace) as readonly SharedIndexInformer<T>[] | undefined;
+  }
+}
+
+function fieldOf(obj: KubeObject, field: string): string {
+  return (field === 'metadata.name' ? obj.metadata?.name : obj.metadata?.namespace) ?? '';
 }
 
 /** Hands out {@link CachedResourceClient}s for any kind. */

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Registry } from 'prom-client';
-import { SharedInformerFactory, type InformerOptions } from '../cache/factory.js';
+import { SharedInformerFactory } from '../cache/factory.js';
 import type { WatchListMode } from '../cache/reflector-types.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
@@ -31,6 +31,10 @@ import { registerRestClientMetrics } from '../client/metrics.js';
 import { DEFAULT_METRICS_BIND_ADDRESS, MetricsServer } from '../metrics/server.js';
 import { withAuthenticationAndAuthorization, type AuthFilterOptions } from '../metrics/auth-filter.js';
 import { CachedClient } from './cached-client.js';
+import { ManagerCache, type FieldExtractFunc, type InformerRequest } from './manager-cache.js';
+import type { ManagerOptions } from './manager-options.js';
+
+export type { ManagerOptions } from './manager-options.js';
 import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { setupSignalHandler } from './signals.js';
@@ -49,68 +53,6 @@ export interface Runnable {
   informers?(): SharedIndexInformer<KubeObject>[];
 }
 
-/**
- * Settings of a {@link Manager} (controller-runtime's `manager.Options`). Only `transport` is required; leader
- * election is off unless `leaderElection` is set, and then `leaderElectionId` is required.
- */
-export interface ManagerOptions {
-  transport: Transport;
-  /** Restrict the cache to one namespace (default all). */
-  namespace?: string;
-  /** Cache resync period (default none). */
-  resyncPeriodMs?: number;
-  /**
-   * How the cache's informers get their state: WatchList streams or list + watch (`ReflectorOptions.watchList`).
-   * Default `KUBEGEN_WATCH_LIST`, else `'auto'`: WatchList where the apiserver supports it (1.27+ with the feature
-   * on), list + watch elsewhere.
-   */
-  watchList?: WatchListMode;
-  /** `/metrics` address, default `:8080`; `"0"` disables. */
-  metricsBindAddress?: string;
-  /**
-   * Serve `/metrics` over HTTPS to authenticated and authorized clients only (controller-runtime's
-   * `SecureServing` with `filters.WithAuthenticationAndAuthorization`): each scrape's bearer token is checked with a
-   * TokenReview and a SubjectAccessReview (`get` on the non-resource URL `/metrics`) through this manager's
-   * transport, whose identity then needs `create` on `tokenreviews` and `subjectaccessreviews`. Default false (plain
-   * HTTP, anyone who reaches the port), as controller-runtime's library default; the scaffold turns it on.
-   */
-  metricsSecureServing?: boolean;
-  /**
-   * With `metricsSecureServing`: folder of the metrics serving certificate (`tls.crt`, `tls.key`), reloaded when it
-   * changes. Default: a self-signed certificate made at start.
-   */
-  metricsCertDir?: string;
-  /** Cache lifetimes of the metrics authentication (`withAuthenticationAndAuthorization` options). */
-  metricsAuth?: AuthFilterOptions;
-  /** `/healthz` + `/readyz` address; default `""`/`"0"`: disabled. */
-  healthProbeBindAddress?: string;
-  readinessEndpointName?: string;
-  livenessEndpointName?: string;
-  leaderElection?: boolean;
-  /** Lease name (required with leader election). */
-  leaderElectionId?: string;
-  /** Lease namespace: default `namespace`, else the in-cluster service-account namespace. */
-  leaderElectionNamespace?: string;
-  leaderElectionIdentity?: string;
-  /** Release the Lease on shutdown so a successor takes over at once (only safe if the process then exits). */
-  leaderElectionReleaseOnCancel?: boolean;
-  leaseDurationMs?: number;
-  renewDeadlineMs?: number;
-  retryPeriodMs?: number;
-  /** Default 30 s; how long in-flight work may take to finish on shutdown. */
-  gracefulShutdownTimeoutMs?: number;
-  /** Default 2 min. */
-  cacheSyncTimeoutMs?: number;
-  clock?: Clock;
-  logger?: Logger;
-  registry?: Registry;
-  /**
-   * Admission and conversion webhooks served by this manager. It listens before the cache starts (the cache may
-   * need a conversion webhook to list a multi-version kind), on every replica, and `/readyz` includes a `webhook`
-   * check that passes once it serves.
-   */
-  webhookServer?: WebhookServer;
-}
 
 /** `start` rejected: leadership was lost while running. */
 export class LeaderElectionLostError extends Error {
@@ -132,8 +74,7 @@ export class Manager {
   readonly clock: Clock;
   readonly elector: LeaderElector | undefined;
   private readonly opts: ManagerOptions;
-  private readonly informers = new Map<string, SharedIndexInformer<KubeObject>>();
-  private readonly metadataInformers = new Map<string, SharedIndexInformer<KubeObject>>();
+  private readonly objects: ManagerCache;
   private readonly runnables: Runnable[] = [];
   private readonly metricsServer: MetricsServer;
   private readonly probeServer: HealthProbeServer;
@@ -158,7 +99,8 @@ export class Manager {
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
     });
-    this.client = new CachedClient(opts.transport, (info, ns) => this.informers.get(infoKey(info, ns)), (info, ns) => this.metadataInformers.get(infoKey(info, ns)));
+    this.objects = new ManagerCache(this.cache, { ...opts.cache, namespace: opts.namespace, logger: this.logger });
+    this.client = new CachedClient(opts.transport, (info, ns) => this.objects.lookup(info, ns, false), (info, ns) => this.objects.lookup(info, ns, true));
     if (!opts.metricsSecureServing && opts.metricsCertDir !== undefined) {
       throw new TypeError('metricsCertDir needs metricsSecureServing: true (plain HTTP has no certificate)');
     }
@@ -201,21 +143,44 @@ export class Manager {
     }
   }
 
-  /** The shared informer for `info` (all namespaces, or the manager's namespace); its reads back `getClient()`. */
-  getInformer<T extends KubeObject>(info: ResourceInfo, opts: Omit<InformerOptions<T>, 'namespace' | 'labelSelector' | 'fieldSelector'> = {}): SharedIndexInformer<T> {
-    const informer = this.cache.informerFor<T>(info, opts);
-    this.informers.set(infoKey(info, info.namespaced ? (this.opts.namespace ?? '') : ''), informer as unknown as SharedIndexInformer<KubeObject>);
-    return informer;
+  /**
+   * The cache's informer for `info` (settings from `ManagerOptions.cache`), created on first use and started with the
+   * cache; its store backs `getClient()` reads. A kind cached in several namespaces has one informer per namespace:
+   * use `getInformers`. `stripManagedFields` fixes the kind's managedFields decision (see `ObjectCacheOptions`).
+   */
+  getInformer<T extends KubeObject>(info: ResourceInfo, opts: InformerRequest = {}): SharedIndexInformer<T> {
+    const informers = this.getInformers<T>(info, opts);
+    if (informers.length !== 1) throw new TypeError(`${info.resource} is cached in ${informers.length} namespaces: use getInformers()`);
+    return informers[0]!;
+  }
+
+  /** The cache's informers for `info`: one per cached namespace (see `ObjectCacheOptions.namespaces`). */
+  getInformers<T extends KubeObject>(info: ResourceInfo, opts: InformerRequest = {}): SharedIndexInformer<T>[] {
+    return this.objects.informers<T>(info, opts);
   }
 
   /**
    * The cache's metadata-only informer for `info` (see `SharedInformerFactory.metadataInformerFor`), created on first
    * use and started with the cache. `getClient().metadata(info)` reads from it once it has synced.
    */
-  getMetadataInformer(info: ResourceInfo, opts: Omit<InformerOptions<KubeObject>, 'namespace' | 'labelSelector' | 'fieldSelector'> = {}): SharedIndexInformer<KubeObject> {
-    const informer = this.cache.metadataInformerFor(info, opts);
-    this.metadataInformers.set(infoKey(info, info.namespaced ? (this.opts.namespace ?? '') : ''), informer);
-    return informer;
+  getMetadataInformer(info: ResourceInfo, opts: { keepManagedFields?: boolean } = {}): SharedIndexInformer<KubeObject> {
+    const informers = this.getMetadataInformers(info, opts);
+    if (informers.length !== 1) throw new TypeError(`${info.resource} is cached in ${informers.length} namespaces: use getMetadataInformers()`);
+    return informers[0]!;
+  }
+
+  /** The cache's metadata-only informers for `info`, one per cached namespace. */
+  getMetadataInformers(info: ResourceInfo, opts: { keepManagedFields?: boolean } = {}): SharedIndexInformer<KubeObject>[] {
+    return this.objects.metadataInformers(info, opts.keepManagedFields ?? false);
+  }
+
+  /**
+   * Indexes the cached objects of `info` by `field` (controller-runtime's `GetFieldIndexer().IndexField`): `extract`
+   * returns the values an object is found under, and `getClient().resource(info, ns).list({ fieldSelector:
+   * 'field=value' })` is then answered from that index. Call before `start`, once per kind and field.
+   */
+  indexField<T extends KubeObject>(info: ResourceInfo, field: string, extract: FieldExtractFunc<T>): void {
+    this.objects.indexField(info, field, extract);
   }
 
   /** The webhook server passed in the options, if any (controller-runtime's `GetWebhookServer`). */
@@ -288,7 +253,7 @@ export class Manager {
     await this.opts.webhookServer?.listen();
     let lost = false;
     try {
-      this.cache.start();
+      this.objects.start();
       await this.cache.waitForCacheSync({ timeoutMs: this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS, signal });
       this.cacheSynced = true;
       log.info('caches synced');
@@ -346,7 +311,7 @@ export class Manager {
     try {
       const informers = r.informers?.() ?? [];
       if (informers.length > 0) {
-        this.cache.start();
+        this.objects.start();
         await this.cache.waitForCacheSync({ timeoutMs: this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS, signal });
       }
       if (signal.aborted) return;
@@ -374,10 +339,6 @@ export class Manager {
   private needsLeader(r: Runnable): boolean {
     return this.elector !== undefined && (r.needLeaderElection ?? true);
   }
-}
-
-function infoKey(info: ResourceInfo, namespace: string): string {
-  return `${info.group}/${info.version}/${info.resource}@${namespace}`;
 }
 
 function waitAbort(signal: AbortSignal): Promise<void> {

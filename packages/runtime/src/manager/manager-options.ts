@@ -1,0 +1,77 @@
+/** Settings of a `Manager` (controller-runtime's `manager.Options`); see the `Manager` class for the lifecycle. */
+import type { Registry } from 'prom-client';
+import type { WatchListMode } from '../cache/reflector-types.js';
+import type { Transport } from '../client/types.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { AuthFilterOptions } from '../metrics/auth-filter.js';
+import type { WebhookServer } from '../webhook/server.js';
+import type { CacheOptions } from './manager-cache.js';
+
+/**
+ * Settings of a `Manager` (controller-runtime's `manager.Options`). Only `transport` is required; leader
+ * election is off unless `leaderElection` is set, and then `leaderElectionId` is required.
+ */
+export interface ManagerOptions {
+  transport: Transport;
+  /** Restrict the cache to one namespace (default all; `cache` may say otherwise per kind). */
+  namespace?: string;
+  /**
+   * Per-kind cache settings and defaults (controller-runtime's `cache.Options`): namespaces, label and field
+   * selectors, transform, and whether managedFields are dropped (by default for kinds watched only by `owns()`).
+   */
+  cache?: CacheOptions;
+  /** Cache resync period (default none). */
+  resyncPeriodMs?: number;
+  /**
+   * How the cache's informers get their state: WatchList streams or list + watch (`ReflectorOptions.watchList`).
+   * Default `KUBEGEN_WATCH_LIST`, else `'auto'`: WatchList where the apiserver supports it (1.27+ with the feature
+   * on), list + watch elsewhere.
+   */
+  watchList?: WatchListMode;
+  /** `/metrics` address, default `:8080`; `"0"` disables. */
+  metricsBindAddress?: string;
+  /**
+   * Serve `/metrics` over HTTPS to authenticated and authorized clients only (controller-runtime's
+   * `SecureServing` with `filters.WithAuthenticationAndAuthorization`): each scrape's bearer token is checked with a
+   * TokenReview and a SubjectAccessReview (`get` on the non-resource URL `/metrics`) through this manager's
+   * transport, whose identity then needs `create` on `tokenreviews` and `subjectaccessreviews`. Default false (plain
+   * HTTP, anyone who reaches the port), as controller-runtime's library default; the scaffold turns it on.
+   */
+  metricsSecureServing?: boolean;
+  /**
+   * With `metricsSecureServing`: folder of the metrics serving certificate (`tls.crt`, `tls.key`), reloaded when it
+   * changes. Default: a self-signed certificate made at start.
+   */
+  metricsCertDir?: string;
+  /** Cache lifetimes of the metrics authentication (`withAuthenticationAndAuthorization` options). */
+  metricsAuth?: AuthFilterOptions;
+  /** `/healthz` + `/readyz` address; default `""`/`"0"`: disabled. */
+  healthProbeBindAddress?: string;
+  readinessEndpointName?: string;
+  livenessEndpointName?: string;
+  leaderElection?: boolean;
+  /** Lease name (required with leader election). */
+  leaderElectionId?: string;
+  /** Lease namespace: default `namespace`, else the in-cluster service-account namespace. */
+  leaderElectionNamespace?: string;
+  leaderElectionIdentity?: string;
+  /** Release the Lease on shutdown so a successor takes over at once (only safe if the process then exits). */
+  leaderElectionReleaseOnCancel?: boolean;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Default 30 s; how long in-flight work may take to finish on shutdown. */
+  gracefulShutdownTimeoutMs?: number;
+  /** Default 2 min. */
+  cacheSyncTimeoutMs?: number;
+  clock?: Clock;
+  logger?: Logger;
+  registry?: Registry;
+  /**
+   * Admission and conversion webhooks served by this manager. It listens before the cache starts (the cache may
+   * need a conversion webhook to list a multi-version kind), on every replica, and `/readyz` includes a `webhook`
+   * check that passes once it serves.
+   */
+  webhookServer?: WebhookServer;
+}
