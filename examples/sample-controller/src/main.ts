@@ -19,6 +19,7 @@ import {
   ping,
   SharedInformerFactory,
   setupLogging,
+  stripManagedFields,
   WebhookServer,
   withAuthenticationAndAuthorization,
 } from '@kubegen/runtime';
@@ -40,6 +41,8 @@ async function main(opts: Options): Promise<number> {
   const sampleClientset = new Clientset(transport);
   const factory = new SharedInformerFactory(transport, {
     resyncPeriodMs: RESYNC_PERIOD_MS,
+    // The controller never reads field ownership: a third of each cached Foo and Deployment less.
+    transform: stripManagedFields(),
     logger: log,
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
   });

@@ -10,7 +10,7 @@
  * The metric objects are process-wide, like client-go's: they are registered on the runtime's `metricsRegistry`,
  * and a Manager serving another registry adds them to it (`registerRestClientMetrics`).
  */
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from '../metrics/prom.js';
 import { metricsRegistry } from '../metrics/registry.js';
 
 export const REST_CLIENT_REQUESTS_TOTAL = 'rest_client_requests_total';

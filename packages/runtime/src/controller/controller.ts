@@ -15,7 +15,7 @@
  *   in-flight reconciles have settled. Nothing here throws out of a worker or crashes the process.
  */
 import { randomUUID } from 'node:crypto';
-import type { Registry } from 'prom-client';
+import type { Registry } from '../metrics/prom.js';
 import type { SharedIndexInformer, HandlerRegistration } from '../cache/shared-informer.js';
 import { objectFromDeleted } from '../cache/keys.js';
 import type { KubeObject } from '../client/types.js';

@@ -2,7 +2,7 @@
  * controller-runtime's reconcile metrics (`pkg/internal/controller/metrics`), registered once per registry and
  * shared by every controller (each controller writes its own `controller` label).
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from '../metrics/prom.js';
 import { metricsRegistry, registeredOr } from '../metrics/registry.js';
 
 export const RECONCILE_TOTAL = 'controller_runtime_reconcile_total';

@@ -20,7 +20,7 @@ import { isConflict, isNotFound, ConnectionStalledError } from '../client/errors
 import type { Transport } from '../client/types.js';
 import { realClock, sleep, type Clock } from '../clock.js';
 import { getLogger, type Logger } from '../log.js';
-import type { Registry } from 'prom-client';
+import type { Registry } from '../metrics/prom.js';
 import { defaultLeaderElectionIdentity } from './identity.js';
 import { LeaseLock, type LeaderElectionRecord, type ObservedLease } from './lease-lock.js';
 import { leaderElectionStatusGauge } from './metrics.js';

@@ -3,7 +3,7 @@
  * `leader_election_master_status{name}` is 1 while this process leads the lock `name`, 0 otherwise.
  * One gauge per registry; electors built against the same registry share it.
  */
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from '../metrics/prom.js';
 import { metricsRegistry, registeredOr } from '../metrics/registry.js';
 
 export const LEADER_ELECTION_MASTER_STATUS = 'leader_election_master_status';

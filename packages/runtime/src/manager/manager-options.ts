@@ -1,5 +1,5 @@
 /** Settings of a `Manager` (controller-runtime's `manager.Options`); see the `Manager` class for the lifecycle. */
-import type { Registry } from 'prom-client';
+import type { Registry } from '../metrics/prom.js';
 import type { WatchListMode } from '../cache/reflector-types.js';
 import type { Transport } from '../client/types.js';
 import type { Clock } from '../clock.js';

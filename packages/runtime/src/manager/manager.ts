@@ -11,7 +11,7 @@
  * running shuts down the same way and rejects with {@link LeaderElectionLostError} (the caller should exit non-zero).
  */
 import { readFileSync } from 'node:fs';
-import type { Registry } from 'prom-client';
+import type { Registry } from '../metrics/prom.js';
 import { SharedInformerFactory } from '../cache/factory.js';
 import type { WatchListMode } from '../cache/reflector-types.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';

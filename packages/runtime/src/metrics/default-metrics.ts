@@ -3,7 +3,7 @@
  * `process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, `nodejs_gc_duration_seconds`, event loop lag, ...),
  * the counterpart of the Go and process collectors controller-runtime registers.
  */
-import { collectDefaultMetrics, type Registry } from 'prom-client';
+import { collectDefaultMetrics, type Registry } from './prom.js';
 import { metricsRegistry } from './registry.js';
 
 const registered = new WeakSet<Registry>();

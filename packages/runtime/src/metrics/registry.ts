@@ -1,4 +1,4 @@
-import { Registry } from 'prom-client';
+import { Registry } from './prom.js';
 
 /**
  * The process-wide Prometheus registry of the runtime (controller-runtime's `metrics.Registry`).

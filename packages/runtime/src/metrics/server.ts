@@ -12,12 +12,13 @@
  */
 import http from 'node:http';
 import type https from 'node:https';
-import type { Registry } from 'prom-client';
+import type { Registry } from './prom.js';
 import { CertWatcher, createTlsServer } from '../certs/cert-watcher.js';
 import { generateServingCertificate } from '../certs/self-signed.js';
 import { getLogger, type Logger } from '../log.js';
 import type { MetricsFilter } from './auth-filter.js';
 import { EndpointServer } from './endpoint-server.js';
+import { parseBindAddress } from './bind-address.js';
 import { registerDefaultMetrics } from './default-metrics.js';
 import { metricsRegistry } from './registry.js';
 
@@ -72,7 +73,8 @@ export class MetricsServer extends EndpointServer {
     if (opts.certDir === '') throw new TypeError('metrics server: certDir is empty (leave it unset for a self-signed certificate)');
     this.opts = opts;
     this.registry = opts.registry ?? metricsRegistry;
-    if (opts.defaultMetrics ?? true) registerDefaultMetrics(this.registry);
+    // The process collectors only where they are served (they load perf_hooks, v8 and their native code).
+    if ((opts.defaultMetrics ?? true) && parseBindAddress(this.bindAddress) !== undefined) registerDefaultMetrics(this.registry);
   }
 
   /** `https` or `http`: how the server is reached. */

@@ -3,7 +3,7 @@
  * `controller_runtime_webhook_requests_total{code,webhook}` (HTTP status code of the answer),
  * `controller_runtime_webhook_latency_seconds{webhook}` and `controller_runtime_webhook_requests_in_flight{webhook}`.
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from '../metrics/prom.js';
 import { metricsRegistry, registeredOr } from '../metrics/registry.js';
 
 export const WEBHOOK_REQUESTS_TOTAL = 'controller_runtime_webhook_requests_total';

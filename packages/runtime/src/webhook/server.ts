@@ -16,7 +16,7 @@ import type https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type http from 'node:http';
-import type { Registry } from 'prom-client';
+import type { Registry } from '../metrics/prom.js';
 import { CertWatcher, createTlsServer } from '../certs/cert-watcher.js';
 import type { HealthChecker } from '../healthz/checks.js';
 import { getLogger, type Logger } from '../log.js';

@@ -1,5 +1,5 @@
-import { Counter, Gauge, Histogram, exponentialBuckets } from 'prom-client';
-import type { Metric, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, exponentialBuckets } from '../metrics/prom.js';
+import type { Metric, Registry } from '../metrics/prom.js';
 import { metricsRegistry } from '../metrics/registry.js';
 import type { WorkqueueMetricsProvider } from './metrics.js';
 

@@ -1,4 +1,4 @@
-import type { Registry } from 'prom-client';
+import type { Registry } from '../metrics/prom.js';
 import { realClock } from '../clock.js';
 import type { Clock } from '../clock.js';
 import { Fifo } from './fifo.js';
