@@ -173,20 +173,14 @@ export { labelShardSelector } from './sharding/shard-selector.js';
 export type { SelectableOptions, ShardSelector } from './sharding/shard-selector.js';
 export { DEFAULT_VIRTUAL_NODES, HashRing, ringHash } from './sharding/ring.js';
 export type { HashRingOptions } from './sharding/ring.js';
+export { shardLeaseTimings } from './sharding/shard-lease.js';
+export type { ShardLeaseTimings } from './sharding/shard-lease.js';
+export { FENCE_HOLDER_PREFIX } from './sharding/lease-tracker.js';
+export type { SharderTuning } from './sharding/sharder.js';
 export {
   DRAIN_LABEL_PREFIX, DRAIN_LABEL_VALUE, drainLabel, RING_LEASE_LABEL, SHARD_LABEL_PREFIX, sharderLeaseName, shardingKey,
   shardLabel, shardLeaseName, validateRingName, validateShardIdentity,
 } from './sharding/labels.js';
-export { ShardLease, shardLeaseTimings } from './sharding/shard-lease.js';
-export type { ShardLeaseOptions, ShardLeaseTimings } from './sharding/shard-lease.js';
-export { Sharder } from './sharding/sharder.js';
-export type { SharderOptions } from './sharding/sharder.js';
-export { decideAssignment } from './sharding/assignment.js';
-export type { Assignment, AssignmentInput } from './sharding/assignment.js';
-export { FENCE_HOLDER_PREFIX, ShardLeaseTracker } from './sharding/lease-tracker.js';
-export type { ShardLeaseTrackerOptions, ShardState } from './sharding/lease-tracker.js';
-export { shardingMetrics } from './sharding/metrics.js';
-export type { ReassignmentReason, ShardingMetrics } from './sharding/metrics.js';
 
 // Metrics and health endpoints (controller-runtime `pkg/metrics`, `pkg/healthz`)
 export { metricsRegistry } from './metrics/registry.js';

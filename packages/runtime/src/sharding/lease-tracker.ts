@@ -16,14 +16,14 @@
  *   where they are. Released and expired Leases are fenced on the next check; an expired one is read again first
  *   and counts as renewed if it changed (a stalled watch must not kill a live shard).
  *
- * Checks run after every Lease event and every `checkIntervalMs`; `onChange` is called when any state changed.
+ * States are computed from the informer's store (never from events alone), on every Lease event and every
+ * `checkIntervalMs`; `onChange` is called when any state changed.
  * Errors are logged and retried on the next check.
  */
 import { KubeClientset } from '../builtin/clientset.js';
 import type { Lease } from '../builtin/types.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
-import { DeletedFinalStateUnknown } from '../cache/keys.js';
 import type { Transport } from '../client/types.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { Logger } from '../log.js';
@@ -56,6 +56,8 @@ export interface ShardLeaseTrackerOptions {
 
 interface Observation {
   raw: string;
+  /** resourceVersion of the Lease observed. */
+  rv: string;
   seenAt: number;
   holder: string;
   durationMs: number;
@@ -66,6 +68,8 @@ export class ShardLeaseTracker {
   private readonly opts: ShardLeaseTrackerOptions;
   private readonly log: Logger;
   private readonly observed = new Map<string, Observation>();
+  /** Per Lease, the version in the informer's store that a direct read or the fence has already superseded. */
+  private readonly superseded = new Map<string, string>();
   private readonly checkIntervalMs: number;
   private snapshot = '';
   private live: readonly string[] = [];
@@ -77,15 +81,9 @@ export class ShardLeaseTracker {
     this.opts = opts;
     this.log = opts.logger.child({ component: 'shard-lease-tracker' });
     this.checkIntervalMs = opts.checkIntervalMs ?? 1_000;
-    opts.informer.addEventHandler({
-      onAdd: (l) => this.observe(l),
-      onUpdate: (_o, l) => this.observe(l),
-      onDelete: (l) => {
-        const lease = l instanceof DeletedFinalStateUnknown ? l.obj : l;
-        this.observed.delete(lease.metadata?.name ?? '');
-        this.check();
-      },
-    });
+    // Events only trigger a check; states are computed from the informer's store, so they never lag behind it.
+    const check = (): void => this.check();
+    opts.informer.addEventHandler({ onAdd: check, onUpdate: check, onDelete: check });
   }
 
   /** Identities of the live shards, sorted. */
@@ -117,18 +115,34 @@ export class ShardLeaseTracker {
     await this.checking;
   }
 
+  /**
+   * Brings the observations up to date with the informer's store (a Lease whose spec changed is seen to change now)
+   * and reports state changes. Call after the informer synced and before deciding anything.
+   */
+  refresh(): void {
+    const names = new Set<string>();
+    for (const lease of this.opts.informer.getIndexer().list()) {
+      const name = lease.metadata?.name ?? '';
+      names.add(name);
+      if (this.superseded.get(name) === lease.metadata?.resourceVersion) continue;
+      this.superseded.delete(name);
+      this.observe(lease);
+    }
+    for (const name of [...this.observed.keys()]) if (!names.has(name) && !this.superseded.has(name)) this.observed.delete(name);
+    this.report();
+  }
+
   private observe(lease: Lease): void {
     const name = lease.metadata?.name ?? '';
     const raw = JSON.stringify(lease.spec ?? {});
-    const prev = this.observed.get(name);
-    if (prev?.raw === raw) return;
+    if (this.observed.get(name)?.raw === raw) return;
     this.observed.set(name, {
       raw,
+      rv: lease.metadata?.resourceVersion ?? '',
       seenAt: this.opts.clock.now(),
       holder: lease.spec?.holderIdentity ?? '',
       durationMs: (lease.spec?.leaseDurationSeconds ?? 0) * 1000,
     });
-    this.check();
   }
 
   private fresh(o: Observation): boolean {
@@ -152,13 +166,13 @@ export class ShardLeaseTracker {
   }
 
   private async checkOnce(): Promise<void> {
-    this.report();
+    this.refresh();
     for (const [name, o] of [...this.observed]) {
       if (this.stopped) return;
       if (o.holder.startsWith(FENCE_HOLDER_PREFIX) || this.fresh(o)) continue;
       await this.fence(name, o);
     }
-    this.report();
+    this.refresh();
   }
 
   /** Publishes the live set and calls `onChange` when any state changed. */
@@ -178,13 +192,20 @@ export class ShardLeaseTracker {
     this.opts.onChange();
   }
 
+  /** Observes `lease`, read or written directly, and ignores the older version `seen` came from when the store still has it. */
+  private supersede(name: string, seen: Observation, lease: Lease): void {
+    this.superseded.set(name, seen.rv);
+    this.observe(lease);
+  }
+
   /** Reads the Lease again and, unless it changed since observed, fences it at the version read. */
   private async fence(name: string, seen: Observation): Promise<void> {
     const leases = new KubeClientset(this.opts.transport).coordinationV1.leases(this.opts.namespace);
     try {
       const lease = await leases.get(name);
+      // Changed since observed (a stalled watch?): it counts as seen to change now.
       if (JSON.stringify(lease.spec ?? {}) !== seen.raw) {
-        this.observe(lease);
+        this.supersede(name, seen, lease);
         return;
       }
       const now = formatMicroTime(this.opts.clock.now());
@@ -201,12 +222,9 @@ export class ShardLeaseTracker {
         },
       });
       this.log.info('fenced the Lease of a dead shard', { lease: name, previousHolder: seen.holder });
-      this.observe(fenced);
+      this.supersede(name, seen, fenced);
     } catch (err) {
-      if (isNotFound(err)) {
-        this.observed.delete(name);
-        return;
-      }
+      if (isNotFound(err)) return;
       // A Conflict: the shard renewed (or someone else wrote) meanwhile; the informer brings the new version.
       if (isConflict(err)) this.log.debug('Lease changed while fencing it', { lease: name });
       else this.log.warn('failed to fence the Lease of an expired shard, retrying', { lease: name, error: err });

@@ -28,7 +28,7 @@ export interface ShardSelector {
    * `opts` narrowed to this shard: a copy whose `labelSelector` is the shard's, ANDed with the one `opts` already
    * had (`app=web` → `app=web,shard.kubegen.io/foos=replica-0`). For informer, list and watch options.
    */
-  apply<O extends SelectableOptions>(opts?: O): O;
+  apply<O extends SelectableOptions | object>(opts?: O): O & { labelSelector: string };
   /** Whether `obj` belongs to this shard (what the apiserver's filtering would answer for it). */
   matches(obj: KubeObject): boolean;
 }
@@ -44,8 +44,8 @@ export function labelShardSelector(ring: string, identity: string): ShardSelecto
     ring,
     identity,
     labelSelector: selector,
-    apply<O extends SelectableOptions>(opts?: O): O {
-      const own = opts?.labelSelector?.trim();
+    apply<O extends SelectableOptions | object>(opts?: O): O & { labelSelector: string } {
+      const own = (opts as SelectableOptions | undefined)?.labelSelector?.trim();
       return { ...(opts ?? ({} as O)), labelSelector: own ? `${own},${selector}` : selector };
     },
     matches(obj: KubeObject): boolean {

@@ -27,7 +27,7 @@ import { LeaderElector } from '../leaderelection/leader-elector.js';
 import { getLogger, type Logger } from '../log.js';
 import { drainLabel, sharderLeaseName, shardLabel, validateRingName, validateShardIdentity } from './labels.js';
 import { shardingMetrics } from './metrics.js';
-import { Sharder, type SharderOptions } from './sharder.js';
+import { Sharder, type SharderTuning } from './sharder.js';
 import { ShardLease, shardLeaseTimings, type ShardLeaseTimings } from './shard-lease.js';
 import { labelShardSelector, type ShardSelector } from './shard-selector.js';
 
@@ -47,7 +47,7 @@ export interface ShardOptions extends ShardLeaseTimings {
   /** Namespace of the sharded objects the sharder watches; default all namespaces. */
   watchNamespace?: string;
   /** Sharder tuning: ring points per shard (100), workers (2), label writes per second (50) and burst (100), Lease check period (1 s). */
-  sharder?: Pick<SharderOptions, 'virtualNodes' | 'workers' | 'writesPerSecond' | 'writeBurst' | 'checkIntervalMs'>;
+  sharder?: SharderTuning;
   /** Called once if the shard Lease is lost (not on a graceful stop): stop reconciling at once. */
   onLost?: () => void;
   logger?: Logger;

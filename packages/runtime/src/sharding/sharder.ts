@@ -36,8 +36,21 @@ import { HashRing } from './ring.js';
 
 const OWNER_INDEX = 'sharding.kubegen.io/controller-owner';
 
+/** Tuning of a {@link Sharder}; every field optional. */
+export interface SharderTuning {
+  /** Points per shard on the ring (default 100). */
+  virtualNodes?: number;
+  /** Worker loops (default 2). */
+  workers?: number;
+  /** Label writes per second (default 50) and burst (default 100). */
+  writesPerSecond?: number;
+  writeBurst?: number;
+  /** Period of the Lease expiry check (default 1 s). */
+  checkIntervalMs?: number;
+}
+
 /** Settings of a {@link Sharder}. */
-export interface SharderOptions {
+export interface SharderOptions extends SharderTuning {
   transport: Transport;
   ring: string;
   /** Identity of the replica running it (written into the fences of dead shards' Leases). */
@@ -50,15 +63,6 @@ export interface SharderOptions {
   controlled?: readonly ResourceInfo[];
   /** Namespace of the sharded objects; default all namespaces. */
   watchNamespace?: string;
-  /** Points per shard on the ring (default 100). */
-  virtualNodes?: number;
-  /** Worker loops (default 2). */
-  workers?: number;
-  /** Label writes per second (default 50) and burst (default 100). */
-  writesPerSecond?: number;
-  writeBurst?: number;
-  /** Period of the Lease expiry check (default 1 s). */
-  checkIntervalMs?: number;
   clock: Clock;
   logger: Logger;
   registry?: Registry;
@@ -138,6 +142,7 @@ export class Sharder {
     const bucket = new BucketRateLimiter<string>(opts.writesPerSecond ?? 50, opts.writeBurst ?? 100, opts.clock);
     try {
       await factory.waitForCacheSync({ signal });
+      tracker.refresh();
       this.log.info('sharder caches synced', { objects: main.getIndexer().size, liveShards: tracker.liveShards() });
       enqueueAll();
       const worker = async (): Promise<void> => {
