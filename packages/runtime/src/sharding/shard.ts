@@ -174,7 +174,7 @@ export class Shard {
    * Reports the size of `informer`'s cache as `kubegen_shard_cached_objects{ring,shard,resource}` (default
    * `resource`: the sharded kind's plural). Returns a function that stops reporting it.
    */
-  observeCache(informer: SharedIndexInformer<KubeObject>, resource: string = this.opts.resource.resource): () => void {
+  observeCache<T extends KubeObject>(informer: SharedIndexInformer<T>, resource: string = this.opts.resource.resource): () => void {
     return shardingMetrics(this.opts.registry).collectCachedObjects((set) =>
       set({ ring: this.ringName, shard: this.identity, resource }, informer.getIndexer().size),
     );
