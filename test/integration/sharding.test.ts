@@ -21,6 +21,7 @@ import { HashRing } from '@kubegen/runtime/internal/sharding/ring.js';
 import { parsePrometheusText } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { Clientset } from '../../examples/sample-controller/src/generated/clientset.js';
 import { fooResource } from '../../examples/sample-controller/src/generated/samplecontroller.k8s.io/v1alpha1/register.js';
+import { syncIntervals, syncOverlaps, type SyncLog } from '../support/sync-overlaps.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { ensureSampleControllerBuilt, freePort, SampleControllerProcess } from './support/sample-controller-process.js';
 
@@ -192,35 +193,13 @@ describe('sharding across sample-controller processes (envtest)', () => {
   });
 
   it('no Foo was ever reconciled by two shards at once', () => {
-    const intervals = new Map<string, { proc: string; start: number; end: number }[]>();
-    let count = 0;
-    for (const [id, p] of [...procs.entries(), ...[...killedAt.keys()].map((k) => [`${k.name}(killed)`, k] as const)]) {
-      const open = new Map<string, number>();
-      for (const l of p.lines) {
-        if (l.msg !== 'sync started' && l.msg !== 'sync finished') continue;
-        const key = l['resourceName'] as string;
-        if (l.msg === 'sync started') open.set(key, l['at'] as number);
-        else {
-          const list = intervals.get(key) ?? [];
-          list.push({ proc: `${id}#${p.child.pid}`, start: open.get(key)!, end: l['at'] as number });
-          intervals.set(key, list);
-          open.delete(key);
-          count++;
-        }
-      }
-      for (const [key, start] of open) {
-        const end = killedAt.get(p) ?? Date.now();
-        intervals.set(key, [...(intervals.get(key) ?? []), { proc: `${id}#${p.child.pid}`, start, end }]);
-      }
-    }
-    assert.ok(count > COUNT, `only ${count} syncs logged`);
-    for (const [key, list] of intervals) {
-      list.sort((a, b) => a.start - b.start);
-      for (let i = 1; i < list.length; i++) {
-        const prev = list.slice(0, i).reduce((m, x) => (x.end > m.end ? x : m));
-        if (prev.proc !== list[i]!.proc) assert.ok(list[i]!.start >= prev.end, `${key} reconciled concurrently by ${prev.proc} and ${list[i]!.proc}: ${JSON.stringify([prev, list[i]])}`);
-      }
-    }
-    process.stdout.write(`# ${count} syncs checked for overlaps across ${intervals.size} Foos\n`);
+    const logs: SyncLog[] = [...procs.values(), ...killedAt.keys()].map((p) => ({
+      proc: `${p.name}#${p.child.pid}`, lines: p.lines, openEnd: killedAt.get(p) ?? Date.now(),
+    }));
+    const { byKey, finished } = syncIntervals(logs);
+    assert.ok(finished > COUNT, `only ${finished} syncs logged`);
+    const overlaps = syncOverlaps(byKey);
+    assert.deepEqual(overlaps, [], `Foos reconciled concurrently by two shards: ${JSON.stringify(overlaps.slice(0, 5))}`);
+    process.stdout.write(`# ${finished} syncs of ${byKey.size} Foos by ${logs.length} processes checked: no overlap\n`);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The consistent-hash ring and the sharding names: balance over three shards, minimal movement when a shard joins
  * or leaves, determinism; label keys, Lease names (sanitized, collision-free), ring name and identity validation,
- * and the label-based ShardSelector.
+ * and the label-based ShardSelector; the sync overlap checker the sharding integration test relies on.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -10,6 +10,7 @@ import {
   drainLabel, sharderLeaseName, shardingKey, shardLabel, shardLeaseName, validateRingName, validateShardIdentity,
 } from '@kubegen/runtime/internal/sharding/labels.js';
 import { labelShardSelector } from '@kubegen/runtime/internal/sharding/shard-selector.js';
+import { syncIntervals, syncOverlaps } from '../support/sync-overlaps.js';
 import { validateDNS1123Subdomain } from '@kubegen/runtime/internal/labels/validation.js';
 
 const keys = Array.from({ length: 1000 }, (_, i) => `ns-${i % 7}/foo-${i}`);
@@ -100,5 +101,19 @@ describe('sharding names', () => {
     assert.deepEqual(s.apply(), { labelSelector: 'shard.kubegen.io/foos=r0' });
     assert.equal(s.matches({ metadata: { labels: { 'shard.kubegen.io/foos': 'r0' } } }), true);
     assert.equal(s.matches({ metadata: { labels: { 'shard.kubegen.io/foos': 'r1' } } }), false);
+  });
+});
+
+describe('sync overlap checker (of the sharding integration test)', () => {
+  const line = (msg: string, key: string, at: number) => ({ msg, resourceName: key, at });
+  it('finds concurrent syncs of one key by two processes, and only those', () => {
+    const { byKey, finished } = syncIntervals([
+      { proc: 'a', openEnd: 100, lines: [line('sync started', 'n/x', 1), line('sync finished', 'n/x', 5), line('sync started', 'n/y', 10), line('sync finished', 'n/y', 20), line('sync started', 'n/z', 30)] },
+      { proc: 'b', openEnd: 100, lines: [line('sync started', 'n/x', 5), line('sync finished', 'n/x', 8), line('sync started', 'n/y', 19), line('sync finished', 'n/y', 25), line('sync started', 'n/z', 99), line('sync finished', 'n/z', 120)] },
+    ]);
+    assert.equal(finished, 5);
+    const found = syncOverlaps(byKey).map((o) => o.key);
+    // x: back to back (no overlap); y: b started before a finished; z: a's sync never finished before the kill at 100.
+    assert.deepEqual(found.sort(), ['n/y', 'n/z']);
   });
 });
