@@ -119,7 +119,7 @@ export class Sharder {
       const obj = o instanceof DeletedFinalStateUnknown ? o.obj : o;
       queue.add(shardingKey(obj));
     };
-    main.addEventHandler({ onAdd: enqueue, onUpdate: (_old, o) => enqueue(o) });
+    main.addEventHandler({ onAdd: enqueue, onUpdate: (_old, o) => enqueue(o), onDelete: enqueue });
     for (const inf of controlled) {
       const toOwner = (o: KubeObject): void => {
         for (const key of this.ownerIndex(o)) queue.add(key);
