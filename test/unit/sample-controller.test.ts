@@ -254,6 +254,17 @@ describe('sample-controller work loop and event routing', () => {
 
 const pick = <T extends object, K extends keyof T>(o: T, ...keys: K[]): Pick<T, K> => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 
+describe('sample-controller newDeployment with sharding', () => {
+  it('puts extra labels (the shard label) on the Deployment only, not on its selector or pod template', () => {
+    const foo = { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name: 'f', namespace: 'n', uid: 'u' }, spec: { deploymentName: 'd', replicas: 1 } } as never;
+    const d = newDeployment(foo, { 'shard.kubegen.io/sample-controller': 'r0' });
+    assert.deepEqual(d.metadata?.labels, { 'shard.kubegen.io/sample-controller': 'r0' });
+    assert.deepEqual(d.spec?.selector?.matchLabels, { app: 'nginx', controller: 'f' });
+    assert.deepEqual(d.spec?.template?.metadata?.labels, { app: 'nginx', controller: 'f' });
+    assert.equal(newDeployment(foo).metadata?.labels, undefined);
+  });
+});
+
 describe('sample-controller flags', () => {
   it('parses GNU and Go style flags with the Go defaults', () => {
     assert.deepEqual(parseOptions(['--kubeconfig=/k']), {
@@ -264,6 +275,12 @@ describe('sample-controller flags', () => {
       leaderElect: false,
       leaderElectionId: 'sample-controller-lock',
       leaderElectionNamespace: undefined,
+      sharding: false,
+      identity: undefined,
+      shardingNamespace: undefined,
+      shardLeaseDurationMs: undefined,
+      shardRenewDeadlineMs: undefined,
+      shardRetryPeriodMs: undefined,
       metricsBindAddress: '0',
       metricsSecure: false,
       metricsCertDir: undefined,
@@ -289,6 +306,16 @@ describe('sample-controller flags', () => {
     assert.deepEqual(pick(parseOptions(['--metrics-secure', '--metrics-cert-dir=/certs']), 'metricsSecure', 'metricsCertDir'), { metricsSecure: true, metricsCertDir: '/certs' });
     assert.throws(() => parseOptions(['--metrics-cert-dir=/certs']), /--metrics-cert-dir needs --metrics-secure/);
     assert.throws(() => parseOptions(['--metrics-secure=on']), /--metrics-secure takes true or false/);
+  });
+
+  it('takes --sharding with its identity, Lease namespace and durations, only with --sharding and not with --leader-elect', () => {
+    const o = parseOptions(['--sharding', '--identity=r1', '--sharding-namespace=ops', '--shard-lease-duration=8s', '--shard-renew-deadline=5000ms', '--shard-retry-period=1']);
+    assert.deepEqual(pick(o, 'sharding', 'identity', 'shardingNamespace', 'shardLeaseDurationMs', 'shardRenewDeadlineMs', 'shardRetryPeriodMs'), {
+      sharding: true, identity: 'r1', shardingNamespace: 'ops', shardLeaseDurationMs: 8000, shardRenewDeadlineMs: 5000, shardRetryPeriodMs: 1000,
+    });
+    assert.throws(() => parseOptions(['--identity=r1']), /--identity needs --sharding/);
+    assert.throws(() => parseOptions(['--sharding', '--leader-elect']), /exclude each other/);
+    assert.throws(() => parseOptions(['--sharding', '--shard-lease-duration=soon']), /duration/);
   });
 });
 

@@ -29,6 +29,7 @@ import {
   type KubeObject,
   type ControllerMetrics,
   type Logger,
+  type Shard,
   type TypedInformer,
 } from '@kubegen/runtime';
 import type { Clientset } from './generated/clientset.js';
@@ -55,6 +56,11 @@ export interface ControllerOptions {
   queue?: RateLimitingQueue<string>;
   /** controller-runtime's reconcile metrics, labelled `controller="sample-controller"` (default: the runtime registry's). */
   metrics?: ControllerMetrics;
+  /**
+   * With sharding: the replica's shard. Before a sync the worker lets it acknowledge a drain (and skips the sync);
+   * Deployments get its labels for their Foo.
+   */
+  shard?: Shard;
 }
 
 export class Controller {
@@ -68,6 +74,7 @@ export class Controller {
   private readonly repeats = new RepeatFilter();
   private readonly metrics: ControllerMetrics;
   private readonly metricLabels = { controller: CONTROLLER_AGENT_NAME };
+  private readonly shard: Shard | undefined;
   private stopping = false;
 
   constructor(opts: ControllerOptions) {
@@ -79,6 +86,7 @@ export class Controller {
     this.log = (opts.logger ?? getLogger()).child({ controller: CONTROLLER_AGENT_NAME });
     this.queue = opts.queue ?? new RateLimitingQueue<string>({ name: 'Foos' });
     this.metrics = opts.metrics ?? controllerMetrics();
+    this.shard = opts.shard;
     this.metrics.activeWorkers.set(this.metricLabels, 0);
 
     this.log.info('Setting up event handlers');
@@ -139,7 +147,16 @@ export class Controller {
     const startedAt = performance.now();
     this.metrics.activeWorkers.inc(labels);
     try {
-      await this.syncHandler(key);
+      if (await this.drained(key)) {
+        this.queue.forget(key);
+        return true;
+      }
+      this.log.debug('sync started', { resourceName: key, at: preciseNow() });
+      try {
+        await this.syncHandler(key);
+      } finally {
+        this.log.debug('sync finished', { resourceName: key, at: preciseNow() });
+      }
       this.queue.forget(key);
       this.metrics.reconcileTotal.inc({ ...labels, result: 'success' });
       this.log.info('Successfully synced', { resourceName: key });
@@ -158,6 +175,24 @@ export class Controller {
       this.queue.done(key);
     }
     return true;
+  }
+
+  /**
+   * With sharding: true when this shard must not sync the Foo `key` — the sharder asked to drain it (the drain is
+   * acknowledged here, between syncs of the key, so no sync of it is in flight when it moves) or it is not this
+   * shard's. Rejects on API errors (the key is retried).
+   */
+  private async drained(key: string): Promise<boolean> {
+    if (this.shard === undefined) return false;
+    let namespace: string;
+    let name: string;
+    try {
+      ({ namespace, name } = splitMetaNamespaceKey(key));
+    } catch {
+      return false;
+    }
+    const foo = this.foos.lister.namespace(namespace).get(name);
+    return foo !== undefined && (await this.shard.handleDrain(foo));
   }
 
   /**
@@ -189,7 +224,7 @@ export class Controller {
 
     let deployment = this.deployments.lister.namespace(namespace).get(deploymentName);
     if (deployment === undefined) {
-      deployment = await this.kube.appsV1.deployments(namespace).create(newDeployment(foo));
+      deployment = await this.kube.appsV1.deployments(namespace).create(newDeployment(foo, this.shard?.labelsFor(foo)));
     }
 
     if (!isControlledBy(deployment, foo)) {
@@ -201,7 +236,7 @@ export class Controller {
     const want = foo.spec?.replicas;
     if (want !== undefined && want !== deployment.spec?.replicas) {
       this.log.info('Update deployment resource', { foo: key, desiredReplicas: want, currentReplicas: deployment.spec?.replicas });
-      deployment = await this.kube.appsV1.deployments(namespace).update(newDeployment(foo));
+      deployment = await this.kube.appsV1.deployments(namespace).update(newDeployment(foo, this.shard?.labelsFor(foo)));
     }
 
     await this.updateFooStatus(foo, deployment);
@@ -254,6 +289,11 @@ export class Controller {
 /** The Foo with its apiVersion and kind set (lists leave them off items; events and writes need them). */
 function asFoo(foo: Foo): Foo {
   return foo.apiVersion && foo.kind ? foo : { ...foo, apiVersion: FOO_API_VERSION, kind: FOO_KIND };
+}
+
+/** Wall-clock time in ms with sub-millisecond precision, comparable across processes on one host (sync logs). */
+function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

@@ -4,6 +4,11 @@
  * for a Lease, serves metrics and health probes when asked, and runs until SIGTERM/SIGINT. On a signal it stops
  * taking work, lets in-flight syncs finish, flushes events, releases the Lease and exits 0. A second signal exits 1
  * at once. API errors never end the process; losing the Lease does (exit 1), as in client-go controllers.
+ *
+ * With `--sharding` the process is one shard of the ring `sample-controller` (see docs/sharding.md): it holds its
+ * shard Lease, runs the sharder while it leads `sample-controller-sharder`, its Foo and Deployment informers select
+ * its shard label, and workers start once the shard Lease is held. Losing the shard Lease ends the process (exit 1);
+ * on a signal the workers stop first, then the shard Lease is released so the sharder moves its Foos at once.
  */
 import {
   defaultNamespace,
@@ -17,19 +22,24 @@ import {
   loadClientConfig,
   MetricsServer,
   ping,
+  Shard,
   SharedInformerFactory,
+  builtinResources,
   setupLogging,
   stripManagedFields,
   WebhookServer,
   withAuthenticationAndAuthorization,
 } from '@kubegen/runtime';
 import { Clientset } from './generated/clientset.js';
+import { fooResource } from './generated/samplecontroller.k8s.io/v1alpha1/register.js';
 import { InformerFactory } from './generated/informers.js';
 import { Controller, CONTROLLER_AGENT_NAME } from './controller.js';
 import { parseOptions, type Options } from './options.js';
 import { setupWebhooks } from './webhooks.js';
 
 const RESYNC_PERIOD_MS = 30_000;
+/** The ring (sharded controller) name of `--sharding`: labels `shard.kubegen.io/sample-controller`. */
+export const SHARDING_RING = 'sample-controller';
 // Replaced once the flags are read (--log-level, --log-format); until then the default (KUBEGEN_LOG_LEVEL/FORMAT).
 let log = getLogger().child({ component: CONTROLLER_AGENT_NAME });
 
@@ -50,8 +60,36 @@ async function main(opts: Options): Promise<number> {
   const sampleInformers = new InformerFactory(factory);
   const broadcaster = new EventBroadcaster({ transport, logger: log });
 
-  const deploymentInformer = kubeInformers.appsV1.deployments();
-  const fooInformer = sampleInformers.samplecontrollerV1alpha1.foos();
+  const stop = new AbortController();
+  let exitCode = 0;
+  // --sharding: this replica's shard; its informers see only the Foos and Deployments assigned to it.
+  const shard = opts.sharding
+    ? new Shard({
+        transport,
+        ringName: SHARDING_RING,
+        ...(opts.identity !== undefined ? { identity: opts.identity } : {}),
+        namespace: opts.shardingNamespace ?? opts.leaderElectionNamespace ?? defaultNamespace(clientConfig),
+        resource: fooResource,
+        controlled: [builtinResources.deployments],
+        ...(opts.namespace ? { watchNamespace: opts.namespace } : {}),
+        ...(opts.shardLeaseDurationMs !== undefined ? { leaseDurationMs: opts.shardLeaseDurationMs } : {}),
+        ...(opts.shardRenewDeadlineMs !== undefined ? { renewDeadlineMs: opts.shardRenewDeadlineMs } : {}),
+        ...(opts.shardRetryPeriodMs !== undefined ? { retryPeriodMs: opts.shardRetryPeriodMs } : {}),
+        logger: log,
+        onLost: () => {
+          if (stop.signal.aborted) return;
+          exitCode = 1;
+          stop.abort();
+        },
+      })
+    : undefined;
+  const deploymentInformer = kubeInformers.appsV1.deployments(shard ? shard.selector.apply({}) : {});
+  const fooInformer = sampleInformers.samplecontrollerV1alpha1.foos(shard ? shard.selector.apply({}) : {});
+  if (shard) {
+    shard.observeCache(fooInformer.informer);
+    shard.observeCache(deploymentInformer.informer, 'deployments');
+    log.info('sharding', { ring: shard.ringName, identity: shard.identity, lease: shard.leaseName, selector: shard.selector.labelSelector });
+  }
   const controller = new Controller({
     kubeClientset,
     sampleClientset,
@@ -59,6 +97,7 @@ async function main(opts: Options): Promise<number> {
     fooInformer,
     recorder: broadcaster.newRecorder(CONTROLLER_AGENT_NAME),
     logger: log,
+    ...(shard ? { shard } : {}),
   });
 
   // --metrics-secure: HTTPS, and only for scrapers the apiserver authenticates and authorizes (get on /metrics).
@@ -85,8 +124,6 @@ async function main(opts: Options): Promise<number> {
     probes.addReadyzCheck('webhook', webhooks.startedChecker());
   }
 
-  const stop = new AbortController();
-  let exitCode = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stop.signal.aborted) {
       log.error('second signal received, exiting now', { signal });
@@ -118,6 +155,15 @@ async function main(opts: Options): Promise<number> {
       },
     });
     await elector.run(stop.signal);
+  } else if (shard) {
+    // The shard Lease outlives the workers: it is released only after every in-flight sync finished.
+    const shardStop = new AbortController();
+    const shardRun = shard.run(shardStop.signal);
+    const held = await Promise.race([shard.whenHeld().then(() => true), aborted(stop.signal).then(() => false)]);
+    if (held) await controller.run(opts.workers, stop.signal);
+    if (exitCode === 1) log.error('shard lease lost');
+    shardStop.abort();
+    await shardRun;
   } else {
     await controller.run(opts.workers, stop.signal);
   }
@@ -129,6 +175,11 @@ async function main(opts: Options): Promise<number> {
   transport.close();
   log.info('exiting', { code: exitCode });
   return exitCode;
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 function withTimeout(p: Promise<void>, ms: number): Promise<void> {

@@ -22,7 +22,11 @@ export function fooControllerRef(foo: Foo): OwnerReference {
   };
 }
 
-export function newDeployment(foo: Foo): Deployment {
+/**
+ * `extraLabels` go on the Deployment's own metadata only (not its selector or pod template): with sharding, the
+ * shard label (`shard.labelsFor(foo)`), so the Deployment lands in the Foo's shard's cache at once.
+ */
+export function newDeployment(foo: Foo, extraLabels: Record<string, string> = {}): Deployment {
   const labels = { app: 'nginx', controller: foo.metadata?.name ?? '' };
   const spec: NonNullable<Deployment['spec']> = {
     selector: { matchLabels: { ...labels } },
@@ -34,6 +38,7 @@ export function newDeployment(foo: Foo): Deployment {
   if (foo.spec?.replicas !== undefined) spec.replicas = foo.spec.replicas;
   const metadata: NonNullable<Deployment['metadata']> = {
     name: foo.spec?.deploymentName ?? '',
+    ...(Object.keys(extraLabels).length > 0 ? { labels: { ...extraLabels } } : {}),
     ownerReferences: [fooControllerRef(foo)],
   };
   if (foo.metadata?.namespace) metadata.namespace = foo.metadata.namespace;

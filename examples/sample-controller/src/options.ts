@@ -20,6 +20,19 @@ export interface Options {
   leaderElectionId: string;
   /** Lease namespace override (default: the kubeconfig context's namespace). */
   leaderElectionNamespace: string | undefined;
+  /**
+   * Run as one shard of the ring `sample-controller` (default off): reconcile only the Foos (and their Deployments)
+   * the sharder assigned to `identity`. Exclusive with `leaderElect`.
+   */
+  sharding: boolean;
+  /** Shard identity (default `$POD_NAME`, else the host name): unique among replicas, stable across restarts. */
+  identity: string | undefined;
+  /** Namespace of the shard Leases (default: `--leader-election-namespace`, else the kubeconfig context's). */
+  shardingNamespace: string | undefined;
+  /** Shard and sharder Lease timings in ms (defaults 15 s, 10 s, 2 s; `--shard-lease-duration=8s`). */
+  shardLeaseDurationMs: number | undefined;
+  shardRenewDeadlineMs: number | undefined;
+  shardRetryPeriodMs: number | undefined;
   /** `host:port` for `/metrics`; `0` (default) disables. */
   metricsBindAddress: string;
   /**
@@ -41,6 +54,7 @@ export interface Options {
 
 export const USAGE = `usage: node examples/sample-controller/dist/main.js [--kubeconfig=PATH] [--context=NAME] [--namespace=NS] [--workers=N]
   [--leader-elect] [--leader-election-id=NAME] [--leader-election-namespace=NS]
+  [--sharding [--identity=NAME] [--sharding-namespace=NS] [--shard-lease-duration=15s] [--shard-renew-deadline=10s] [--shard-retry-period=2s]]
   [--metrics-bind-address=ADDR] [--metrics-secure[=true|false]] [--metrics-cert-dir=DIR] [--health-probe-bind-address=ADDR]
   [--webhook-port=9443 --webhook-cert-dir=DIR]
   [--log-level=debug|info|warn|error|silent]
@@ -55,6 +69,12 @@ const OPTIONS = {
   'leader-elect': { type: 'boolean', default: false },
   'leader-election-id': { type: 'string', default: 'sample-controller-lock' },
   'leader-election-namespace': { type: 'string' },
+  sharding: { type: 'boolean', default: false },
+  identity: { type: 'string' },
+  'sharding-namespace': { type: 'string' },
+  'shard-lease-duration': { type: 'string' },
+  'shard-renew-deadline': { type: 'string' },
+  'shard-retry-period': { type: 'string' },
   'metrics-bind-address': { type: 'string', default: '0' },
   'metrics-secure': { type: 'boolean', default: false },
   'metrics-cert-dir': { type: 'string' },
@@ -81,6 +101,9 @@ export function parseOptions(argv: readonly string[]): Options {
   if (values['metrics-cert-dir'] !== undefined && !values['metrics-secure']) throw new TypeError(`--metrics-cert-dir needs --metrics-secure\n${USAGE}`);
   const webhookPort = Number(values['webhook-port']);
   if (!Number.isInteger(webhookPort) || webhookPort < 0 || webhookPort > 65535) throw new TypeError(`--webhook-port must be a port number, got ${values['webhook-port']}\n${USAGE}`);
+  if (values.sharding && values['leader-elect']) throw new TypeError(`--sharding and --leader-elect exclude each other (every shard works)\n${USAGE}`);
+  const shardingOnly = ['identity', 'sharding-namespace', 'shard-lease-duration', 'shard-renew-deadline', 'shard-retry-period'] as const;
+  for (const f of shardingOnly) if (values[f] !== undefined && !values.sharding) throw new TypeError(`--${f} needs --sharding\n${USAGE}`);
   return {
     kubeconfig: values.kubeconfig,
     context: values.context,
@@ -89,6 +112,12 @@ export function parseOptions(argv: readonly string[]): Options {
     leaderElect: values['leader-elect'],
     leaderElectionId: values['leader-election-id'],
     leaderElectionNamespace: values['leader-election-namespace'],
+    sharding: values.sharding,
+    identity: values.identity,
+    shardingNamespace: values['sharding-namespace'],
+    shardLeaseDurationMs: parseDuration('--shard-lease-duration', values['shard-lease-duration']),
+    shardRenewDeadlineMs: parseDuration('--shard-renew-deadline', values['shard-renew-deadline']),
+    shardRetryPeriodMs: parseDuration('--shard-retry-period', values['shard-retry-period']),
     metricsBindAddress: values['metrics-bind-address'],
     metricsSecure: values['metrics-secure'],
     metricsCertDir: values['metrics-cert-dir'],
@@ -97,4 +126,13 @@ export function parseOptions(argv: readonly string[]): Options {
     webhookCertDir: values['webhook-cert-dir'],
     logging: { 'log-level': values['log-level'], 'log-format': values['log-format'] },
   };
+}
+
+/** `15s`, `1500ms`, `1m` (Go duration units s, ms, m; a bare number is seconds) → ms; undefined stays undefined. */
+function parseDuration(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  if (!m) throw new TypeError(`${flag} must be a duration such as 15s or 1500ms, got ${value}\n${USAGE}`);
+  const n = Number(m[1]);
+  return Math.round(m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000);
 }

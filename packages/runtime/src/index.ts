@@ -167,6 +167,22 @@ export { LeaseLock } from './leaderelection/lease-lock.js';
 export type { LeaderElectionRecord, LeaseLockOptions, ObservedLease } from './leaderelection/lease-lock.js';
 export { defaultLeaderElectionIdentity } from './leaderelection/identity.js';
 
+// Sharding: replicas as shards of a consistent-hash ring, objects assigned by label, drain handshake (issue 14)
+export { defaultShardIdentity, Shard } from './sharding/shard.js';
+export type { ShardOptions } from './sharding/shard.js';
+export { labelShardSelector } from './sharding/shard-selector.js';
+export type { SelectableOptions, ShardSelector } from './sharding/shard-selector.js';
+export { DEFAULT_VIRTUAL_NODES, HashRing, ringHash } from './sharding/ring.js';
+export type { HashRingOptions } from './sharding/ring.js';
+export { shardLeaseTimings } from './sharding/shard-lease.js';
+export type { ShardLeaseTimings } from './sharding/shard-lease.js';
+export { FENCE_HOLDER_PREFIX } from './sharding/lease-tracker.js';
+export type { SharderTuning } from './sharding/sharder.js';
+export {
+  DRAIN_LABEL_PREFIX, DRAIN_LABEL_VALUE, drainLabel, RING_LEASE_LABEL, SHARD_LABEL_PREFIX, sharderLeaseName, shardingKey,
+  shardLabel, shardLeaseName, validateRingName, validateShardIdentity,
+} from './sharding/labels.js';
+
 // Metrics and health endpoints (controller-runtime `pkg/metrics`, `pkg/healthz`)
 export { metricsRegistry } from './metrics/registry.js';
 export { registerRestClientMetrics } from './client/metrics.js';
