@@ -7,6 +7,12 @@
  * conflicts (from the controller's log: lines about "the object has been modified", plus the repeats our aggregated
  * lines count), error-level log lines, all log lines, CPU seconds and peak RSS; then the ratios (goal: conflicts ≤
  * 10× Go's). Never asserted anywhere: figures for the closing note.
+ *
+ * Memory over time (issue 14): each controller's RSS is sampled every 5 s; printed are RSS at minute 2 and at the
+ * end of the soak and the growth between them (goal ≤ 10 %), and per minute the RSS range. The TypeScript one also
+ * serves `/metrics`, so its V8 heap (used / total) is sampled alongside: a flat used heap under a growing RSS is heap
+ * sizing, a used heap that keeps growing is a leak. `--node-flags="--max-semi-space-size=1 ..."` passes Node flags
+ * to the TypeScript controller.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +25,8 @@ import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transp
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { Clientset } from '../examples/sample-controller/src/generated/clientset.js';
-import { procCpuSeconds, procPeakRssMB } from '../test/support/proc.js';
+import { procCpuSeconds, procPeakRssMB, procRssMB } from '../test/support/proc.js';
+import { freePort } from '@kubegen/runtime/internal/testing/envtest/envtest-ports.js';
 import { createFoos } from './support/foos.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,6 +39,15 @@ interface Options {
   foos: number;
   patches: number;
   restartEvery: number;
+  nodeFlags: string[];
+}
+
+/** One memory sample: seconds since the soak started, RSS, and (TypeScript) V8 heap used/total from `/metrics`. */
+interface MemorySample {
+  t: number;
+  rssMB: number;
+  heapUsedMB?: number;
+  heapTotalMB?: number;
 }
 
 interface SoakResult {
@@ -45,6 +61,7 @@ interface SoakResult {
   patchesSent: number;
   cpuSeconds: number;
   peakRssMB: number;
+  memory: MemorySample[];
 }
 
 /** Reads the controller's log: conflicts (with our `repeated` counts), error-level lines, all lines. */
@@ -90,7 +107,24 @@ async function mismatches(admin: AdminClient, ns: string): Promise<number> {
   return foos.filter((f) => deps.get(f.spec!.deploymentName!)?.spec?.replicas !== f.spec!.replicas).length;
 }
 
-async function soak(name: string, opts: Options, start: (env: Envtest, ns: string) => ChildProcess): Promise<SoakResult> {
+/** V8 heap used and total (MB) from prom-client's default metrics at `url`, or nothing. */
+async function heapFromMetrics(url: string | undefined): Promise<{ heapUsedMB?: number; heapTotalMB?: number }> {
+  if (!url) return {};
+  try {
+    const text = await (await fetch(url, { signal: AbortSignal.timeout(2000) })).text();
+    const read = (name: string): number | undefined => {
+      const m = new RegExp(`^${name} ([0-9.e+]+)`, 'm').exec(text);
+      return m ? Number(m[1]) / 1e6 : undefined;
+    };
+    const used = read('nodejs_heap_size_used_bytes');
+    const total = read('nodejs_heap_size_total_bytes');
+    return { ...(used !== undefined ? { heapUsedMB: used } : {}), ...(total !== undefined ? { heapTotalMB: total } : {}) };
+  } catch {
+    return {};
+  }
+}
+
+async function soak(name: string, opts: Options, start: (env: Envtest, ns: string) => ChildProcess, metricsUrl?: string): Promise<SoakResult> {
   const env = await Envtest.start({ crdPaths: [CRD], attachOutput: false });
   const admin = new AdminClient(env);
   let child: ChildProcess | undefined;
@@ -117,7 +151,15 @@ async function soak(name: string, opts: Options, start: (env: Envtest, ns: strin
     const initial = await untilConverged(120_000);
     process.stderr.write(`${name}: initial convergence in ${(initial.ms / 1000).toFixed(1)} s (${initial.left} left); soaking ${opts.seconds} s\n`);
 
-    const end = Date.now() + opts.seconds * 1000;
+    const soakStart = Date.now();
+    const end = soakStart + opts.seconds * 1000;
+    const memory: MemorySample[] = [];
+    const sampler = (async () => {
+      while (Date.now() < end) {
+        memory.push({ t: (Date.now() - soakStart) / 1000, rssMB: procRssMB(pid), ...(await heapFromMetrics(metricsUrl)) });
+        await sleep(5000);
+      }
+    })();
     let patchesSent = 0;
     let restarts = 0;
     const churn = (async () => {
@@ -142,13 +184,14 @@ async function soak(name: string, opts: Options, start: (env: Envtest, ns: strin
         restarts++;
       }
     })();
-    await Promise.all([churn, restarter]);
+    await Promise.all([churn, restarter, sampler]);
+    memory.push({ t: (Date.now() - soakStart) / 1000, rssMB: procRssMB(pid), ...(await heapFromMetrics(metricsUrl)) });
     const final = await untilConverged(60_000);
     const cpuSeconds = procCpuSeconds(pid);
     const peakRssMB = procPeakRssMB(pid);
     child.kill('SIGTERM');
     await sleep(500);
-    return { name, mismatches: final.left, convergeSeconds: final.ms / 1000, ...countLog(log), restarts, patchesSent, cpuSeconds, peakRssMB };
+    return { name, mismatches: final.left, convergeSeconds: final.ms / 1000, ...countLog(log), restarts, patchesSent, cpuSeconds, peakRssMB, memory };
   } finally {
     if (child && child.exitCode === null) child.kill('SIGKILL');
     admin.transport.close();
@@ -164,20 +207,26 @@ async function main(): Promise<void> {
       patches: { type: 'string', default: '20' },
       'restart-every': { type: 'string', default: '30' },
       impl: { type: 'string', default: 'both' },
+      'node-flags': { type: 'string', default: '' },
     },
   });
-  const opts: Options = { seconds: Number(values.seconds), foos: Number(values.foos), patches: Number(values.patches), restartEvery: Number(values['restart-every']) };
+  const opts: Options = { seconds: Number(values.seconds), foos: Number(values.foos), patches: Number(values.patches), restartEvery: Number(values['restart-every']), nodeFlags: values['node-flags'].split(' ').filter(Boolean) };
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build:examples`);
   const assets = process.env['KUBEBUILDER_ASSETS'] || path.join(os.homedir(), '.cache/envtest/k8s-1.20.2/bin');
   process.env['KUBEBUILDER_ASSETS'] = assets;
   const results: SoakResult[] = [];
   if (values.impl !== 'go') {
+    const metricsPort = await freePort();
     results.push(
-      await soak('kubegen', opts, (env, ns) =>
-        spawn(process.execPath, [MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, '--workers=2'], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-          env: { ...process.env, KUBEGEN_LOG_LEVEL: 'info' },
-        }),
+      await soak(
+        'kubegen',
+        opts,
+        (env, ns) =>
+          spawn(process.execPath, [...opts.nodeFlags, MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, '--workers=2', `--metrics-bind-address=127.0.0.1:${metricsPort}`], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+            env: { ...process.env, KUBEGEN_LOG_LEVEL: 'info' },
+          }),
+        `http://127.0.0.1:${metricsPort}/metrics`,
       ),
     );
   }
@@ -195,10 +244,34 @@ async function main(): Promise<void> {
       `${r.name.padEnd(12)} ${String(r.mismatches).padStart(10)} ${r.convergeSeconds.toFixed(1).padStart(8)}s ${String(r.conflicts).padStart(10)} ${String(r.errorLines).padStart(12)} ${String(r.logLines).padStart(10)} ${String(r.restarts).padStart(9)} ${String(r.patchesSent).padStart(8)} ${r.cpuSeconds.toFixed(1).padStart(7)} ${r.peakRssMB.toFixed(1).padStart(8)} MB`,
     );
   }
+  if (opts.nodeFlags.length > 0) console.log(`kubegen ran with node ${opts.nodeFlags.join(' ')}`);
+  for (const r of results) printMemory(r, opts.seconds);
   const [ours, go] = [results.find((r) => r.name === 'kubegen'), results.find((r) => r.name === 'go')];
   if (ours && go) {
     const ratio = ours.conflicts / Math.max(1, go.conflicts);
     console.log(`ratio kubegen/go: conflicts ${ratio.toFixed(1)} (goal <= 10: ${ratio <= 10 ? 'met' : 'NOT met'}), error lines ${(ours.errorLines / Math.max(1, go.errorLines)).toFixed(1)}; mismatches ${ours.mismatches} / ${go.mismatches} (goal 0)`);
+  }
+}
+
+/** RSS at minute 2 and at the end, the growth between (goal ≤ 10 %), and per minute the RSS (and heap) range. */
+function printMemory(r: SoakResult, seconds: number): void {
+  const at = (t: number): MemorySample | undefined => r.memory.find((m) => m.t >= t);
+  const from = at(Math.min(120, seconds / 2));
+  const last = r.memory[r.memory.length - 1];
+  if (!from || !last) return;
+  const growth = (last.rssMB / from.rssMB - 1) * 100;
+  console.log(
+    `${r.name}: RSS ${from.rssMB.toFixed(1)} MB at ${from.t.toFixed(0)} s, ${last.rssMB.toFixed(1)} MB at ${last.t.toFixed(0)} s: ` +
+      `${growth >= 0 ? '+' : ''}${growth.toFixed(1)} % (goal <= 10 %: ${growth <= 10 ? 'met' : 'NOT met'})`,
+  );
+  const range = (xs: number[]): string => (xs.length ? `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}` : '-');
+  for (let minute = 0; minute * 60 < seconds; minute++) {
+    const in_ = r.memory.filter((m) => m.t >= minute * 60 && m.t < (minute + 1) * 60);
+    const heap = in_.filter((m) => m.heapUsedMB !== undefined);
+    console.log(
+      `  minute ${String(minute + 1).padStart(2)}: RSS ${range(in_.map((m) => m.rssMB))} MB` +
+        (heap.length ? `, heap used ${range(heap.map((m) => m.heapUsedMB!))} MB, heap total ${range(heap.map((m) => m.heapTotalMB ?? 0))} MB` : ''),
+    );
   }
 }
 

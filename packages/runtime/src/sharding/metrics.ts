@@ -10,7 +10,7 @@
  * - `kubegen_shard_cached_objects{ring,shard,resource}` (gauge, every shard): objects in this shard's informer
  *   caches that `Shard.observeCache` was given, counted when scraped — what this replica actually holds.
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from '../metrics/prom.js';
 import { metricsRegistry, registeredOr } from '../metrics/registry.js';
 
 export const SHARD_OBJECTS = 'kubegen_shard_objects';

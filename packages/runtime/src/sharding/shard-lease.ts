@@ -17,7 +17,7 @@ import type { Transport } from '../client/types.js';
 import type { Clock } from '../clock.js';
 import { LeaderElector, DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS } from '../leaderelection/leader-elector.js';
 import type { Logger } from '../log.js';
-import type { Registry } from 'prom-client';
+import type { Registry } from '../metrics/prom.js';
 import { RING_LEASE_LABEL, shardLeaseName } from './labels.js';
 
 /** Lease timings of shards; defaults as leader election's (15 s, 10 s, 2 s). */

@@ -17,7 +17,7 @@
  * `whenHeld()`, stop when `lost` aborts; stop the controller before aborting `run`'s signal.
  */
 import os from 'node:os';
-import type { Registry } from 'prom-client';
+import type { Registry } from '../metrics/prom.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import { ResourceClient } from '../client/resource-client.js';

@@ -27,7 +27,7 @@ import { sleep, type Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { BucketRateLimiter } from '../workqueue/bucket-rate-limiter.js';
 import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
-import type { Registry } from 'prom-client';
+import type { Registry } from '../metrics/prom.js';
 import { decideAssignment, type Assignment } from './assignment.js';
 import { drainLabel, DRAIN_LABEL_VALUE, RING_LEASE_LABEL, shardingKey, shardLabel } from './labels.js';
 import { ShardLeaseTracker } from './lease-tracker.js';
