@@ -127,9 +127,9 @@ export type { BuilderControllerOptions, BuilderWatchOptions, OwnsOptions } from 
 
 // The manager (controller-runtime `pkg/manager`)
 export {
-  DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, LeaderElectionLostError, Manager,
+  DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, LeaderElectionLostError, Manager, ShardLostError,
 } from './manager/manager.js';
-export type { ManagerOptions, Runnable } from './manager/manager.js';
+export type { ManagerOptions, ManagerShardingOptions, Runnable } from './manager/manager.js';
 export type { ByObjectCacheOptions, CacheOptions, FieldExtractFunc, InformerRequest, ObjectCacheOptions } from './manager/manager-cache.js';
 export { CachedClient, CachedResourceClient } from './manager/cached-client.js';
 export type { InformerLookup } from './manager/cached-client.js';

@@ -10,7 +10,9 @@
  *
  * `for` watches the primary kind (enqueue the object itself), `owns` watches dependents and enqueues their
  * controlling owner of the primary kind, `watches` takes any handler. Informers come from the manager's shared
- * cache; `complete` builds the {@link Controller} and adds it to the manager.
+ * cache; `complete` builds the {@link Controller} and adds it to the manager. With `ManagerOptions.sharding` the
+ * controller is sharded: its `for` and `owns` caches hold this replica's shard only, and a request whose object the
+ * sharder asked to drain is acknowledged instead of reconciled (docs/sharding.md).
  */
 import type { KubeObject, ResourceInfo } from '../client/types.js';
 import { Controller, type ControllerOptions } from '../controller/controller.js';
@@ -18,6 +20,8 @@ import type { ReconcileFunc, Reconciler } from '../reconcile/index.js';
 import { enqueueForObject, enqueueForOwner, type EventHandler } from '../handler/handler.js';
 import type { Manager } from '../manager/manager.js';
 import type { Predicate } from '../predicate/predicate.js';
+import type { SharedIndexInformer } from '../cache/shared-informer.js';
+import { drainRequested, withDrainHandshake } from '../sharding/drain-reconciler.js';
 
 /** Options of `for`, `owns`, `watches`: predicates that must all admit an event (as `builder.WithPredicates`). */
 export interface BuilderWatchOptions<T extends KubeObject = KubeObject> {
@@ -53,6 +57,8 @@ interface PendingWatch {
   predicates: Predicate<KubeObject>[];
   owns?: { matchEveryOwner: boolean };
   metadataOnly: boolean;
+  /** The `for()` watch. */
+  isFor?: boolean;
 }
 
 /**
@@ -73,7 +79,7 @@ export class ControllerBuilder {
   for<T extends KubeObject = KubeObject>(info: ResourceInfo, opts: BuilderWatchOptions<T> = {}): this {
     if (this.forInfo) throw new Error('for() may only be called once');
     this.forInfo = info;
-    this.pending.unshift({ info, handler: enqueueForObject(), predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false });
+    this.pending.unshift({ info, handler: enqueueForObject(), predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false, isFor: true });
     return this;
   }
 
@@ -124,10 +130,13 @@ export class ControllerBuilder {
     if (!this.forInfo && !this.name) throw new Error('a controller needs for() or named()');
     this.built = true;
     const name = this.name ?? this.forInfo!.kind.toLowerCase();
+    // A sharded manager: this controller's informers select its shard, and drains are acknowledged before reconciles.
+    const shard = this.forInfo ? this.manager.shardController(name, this.forInfo, this.pending.filter((w) => w.owns).map((w) => w.info)) : undefined;
+    let forInformers: SharedIndexInformer<KubeObject>[] = [];
     const controller = new Controller({
       ...this.options,
       name,
-      reconciler,
+      reconciler: shard ? withDrainHandshake(shard, reconciler, () => forInformers) : reconciler,
       registry: this.manager.registry,
       clock: this.manager.clock,
       logger: (this.options.logger ?? this.manager.logger).child(
@@ -146,7 +155,10 @@ export class ControllerBuilder {
         ? this.manager.getMetadataInformers(w.info)
         : this.manager.getInformers(w.info, { dependentOnly: w.owns !== undefined });
       for (const informer of informers) controller.watch(informer, handler, [...this.globalPredicates, ...w.predicates]);
+      if (w.isFor) forInformers = informers;
     }
+    // The update that asks for a drain must reach the queue whatever the controller's predicates filter out.
+    if (shard) for (const informer of forInformers) controller.watch(informer, enqueueForObject(), [drainRequested(shard)]);
     this.manager.add(controller);
     return controller;
   }

@@ -95,6 +95,8 @@ interface KindEntry {
 export class ManagerCache {
   private readonly full = new Map<string, KindEntry>();
   private readonly metadata = new Map<string, KindEntry>();
+  /** Label selectors added to a kind's own (`selectKind`), e.g. a shard's. */
+  private readonly extraSelectors = new Map<string, string>();
   private started = false;
 
   constructor(
@@ -140,6 +142,18 @@ export class ManagerCache {
     for (const informer of this.informers(info, { dependentOnly: true })) informer.addIndexers({ [fieldIndexName(field)]: indexFunc });
   }
 
+  /**
+   * Adds `labelSelector` to the selector of `info`'s informers (full and metadata-only), e.g. a shard's label. Must
+   * come before the kind's first informer: a cache already made without it would hold objects of other shards.
+   */
+  selectKind(info: ResourceInfo, labelSelector: string): void {
+    const key = kindKey(info);
+    if (this.full.has(key) || this.metadata.has(key)) {
+      throw new Error(`${key} is already cached without the selector ${labelSelector}: build the sharded controller before asking for its informers`);
+    }
+    this.extraSelectors.set(key, labelSelector);
+  }
+
   /** Takes every pending managedFields decision (informers start after this); later requests cannot undo it. */
   start(): void {
     this.started = true;
@@ -162,7 +176,7 @@ export class ManagerCache {
       for (const ns of this.namespacesOf(info, byObject)) {
         const opts = {
           namespace: ns,
-          labelSelector: byObject?.labelSelector ?? this.opts.defaultLabelSelector ?? '',
+          labelSelector: [byObject?.labelSelector ?? this.opts.defaultLabelSelector, this.extraSelectors.get(key)].filter(Boolean).join(','),
           fieldSelector: byObject?.fieldSelector ?? this.opts.defaultFieldSelector ?? '',
         };
         e.informers.set(ns, metadataOnly

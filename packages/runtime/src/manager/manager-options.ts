@@ -6,7 +6,24 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { AuthFilterOptions } from '../metrics/auth-filter.js';
 import type { WebhookServer } from '../webhook/server.js';
+import type { SharderTuning } from '../sharding/sharder.js';
+import type { ShardLeaseTimings } from '../sharding/shard-lease.js';
 import type { CacheOptions } from './manager-cache.js';
+
+/**
+ * Sharding of a manager's controller across replicas (see docs/sharding.md): every replica is a shard holding its
+ * own Lease and reconciles only the objects the ring assigns to it; one of them also runs the sharder. Timings
+ * default to leader election's (15 s lease, 10 s renew deadline, 2 s retry).
+ */
+export interface ManagerShardingOptions extends ShardLeaseTimings {
+  /** Name of the ring, an RFC 1123 label (default: the sharded controller's name). */
+  ringName?: string;
+  /** This replica's identity, stable across restarts (default `$POD_NAME`, else the host name). */
+  identity?: string;
+  /** Namespace of the shard and sharder Leases (default `leaderElectionNamespace`, then `namespace`, then in-cluster). */
+  leaseNamespace?: string;
+  sharder?: SharderTuning;
+}
 
 /**
  * Settings of a `Manager` (controller-runtime's `manager.Options`). Only `transport` is required; leader
@@ -51,6 +68,12 @@ export interface ManagerOptions {
   readinessEndpointName?: string;
   livenessEndpointName?: string;
   leaderElection?: boolean;
+  /**
+   * Shard the manager's controller across replicas instead of electing one leader (excludes `leaderElection`). The
+   * first controller built with `for()` is sharded; a manager shards one controller. `Manager.shard` gives the
+   * replica's shard, whose `labelsFor(owner)` objects the reconciler creates must carry.
+   */
+  sharding?: ManagerShardingOptions;
   /** Lease name (required with leader election). */
   leaderElectionId?: string;
   /** Lease namespace: default `namespace`, else the in-cluster service-account namespace. */

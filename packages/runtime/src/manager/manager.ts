@@ -33,8 +33,11 @@ import { withAuthenticationAndAuthorization, type AuthFilterOptions } from '../m
 import { CachedClient } from './cached-client.js';
 import { ManagerCache, type FieldExtractFunc, type InformerRequest } from './manager-cache.js';
 import type { ManagerOptions } from './manager-options.js';
+import { newManagerShard, runAsShard, ShardLostError } from './manager-sharding.js';
+import type { Shard } from '../sharding/shard.js';
 
-export type { ManagerOptions } from './manager-options.js';
+export type { ManagerOptions, ManagerShardingOptions } from './manager-options.js';
+export { ShardLostError } from './manager-sharding.js';
 import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { setupSignalHandler } from './signals.js';
@@ -75,6 +78,7 @@ export class Manager {
   readonly elector: LeaderElector | undefined;
   private readonly opts: ManagerOptions;
   private readonly objects: ManagerCache;
+  private shardOfController: Shard | undefined;
   private readonly runnables: Runnable[] = [];
   private readonly metricsServer: MetricsServer;
   private readonly probeServer: HealthProbeServer;
@@ -122,6 +126,7 @@ export class Manager {
     });
     this.probeServer.addReadyzCheck('cache-sync', () => this.cacheSynced);
     if (opts.webhookServer) this.probeServer.addReadyzCheck('webhook', opts.webhookServer.startedChecker());
+    if (opts.leaderElection && opts.sharding) throw new TypeError('leaderElection and sharding exclude each other: a sharded controller runs on every replica');
     if (opts.leaderElection) {
       if (!opts.leaderElectionId) throw new TypeError('leaderElectionId is required when leader election is enabled');
       const namespace = opts.leaderElectionNamespace ?? opts.namespace ?? inClusterNamespace();
@@ -181,6 +186,44 @@ export class Manager {
    */
   indexField<T extends KubeObject>(info: ResourceInfo, field: string, extract: FieldExtractFunc<T>): void {
     this.objects.indexField(info, field, extract);
+  }
+
+  /**
+   * With `ManagerOptions.sharding`: this replica's shard of the sharded controller, once the builder has built it
+   * (undefined otherwise). Objects the reconciler creates for an owner carry `shard.labelsFor(owner)`, so that they
+   * land in this replica's cache at once.
+   */
+  get shard(): Shard | undefined {
+    return this.shardOfController;
+  }
+
+  /**
+   * Called by the builder for a controller with `for(info)`: with sharding on, makes the replica's shard for it
+   * (ring name: the controller's, unless set), narrows the cache of `info` and `owned` to the shard's label and
+   * returns it; undefined without sharding. A manager shards one controller: a second one is refused.
+   */
+  shardController(name: string, info: ResourceInfo, owned: readonly ResourceInfo[]): Shard | undefined {
+    const sharding = this.opts.sharding;
+    if (!sharding) return undefined;
+    if (this.shardOfController) {
+      throw new Error(`the manager already shards ${this.shardOfController.ringName}: a sharded manager runs one sharded controller (${name} would run unsharded on every replica)`);
+    }
+    this.shardOfController = newManagerShard(
+      {
+        transport: this.transport,
+        cache: this.objects,
+        sharding,
+        leaseNamespace: sharding.leaseNamespace ?? this.opts.leaderElectionNamespace ?? this.opts.namespace ?? inClusterNamespace(),
+        namespace: this.opts.namespace,
+        logger: this.logger,
+        registry: this.registry,
+        clock: this.clock,
+      },
+      name,
+      info,
+      owned,
+    );
+    return this.shardOfController;
   }
 
   /** The webhook server passed in the options, if any (controller-runtime's `GetWebhookServer`). */
@@ -252,13 +295,17 @@ export class Manager {
     await this.probeServer.listen();
     await this.opts.webhookServer?.listen();
     let lost = false;
+    let shardLost = false;
     try {
       this.objects.start();
       await this.cache.waitForCacheSync({ timeoutMs: this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS, signal });
       this.cacheSynced = true;
       log.info('caches synced');
       const nonLeader = this.runnables.filter((r) => !this.needsLeader(r)).map((r) => this.runOne(r, stopAll.signal));
-      if (this.elector) {
+      if (this.shardOfController) {
+        shardLost = await runAsShard(this.shardOfController, signal, (s) => this.lead(s), log);
+        if (shardLost) stopAll.abort(new ShardLostError());
+      } else if (this.elector) {
         const elector = this.elector;
         const stopElection = new AbortController();
         const onAbort = (): void => stopElection.abort(signal.reason);
@@ -287,6 +334,10 @@ export class Manager {
     if (lost) {
       log.error('leader election lost');
       throw new LeaderElectionLostError();
+    }
+    if (shardLost) {
+      log.error('shard lease lost');
+      throw new ShardLostError();
     }
   }
 
@@ -337,7 +388,8 @@ export class Manager {
   }
 
   private needsLeader(r: Runnable): boolean {
-    return this.elector !== undefined && (r.needLeaderElection ?? true);
+    // A sharded manager runs them while it holds its shard Lease, as a leader while it holds the leader Lease.
+    return (this.elector !== undefined || this.shardOfController !== undefined) && (r.needLeaderElection ?? true);
   }
 }
 
