@@ -62,6 +62,10 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.equal(manager.spec.template.spec.securityContext.runAsNonRoot, true);
     assert.deepEqual(container.ports[0], { name: 'https', containerPort: 8443, protocol: 'TCP' }, 'the metrics port');
     assert.ok(container.args.includes('--metrics-bind-address=:8443'));
+    // --sharding instead of --leader-elect: the replica's identity comes from the pod name.
+    assert.match(main, /sharding: \{ type: 'boolean', default: false \}/);
+    assert.match(main, /\.\.\.\(flags\.sharding\s*\? \{ sharding: /);
+    assert.deepEqual(container.env.find((e: { name: string }) => e.name === 'POD_NAME'), { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } });
     assert.match(read(dir, 'Dockerfile'), /^FROM node:24-slim AS builder$[\s\S]*^USER 1000:1000$/m);
     assert.doesNotMatch(read(dir, 'Dockerfile'), /vendor/, 'a registry install copies no vendored tarballs');
     const kustomize = (p: string): any => parse(read(dir, `config/${p}/kustomization.yaml`));
