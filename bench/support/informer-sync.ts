@@ -1,8 +1,9 @@
 /**
  * One informer sync in a process of its own, for `bench:informer`: `node --expose-gc informer-sync.js <kubeconfig>
  * <namespace> <objects> <watch-list|list-watch>`. Syncs a SharedIndexInformer of Foos in the namespace with the mode
- * forced, checks it holds `objects` Foos, and prints one JSON line: sync seconds, heap growth after GC (MB), RSS
- * after sync and its high-water mark (MB), and the LIST and WatchList requests it made.
+ * forced, checks it holds `objects` Foos, and prints one JSON line: sync seconds, heap growth and heap used after GC
+ * (MB), RSS after sync and its high-water mark (MB), and the LIST and WatchList requests it made. Used by
+ * `bench:informer` and `bench:scale`.
  */
 import { performance } from 'node:perf_hooks';
 import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
@@ -16,7 +17,10 @@ import { procMemory } from './proc-memory.js';
 /** What the child prints. */
 export interface SyncResult {
   seconds: number;
+  /** Heap growth from before the informer was made to after the sync, both after a full GC. */
   heapMB: number;
+  /** `heapUsed` after the sync and a full GC (the whole heap, the informer still alive). */
+  heapUsedMB: number;
   rssMB: number;
   peakRssMB: number;
   lists: number;
@@ -67,6 +71,7 @@ async function main(): Promise<void> {
   const result: SyncResult = {
     seconds,
     heapMB: (mem.heapUsed - heapBefore) / 1024 / 1024,
+    heapUsedMB: mem.heapUsed / 1024 / 1024,
     rssMB: mem.rss / 1024 / 1024,
     peakRssMB: self?.hwmMB ?? NaN,
     ...counts,
