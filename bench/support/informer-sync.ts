@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
-import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
+import { loadClientConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject, ResourceInfo, ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
@@ -44,7 +44,8 @@ async function main(): Promise<void> {
   if (!kubeconfig || !ns || !objects || (mode !== 'watch-list' && mode !== 'list-watch')) {
     throw new Error('usage: informer-sync.js <kubeconfig> <namespace> <objects> <watch-list|list-watch>');
   }
-  const inner = new HttpTransport(loadKubeConfig({ kubeconfig }));
+  // As a kubegen controller connects (the sample-controller's main.ts): a RestConfig, client-node not loaded.
+  const inner = new HttpTransport(loadClientConfig({ kubeconfig }));
   const counts = { lists: 0, watchLists: 0 };
   const counting: Transport = {
     request: <T>(req: ResourceRequest): Promise<T> => (req.verb === 'list' && counts.lists++, inner.request<T>(req)),
