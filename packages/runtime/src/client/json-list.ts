@@ -62,6 +62,9 @@ export class JsonListDecoder {
   /** What may come next at the elements' level: after '[' either, after an element a ',' or ']', after ',' an element. */
   private expect: 'element-or-end' | 'comma-or-end' | 'element' = 'element-or-end';
   private readonly items: unknown[] = [];
+  /** The complete elements of the current chunk not parsed yet: from `batchStart` to `batchEnd` (-1: none). */
+  private batchStart = -1;
+  private batchEnd = -1;
 
   push(chunk: Buffer): void {
     if (this.whole) {
@@ -178,6 +181,7 @@ export class JsonListDecoder {
       }
       i++;
     }
+    this.flush(chunk);
     if (keyStart >= 0) this.keyPiece(chunk.subarray(keyStart, n));
     // Keep what this chunk holds of the current run: element bytes, or skeleton bytes (between elements: nothing).
     if (runStart < n) {
@@ -214,15 +218,34 @@ export class JsonListDecoder {
     return at;
   }
 
-  /** The element that began at `runStart` (or in an earlier chunk) ends before `end`. */
+  /**
+   * The element that began at `runStart` (or in an earlier chunk) ends before `end`. One that began in this chunk
+   * joins the chunk's batch (parsed in one go by `flush`); one spread over chunks is parsed now (it is the first to
+   * end in this chunk, so the order is kept).
+   */
   private endElement(chunk: Buffer, runStart: number, end: number): void {
-    const last = chunk.subarray(runStart, end);
-    const bytes = this.element.length === 0 ? last : Buffer.concat([...this.element, last]);
-    this.element = [];
+    if (this.element.length === 0) {
+      if (this.batchStart < 0) this.batchStart = runStart;
+      this.batchEnd = end;
+    } else {
+      const bytes = Buffer.concat([...this.element, chunk.subarray(runStart, end)]);
+      this.items.push(JSON.parse(bytes.toString('utf8')));
+      this.element = [];
+    }
     this.inElement = false;
     this.scalarElement = false;
     this.expect = 'comma-or-end';
-    this.items.push(JSON.parse(bytes.toString('utf8')));
+  }
+
+  /**
+   * Parses the elements that began and ended in `chunk` with one `JSON.parse` (they are a valid array's content,
+   * separators included), which costs less than a call per element.
+   */
+  private flush(chunk: Buffer): void {
+    if (this.batchStart < 0) return;
+    const batch = JSON.parse('[' + chunk.toString('utf8', this.batchStart, this.batchEnd) + ']') as unknown[];
+    this.batchStart = -1;
+    for (const item of batch) this.items.push(item);
   }
 }
 
