@@ -1,8 +1,11 @@
 import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { Clientset } from '../../examples/sample-controller/src/generated/clientset.js';
 
-/** Creates Foos `foo-0` … `foo-<n-1>` (each with a Deployment of the same name to make) in `ns`, 16 at a time. */
-export async function createFoos(transport: HttpTransport, ns: string, n: number): Promise<void> {
+/**
+ * Creates Foos `foo-0` … `foo-<n-1>` (each with a Deployment of the same name to make) in `ns`, `concurrency`
+ * requests at a time (default 16).
+ */
+export async function createFoos(transport: HttpTransport, ns: string, n: number, concurrency = 16): Promise<void> {
   const foos = new Clientset(transport).samplecontrollerV1alpha1.foos(ns);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -10,5 +13,5 @@ export async function createFoos(transport: HttpTransport, ns: string, n: number
       await foos.create({ metadata: { name: `foo-${i}` }, spec: { deploymentName: `foo-${i}`, replicas: 1 } });
     }
   };
-  await Promise.all(Array.from({ length: 16 }, worker));
+  await Promise.all(Array.from({ length: concurrency }, worker));
 }

@@ -1,12 +1,13 @@
 /**
  * One informer sync in a process of its own, for `bench:informer`: `node --expose-gc informer-sync.js <kubeconfig>
  * <namespace> <objects> <watch-list|list-watch>`. Syncs a SharedIndexInformer of Foos in the namespace with the mode
- * forced, checks it holds `objects` Foos, and prints one JSON line: sync seconds, heap growth after GC (MB), RSS
- * after sync and its high-water mark (MB), and the LIST and WatchList requests it made.
+ * forced, checks it holds `objects` Foos, and prints one JSON line: sync seconds, heap growth and heap used after GC
+ * (MB), RSS after sync and its high-water mark (MB), and the LIST and WatchList requests it made. Used by
+ * `bench:informer` and `bench:scale`.
  */
 import { performance } from 'node:perf_hooks';
 import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
-import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
+import { loadClientConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject, ResourceInfo, ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
@@ -16,7 +17,10 @@ import { procMemory } from './proc-memory.js';
 /** What the child prints. */
 export interface SyncResult {
   seconds: number;
+  /** Heap growth from before the informer was made to after the sync, both after a full GC. */
   heapMB: number;
+  /** `heapUsed` after the sync and a full GC (the whole heap, the informer still alive). */
+  heapUsedMB: number;
   rssMB: number;
   peakRssMB: number;
   lists: number;
@@ -40,7 +44,8 @@ async function main(): Promise<void> {
   if (!kubeconfig || !ns || !objects || (mode !== 'watch-list' && mode !== 'list-watch')) {
     throw new Error('usage: informer-sync.js <kubeconfig> <namespace> <objects> <watch-list|list-watch>');
   }
-  const inner = new HttpTransport(loadKubeConfig({ kubeconfig }));
+  // As a kubegen controller connects (the sample-controller's main.ts): a RestConfig, client-node not loaded.
+  const inner = new HttpTransport(loadClientConfig({ kubeconfig }));
   const counts = { lists: 0, watchLists: 0 };
   const counting: Transport = {
     request: <T>(req: ResourceRequest): Promise<T> => (req.verb === 'list' && counts.lists++, inner.request<T>(req)),
@@ -67,6 +72,7 @@ async function main(): Promise<void> {
   const result: SyncResult = {
     seconds,
     heapMB: (mem.heapUsed - heapBefore) / 1024 / 1024,
+    heapUsedMB: mem.heapUsed / 1024 / 1024,
     rssMB: mem.rss / 1024 / 1024,
     peakRssMB: self?.hwmMB ?? NaN,
     ...counts,

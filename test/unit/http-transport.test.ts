@@ -134,6 +134,41 @@ describe('HttpTransport over a local server', () => {
     assert.equal(r.body, '');
   });
 
+  it('decodes a list while it arrives, in chunks cut anywhere, to what JSON.parse of the whole body gives', async () => {
+    const items = Array.from({ length: 300 }, (_, i) => ({ kind: 'Foo', metadata: { name: `foo-${i}`, annotations: { note: 'ü "quoted" \\ {[,]}' } }, spec: { n: i } }));
+    const body = JSON.stringify({ apiVersion: 'samplecontroller.k8s.io/v1alpha1', items, kind: 'FooList', metadata: { resourceVersion: '42' } });
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      const bytes = Buffer.from(body);
+      let i = 0;
+      const next = (): void => {
+        if (i >= bytes.length) return void res.end();
+        const n = 1 + ((i * 7919) % 97);
+        res.write(bytes.subarray(i, i + n), next);
+        i += n;
+      };
+      next();
+    };
+    const got = await new ResourceClient<KubeObject>(transport, FOO, 'ns1').list();
+    assert.deepEqual(got, JSON.parse(body));
+  });
+
+  it('rejects a list with invalid JSON mid-way (SyntaxError) or cut short, and keeps working afterwards', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"kind":"FooList","items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}}}');
+    };
+    const foos = new ResourceClient<KubeObject>(transport, FOO, 'ns1');
+    await assert.rejects(foos.list(), SyntaxError);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 1000 });
+      res.write('{"kind":"FooList","items":[{"metadata":{"name":"a"}},', () => res.socket?.destroy());
+    };
+    await assert.rejects(foos.list());
+    handler = (_req, res) => json(res, 200, { kind: 'FooList', metadata: {}, items: [{ metadata: { name: 'a' } }] });
+    assert.equal((await foos.list()).items.length, 1);
+  });
+
   it('maps create/update/patch/delete/deletecollection to methods, content types and bodies', async () => {
     const foos = new ResourceClient<KubeObject>(transport, FOO, 'ns1');
     await foos.create({ metadata: { name: 'x' } }, { dryRun: true, fieldManager: 'me' });

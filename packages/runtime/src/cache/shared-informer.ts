@@ -7,6 +7,7 @@ import { Lister } from './lister.js';
 import { ProcessorListener, type ResourceEventHandler } from './listener.js';
 import { Reflector } from './reflector.js';
 import type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore } from './reflector-types.js';
+import { shareStrings } from './share-strings.js';
 import { deepFreeze, mutationDetectorFromEnv, type TransformFunc } from './transform.js';
 
 /**
@@ -72,6 +73,8 @@ export class SharedIndexInformer<T extends KubeObject> {
   private readonly defaultResyncMs: number;
   private readonly freeze: boolean;
   private transform: TransformFunc<T> | undefined;
+  /** The object stored last: the one new objects share their strings with (see `finish`). */
+  private lastStored: T | undefined;
   private watchErrorHandler: ((err: unknown, phase: ReflectorPhase) => void) | undefined;
   private synced = false;
   private syncWaiters: (() => void)[] = [];
@@ -231,21 +234,38 @@ export class SharedIndexInformer<T extends KubeObject> {
     };
   }
 
-  private prepare(obj: T): T {
-    let out = obj;
-    if (this.transform) {
-      try {
-        out = this.transform(obj);
-      } catch (err) {
-        this.log.error('transform failed; storing the object as received', { error: err instanceof Error ? err.message : String(err) });
-      }
+  /** The object as it will be stored: transformed, and frozen when asked (see `prepare`). */
+  private transformed(obj: T): T {
+    if (!this.transform) return obj;
+    try {
+      return this.transform(obj);
+    } catch (err) {
+      this.log.error('transform failed; storing the object as received', { error: err instanceof Error ? err.message : String(err) });
+      return obj;
     }
+  }
+
+  /**
+   * Readies a transformed object for the store: its strings shared with `like` (the version it replaces, else the
+   * object stored before it; see share-strings.ts), then frozen when asked.
+   */
+  private finish(obj: T, like: T | undefined): T {
+    shareStrings(obj, like ?? this.lastStored);
+    this.lastStored = obj;
+    return this.freeze ? deepFreeze(obj) : obj;
+  }
+
+  /** Transform and freeze, for objects that are not stored (deletions). */
+  private prepare(obj: T): T {
+    const out = this.transformed(obj);
     return this.freeze ? deepFreeze(out) : out;
   }
 
   private onUpsert(raw: T): void {
-    const obj = this.prepare(raw);
-    const old = this.indexer.put(this.indexer.keyOf(obj), obj);
+    const transformed = this.transformed(raw);
+    const key = this.indexer.keyOf(transformed);
+    const obj = this.finish(transformed, this.indexer.getByKey(key));
+    const old = this.indexer.put(key, obj);
     if (old === undefined) for (const l of this.listeners) l.add(obj, false);
     else for (const l of this.listeners) l.update(old, obj);
   }
@@ -262,10 +282,10 @@ export class SharedIndexInformer<T extends KubeObject> {
     const seen = new Set<string>();
     for (const raw of items) {
       let key: string;
-      let obj: T;
+      let transformed: T;
       try {
-        obj = this.prepare(raw);
-        key = this.indexer.keyOf(obj);
+        transformed = this.transformed(raw);
+        key = this.indexer.keyOf(transformed);
       } catch (err) {
         this.log.error('skipping a listed object without a key', { error: err instanceof Error ? err.message : String(err) });
         continue;
@@ -273,9 +293,11 @@ export class SharedIndexInformer<T extends KubeObject> {
       seen.add(key);
       const old = this.indexer.getByKey(key);
       if (old === undefined) {
+        const obj = this.finish(transformed, old);
         this.indexer.put(key, obj);
         for (const l of this.listeners) l.add(obj, initial);
-      } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion || !obj.metadata?.resourceVersion) {
+      } else if (old.metadata?.resourceVersion !== transformed.metadata?.resourceVersion || !transformed.metadata?.resourceVersion) {
+        const obj = this.finish(transformed, old);
         this.indexer.put(key, obj);
         for (const l of this.listeners) l.update(old, obj);
       }

@@ -32,6 +32,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { getLogger } from '../log.js';
 import { openConnection, type Connection, type ConnectionOptions } from './http-connection.js';
 import { Http2Connection } from './http2-session.js';
+import { JsonListDecoder } from './json-list.js';
 import { parseJsonLines } from './json-lines.js';
 import { buildRequestUrl, VERB_METHODS } from './request-url.js';
 import { apiErrorFromResponse } from './response-status.js';
@@ -153,7 +154,17 @@ export class HttpTransport implements Transport {
     const body = hasBody ? Buffer.from(JSON.stringify(req.body), 'utf8') : undefined;
     const contentType = req.verb === 'patch' ? PATCH_CONTENT_TYPES[req.patchType ?? 'merge'] : 'application/json';
     const accept = req.as === 'metadata' ? metadataAccept(req.verb) : undefined;
-    const res = await this.raw(method, buildRequestUrl(req), { body, contentType, accept, signal: req.signal, timeoutMs: this.opts.timeoutMs });
+    const init: RawRequestInit = { body, contentType, accept, signal: req.signal, timeoutMs: this.opts.timeoutMs };
+    if (req.verb === 'list') {
+      // A list is decoded while it arrives, item by item (json-list.ts): a big one is never held whole.
+      return this.exchange(method, buildRequestUrl(req), init, async (res) => {
+        if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, await readBody(res.body));
+        const decoder = new JsonListDecoder();
+        await readStream(res.body, (chunk) => decoder.push(chunk));
+        return decoder.end() as T;
+      });
+    }
+    const res = await this.raw(method, buildRequestUrl(req), init);
     if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, res.body);
     if (res.body.length === 0) return undefined as T;
     return JSON.parse(res.body.toString('utf8')) as T;
@@ -176,20 +187,27 @@ export class HttpTransport implements Transport {
    * throttle and timeout as `request()`; resolves with the status, headers and body whatever the status is.
    */
   async raw(method: string, path: string, init: RawRequestInit = {}): Promise<RawResponse> {
+    return this.exchange(method, path, init, async (res) => ({ statusCode: res.statusCode, headers: res.headers, body: await readBody(res.body) }));
+  }
+
+  /**
+   * Sends a request (with `raw()`'s timeout and signal) and hands the response to `consume`, which reads its body.
+   * When that fails, a response not read to its end is destroyed, and a stall marks the connection suspect.
+   */
+  private async exchange<R>(method: string, path: string, init: RawRequestInit, consume: (res: OpenResponse) => Promise<R>): Promise<R> {
     const timeoutMs = init.timeoutMs ?? this.opts.timeoutMs;
     const signals: AbortSignal[] = [];
     if (init.signal) signals.push(init.signal);
     if (timeoutMs !== undefined && timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
     const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     const res = await this.open(method, path, { body: init.body, contentType: init.contentType, accept: init.accept, signal }, false);
-    let body: Buffer;
     try {
-      body = await readBody(res.body);
+      return await consume(res);
     } catch (err) {
       if (signal?.aborted && isStall(signal.reason)) res.stalled();
+      if (!res.complete()) res.destroy();
       throw err;
     }
-    return { statusCode: res.statusCode, headers: res.headers, body };
   }
 
   /** Destroys this transport's sockets. Later requests fail. */
@@ -380,24 +398,46 @@ function openHttp1(
   });
 }
 
-function readBody(body: Readable): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
+/** Reads a whole response body into one buffer. */
+async function readBody(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  await readStream(body, (chunk) => {
+    chunks.push(chunk);
+    total += chunk.length;
+  });
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+/**
+ * Hands every chunk of a response body to `onChunk` as it arrives; resolves at its end, rejects when the stream
+ * fails, is aborted or closes before its end, or when `onChunk` throws (the stream is then destroyed).
+ */
+function readStream(body: Readable, onChunk: (chunk: Buffer) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     let done = false;
+    const fail = (err: unknown): void => {
+      if (done) return;
+      done = true;
+      reject(err);
+    };
     body.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      total += chunk.length;
+      if (done) return;
+      try {
+        onChunk(chunk);
+      } catch (err) {
+        fail(err);
+        body.destroy();
+      }
     });
     body.on('end', () => {
+      if (done) return;
       done = true;
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+      resolve();
     });
-    body.on('error', reject);
-    body.on('aborted', () => reject(new Error('response aborted')));
-    body.on('close', () => {
-      if (!done) reject(new Error('connection closed before the response completed'));
-    });
+    body.on('error', fail);
+    body.on('aborted', () => fail(new Error('response aborted')));
+    body.on('close', () => fail(new Error('connection closed before the response completed')));
   });
 }
 
