@@ -5,8 +5,8 @@
  * 1. sample-controller, 1,000 Foos: the TypeScript one vs the Go one unthrottled (`sample-controller-fast`):
  *    convergence seconds, CPU seconds, peak RSS (bench/support/sample-controller-run.ts, as `bench:sample-controller`).
  *    Runs first, on an empty cluster: the Go controller watches every namespace.
- * 2. Sharded vs unsharded convergence and per-replica RSS with 1, 2 and 3 replicas: a placeholder until the
- *    sample-controller has `--sharding` (see `shardingPart`).
+ * 2. Sharded vs unsharded convergence and per-replica RSS with 1, 2 and 3 replicas (`--sharding`, see
+ *    `shardingPart`).
  * 3. Shared informer sync, for each size N: N Foos created in a namespace of their own (parallel requests), then,
  *    alternating which goes first, a fresh process syncing one informer on that namespace:
  *      kubegen    bench/support/informer-sync.js (SharedIndexInformer, list + watch: 1.20 has no WatchList), Node with
@@ -25,7 +25,7 @@
  * `BENCH_SCALE_WORKERS` (sample-controller workers, default 2), `BENCH_SCALE_VARIANT_FLAGS`, `KUBEBUILDER_ASSETS`.
  * Timings on a shared machine are noisy: the apiserver, etcd and the measured process share its cores.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
@@ -40,7 +40,6 @@ import {
   measureController,
   requireSampleControllerBuilt,
   SAMPLE_CONTROLLER_CRD,
-  SAMPLE_CONTROLLER_MAIN,
   spawnKubegenController,
   type ControllerResult,
 } from './support/sample-controller-run.js';
@@ -73,26 +72,20 @@ async function sampleControllerPart(env: Envtest): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Part 2: SHARDED VS UNSHARDED — to be filled in once sharding lands.
+// Part 2: sharded vs unsharded
 //
-// Sharded vs unsharded convergence and per-replica RSS with 1, 2 and 3 replicas. Written against the CLI the
-// sample-controller is to get (`--sharding --identity=NAME`); until `main.js --help` mentions `--sharding` it prints
-// "skipped". TODO(sharding): check the flags, whether replicas need `--leader-elect`/a lease namespace, how long
-// the shard assignment takes to settle, and the Foo count (`BENCH_SCALE_SHARDING_FOOS`, default 10,000).
+// The same Foos converged by one unsharded sample-controller, then by 1, 2 and 3 replicas with `--sharding` (distinct
+// `--identity`, shard Leases in the run's namespace, so runs do not see each other's shards). Convergence includes
+// the shard Leases being taken and the sharder labelling every Foo. `BENCH_SCALE_SHARDING_FOOS` (default 10,000).
 
 async function shardingPart(env: Envtest): Promise<void> {
   console.log('== sharded vs unsharded sample-controller: convergence and per-replica RSS, 1, 2 and 3 replicas');
-  const help = spawnSync(process.execPath, [SAMPLE_CONTROLLER_MAIN, '--help'], { encoding: 'utf8', timeout: 30_000 });
-  if (!`${help.stdout}${help.stderr}`.includes('--sharding')) {
-    console.log('skipped: sample-controller has no --sharding yet');
-    return;
-  }
   const n = Number(process.env['BENCH_SCALE_SHARDING_FOOS'] ?? 10_000);
   const results: ControllerResult[] = [await measureController('unsharded', env, n, (ns) => spawnKubegenController(env, ns, WORKERS))];
   for (const replicas of [1, 2, 3]) {
     results.push(
       await measureController(`sharded-${replicas}`, env, n, (ns) =>
-        Array.from({ length: replicas }, (_, i) => spawnKubegenController(env, ns, WORKERS, ['--sharding', `--identity=replica-${i}`])),
+        Array.from({ length: replicas }, (_, i) => spawnKubegenController(env, ns, WORKERS, ['--sharding', `--identity=replica-${i}`, `--sharding-namespace=${ns}`])),
       ),
     );
   }
