@@ -248,10 +248,3 @@ export class JsonListDecoder {
     for (const item of batch) this.items.push(item);
   }
 }
-
-/** Reads a list body stream with a {@link JsonListDecoder}; resolves with the decoded value. */
-export async function decodeJsonList(chunks: AsyncIterable<Buffer>): Promise<unknown> {
-  const decoder = new JsonListDecoder();
-  for await (const chunk of chunks) decoder.push(chunk);
-  return decoder.end();
-}
