@@ -1,7 +1,7 @@
 /**
  * Decodes a JSON list response (`{"apiVersion":…,"items":[…],"kind":…,"metadata":{…}}`) while it arrives: each
- * element of the top-level `items` array is parsed as soon as its last byte is in, so the decoding of a big LIST
- * overlaps its transfer, and the body is never held whole, neither as one buffer nor as one string (for 100,000
+ * element of the top-level `items` array is parsed once the chunk holding its last byte is in (the elements whole
+ * in one chunk with one `JSON.parse`), so the decoding of a big LIST overlaps its transfer, and the body is never held whole, neither as one buffer nor as one string (for 100,000
  * objects that is some 55 MB of each, plus the chunks it was joined from). Everything outside `items` (a few hundred
  * bytes) is kept as bytes and parsed at the end with `[]` in place of the items, which are then put back.
  *
@@ -9,7 +9,8 @@
  * or has no `items` array, is simply parsed whole at the end (the same as before). Invalid JSON throws a
  * `SyntaxError` (from `JSON.parse`, or "Unexpected end of JSON input" when the body stops inside a value).
  * Structural characters are ASCII, and no byte of a multi-byte UTF-8 character is ASCII, so cutting the bytes at
- * element boundaries never splits a character; an element spread over several chunks is joined once.
+ * element boundaries never splits a character; an element spread over several chunks is joined once. Separators
+ * between elements are checked as `JSON.parse` would (a missing, leading or trailing comma is a SyntaxError).
  */
 
 const QUOTE = 0x22;
@@ -247,11 +248,4 @@ export class JsonListDecoder {
     this.batchStart = -1;
     for (const item of batch) this.items.push(item);
   }
-}
-
-/** Reads a list body stream with a {@link JsonListDecoder}; resolves with the decoded value. */
-export async function decodeJsonList(chunks: AsyncIterable<Buffer>): Promise<unknown> {
-  const decoder = new JsonListDecoder();
-  for await (const chunk of chunks) decoder.push(chunk);
-  return decoder.end();
 }
