@@ -31,6 +31,7 @@ import {
   type Logger,
   type Shard,
   type TypedInformer,
+  whenAborted,
 } from '@kubegen/runtime';
 import type { Clientset } from './generated/clientset.js';
 import type { Foo, FooInformer } from './generated/samplecontroller.k8s.io/v1alpha1/index.js';
@@ -115,14 +116,14 @@ export class Controller {
     this.log.info('Waiting for informer caches to sync');
     const synced = await Promise.race([
       Promise.all([this.deployments.informer.whenSynced(), this.foos.informer.whenSynced()]).then(() => true),
-      aborted(signal).then(() => false),
+      whenAborted(signal).then(() => false),
     ]);
     if (synced) {
       this.log.info('Starting workers', { count: workers });
       this.metrics.maxConcurrent.set(this.metricLabels, workers);
       const loops = Array.from({ length: workers }, () => this.runWorker());
       this.log.info('Started workers');
-      await aborted(signal);
+      await whenAborted(signal);
       this.log.info('Shutting down workers');
       this.stopping = true;
       this.queue.shutDown();
@@ -296,7 +297,3 @@ function preciseNow(): number {
   return performance.timeOrigin + performance.now();
 }
 
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}

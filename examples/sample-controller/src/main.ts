@@ -29,6 +29,7 @@ import {
   stripManagedFields,
   WebhookServer,
   withAuthenticationAndAuthorization,
+  whenAborted,
 } from '@kubegen/runtime';
 import { Clientset } from './generated/clientset.js';
 import { fooResource } from './generated/samplecontroller.k8s.io/v1alpha1/register.js';
@@ -159,7 +160,7 @@ async function main(opts: Options): Promise<number> {
     // The shard Lease outlives the workers: it is released only after every in-flight sync finished.
     const shardStop = new AbortController();
     const shardRun = shard.run(shardStop.signal);
-    const held = await Promise.race([shard.whenHeld().then(() => true), aborted(stop.signal).then(() => false)]);
+    const held = await Promise.race([shard.whenHeld().then(() => true), whenAborted(stop.signal).then(() => false)]);
     if (held) await controller.run(opts.workers, stop.signal);
     if (exitCode === 1) log.error('shard lease lost');
     shardStop.abort();
@@ -177,10 +178,6 @@ async function main(opts: Options): Promise<number> {
   return exitCode;
 }
 
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}
 
 function withTimeout(p: Promise<void>, ms: number): Promise<void> {
   return new Promise((resolve) => {

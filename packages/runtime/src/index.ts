@@ -125,6 +125,7 @@ export type { EventKind, Predicate } from './predicate/predicate.js';
 export { ControllerBuilder, controllerFor, newControllerManagedBy } from './builder/builder.js';
 export type { BuilderControllerOptions, BuilderWatchOptions, OwnsOptions } from './builder/builder.js';
 
+export { whenAborted } from './abort.js';
 // The manager (controller-runtime `pkg/manager`)
 export {
   DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, LeaderElectionLostError, Manager, ShardLostError,

@@ -4,7 +4,8 @@
  * and its owned kinds to the shard's label; `start` then runs the shard ({@link runAsShard}) and the controllers
  * only while the shard Lease is held.
  */
-import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
+import { whenAborted } from '../abort.js';
+import type { ResourceInfo, Transport } from '../client/types.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Registry } from '../metrics/prom.js';
@@ -69,20 +70,10 @@ export async function runAsShard(shard: Shard, signal: AbortSignal, lead: (signa
   const shardRun = shard.run(shardStop.signal);
   const leading = AbortSignal.any([signal, shard.lost]);
   log.info('running as a shard', { ring: shard.ringName, identity: shard.identity, lease: shard.leaseName, selector: shard.selector.labelSelector });
-  const held = await Promise.race([shard.whenHeld().then(() => true), waitAbort(leading).then(() => false)]);
+  const held = await Promise.race([shard.whenHeld().then(() => true), whenAborted(leading).then(() => false)]);
   if (held && !leading.aborted) await lead(leading);
   const lost = shard.lost.aborted && !signal.aborted;
   shardStop.abort();
   await shardRun;
   return lost;
-}
-
-/** The labels a sharded controller's new dependents must carry (`Shard.labelsFor`), or none without sharding. */
-export function shardLabelsFor(shard: Shard | undefined, owner: KubeObject): Record<string, string> {
-  return shard ? shard.labelsFor(owner) : {};
-}
-
-function waitAbort(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }

@@ -10,6 +10,7 @@
  * `leaderElectionReleaseOnCancel`), the cache and servers stop, and `start` resolves. Losing the Lease while
  * running shuts down the same way and rejects with {@link LeaderElectionLostError} (the caller should exit non-zero).
  */
+import { whenAborted } from '../abort.js';
 import { readFileSync } from 'node:fs';
 import type { Registry } from '../metrics/prom.js';
 import { SharedInformerFactory } from '../cache/factory.js';
@@ -315,7 +316,7 @@ export class Manager {
         lost = !signal.aborted;
         if (lost) stopAll.abort(new LeaderElectionLostError());
       } else {
-        await Promise.all([this.lead(signal), waitAbort(signal)]);
+        await Promise.all([this.lead(signal), whenAborted(signal)]);
       }
       await this.bounded(Promise.all(nonLeader).then(() => undefined));
     } catch (err) {
@@ -351,7 +352,7 @@ export class Manager {
     const phase = { signal, running: [] as Promise<void>[] };
     this.leaderPhase = phase;
     for (const r of this.runnables) if (this.needsLeader(r)) phase.running.push(this.runOne(r, signal));
-    await waitAbort(signal);
+    await whenAborted(signal);
     this.leaderPhase = undefined;
     this.logger.info('stopping leader-only runnables', { count: phase.running.length });
     await this.bounded(Promise.all(phase.running).then(() => undefined));
@@ -393,10 +394,6 @@ export class Manager {
   }
 }
 
-function waitAbort(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}
 
 function inClusterNamespace(): string | undefined {
   try {

@@ -15,6 +15,7 @@
  * (optimistic concurrency: a Conflict means the object changed and it is decided again), paced by a token bucket
  * (`writesPerSecond`, `writeBurst`). NotFound is ignored; other errors requeue the key with the queue's backoff.
  */
+import { whenAborted } from '../abort.js';
 import type { Lease } from '../builtin/types.js';
 import { builtinResources } from '../builtin/resources.js';
 import { SharedInformerFactory } from '../cache/factory.js';
@@ -164,7 +165,7 @@ export class Sharder {
         }
       };
       const workers = Array.from({ length: opts.workers ?? 2 }, () => worker());
-      await aborted(signal);
+      await whenAborted(signal);
       queue.shutDown();
       await Promise.all(workers);
     } catch (err) {
@@ -253,7 +254,3 @@ export class Sharder {
   }
 }
 
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}
