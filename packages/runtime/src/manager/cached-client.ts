@@ -4,13 +4,13 @@
  * served from their stores, as deep copies the caller may mutate; everything else, and every write, goes through
  * a plain {@link ResourceClient}. Cache reads can be stale: use optimistic concurrency (resourceVersion) on writes.
  */
-import { NAMESPACE_INDEX } from '../cache/indexer.js';
+import { NAMESPACE_INDEX, type IndexFunc } from '../cache/indexer.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { ApiError, newStatus } from '../client/errors.js';
 import type { GetOptions, ListOptions } from '../client/interfaces.js';
 import { ResourceClient } from '../client/resource-client.js';
 import type { KubeList, KubeObject, ResourceInfo, Transport } from '../client/types.js';
-import { parseFieldSelector, type FieldSelector } from '../labels/field-selector.js';
+import { fieldValue, parseFieldSelector, type FieldRequirement, type FieldSelector } from '../labels/field-selector.js';
 import { parseSelector } from '../labels/parse-selector.js';
 import { fieldIndexName, fieldIndexValue } from './manager-cache.js';
 
@@ -89,32 +89,26 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
   /** The objects matching `fields`, from a field index; undefined when a term is neither indexed nor a metadata field. */
   private byFields(informer: SharedIndexInformer<T>, fields: FieldSelector): T[] | undefined {
     const indexer = informer.getIndexer();
-    const indexed = fields.requirements.find((r) => r.operator !== '!=' && indexer.hasIndex(fieldIndexName(r.field)));
-    const servable = fields.requirements.every((r) => r === indexed || META_FIELDS.has(r.field) || (r.operator !== '!=' && indexer.hasIndex(fieldIndexName(r.field))));
-    if (!servable) return undefined;
-    const candidates = indexed
-      ? indexer.byIndex(fieldIndexName(indexed.field), fieldIndexValue(this.namespace ?? '', indexed.value))
-      : this.inNamespace(informer);
-    // Indexed fields are matched by their index values (the extractor may compute them); metadata ones directly.
-    const indexFuncs = indexer.getIndexers();
     const ns = this.namespace ?? '';
+    // An equality on a field indexed with `indexField` is matched by its index values (the extractor may compute
+    // them); metadata fields by their value.
+    const indexers = indexer.getIndexers();
+    const indexFunc = (r: FieldRequirement): IndexFunc<T> | undefined => (r.operator === '!=' ? undefined : indexers[fieldIndexName(r.field)]);
+    if (!fields.requirements.every((r) => indexFunc(r) || META_FIELDS.has(r.field))) return undefined;
+    const indexed = fields.requirements.find((r) => indexFunc(r));
+    const candidates = indexed ? indexer.byIndex(fieldIndexName(indexed.field), fieldIndexValue(ns, indexed.value)) : this.inNamespace(informer);
     const rest = fields.requirements.filter((r) => r !== indexed);
     return candidates.filter((o) =>
-      rest.every((r) =>
-        indexFuncs[fieldIndexName(r.field)] && r.operator !== '!='
-          ? indexFuncs[fieldIndexName(r.field)]!(o).includes(fieldIndexValue(ns, r.value))
-          : (fieldOf(o, r.field) === r.value) === (r.operator !== '!='),
-      ),
+      rest.every((r) => {
+        const fn = indexFunc(r);
+        return fn ? fn(o).includes(fieldIndexValue(ns, r.value)) : (fieldValue(o, r.field) === r.value) === (r.operator !== '!=');
+      }),
     );
   }
 
   private cached(): readonly SharedIndexInformer<T>[] | undefined {
     return this.lookup(this.info, this.namespace) as readonly SharedIndexInformer<T>[] | undefined;
   }
-}
-
-function fieldOf(obj: KubeObject, field: string): string {
-  return (field === 'metadata.name' ? obj.metadata?.name : obj.metadata?.namespace) ?? '';
 }
 
 /** Hands out {@link CachedResourceClient}s for any kind. */

@@ -8,7 +8,7 @@
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import type { KubeObject } from '../client/types.js';
 import type { Predicate } from '../predicate/predicate.js';
-import type { ReconcileFunc, Reconciler } from '../reconcile/index.js';
+import { requestKey, type ReconcileFunc, type Reconciler } from '../reconcile/index.js';
 import type { Shard } from './shard.js';
 
 /**
@@ -19,7 +19,7 @@ export function withDrainHandshake(shard: Shard, reconciler: Reconciler | Reconc
   const reconcile: ReconcileFunc = typeof reconciler === 'function' ? reconciler : (req, ctx) => reconciler.reconcile(req, ctx);
   return {
     reconcile: async (req, ctx) => {
-      const key = req.namespace ? `${req.namespace}/${req.name}` : req.name;
+      const key = requestKey(req);
       const obj = informers().map((i) => i.getIndexer().getByKey(key)).find((o) => o !== undefined);
       if (obj !== undefined && (await shard.handleDrain(obj, ctx.signal))) {
         ctx.log.debug('drained: handed over to the sharder', { shard: shard.identity });
