@@ -27,6 +27,7 @@ import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/e
 import { Clientset } from '../examples/sample-controller/src/generated/clientset.js';
 import { procCpuSeconds, procPeakRssMB, procRssMB } from '../test/support/proc.js';
 import { freePort } from '@kubegen/runtime/internal/testing/envtest/envtest-ports.js';
+import { parsePrometheusText, sumOf } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { createFoos } from './support/foos.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -111,10 +112,10 @@ async function mismatches(admin: AdminClient, ns: string): Promise<number> {
 async function heapFromMetrics(url: string | undefined): Promise<{ heapUsedMB?: number; heapTotalMB?: number }> {
   if (!url) return {};
   try {
-    const text = await (await fetch(url, { signal: AbortSignal.timeout(2000) })).text();
+    const samples = parsePrometheusText(await (await fetch(url, { signal: AbortSignal.timeout(2000) })).text());
     const read = (name: string): number | undefined => {
-      const m = new RegExp(`^${name} ([0-9.e+]+)`, 'm').exec(text);
-      return m ? Number(m[1]) / 1e6 : undefined;
+      const bytes = sumOf(samples, name);
+      return bytes === undefined ? undefined : bytes / 1e6;
     };
     const used = read('nodejs_heap_size_used_bytes');
     const total = read('nodejs_heap_size_total_bytes');
