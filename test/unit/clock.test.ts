@@ -76,8 +76,7 @@ test('sleep resolves when the clock reaches the delay and rejects on abort', asy
 
 test('RealClock runs and cancels timers', async () => {
   const clock = new RealClock();
-  const before = Date.now();
-  assert.ok(Math.abs(clock.now() - before) < 1000);
+  assert.ok(clock.now() > Date.UTC(2020, 0, 1), 'milliseconds since the Unix epoch');
   let fired = 0;
   const cancelled = clock.setTimeout(() => fired++, 0);
   clock.clearTimeout(cancelled);
@@ -88,4 +87,19 @@ test('RealClock runs and cancels timers', async () => {
   await new Promise((resolve) => setTimeout(resolve, 5));
   clock.clearTimeout(far);
   assert.equal(fired, 0);
+});
+
+test('RealClock.now() is monotonic: a wall clock stepped while the process runs does not move it', async (t) => {
+  const clock = new RealClock();
+  const before = clock.now();
+  // A step of the system clock an hour forward (what made a held Lease look expired to a Date.now() clock).
+  const wall = Date.now;
+  t.mock.method(Date, 'now', () => wall() + 3_600_000);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const elapsed = clock.now() - before;
+  assert.ok(elapsed >= 15 && elapsed < 60_000, `elapsed ${elapsed} ms follows real time, not the stepped wall clock`);
+  let fired = false;
+  clock.setTimeout(() => (fired = true), 10);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.ok(fired, 'timers are scheduled on the same monotonic time');
 });

@@ -4,6 +4,7 @@
  * Every runtime component that reads the time or schedules work takes a `Clock` so tests can drive it with a
  * {@link FakeClock} instead of sleeping on real time. Times are milliseconds since the Unix epoch.
  */
+import { performance } from 'node:perf_hooks';
 
 /** Opaque handle returned by {@link Clock.setTimeout}; only meaningful to the clock that issued it. */
 export interface TimerHandle {
@@ -30,18 +31,25 @@ interface RealTimer extends TimerHandle {
   current: ReturnType<typeof globalThis.setTimeout> | undefined;
 }
 
-/** Wall-clock time with Node timers. Timers keep the process alive (they are not unref'd). */
+/**
+ * Real time with Node timers. Timers keep the process alive (they are not unref'd).
+ *
+ * `now()` is monotonic: the wall-clock time at process start plus the monotonic time elapsed since (Go's
+ * `time.Now()` carries a monotonic reading for the same reason). A wall clock stepped forward or back while the
+ * process runs does not make a held Lease look expired or a backoff look over; timestamps written to the API
+ * (lease renewals, events) stay the wall-clock time unless the system clock is stepped after start.
+ */
 export class RealClock implements Clock {
   now(): number {
-    return Date.now();
+    return monotonicNow();
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const due = Date.now() + normalizeDelay(ms);
+    const due = monotonicNow() + normalizeDelay(ms);
     const timer: RealTimer = { current: undefined };
     // Delays beyond Node's 32-bit limit (or Infinity) are re-armed in chunks instead of firing after 1ms.
     const arm = (): void => {
-      const remaining = due - Date.now();
+      const remaining = due - monotonicNow();
       if (remaining > MAX_TIMER_DELAY_MS) {
         timer.current = globalThis.setTimeout(arm, MAX_TIMER_DELAY_MS);
       } else {
@@ -62,6 +70,10 @@ export class RealClock implements Clock {
       timer.current = undefined;
     }
   }
+}
+
+function monotonicNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 /** Shared real clock; the default wherever a `clock` option is omitted. */
