@@ -1,5 +1,5 @@
 /**
- * `npm run bench:sample-controller [-- --foos=N --workers=W]`: a fresh envtest; for each controller — ours
+ * `npm run bench:sample-controller [-- --foos=N --workers=W --node-flags="--max-semi-space-size=1 ..."]`: a fresh envtest; for each controller — ours
  * (`examples/sample-controller/dist/main.js`) and the Go original unthrottled (`sample-controller-fast`, `SC_WORKERS`
  * workers) — N Foos (default 1,000) are created in a fresh namespace before the controller starts, then the bench
  * measures seconds from spawning the controller until every Foo has its Deployment (seen by a watch), the
@@ -19,13 +19,15 @@ import {
 } from './support/sample-controller-run.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { foos: { type: 'string', default: '1000' }, workers: { type: 'string', default: '2' } } });
+  const { values } = parseArgs({
+    options: { foos: { type: 'string', default: '1000' }, workers: { type: 'string', default: '2' }, 'node-flags': { type: 'string', default: '' } },
+  });
   requireSampleControllerBuilt();
   const assets = envtestAssets();
   const goBinary = envtestBinary('sample-controller-fast', assets);
   const env = await Envtest.start({ assetsDir: assets, crdPaths: [SAMPLE_CONTROLLER_CRD], attachOutput: false });
   try {
-    await compareSampleControllers(env, Number(values.foos), Number(values.workers), goBinary);
+    await compareSampleControllers(env, Number(values.foos), Number(values.workers), goBinary, values['node-flags'].split(' ').filter(Boolean));
   } finally {
     await env.stop();
   }

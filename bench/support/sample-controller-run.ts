@@ -46,8 +46,8 @@ export function requireSampleControllerBuilt(): void {
 }
 
 /** Spawns the TypeScript sample-controller on `ns` (logging at info, like the Go one, which logs every sync). */
-export function spawnKubegenController(env: Envtest, ns: string, workers: number, extraArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [SAMPLE_CONTROLLER_MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, `--workers=${workers}`, ...extraArgs], {
+export function spawnKubegenController(env: Envtest, ns: string, workers: number, extraArgs: string[] = [], nodeFlags: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeFlags, SAMPLE_CONTROLLER_MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, `--workers=${workers}`, ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, KUBEGEN_LOG_LEVEL: 'info' },
   });
@@ -149,10 +149,16 @@ export function controllerRow(r: ControllerResult, label = r.name): string {
  * The TypeScript vs Go comparison both benches print: `n` Foos, ours first, then sample-controller-fast (`workers`
  * workers each); prints both rows and the ratios (goal, issue 4: time ratio ≤ 1.0) and returns the two results.
  */
-export async function compareSampleControllers(env: Envtest, n: number, workers: number, goBinary: string): Promise<{ ours: ControllerResult; go: ControllerResult }> {
-  const ours = await measureController('kubegen', env, n, (ns) => spawnKubegenController(env, ns, workers));
+export async function compareSampleControllers(
+  env: Envtest,
+  n: number,
+  workers: number,
+  goBinary: string,
+  nodeFlags: string[] = [],
+): Promise<{ ours: ControllerResult; go: ControllerResult }> {
+  const ours = await measureController('kubegen', env, n, (ns) => spawnKubegenController(env, ns, workers, [], nodeFlags));
   const go = await measureController('go', env, n, () => spawnGoController(goBinary, env, workers));
-  console.log(`sample-controller: ${n} Foos, ${workers} workers`);
+  console.log(`sample-controller: ${n} Foos, ${workers} workers${nodeFlags.length > 0 ? `; kubegen ran with node ${nodeFlags.join(' ')}` : ''}`);
   console.log(controllerRow(ours, 'kubegen (TypeScript)'));
   console.log(controllerRow(go, 'sample-controller-fast (Go)'));
   const ratio = ours.seconds / go.seconds;

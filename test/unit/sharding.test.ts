@@ -183,6 +183,31 @@ describe('Sharder', () => {
     }
   });
 
+  it('deletes a fenced Lease once the fence lapsed and its shard has no objects left, not before', async () => {
+    const ring = new HashRing(['a', 'c']);
+    const r = startSharder([lease('a'), lease('c'), ...Array.from({ length: N }, (_, i) => foo(i, ring.get(key(i))))]);
+    const getC = async (): Promise<Lease | undefined> =>
+      (await r.transport.request({ verb: 'list', resource: builtinResources.leases, namespace: LEASE_NS }) as { items: Lease[] }).items.find((l) => l.metadata?.name === 'foos-shard-c');
+    // The moves away from c fail for now, so c keeps objects after its Lease is fenced.
+    let blockMoves = true;
+    r.transport.prependReactor('patch', 'foos', () => (blockMoves ? { handled: true, error: conflict(fooResource, 'foo', 'blocked by the test') } : undefined));
+    try {
+      await until(r, async () => (await metric(r, 'kubegen_shard_live_shards', { ring: RING })) === 2, 'two live shards');
+      await r.transport.request({ verb: 'update', resource: builtinResources.leases, namespace: LEASE_NS, name: 'foos-shard-c', body: lease('c', '', 1) });
+      await until(r, async () => (await getC())?.spec?.holderIdentity?.startsWith(FENCE_HOLDER_PREFIX) === true, 'c fenced');
+      // Far past the fence's one-second duration: c still has objects, so its Lease stays.
+      for (let t = 0; t < 5_000; t += 250) { r.clock.step(250); await settle(); }
+      assert.ok((await getC()) !== undefined, 'a fenced Lease whose shard still has objects is kept');
+      assert.ok([...(await labelsOf(r)).values()].some((l) => l[SHARD] === 'c'));
+      blockMoves = false;
+      await until(r, async () => (await getC()) === undefined, 'c\'s Lease deleted', 10_000, 250);
+      assert.ok([...(await labelsOf(r)).values()].every((l) => l[SHARD] === 'a'), 'deleted only after every object left c');
+      assert.equal((await r.transport.request({ verb: 'get', resource: builtinResources.leases, namespace: LEASE_NS, name: 'foos-shard-a' }) as Lease).spec?.holderIdentity, 'a', 'the live shard\'s Lease is untouched');
+    } finally {
+      await r.stop();
+    }
+  });
+
   it('declares a shard dead only after its Lease went unrenewed for leaseDuration on the sharder\'s clock', async () => {
     const ring = new HashRing(['a', 'b']);
     const r = startSharder([lease('a'), lease('b'), ...Array.from({ length: N }, (_, i) => foo(i, ring.get(key(i))))]);

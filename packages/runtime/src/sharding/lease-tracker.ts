@@ -16,6 +16,11 @@
  *   where they are. Released and expired Leases are fenced on the next check; an expired one is read again first
  *   and counts as renewed if it changed (a stalled watch must not kill a live shard).
  *
+ * A fenced Lease is deleted once its fence has lapsed (one lease duration after it was written, on this clock) and
+ * `assignedShards()` no longer names its shard, with the fence's resourceVersion as precondition (a returning replica
+ * that took the Lease over meanwhile keeps it). Without that, every replica that ever ran (pods named by a
+ * ReplicaSet get a new identity on each restart) would leave a Lease behind.
+ *
  * States are computed from the informer's store (never from events alone), on every Lease event and every
  * `checkIntervalMs`; `onChange` is called when any state changed.
  * Errors are logged and retried on the next check.
@@ -52,6 +57,11 @@ export interface ShardLeaseTrackerOptions {
   checkIntervalMs?: number;
   /** Called (synchronously) after the states changed. */
   onChange: () => void;
+  /**
+   * Identities that still have objects assigned (the sharder's cache). Fenced Leases of other shards are deleted once
+   * the fence lapsed (see the module comment); unset, fenced Leases are kept.
+   */
+  assignedShards?: () => Iterable<string>;
 }
 
 interface Observation {
@@ -129,6 +139,7 @@ export class ShardLeaseTracker {
       this.observe(lease);
     }
     for (const name of [...this.observed.keys()]) if (!names.has(name) && !this.superseded.has(name)) this.observed.delete(name);
+    for (const name of [...this.superseded.keys()]) if (!names.has(name) && !this.observed.has(name)) this.superseded.delete(name);
     this.report();
   }
 
@@ -172,7 +183,32 @@ export class ShardLeaseTracker {
       if (o.holder.startsWith(FENCE_HOLDER_PREFIX) || this.fresh(o)) continue;
       await this.fence(name, o);
     }
+    await this.deleteLapsedFences();
     this.refresh();
+  }
+
+  /** Deletes fenced Leases whose fence lapsed and whose shard has no objects left (see the module comment). */
+  private async deleteLapsedFences(): Promise<void> {
+    if (this.opts.assignedShards === undefined) return;
+    const holding = new Set([...this.opts.assignedShards()].map((id) => shardLeaseName(this.opts.ring, id)));
+    const leases = new KubeClientset(this.opts.transport).coordinationV1.leases(this.opts.namespace);
+    for (const [name, o] of [...this.observed]) {
+      if (this.stopped) return;
+      if (!o.holder.startsWith(FENCE_HOLDER_PREFIX) || this.fresh(o) || holding.has(name)) continue;
+      try {
+        await leases.delete(name, { preconditions: { resourceVersion: o.rv } });
+        this.log.info('deleted the Lease of a dead shard that has no objects left', { lease: name });
+      } catch (err) {
+        // Gone already, or taken over by a returning replica (Conflict): the informer brings what is there now.
+        if (!isNotFound(err) && !isConflict(err)) {
+          this.log.warn('failed to delete the Lease of a dead shard, retrying', { lease: name, error: err });
+          continue;
+        }
+      }
+      // Until the informer shows the deletion (or the new version), the fence it still holds is not acted on again.
+      this.superseded.set(name, o.rv);
+      this.observed.delete(name);
+    }
   }
 
   /** Publishes the live set and calls `onChange` when any state changed. */

@@ -36,6 +36,8 @@ import { shardingMetrics, type ShardingMetrics } from './metrics.js';
 import { HashRing } from './ring.js';
 
 const OWNER_INDEX = 'sharding.kubegen.io/controller-owner';
+/** Index of the sharded objects by the shard they are assigned to. */
+const SHARD_INDEX = 'sharding.kubegen.io/shard';
 
 /** Tuning of a {@link Sharder}; every field optional. */
 export interface SharderTuning {
@@ -94,7 +96,10 @@ export class Sharder {
     const factory = new SharedInformerFactory(opts.transport, { logger: opts.logger, clock: opts.clock });
     const queue = new RateLimitingQueue<string>({ clock: opts.clock });
     const leases = factory.informerFor<Lease>(builtinResources.leases, { namespace: opts.leaseNamespace, labelSelector: `${RING_LEASE_LABEL}=${opts.ring}` });
-    const main = factory.metadataInformerFor(opts.resource, { namespace: opts.watchNamespace ?? '' });
+    const main = factory.metadataInformerFor(opts.resource, {
+      namespace: opts.watchNamespace ?? '',
+      indexers: { [SHARD_INDEX]: (o) => { const shard = o.metadata?.labels?.[this.shardKey]; return shard ? [shard] : []; } },
+    });
     const controlled = (opts.controlled ?? []).map((info) =>
       factory.metadataInformerFor(info, { namespace: opts.watchNamespace ?? '', indexers: { [OWNER_INDEX]: (o) => this.ownerIndex(o) } }),
     );
@@ -110,6 +115,7 @@ export class Sharder {
       clock: opts.clock,
       logger: opts.logger,
       ...(opts.checkIntervalMs !== undefined ? { checkIntervalMs: opts.checkIntervalMs } : {}),
+      assignedShards: () => main.getIndexer().listIndexFuncValues(SHARD_INDEX),
       onChange: () => {
         this.ring = new HashRing(tracker.liveShards(), opts.virtualNodes !== undefined ? { virtualNodes: opts.virtualNodes } : {});
         this.metrics.liveShards.set({ ring: opts.ring }, this.ring.size);
@@ -129,10 +135,7 @@ export class Sharder {
     }
     const removeCollector = this.metrics.collectObjects((set) => {
       const counts = new Map<string, number>();
-      for (const o of main.getIndexer().list()) {
-        const shard = o.metadata?.labels?.[this.shardKey];
-        if (shard) counts.set(shard, (counts.get(shard) ?? 0) + 1);
-      }
+      for (const shard of main.getIndexer().listIndexFuncValues(SHARD_INDEX)) counts.set(shard, main.getIndexer().indexKeys(SHARD_INDEX, shard).length);
       for (const shard of this.ring.members) if (!counts.has(shard)) counts.set(shard, 0);
       for (const [shard, n] of counts) set({ ring: opts.ring, shard }, n);
     });
