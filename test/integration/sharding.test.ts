@@ -8,7 +8,10 @@
  *    made right after the kill reaches their Deployments) within lease duration + 10 s;
  * 3. restarted, it gets its Foos back through the drain handshake: each Foo that moves back is seen (by a watch)
  *    with the drain label on its old shard, then unassigned, then on the returned shard, and is reconciled there;
- * 4. over the whole run, no Foo is reconciled by two processes at once (from every replica's debug `sync started` /
+ * 4. `kill -9` of the replica running the sharder, replaced by one with a new identity (a Deployment's new pod): a
+ *    survivor takes the sharder Lease, every Foo ends up on the survivors and the replacement and is reconciled, and
+ *    the dead shard's fenced Lease is deleted once its Foos have left;
+ * 5. over the whole run, no Foo is reconciled by two processes at once (from every replica's debug `sync started` /
  *    `sync finished` lines; a killed replica's open sync ends at the kill).
  */
 import assert from 'node:assert/strict';
@@ -190,6 +193,29 @@ describe('sharding across sample-controller processes (envtest)', () => {
     const metrics = parsePrometheusText(await (await fetch(`http://127.0.0.1:${ports.get(sharder)}/metrics`)).text());
     const drains = metrics.find((m) => m.name === 'kubegen_shard_reassignments_total' && m.labels['reason'] === 'drain')?.value ?? 0;
     assert.ok(drains >= returning.length, `kubegen_shard_reassignments_total{reason="drain"} = ${drains}`);
+  });
+
+  it('kill -9 of the sharder: another replica takes the sharder over; a replacement with a new identity gets a share; the dead shard\'s Lease is deleted', async () => {
+    const leases = kube.coordinationV1.leases(ns);
+    const sharder = (await leases.get('sample-controller-sharder')).spec?.holderIdentity!;
+    assert.ok(IDS.includes(sharder), `sharder held by ${sharder}`);
+    const p = procs.get(sharder)!;
+    const t0 = Date.now();
+    p.child.kill('SIGKILL');
+    await p.exited;
+    killedAt.set(p, Date.now());
+    procs.delete(sharder);
+    // As a Deployment would: the replacement pod has a new name, so a new identity.
+    await start('shard-3');
+    const live = [...IDS.filter((id) => id !== sharder), 'shard-3'];
+    await eventually('every Foo on the survivors and the replacement, reconciled', LEASE_DURATION_MS * 2 + 30_000, () => converged(live));
+    process.stdout.write(`# kill -9 of the sharder ${sharder}: ${COUNT} Foos on ${live.join(', ')} after ${Date.now() - t0} ms\n`);
+    const newSharder = (await leases.get('sample-controller-sharder')).spec?.holderIdentity;
+    assert.ok(newSharder !== undefined && live.includes(newSharder), `sharder now held by ${newSharder}`);
+    await eventually('the dead shard\'s fenced Lease deleted', LEASE_DURATION_MS + 10_000, async () =>
+      !(await leases.list()).items.some((l) => l.metadata?.name === `sample-controller-shard-${sharder}`));
+    const names = (await leases.list()).items.map((l) => l.metadata?.name).sort();
+    assert.deepEqual(names, ['sample-controller-sharder', ...live.map((id) => `sample-controller-shard-${id}`)].sort());
   });
 
   it('no Foo was ever reconciled by two shards at once', () => {
