@@ -89,12 +89,12 @@ export class SampleControllerProcess {
 
   /** Resolves with the first log line (already seen or future) matching `pred`; fails after `timeoutMs`. */
   async waitForLog(pred: (l: LogLine) => boolean, what: string, timeoutMs = 30_000): Promise<LogLine> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const hit = this.lines.find(pred);
       if (hit) return hit;
       if (!this.running) assert.fail(`${this.name} exited before logging ${what}\n${this.tail()}`);
-      const left = deadline - Date.now();
+      const left = deadline - performance.now();
       if (left <= 0) assert.fail(`timed out waiting for ${this.name} to log ${what}\n${this.tail()}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.min(left, 1000));

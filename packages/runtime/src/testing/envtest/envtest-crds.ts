@@ -115,7 +115,7 @@ export async function installCrds(transport: HttpTransport, crds: readonly CrdOb
       installed.push(await client.create(body));
     }
   }
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (const crd of installed) await waitForCrd(transport, client, crd, deadline);
   return installed;
 }
@@ -126,7 +126,7 @@ async function waitForCrd(transport: HttpTransport, client: ResourceClient<CrdOb
     const current = await client.get(name);
     const established = current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     if (established && (await servedByDiscovery(transport, current))) return;
-    if (Date.now() > deadline) throw new Error(`CRD ${name} was not established in time: ${JSON.stringify(current.status?.conditions ?? [])}`);
+    if (performance.now() > deadline) throw new Error(`CRD ${name} was not established in time: ${JSON.stringify(current.status?.conditions ?? [])}`);
     await sleep(50);
   }
 }

@@ -122,9 +122,9 @@ export async function setConversionWebhook(transport: Transport, crdName: string
  */
 export async function waitForWebhook(server: WebhookServer, path: string, trigger: () => Promise<unknown>, timeoutMs = 20_000): Promise<void> {
   const before = server.served(path);
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   while (server.served(path) === before) {
-    if (Date.now() > deadline) throw new Error(`the apiserver did not call the webhook at ${path} within ${timeoutMs} ms`);
+    if (performance.now() > deadline) throw new Error(`the apiserver did not call the webhook at ${path} within ${timeoutMs} ms`);
     await trigger().catch(() => undefined);
     if (server.served(path) === before) await new Promise((r) => setTimeout(r, 200));
   }

@@ -253,7 +253,7 @@ export class Envtest {
   /** Polls `ready` until true; fails early if the process exits, or after the start timeout. */
   private async waitUntil(proc: ManagedProcess, ready: () => Promise<boolean>): Promise<void> {
     const timeout = this.startTimeout();
-    const deadline = Date.now() + timeout;
+    const deadline = performance.now() + timeout;
     let lastError = '';
     for (;;) {
       if (proc.done) throw new Error(`envtest: ${proc.name} exited during startup:\n${proc.output()}`);
@@ -262,7 +262,7 @@ export class Envtest {
       } catch (err) {
         lastError = err instanceof Error ? err.message : String(err);
       }
-      if (Date.now() > deadline) {
+      if (performance.now() > deadline) {
         throw new Error(`envtest: ${proc.name} not ready after ${timeout} ms${lastError ? ` (${lastError})` : ''}:\n${proc.output()}`);
       }
       await sleep(100);

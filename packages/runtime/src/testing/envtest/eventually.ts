@@ -17,12 +17,12 @@ export interface EventuallyOptions {
 export async function eventually<T>(fn: () => T | Promise<T>, opts: EventuallyOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const intervalMs = opts.intervalMs ?? 100;
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
-      if (Date.now() + intervalMs > deadline) {
+      if (performance.now() + intervalMs > deadline) {
         const message = err instanceof Error ? err.message : String(err);
         throw new Error(`eventually: still failing after ${timeoutMs} ms (${attempt} attempts): ${message}`, { cause: err });
       }
