@@ -11,7 +11,6 @@ import { SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.j
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import { metadataAccept, type KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { installCrds, readCrdPaths } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { FOO, FOO_CRD, foo } from './support/crds.js';
 import { CountingTransport } from './support/counting-transport.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
@@ -82,8 +81,7 @@ describe('metadata-only reads on kube-apiserver 1.20', () => {
 describe('metadata-only informer on the CRD apiserver 1.36 (WatchList)', () => {
   let env: TestEnv;
   before(async () => {
-    env = await sharedEnv({ profile: 'crd-only' });
-    await installCrds(env.transport, readCrdPaths([FOO_CRD]), 30_000);
+    env = await sharedEnv({ profile: 'crd-only', crdPaths: [FOO_CRD] });
   });
   after(async () => {
     await env?.release();

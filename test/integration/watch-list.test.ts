@@ -16,7 +16,6 @@ import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.j
 import type { ReflectorOptions } from '@kubegen/runtime/internal/cache/reflector-types.js';
 import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
-import { installCrds, readCrdPaths } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { FOO, FOO_CRD, foo, type Foo } from './support/crds.js';
 import { CountingTransport } from './support/counting-transport.js';
@@ -108,8 +107,7 @@ describe('WatchList on kube-apiserver 1.20 (not supported)', () => {
 describe('WatchList on the CRD apiserver 1.36 (supported)', () => {
   let env: TestEnv;
   before(async () => {
-    env = await sharedEnv({ profile: 'crd-only' });
-    await installCrds(env.transport, readCrdPaths([FOO_CRD]), 30_000);
+    env = await sharedEnv({ profile: 'crd-only', crdPaths: [FOO_CRD] });
   });
   after(async () => {
     await env?.release();

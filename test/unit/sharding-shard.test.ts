@@ -49,16 +49,22 @@ function foo(labels: Record<string, string>): KubeObject {
   return { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name: 'a', namespace: NS, labels } };
 }
 
+/** A shard on a fresh fake transport and clock, run until it holds its Lease (and half a second more). */
+async function startHeldShard() {
+  const clock = new FakeClock(START);
+  const transport = newFakeTransport([builtinResources.leases, fooResource]);
+  let lostCalls = 0;
+  const shard = newShard(transport, { clock, onLost: () => lostCalls++ });
+  const stop = new AbortController();
+  const done = shard.run(stop.signal);
+  await shard.whenHeld();
+  await advance(clock, 500);
+  return { clock, transport, shard, stop, done, onLostCalls: () => lostCalls };
+}
+
 describe('Shard', () => {
   it('holds its Lease, runs the sharder while leading, and releases both on a graceful stop', async () => {
-    const clock = new FakeClock(START);
-    const transport = newFakeTransport([builtinResources.leases, fooResource]);
-    let lost = 0;
-    const shard = newShard(transport, { clock, onLost: () => lost++ });
-    const stop = new AbortController();
-    const done = shard.run(stop.signal);
-    await shard.whenHeld();
-    await advance(clock, 500);
+    const { clock, transport, shard, stop, done, onLostCalls } = await startHeldShard();
     assert.equal(shard.leaseName, 'foos-shard-r0');
     const own = await getLease(transport, 'foos-shard-r0');
     assert.equal(own.spec?.holderIdentity, 'r0');
@@ -73,24 +79,17 @@ describe('Shard', () => {
     assert.equal((await getLease(transport, 'foos-shard-r0')).spec?.holderIdentity, '');
     assert.equal((await getLease(transport, 'foos-sharder')).spec?.holderIdentity, '');
     assert.equal(shard.lost.aborted, false);
-    assert.equal(lost, 0);
+    assert.equal(onLostCalls(), 0);
   });
 
   it('aborts `lost` and calls onLost when it cannot renew within the renew deadline', async () => {
-    const clock = new FakeClock(START);
-    const transport = newFakeTransport([builtinResources.leases, fooResource]);
-    let lost = 0;
-    const shard = newShard(transport, { clock, onLost: () => lost++ });
-    const stop = new AbortController();
-    const done = shard.run(stop.signal);
-    await shard.whenHeld();
-    await advance(clock, 500);
+    const { clock, transport, shard, stop, done, onLostCalls } = await startHeldShard();
     transport.prependReactor('update', 'leases', () => ({ handled: true, error: new ApiError(newStatus(500, 'InternalError', 'etcd down')) }));
     await advance(clock, 5_000);
     assert.equal(shard.lost.aborted, false, 'still inside the renew deadline');
     await advance(clock, 10_000);
     assert.equal(shard.lost.aborted, true);
-    assert.equal(lost, 1);
+    assert.equal(onLostCalls(), 1);
     await done;
     stop.abort();
   });

@@ -11,6 +11,7 @@ import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import type { EnvtestProfile } from '@kubegen/runtime/internal/testing/envtest/envtest-profiles.js';
+import { installCrds, readCrdPaths } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { SHARED_CRD_PATHS } from './crds.js';
 
 export const KUBECONFIG_ENV = 'KUBEGEN_TEST_KUBECONFIG';
@@ -39,6 +40,8 @@ export const KUBECONFIG_CRD_ONLY_ENV = 'KUBEGEN_TEST_KUBECONFIG_CRD_ONLY';
 export interface SharedEnvOptions {
   /** Which control plane (default `full`, kube-apiserver 1.20); `crd-only` is the CRD apiserver 1.36. */
   profile?: EnvtestProfile;
+  /** CRD files this test needs on top of the profile's (installed or updated, and Established, before returning). */
+  crdPaths?: readonly string[];
 }
 
 interface Base {
@@ -79,7 +82,7 @@ export async function sharedEnv(opts: SharedEnvOptions = {}): Promise<TestEnv> {
   const transport = new HttpTransport(base.kubeConfig);
   const held = entry;
   let released = false;
-  return {
+  const env: TestEnv = {
     ...base,
     profile,
     transport,
@@ -96,6 +99,15 @@ export async function sharedEnv(opts: SharedEnvOptions = {}): Promise<TestEnv> {
       }
     },
   };
+  if (opts.crdPaths) {
+    try {
+      await installCrds(transport, readCrdPaths([...opts.crdPaths]), 30_000);
+    } catch (err) {
+      await env.release();
+      throw err;
+    }
+  }
+  return env;
 }
 
 /** A short random suffix for names of cluster-scoped test objects. */
