@@ -11,8 +11,9 @@
  * Memory over time (issue 14): each controller's RSS is sampled every 5 s; printed are RSS at minute 2 and at the
  * end of the soak and the growth between them (goal ≤ 10 %), and per minute the RSS range. The TypeScript one also
  * serves `/metrics`, so its V8 heap (used / total) is sampled alongside: a flat used heap under a growing RSS is heap
- * sizing, a used heap that keeps growing is a leak. `--node-flags="--max-semi-space-size=1 ..."` passes Node flags
- * to the TypeScript controller.
+ * sizing, a used heap that keeps growing is a leak. The TypeScript controller runs with the scaffold's `node` settings
+ * (Dockerfile `ENTRYPOINT` flags, `NODE_OPTIONS`, `MALLOC_ARENA_MAX`); `--node-flags="..."` runs it with Node's
+ * defaults plus those flags instead (`--node-flags=` for Node's defaults alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +30,7 @@ import { procCpuSeconds, procPeakRssMB, procRssMB } from '../test/support/proc.j
 import { freePort } from '@kubegen/runtime/internal/testing/envtest/envtest-ports.js';
 import { parsePrometheusText, sumOf } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { createFoos } from './support/foos.js';
+import { nodeFlagSettings, scaffoldNodeSettings, type NodeSettings } from './support/sample-controller-run.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'examples/sample-controller/dist/main.js');
@@ -40,7 +42,7 @@ interface Options {
   foos: number;
   patches: number;
   restartEvery: number;
-  nodeFlags: string[];
+  node: NodeSettings;
 }
 
 /** One memory sample: seconds since the soak started, RSS, and (TypeScript) V8 heap used/total from `/metrics`. */
@@ -208,10 +210,10 @@ async function main(): Promise<void> {
       patches: { type: 'string', default: '20' },
       'restart-every': { type: 'string', default: '30' },
       impl: { type: 'string', default: 'both' },
-      'node-flags': { type: 'string', default: '' },
+      'node-flags': { type: 'string' },
     },
   });
-  const opts: Options = { seconds: Number(values.seconds), foos: Number(values.foos), patches: Number(values.patches), restartEvery: Number(values['restart-every']), nodeFlags: values['node-flags'].split(' ').filter(Boolean) };
+  const opts: Options = { seconds: Number(values.seconds), foos: Number(values.foos), patches: Number(values.patches), restartEvery: Number(values['restart-every']), node: values['node-flags'] === undefined ? scaffoldNodeSettings() : nodeFlagSettings(values['node-flags'].split(' ').filter(Boolean)) };
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build:examples`);
   const assets = process.env['KUBEBUILDER_ASSETS'] || path.join(os.homedir(), '.cache/envtest/k8s-1.20.2/bin');
   process.env['KUBEBUILDER_ASSETS'] = assets;
@@ -223,9 +225,9 @@ async function main(): Promise<void> {
         'kubegen',
         opts,
         (env, ns) =>
-          spawn(process.execPath, [...opts.nodeFlags, MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, '--workers=2', `--metrics-bind-address=127.0.0.1:${metricsPort}`], {
+          spawn(process.execPath, [...opts.node.flags, MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, '--workers=2', `--metrics-bind-address=127.0.0.1:${metricsPort}`], {
             stdio: ['ignore', 'pipe', 'pipe'],
-            env: { ...process.env, KUBEGEN_LOG_LEVEL: 'info' },
+            env: { ...process.env, ...opts.node.env, KUBEGEN_LOG_LEVEL: 'info' },
           }),
         `http://127.0.0.1:${metricsPort}/metrics`,
       ),
@@ -245,7 +247,7 @@ async function main(): Promise<void> {
       `${r.name.padEnd(12)} ${String(r.mismatches).padStart(10)} ${r.convergeSeconds.toFixed(1).padStart(8)}s ${String(r.conflicts).padStart(10)} ${String(r.errorLines).padStart(12)} ${String(r.logLines).padStart(10)} ${String(r.restarts).padStart(9)} ${String(r.patchesSent).padStart(8)} ${r.cpuSeconds.toFixed(1).padStart(7)} ${r.peakRssMB.toFixed(1).padStart(8)} MB`,
     );
   }
-  if (opts.nodeFlags.length > 0) console.log(`kubegen ran with node ${opts.nodeFlags.join(' ')}`);
+  if (values.impl !== 'go') console.log(`kubegen ran with ${opts.node.label}`);
   for (const r of results) printMemory(r, opts.seconds);
   const [ours, go] = [results.find((r) => r.name === 'kubegen'), results.find((r) => r.name === 'go')];
   if (ours && go) {

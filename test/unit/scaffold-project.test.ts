@@ -68,6 +68,17 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.deepEqual(container.env.find((e: { name: string }) => e.name === 'POD_NAME'), { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } });
     assert.match(read(dir, 'Dockerfile'), /^FROM node:24-slim AS builder$[\s\S]*^USER 1000:1000$/m);
     assert.doesNotMatch(read(dir, 'Dockerfile'), /vendor/, 'a registry install copies no vendored tarballs');
+    // The image runs node with V8 flags NODE_OPTIONS refuses; node must accept them together with the manager's env.
+    const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(read(dir, 'Dockerfile'))![1]!) as string[];
+    assert.deepEqual(entrypoint, ['node', '--no-concurrent-recompilation', 'dist/src/main.js']);
+    const envValue = (name: string): string => container.env.find((e: { name: string }) => e.name === name)?.value;
+    assert.equal(envValue('MALLOC_ARENA_MAX'), '2');
+    const heapLimit = spawnSync(process.execPath, [...entrypoint.slice(1, -1), '-p', "require('v8').getHeapStatistics().heap_size_limit"], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: envValue('NODE_OPTIONS') },
+    });
+    assert.equal(heapLimit.status, 0, heapLimit.stderr);
+    assert.equal(Math.round(Number(heapLimit.stdout) / 2 ** 20), 195, 'a 192 MB old space and a 1 MB young generation');
     const kustomize = (p: string): any => parse(read(dir, `config/${p}/kustomization.yaml`));
     assert.deepEqual(kustomize('default').resources, ['../crd', '../rbac', '../manager', 'metrics_service.yaml']);
     assert.equal(kustomize('default').namespace, 'fleet-operator-system');
