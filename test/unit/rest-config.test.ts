@@ -252,7 +252,8 @@ describe('loading @kubernetes/client-node lazily', () => {
       path.join(dir, 'exec.yaml'),
       ['clusters: [{name: c, cluster: {server: "https://h:1"}}]', 'users: [{name: e, user: {exec: {command: x}}}]', 'contexts: [{name: e, context: {cluster: c, user: e}}]', 'current-context: e'].join('\n'),
     );
-    // Counts modules of client-node resolved while importing the runtime and then creating a transport.
+    // Counts modules of client-node resolved while importing the runtime and then creating a transport, and says
+    // whether Node's undici got loaded (an ESM import of node:http does that; see packages/runtime/src/node-http.ts).
     fs.writeFileSync(
       path.join(dir, 'probe.mjs'),
       [
@@ -263,19 +264,27 @@ describe('loading @kubernetes/client-node lazily', () => {
         'const afterImport = n;',
         'const t = rt.createTransport({ kubeconfig: process.argv[3] });',
         't.close();',
-        'console.log(JSON.stringify({ afterImport, afterTransport: n, server: t.server }));',
+        "const undici = process.moduleLoadList.some((m) => m.includes('undici'));",
+        'console.log(JSON.stringify({ afterImport, afterTransport: n, server: t.server, undici }));',
       ].join('\n'),
     );
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  function probe(kubeconfig: string): { afterImport: number; afterTransport: number; server: string } {
-    const out = execFileSync(process.execPath, [path.join(dir, 'probe.mjs'), runtimeIndex, path.join(dir, kubeconfig)], { encoding: 'utf8' });
-    return JSON.parse(out.trim().split('\n').pop()!) as { afterImport: number; afterTransport: number; server: string };
+  interface Probe {
+    afterImport: number;
+    afterTransport: number;
+    server: string;
+    undici: boolean;
   }
 
-  it('importing the runtime and a token kubeconfig never load client-node', () => {
-    assert.deepEqual(probe('token.yaml'), { afterImport: 0, afterTransport: 0, server: 'https://h:6443' });
+  function probe(kubeconfig: string): Probe {
+    const out = execFileSync(process.execPath, [path.join(dir, 'probe.mjs'), runtimeIndex, path.join(dir, kubeconfig)], { encoding: 'utf8' });
+    return JSON.parse(out.trim().split('\n').pop()!) as Probe;
+  }
+
+  it("importing the runtime and a token kubeconfig never load client-node, nor Node's undici", () => {
+    assert.deepEqual(probe('token.yaml'), { afterImport: 0, afterTransport: 0, server: 'https://h:6443', undici: false });
   });
 
   it('an exec kubeconfig does load it (so the probe can see it)', () => {

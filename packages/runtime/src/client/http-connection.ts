@@ -7,7 +7,8 @@
  * authenticators — client-node's authenticators cache their tokens until they expire, so that is cheap.
  * A `RestConfig` never loads `@kubernetes/client-node`, except for its proxy agents when `proxyUrl` is set.
  */
-import http from 'node:http';
+import type http from 'node:http';
+import { HttpAgent } from '../node-http.js';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { getLogger } from '../log.js';
@@ -77,7 +78,7 @@ function parseServer(raw: string): { server: URL; secure: boolean } {
 function keepAliveAgent(secure: boolean, opts: ConnectionOptions, tls: https.AgentOptions): http.Agent {
   // noDelay: requests are small and latency-bound (no Nagle batching); lifo: reuse the warmest socket first.
   const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: opts.maxSockets ?? Infinity, noDelay: true, scheduling: 'lifo' as const };
-  return secure ? new https.Agent({ ...common, ...tls }) : new http.Agent(common);
+  return secure ? new https.Agent({ ...common, ...tls }) : new HttpAgent(common);
 }
 
 async function openRestConnection(config: RestConfig, opts: ConnectionOptions): Promise<Connection> {

@@ -4,7 +4,8 @@
  * and `HttpWatch`, a watch over one streaming response. Nothing here retries, throttles or authenticates: the
  * transport does (see http-transport.ts).
  */
-import http from 'node:http';
+import type http from 'node:http';
+import { httpRequest } from '../node-http.js';
 import type http2 from 'node:http2';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
@@ -97,7 +98,7 @@ export function openHttp1(
   };
   if (conn.basicAuth) options.auth = conn.basicAuth;
   if (signal) options.signal = signal;
-  const send = conn.secure ? https.request : http.request;
+  const send = conn.secure ? https.request : httpRequest;
   return new Promise<OpenResponse>((resolve, reject) => {
     const req = send(options, (res) =>
       resolve({
@@ -158,8 +159,9 @@ export function readStream(body: Readable, onChunk: (chunk: Buffer) => void): Pr
       resolve();
     });
     body.on('error', fail);
-    body.on('aborted', () => fail(new Error('response aborted')));
-    body.on('close', () => fail(new Error('connection closed before the response completed')));
+    // Every stream closes, also after its end: build the error (and its stack trace) only when it is one.
+    body.on('aborted', () => done || fail(new Error('response aborted')));
+    body.on('close', () => done || fail(new Error('connection closed before the response completed')));
   });
 }
 

@@ -24,7 +24,7 @@
  *   it; watches also have the reflector's open and idle deadlines.
  * - Request bodies are never mutated; response objects are freshly parsed and owned by the caller.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { getLogger } from '../log.js';
 import { openConnection, type Connection, type ConnectionOptions } from './http-connection.js';

@@ -3,7 +3,7 @@
  * checks, as controller-runtime's manager serves them on `HealthProbeBindAddress`. `"0"` or `""` disables it.
  * Checks may be added before or after `listen()`. Check failures are answered, logged, and never crash anything.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import { getLogger, type Logger } from '../log.js';
 import { EndpointServer } from '../metrics/endpoint-server.js';
 import { HealthCheckSet, type HealthChecker } from './checks.js';

@@ -1,4 +1,5 @@
-import http from 'node:http';
+import type http from 'node:http';
+import { createHttpServer } from '../node-http.js';
 import type { Logger } from '../log.js';
 import { closeServer, listenOn, parseBindAddress } from './bind-address.js';
 
@@ -53,7 +54,7 @@ export abstract class EndpointServer {
 
   /** The server `listen` starts (default plain HTTP); an `https.Server` is an `http.Server` too. May throw (bad config). */
   protected async createServer(listener: http.RequestListener): Promise<http.Server> {
-    return http.createServer(listener);
+    return createHttpServer(listener);
   }
 
   /** Called when the server created by `createServer` stops (or failed to listen): release what it holds. */

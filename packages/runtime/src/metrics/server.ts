@@ -10,7 +10,7 @@
  * verification or use a real certificate through `certDir`). A `filter` (usually
  * `withAuthenticationAndAuthorization(transport)`) decides per request whether it is served.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import type https from 'node:https';
 import type { Registry } from './prom.js';
 import { CertWatcher, createTlsServer } from '../certs/cert-watcher.js';
