@@ -15,6 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../client/types.js';
+import { metaNamespaceKey } from '../cache/keys.js';
 import { validateDNS1123Label, validateLabelValue } from '../labels/validation.js';
 
 /** Prefix of the shard label key: `shard.kubegen.io/<ring>`. */
@@ -69,9 +70,10 @@ export function shardLeaseName(ring: string, identity: string): string {
   return prefix + part;
 }
 
-/** The key an object is hashed by: `namespace/name`, or `name` for cluster-scoped objects. */
+/**
+ * The key an object is hashed by: its cache key (`metaNamespaceKey`), `namespace/name`, or `name` for cluster-scoped
+ * objects. Throws a `TypeError` for an object without `metadata.name`.
+ */
 export function shardingKey(obj: KubeObject): string {
-  const ns = obj.metadata?.namespace;
-  const name = obj.metadata?.name ?? '';
-  return ns ? `${ns}/${name}` : name;
+  return metaNamespaceKey(obj);
 }
