@@ -26,7 +26,8 @@
  * Errors are logged and retried on the next check.
  */
 import { KubeClientset } from '../builtin/clientset.js';
-import type { Lease } from '../builtin/types.js';
+import type { Lease, LeaseList } from '../builtin/types.js';
+import type { ResourceInterface } from '../client/interfaces.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import type { Transport } from '../client/types.js';
@@ -77,6 +78,8 @@ interface Observation {
 export class ShardLeaseTracker {
   private readonly opts: ShardLeaseTrackerOptions;
   private readonly log: Logger;
+  /** The ring's Leases on the API, for the direct reads and writes of fencing and clean-up. */
+  private readonly leases: ResourceInterface<Lease, LeaseList>;
   private readonly observed = new Map<string, Observation>();
   /** Per Lease, the version in the informer's store that a direct read or the fence has already superseded. */
   private readonly superseded = new Map<string, string>();
@@ -91,6 +94,7 @@ export class ShardLeaseTracker {
     this.opts = opts;
     this.log = opts.logger.child({ component: 'shard-lease-tracker' });
     this.checkIntervalMs = opts.checkIntervalMs ?? 1_000;
+    this.leases = new KubeClientset(opts.transport).coordinationV1.leases(opts.namespace);
     // Events only trigger a check; states are computed from the informer's store, so they never lag behind it.
     const check = (): void => this.check();
     opts.informer.addEventHandler({ onAdd: check, onUpdate: check, onDelete: check });
@@ -191,12 +195,11 @@ export class ShardLeaseTracker {
   private async deleteLapsedFences(): Promise<void> {
     if (this.opts.assignedShards === undefined) return;
     const holding = new Set([...this.opts.assignedShards()].map((id) => shardLeaseName(this.opts.ring, id)));
-    const leases = new KubeClientset(this.opts.transport).coordinationV1.leases(this.opts.namespace);
     for (const [name, o] of [...this.observed]) {
       if (this.stopped) return;
       if (!o.holder.startsWith(FENCE_HOLDER_PREFIX) || this.fresh(o) || holding.has(name)) continue;
       try {
-        await leases.delete(name, { preconditions: { resourceVersion: o.rv } });
+        await this.leases.delete(name, { preconditions: { resourceVersion: o.rv } });
         this.log.info('deleted the Lease of a dead shard that has no objects left', { lease: name });
       } catch (err) {
         // Gone already, or taken over by a returning replica (Conflict): the informer brings what is there now.
@@ -236,9 +239,8 @@ export class ShardLeaseTracker {
 
   /** Reads the Lease again and, unless it changed since observed, fences it at the version read. */
   private async fence(name: string, seen: Observation): Promise<void> {
-    const leases = new KubeClientset(this.opts.transport).coordinationV1.leases(this.opts.namespace);
     try {
-      const lease = await leases.get(name);
+      const lease = await this.leases.get(name);
       // Changed since observed (a stalled watch?): it counts as seen to change now.
       if (JSON.stringify(lease.spec ?? {}) !== seen.raw) {
         this.supersede(name, seen, lease);
@@ -246,7 +248,7 @@ export class ShardLeaseTracker {
       }
       const now = formatMicroTime(this.opts.clock.now());
       const durationSeconds = Math.max(1, seen.durationMs / 1000, lease.spec?.leaseDurationSeconds ?? 0);
-      const fenced = await leases.update({
+      const fenced = await this.leases.update({
         ...lease,
         spec: {
           ...lease.spec,
