@@ -17,7 +17,7 @@ import type {
 } from './interfaces.js';
 import { defaultFieldManager } from './apply.js';
 import type { ApplyObject } from './apply.js';
-import { toPartialObjectMetadata, type KubeList, type KubeObject, type QueryValue, type ResourceInfo, type ResourceRequest, type Transport, type Watch } from './types.js';
+import { apiVersionOf, toPartialObjectMetadata, type KubeList, type KubeObject, type QueryValue, type ResourceInfo, type ResourceRequest, type Transport, type Watch } from './types.js';
 
 /** The page size `listAll` uses when the caller gives no `limit` (client-go's pager default). */
 export const DEFAULT_PAGE_SIZE = 500;
@@ -153,7 +153,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
 
   /** The `apiVersion` this resource is served under, e.g. `apps/v1` or `v1`. */
   get apiVersion(): string {
-    return this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
+    return apiVersionOf(this.info);
   }
 
   /** The field manager of an apply: the call's, else the transport's, else the program's name. */

@@ -143,13 +143,23 @@ export function metadataAccept(verb: Verb): string {
   return `application/json;as=${as};g=meta.k8s.io;v=v1,application/json`;
 }
 
+/** `apps/v1`, or `v1` for the core group: the `apiVersion` a resource is served under. */
+export function apiVersionOf(r: Pick<ResourceInfo, 'group' | 'version'>): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+/** One key per group, version and resource (`apps/v1/deployments`, `/v1/pods`): caches and the fake tracker keep kinds by it. */
+export function resourceKey(r: Pick<ResourceInfo, 'group' | 'version' | 'resource'>): string {
+  return `${r.group}/${r.version}/${r.resource}`;
+}
+
 /**
  * `obj` as a metadata-only read returns it, in the kind's own `apiVersion`/`kind` (as controller-runtime's metadata
  * informers do; the apiserver itself answers `meta.k8s.io/v1` `PartialObjectMetadata`): `apiVersion`, `kind` and the
  * whole `metadata`, no spec or status. Returns a new object sharing `metadata` with `obj`.
  */
 export function toPartialObjectMetadata(obj: KubeObject, info: Pick<ResourceInfo, 'group' | 'version' | 'kind'>): KubeObject {
-  return { apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: info.kind, metadata: obj.metadata ?? {} };
+  return { apiVersion: apiVersionOf(info), kind: info.kind, metadata: obj.metadata ?? {} };
 }
 
 /** The `type` of a watch event (meta/v1 `WatchEvent`); `BOOKMARK` carries only a resourceVersion. */

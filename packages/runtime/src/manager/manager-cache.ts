@@ -13,7 +13,7 @@ import type { SharedInformerFactory } from '../cache/factory.js';
 import type { IndexFunc } from '../cache/indexer.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { stripManagedFields, type TransformFunc } from '../cache/transform.js';
-import type { KubeObject, ResourceInfo } from '../client/types.js';
+import { resourceKey, type KubeObject, type ResourceInfo } from '../client/types.js';
 import type { Logger } from '../log.js';
 
 /** Cache settings of one kind (controller-runtime's `cache.ByObject`); unset ones fall back to the defaults. */
@@ -119,7 +119,7 @@ export class ManagerCache {
    * when the cache does not hold the kind, or not that namespace, or some informer has not synced.
    */
   lookup(info: ResourceInfo, namespace: string | undefined, metadataOnly: boolean): SharedIndexInformer<KubeObject>[] | undefined {
-    const entry = (metadataOnly ? this.metadata : this.full).get(kindKey(info));
+    const entry = (metadataOnly ? this.metadata : this.full).get(resourceKey(info));
     if (!entry) return undefined;
     const all = entry.informers.get('');
     const found = all ? [all] : namespace ? [entry.informers.get(namespace)].filter((i) => i !== undefined) : [...entry.informers.values()];
@@ -147,7 +147,7 @@ export class ManagerCache {
    * come before the kind's first informer: a cache already made without it would hold objects of other shards.
    */
   selectKind(info: ResourceInfo, labelSelector: string): void {
-    const key = kindKey(info);
+    const key = resourceKey(info);
     if (this.full.has(key) || this.metadata.has(key)) {
       throw new Error(`${key} is already cached without the selector ${labelSelector}: build the sharded controller before asking for its informers`);
     }
@@ -163,8 +163,8 @@ export class ManagerCache {
 
   private entry(info: ResourceInfo, req: InformerRequest, metadataOnly: boolean): SharedIndexInformer<KubeObject>[] {
     const kinds = metadataOnly ? this.metadata : this.full;
-    const key = kindKey(info);
-    const byObject = this.opts.byObject?.find((b) => kindKey(b.resource) === key);
+    const key = resourceKey(info);
+    const byObject = this.opts.byObject?.find((b) => resourceKey(b.resource) === key);
     let entry = kinds.get(key);
     if (!entry) {
       const explicit = req.stripManagedFields ?? byObject?.stripManagedFields ?? this.opts.defaultStripManagedFields;
@@ -204,8 +204,4 @@ export class ManagerCache {
     const list = byObject?.namespaces ?? this.opts.defaultNamespaces ?? (this.opts.namespace ? [this.opts.namespace] : []);
     return list.length === 0 || list.includes('') ? [''] : [...new Set(list)].sort();
   }
-}
-
-function kindKey(info: ResourceInfo): string {
-  return `${info.group}/${info.version}/${info.resource}`;
 }

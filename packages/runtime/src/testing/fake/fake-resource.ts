@@ -14,16 +14,6 @@ export type FakeScaleSpec = ScalePaths;
  */
 export type FakeResource = ResourceDescriptor;
 
-/** The storage key of a resource: objects are kept per group, version and resource, as client-go's tracker does. */
-export function resourceKey(r: Pick<ResourceInfo, 'group' | 'version' | 'resource'>): string {
-  return `${r.group}/${r.version}/${r.resource}`;
-}
-
-/** `apps/v1`, or `v1` for the core group. */
-export function apiVersionOf(r: Pick<ResourceInfo, 'group' | 'version'>): string {
-  return r.group ? `${r.group}/${r.version}` : r.version;
-}
-
 /** `foos.example.com`, or `pods` for the core group: how the apiserver names a resource in error messages. */
 export function groupResourceOf(r: Pick<ResourceInfo, 'group' | 'resource'>): string {
   return r.group ? `${r.resource}.${r.group}` : r.resource;

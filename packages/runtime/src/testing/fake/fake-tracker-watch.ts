@@ -8,9 +8,8 @@
  * Selector transitions follow the watch cache: an object that starts matching arrives as ADDED, one that stops
  * matching as DELETED. Only the initial-events-end bookmark is ever sent.
  */
-import type { KubeObject, Watch } from '../../client/types.js';
+import { apiVersionOf, type KubeObject, type Watch } from '../../client/types.js';
 import { badRequest, expiredStatus } from './fake-errors.js';
-import { apiVersionOf } from './fake-resource.js';
 import type { FakeResource } from './fake-resource.js';
 import type { SelectionOptions } from './fake-selection.js';
 import { FakeWatch } from './fake-watch.js';

@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Preconditions, Scale } from '../../client/interfaces.js';
-import type { KubeList, KubeObject, PatchType, ResourceInfo, Watch } from '../../client/types.js';
+import { apiVersionOf, resourceKey, type KubeList, type KubeObject, type PatchType, type ResourceInfo, type Watch } from '../../client/types.js';
 import type { Clock } from '../../clock.js';
 import { ChangeHub } from './fake-watch.js';
 import type { ChangeEvent } from './fake-watch.js';
@@ -34,7 +34,6 @@ import {
   rfc3339,
   validateObjectMeta,
 } from './fake-object-rules.js';
-import { apiVersionOf, resourceKey } from './fake-resource.js';
 import type { FakeResource } from './fake-resource.js';
 import { scaleOf, setPath } from './fake-scale.js';
 import { paginate, selectionPredicate } from './fake-selection.js';
