@@ -16,10 +16,6 @@
  * defaults plus those flags instead (`--node-flags=` for Node's defaults alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
 import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
@@ -30,11 +26,17 @@ import { procCpuSeconds, procPeakRssMB, procRssMB } from '../test/support/proc.j
 import { freePort } from '@kubegen/runtime/internal/testing/envtest/envtest-ports.js';
 import { parsePrometheusText, sumOf } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { createFoos } from './support/foos.js';
-import { nodeFlagSettings, scaffoldNodeSettings, type NodeSettings } from './support/sample-controller-run.js';
+import {
+  envtestAssets,
+  envtestBinary,
+  nodeFlagSettings,
+  requireSampleControllerBuilt,
+  SAMPLE_CONTROLLER_CRD,
+  SAMPLE_CONTROLLER_MAIN,
+  scaffoldNodeSettings,
+  type NodeSettings,
+} from './support/sample-controller-run.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = path.join(ROOT, 'examples/sample-controller/dist/main.js');
-const CRD = path.join(ROOT, 'examples/sample-controller/artifacts/crd.yaml');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface Options {
@@ -128,7 +130,7 @@ async function heapFromMetrics(url: string | undefined): Promise<{ heapUsedMB?: 
 }
 
 async function soak(name: string, opts: Options, start: (env: Envtest, ns: string) => ChildProcess, metricsUrl?: string): Promise<SoakResult> {
-  const env = await Envtest.start({ crdPaths: [CRD], attachOutput: false });
+  const env = await Envtest.start({ crdPaths: [SAMPLE_CONTROLLER_CRD], attachOutput: false });
   const admin = new AdminClient(env);
   let child: ChildProcess | undefined;
   try {
@@ -214,8 +216,8 @@ async function main(): Promise<void> {
     },
   });
   const opts: Options = { seconds: Number(values.seconds), foos: Number(values.foos), patches: Number(values.patches), restartEvery: Number(values['restart-every']), node: values['node-flags'] === undefined ? scaffoldNodeSettings() : nodeFlagSettings(values['node-flags'].split(' ').filter(Boolean)) };
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build:examples`);
-  const assets = process.env['KUBEBUILDER_ASSETS'] || path.join(os.homedir(), '.cache/envtest/k8s-1.20.2/bin');
+  requireSampleControllerBuilt();
+  const assets = envtestAssets();
   process.env['KUBEBUILDER_ASSETS'] = assets;
   const results: SoakResult[] = [];
   if (values.impl !== 'go') {
@@ -225,7 +227,7 @@ async function main(): Promise<void> {
         'kubegen',
         opts,
         (env, ns) =>
-          spawn(process.execPath, [...opts.node.flags, MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, '--workers=2', `--metrics-bind-address=127.0.0.1:${metricsPort}`], {
+          spawn(process.execPath, [...opts.node.flags, SAMPLE_CONTROLLER_MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, '--workers=2', `--metrics-bind-address=127.0.0.1:${metricsPort}`], {
             stdio: ['ignore', 'pipe', 'pipe'],
             env: { ...process.env, ...opts.node.env, KUBEGEN_LOG_LEVEL: 'info' },
           }),
@@ -236,7 +238,7 @@ async function main(): Promise<void> {
   if (values.impl !== 'kubegen') {
     results.push(
       await soak('go', opts, (env) =>
-        spawn(path.join(assets, 'sample-controller-fast'), ['-kubeconfig', env.kubeconfigPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SC_WORKERS: '2' } }),
+        spawn(envtestBinary('sample-controller-fast', assets), ['-kubeconfig', env.kubeconfigPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SC_WORKERS: '2' } }),
       ),
     );
   }
