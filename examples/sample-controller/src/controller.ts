@@ -296,4 +296,3 @@ function asFoo(foo: Foo): Foo {
 function preciseNow(): number {
   return performance.timeOrigin + performance.now();
 }
-

@@ -178,7 +178,6 @@ async function main(opts: Options): Promise<number> {
   return exitCode;
 }
 
-
 function withTimeout(p: Promise<void>, ms: number): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);

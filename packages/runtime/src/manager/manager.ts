@@ -10,8 +10,8 @@
  * `leaderElectionReleaseOnCancel`), the cache and servers stop, and `start` resolves. Losing the Lease while
  * running shuts down the same way and rejects with {@link LeaderElectionLostError} (the caller should exit non-zero).
  */
-import { whenAborted } from '../abort.js';
 import { readFileSync } from 'node:fs';
+import { whenAborted } from '../abort.js';
 import type { Registry } from '../metrics/prom.js';
 import { SharedInformerFactory } from '../cache/factory.js';
 import type { WatchListMode } from '../cache/reflector-types.js';
@@ -36,12 +36,12 @@ import { ManagerCache, type FieldExtractFunc, type InformerRequest } from './man
 import type { ManagerOptions } from './manager-options.js';
 import { newManagerShard, runAsShard, ShardLostError } from './manager-sharding.js';
 import type { Shard } from '../sharding/shard.js';
-
-export type { ManagerOptions, ManagerShardingOptions } from './manager-options.js';
-export { ShardLostError } from './manager-sharding.js';
 import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { setupSignalHandler } from './signals.js';
+
+export type { ManagerOptions, ManagerShardingOptions } from './manager-options.js';
+export { ShardLostError } from './manager-sharding.js';
 
 /** Default `gracefulShutdownTimeoutMs`: the time runnables get to stop on shutdown (30 s, as controller-runtime). */
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
@@ -56,7 +56,6 @@ export interface Runnable {
   /** Informers that must have synced before `start` is called. */
   informers?(): SharedIndexInformer<KubeObject>[];
 }
-
 
 /** `start` rejected: leadership was lost while running. */
 export class LeaderElectionLostError extends Error {
@@ -393,7 +392,6 @@ export class Manager {
     return (this.elector !== undefined || this.shardOfController !== undefined) && (r.needLeaderElection ?? true);
   }
 }
-
 
 function inClusterNamespace(): string | undefined {
   try {

@@ -256,4 +256,3 @@ export class Sharder {
     return [ns ? `${ns}/${ref.name}` : ref.name];
   }
 }
-
