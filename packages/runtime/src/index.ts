@@ -42,6 +42,8 @@ export {
   isTimeout, isTooLargeResourceVersion, isTooManyRequests, isUnauthorized, newStatus, retryReason,
 } from './client/errors.js';
 export type { ApplyConflict } from './client/errors.js';
+export { describeForbidden, forbiddenRequestOf, rbacMarkerFor } from './client/forbidden.js';
+export type { ForbiddenRequest } from './client/forbidden.js';
 
 // Server-side apply: apply configurations (generated `applyconfigurations.ts` builds on these), default field manager
 export { defaultFieldManager, FALLBACK_FIELD_MANAGER } from './client/apply.js';
