@@ -11,7 +11,7 @@ import type { Logger } from '@kubegen/runtime/internal/log.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Indexer } from '@kubegen/runtime/internal/cache/indexer.js';
 import { Reflector, type ReflectorOptions, type ReflectorPhase } from '@kubegen/runtime/internal/cache/reflector.js';
-import { WATCH_LIST_ENV } from '@kubegen/runtime/internal/cache/watch-list.js';
+import { forgetAnnouncedWatchListModes, WATCH_LIST_ENV } from '@kubegen/runtime/internal/cache/watch-list.js';
 import { FakeListerWatcher, type FakeWatchListSupport } from '@kubegen/runtime/internal/testing/fake/fake-lister-watcher.js';
 import { settle } from '../support/wait.js';
 
@@ -293,6 +293,7 @@ describe('Reflector WatchList', () => {
         error: (msg, fields) => void lines.push({ level: 'error', msg, fields }),
         child: () => logger,
       };
+      forgetAnnouncedWatchListModes();
       const { lw, r } = setup(support, { logger });
       void r.run();
       await until(() => lw.openWatches === 1 && r.lastSyncResourceVersion !== '', 'synced');
@@ -306,6 +307,14 @@ describe('Reflector WatchList', () => {
       assert.match(info[0]!.msg, want);
       if (support === 'rejected') assert.match(String(info[0]!.fields?.['reason']), /does not support WatchList: .*resourceVersionMatch is forbidden/);
       await r.stop();
+      // Another informer of the same process says it at debug level only: once per process, not once per informer.
+      const other = setup(support, { logger });
+      void other.r.run();
+      await until(() => other.lw.openWatches === 1 && other.r.lastSyncResourceVersion !== '', 'the second reflector synced');
+      await flush();
+      assert.equal(lines.filter((l) => /^using /.test(l.msg) && l.level === 'info').length, 1, `${support}: said again at info level`);
+      assert.ok(lines.filter((l) => /^using /.test(l.msg) && l.level === 'debug').length > modeLines.length - 1);
+      await other.r.stop();
     }
   });
 });

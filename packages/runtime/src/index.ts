@@ -41,8 +41,9 @@ export {
   isConnectionError, isForbidden, isGone, isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall,
   isTimeout, isTooLargeResourceVersion, isTooManyRequests, isUnauthorized, newStatus, retryReason,
 } from './client/errors.js';
-export type { ApplyConflict } from './client/errors.js';
-export { describeForbidden, forbiddenRequestOf, rbacMarkerFor } from './client/forbidden.js';
+export type { ApplyConflict, FailedRequest } from './client/errors.js';
+export { describeRequest } from './client/errors.js';
+export { describeForbidden, explainError, forbiddenRequestOf, rbacMarkerFor } from './client/forbidden.js';
 export type { ForbiddenRequest } from './client/forbidden.js';
 
 // Server-side apply: apply configurations (generated `applyconfigurations.ts` builds on these), default field manager
@@ -72,7 +73,7 @@ export { deepCopyJSON, setOwnKey } from './deepcopy.js';
 // The cache: shared informers, informer factory, indexers, listers, keys (client-go `tools/cache`)
 export { CacheSyncError, SharedInformerFactory } from './cache/factory.js';
 export type { InformerOptions, SharedInformerFactoryOptions, WaitForCacheSyncOptions } from './cache/factory.js';
-export { MIN_RESYNC_PERIOD_MS, SharedIndexInformer } from './cache/shared-informer.js';
+export { InformerStoppedError, MIN_RESYNC_PERIOD_MS, SharedIndexInformer } from './cache/shared-informer.js';
 export type { HandlerOptions, HandlerRegistration, SharedIndexInformerOptions } from './cache/shared-informer.js';
 export type { ResourceEventHandler } from './cache/listener.js';
 export type { ListerWatcher, ReflectorOptions, WatchListMode } from './cache/reflector-types.js';
@@ -113,8 +114,11 @@ export type { ReconcileContext, ReconcileFunc, Reconciler, Result } from './reco
 export { isTerminalError, TerminalError } from './reconcile/terminal-error.js';
 
 // Controllers, event handlers, predicates, builder (controller-runtime `controller`, `handler`, `predicate`, `builder`)
-export { Controller, ReconcileTimeoutError } from './controller/controller.js';
+export { Controller, DEFAULT_SOURCE_SYNC_TIMEOUT_MS, ReconcileTimeoutError } from './controller/controller.js';
 export type { ControllerOptions } from './controller/controller.js';
+export type { SyncStatus } from './controller/source-sync.js';
+export { InformerSource } from './source/source.js';
+export type { Source } from './source/source.js';
 export { controllerMetrics } from './controller/metrics.js';
 export type { ControllerMetrics, ReconcileResultLabel } from './controller/metrics.js';
 export { enqueueForObject, enqueueForOwner, enqueueMapped } from './handler/handler.js';
@@ -130,13 +134,16 @@ export type { BuilderControllerOptions, BuilderWatchOptions, OwnsOptions } from 
 export { whenAborted } from './abort.js';
 // The manager (controller-runtime `pkg/manager`)
 export {
-  DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, LeaderElectionLostError, Manager, ShardLostError,
+  DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, LeaderElectionLostError, Manager, RunnableError,
+  ShardLostError,
 } from './manager/manager.js';
+export { DEFAULT_EXIT_GRACE_MS, runMain } from './manager/run-main.js';
+export type { RunMainOptions } from './manager/run-main.js';
 export type { ManagerOptions, ManagerShardingOptions, Runnable } from './manager/manager.js';
 export type { ByObjectCacheOptions, CacheOptions, FieldExtractFunc, InformerRequest, ObjectCacheOptions } from './manager/manager-cache.js';
 export { CachedClient, CachedResourceClient } from './manager/cached-client.js';
 export type { InformerLookup } from './manager/cached-client.js';
-export { setupSignalHandler } from './manager/signals.js';
+export { installSignalHandler, setupSignalHandler } from './manager/signals.js';
 
 // Helpers for reconcilers (controller-runtime `controllerutil`, `finalizer`)
 export {
@@ -163,7 +170,7 @@ export type { EventBroadcasterOptions, EventRecorder, EventType } from './events
 
 // Leader election on a Lease (client-go `tools/leaderelection`)
 export {
-  DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS, LeaderElector,
+  DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS, LeaderElectionAccessError, LeaderElector,
 } from './leaderelection/leader-elector.js';
 export type { LeaderCallbacks, LeaderElectorOptions } from './leaderelection/leader-elector.js';
 export { LeaseLock } from './leaderelection/lease-lock.js';

@@ -47,7 +47,7 @@ export interface OwnsOptions<T extends KubeObject = KubeObject> extends BuilderW
  */
 export type BuilderControllerOptions = Pick<
   ControllerOptions,
-  'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger'
+  'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger' | 'cacheSyncTimeoutMs'
 >;
 
 interface PendingWatch {
@@ -134,6 +134,7 @@ export class ControllerBuilder {
     const shard = this.forInfo ? this.manager.shardController(name, this.forInfo, this.pending.filter((w) => w.owns).map((w) => w.info)) : undefined;
     let forInformers: SharedIndexInformer<KubeObject>[] = [];
     const controller = new Controller({
+      cacheSyncTimeoutMs: this.manager.cacheSyncTimeoutMs,
       ...this.options,
       name,
       reconciler: shard ? withDrainHandshake(shard, reconciler, () => forInformers) : reconciler,

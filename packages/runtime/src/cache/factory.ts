@@ -130,7 +130,8 @@ export class SharedInformerFactory {
       indexers: opts.indexers,
       ...(opts.watchList !== undefined ? { watchList: opts.watchList } : {}),
       clock: this.clock,
-      logger: this.log,
+      // Every line of the informer and its reflector names the kind (the informer's name gives the resource).
+      logger: this.log.child({ kind: info.kind }),
       freezeObjects: this.opts.freezeObjects,
     });
     this.informers.set(key, informer as unknown as SharedIndexInformer<KubeObject>);
@@ -148,7 +149,7 @@ export class SharedInformerFactory {
 
   /**
    * Resolves once every started informer has synced; rejects with a {@link CacheSyncError} naming the ones that
-   * had not when `timeoutMs` passes or `signal` aborts.
+   * had not when `timeoutMs` passes, `signal` aborts or the informers stop first.
    */
   async waitForCacheSync(opts: WaitForCacheSyncOptions = {}): Promise<void> {
     const started = [...this.informers].filter(([key]) => this.runs.has(key));
@@ -176,11 +177,24 @@ export class SharedInformerFactory {
             }, opts.timeoutMs);
       if (opts.signal?.aborted) return onAbort();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      void all.then(() => {
-        done();
-        resolve();
-      });
+      all.then(
+        () => {
+          done();
+          resolve();
+        },
+        () => {
+          // An informer stopped before it synced (the factory is shutting down): say which had not.
+          done();
+          reject(new CacheSyncError(unsynced(), 'before the informers stopped'));
+        },
+      );
     });
+  }
+
+  /** True when every started informer has synced (vacuously, when none has started). */
+  hasSynced(): boolean {
+    for (const [key, informer] of this.informers) if (this.runs.has(key) && !informer.hasSynced()) return false;
+    return true;
   }
 
   /** Stops every informer and resolves once all have wound down. No informer can be created afterwards. */

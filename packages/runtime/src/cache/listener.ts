@@ -48,6 +48,7 @@ export class ProcessorListener<T> {
   private draining = false;
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
+  private syncWaiters: (() => void)[] = [];
 
   constructor(
     handler: ResourceEventHandler<T>,
@@ -76,10 +77,17 @@ export class ProcessorListener<T> {
   /** Marks everything pushed so far as this handler's initial state; `hasSynced` turns true once it is delivered. */
   markInitialListPushed(): void {
     this.syncTarget ??= this.pushed;
+    this.wakeSynced();
   }
 
   hasSynced(): boolean {
     return this.syncTarget !== undefined && this.delivered >= this.syncTarget;
+  }
+
+  /** Resolves once {@link hasSynced} is true; never, if the listener stops first (callers race it with their stop). */
+  whenSynced(): Promise<void> {
+    if (this.hasSynced()) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
   }
 
   add(obj: T, isInInitialList: boolean): void {
@@ -140,6 +148,7 @@ export class ProcessorListener<T> {
         this.log.error('event handler failed', { op: OP_NAMES[op], error: err instanceof Error ? err.message : String(err) });
       }
       this.delivered++;
+      if (this.syncWaiters.length > 0) this.wakeSynced();
       if (++n % CHECK_EVERY === 0 && performance.now() - sliceStart > SLICE_MS) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
@@ -171,6 +180,13 @@ export class ProcessorListener<T> {
       this.olds = this.olds.slice(this.head);
       this.head = 0;
     }
+  }
+
+  private wakeSynced(): void {
+    if (!this.hasSynced()) return;
+    const waiters = this.syncWaiters;
+    this.syncWaiters = [];
+    for (const w of waiters) w();
   }
 
   private wakeIdle(): void {

@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '../clock.js';
 import { ConnectionStalledError, isConnectionError, isGone } from '../client/errors.js';
+import { explainError } from '../client/forbidden.js';
 import type { ListOptions } from '../client/interfaces.js';
 import type { KubeList } from '../client/types.js';
 import type { Logger } from '../log.js';
@@ -24,7 +25,8 @@ export class ErrorReporter {
   /** Reports `err` (a {@link PhaseError} is unwrapped) from `phase`; `resourceVersion` goes into the log line. */
   report(err: unknown, phase: ReflectorPhase, resourceVersion: string): void {
     const cause = causeOf(err);
-    const message = cause instanceof Error ? cause.message : String(cause);
+    // A 403 names the verb, resource, identity and the RBAC marker that grants it; a 404 names the kind and its CRD.
+    const message = explainError(cause);
     const connection = isConnectionError(cause);
     const code = (cause as { code?: unknown } | null)?.code;
     const admitted = this.repeats.admit(`${phase}|${connection && typeof code === 'string' ? code : message}`);

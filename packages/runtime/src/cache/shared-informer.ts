@@ -38,10 +38,20 @@ export interface HandlerOptions {
 export interface HandlerRegistration {
   /** True once the informer has synced and this handler has been handed every object of its initial state. */
   hasSynced(): boolean;
+  /** Resolves once `hasSynced()` is true (never, if the handler is removed first: race it with your own stop). */
+  whenSynced(): Promise<void>;
   /** Unregisters the handler; pending notifications are dropped. */
   remove(): void;
   /** Resolves once this handler's buffer is empty (mostly for tests). */
   whenIdle(): Promise<void>;
+}
+
+/** `whenSynced()` of an informer that stopped before it synced. */
+export class InformerStoppedError extends Error {
+  override readonly name = 'InformerStoppedError';
+  constructor(informer: string) {
+    super(`informer ${informer} stopped before it synced`);
+  }
 }
 
 /** Resync periods below this are raised to it (client-go `minimumResyncPeriod`). */
@@ -77,7 +87,8 @@ export class SharedIndexInformer<T extends KubeObject> {
   private lastStored: T | undefined;
   private watchErrorHandler: ((err: unknown, phase: ReflectorPhase) => void) | undefined;
   private synced = false;
-  private syncWaiters: (() => void)[] = [];
+  private syncWaiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private lastFailure: { error: unknown; phase: ReflectorPhase } | undefined;
   private runPromise: Promise<void> | undefined;
   private isStopped = false;
 
@@ -95,7 +106,10 @@ export class SharedIndexInformer<T extends KubeObject> {
       name: this.name,
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
-      onError: (err, phase) => this.watchErrorHandler?.(err, phase),
+      onError: (err, phase) => {
+        this.lastFailure = { error: err, phase };
+        this.watchErrorHandler?.(err, phase);
+      },
     });
   }
 
@@ -116,6 +130,7 @@ export class SharedIndexInformer<T extends KubeObject> {
     }
     return {
       hasSynced: () => listener.hasSynced(),
+      whenSynced: () => listener.whenSynced(),
       remove: () => this.removeListener(listener),
       whenIdle: () => listener.whenIdle(),
     };
@@ -152,10 +167,22 @@ export class SharedIndexInformer<T extends KubeObject> {
     return this.synced;
   }
 
-  /** Resolves once the first list has been stored (never, if the informer is stopped before). */
+  /**
+   * Resolves once the first list has been stored; rejects with an {@link InformerStoppedError} when the informer
+   * stops before that (so that nobody waits forever on an informer that was removed).
+   */
   whenSynced(): Promise<void> {
     if (this.synced) return Promise.resolve();
-    return new Promise((resolve) => this.syncWaiters.push(resolve));
+    if (this.isStopped) return Promise.reject(new InformerStoppedError(this.name));
+    return new Promise((resolve, reject) => this.syncWaiters.push({ resolve, reject }));
+  }
+
+  /**
+   * The last list or watch error the informer recovered from, and its phase (`list` before the first sync): what a
+   * controller waiting for this informer reports as the reason. Cleared by every list that stores the state.
+   */
+  lastError(): { error: unknown; phase: ReflectorPhase } | undefined {
+    return this.lastFailure;
   }
 
   /** The resourceVersion of the last list, event or bookmark. */
@@ -193,6 +220,9 @@ export class SharedIndexInformer<T extends KubeObject> {
 
   private teardown(): void {
     this.isStopped = true;
+    const waiters = this.syncWaiters;
+    this.syncWaiters = [];
+    for (const w of waiters) w.reject(new InformerStoppedError(this.name));
     for (const t of this.resyncTimers.values()) this.clock.clearTimeout(t);
     this.resyncTimers.clear();
     for (const l of this.listeners) l.stop();
@@ -312,12 +342,13 @@ export class SharedIndexInformer<T extends KubeObject> {
       }
     }
     this.indexer.setResourceVersion(rv);
+    this.lastFailure = undefined;
     if (!this.synced) {
       this.synced = true;
       for (const l of this.listeners) l.markInitialListPushed();
       const waiters = this.syncWaiters;
       this.syncWaiters = [];
-      for (const w of waiters) w();
+      for (const w of waiters) w.resolve();
       this.log.debug('synced', { objects: this.indexer.size, resourceVersion: rv });
     }
   }

@@ -124,6 +124,14 @@ export class InitialEvents<T extends KubeObject> {
   }
 }
 
+/** The modes this process has announced at info level (see `WatchListChoice.say`). */
+const modesSaid = new Set<'watch-list' | 'list-watch'>();
+
+/** Forgets which modes were announced, so the next reflector announces again (tests). */
+export function forgetAnnouncedWatchListModes(): void {
+  modesSaid.clear();
+}
+
 /**
  * A reflector's choice between WatchList and list + watch (see `ReflectorOptions.watchList`): the mode, what the
  * server has shown (remembered for the reflector's life), and the info line saying which is used.
@@ -175,11 +183,18 @@ export class WatchListChoice {
     this.log.debug('using list+watch', { mode: 'list-watch', reason: 'WatchList failed; listing for this sync' });
   }
 
-  /** Info when the mode differs from the last one said (so once, unless the server changes), else debug. */
+  /**
+   * Info the first time the process uses a mode (so a process with 56 informers on a server without WatchList says
+   * it once, not 56 times), debug afterwards and when this reflector repeats itself.
+   */
   private say(mode: 'watch-list' | 'list-watch', fields: Record<string, unknown>): void {
     const msg = mode === 'watch-list' ? 'using WatchList (streaming the initial state)' : 'using list+watch';
-    if (this.loggedMode === mode) return this.log.debug(msg, { mode, ...fields });
+    if (this.loggedMode === mode || modesSaid.has(mode)) {
+      this.loggedMode = mode;
+      return this.log.debug(msg, { mode, ...fields });
+    }
     this.loggedMode = mode;
-    this.log.info(msg, { mode, ...fields });
+    modesSaid.add(mode);
+    this.log.info(msg, { mode, ...fields, ...(mode === 'list-watch' ? { note: 'said once per process; other informers say it at debug level' } : {}) });
   }
 }

@@ -6,6 +6,8 @@ import type { Status } from './types.js';
  */
 export class ApiError extends Error {
   readonly status: Status;
+  /** The request this error answered, when the transport recorded it (verb, resource, namespace, name). */
+  request: FailedRequest | undefined;
   constructor(status: Status) {
     super(status.message || `${status.reason ?? 'Unknown'} (HTTP ${status.code ?? '?'})`);
     this.name = 'ApiError';
@@ -17,6 +19,30 @@ export class ApiError extends Error {
   get reason(): string {
     return this.status.reason ?? '';
   }
+}
+
+/**
+ * The request an {@link ApiError} answered, as transports record it, so that log lines and messages can name the
+ * kind, the verb and the object.
+ */
+export interface FailedRequest {
+  verb: string;
+  group: string;
+  version: string;
+  /** The plural, e.g. `foos`. */
+  resource: string;
+  kind?: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
+/** `list foos.samplecontroller.k8s.io/v1alpha1 (Foo) in namespace ns`, `get deployments.apps/v1 (Deployment) ns/name`. */
+export function describeRequest(r: FailedRequest): string {
+  const resource = `${r.resource}${r.group ? `.${r.group}` : ''}/${r.version}${r.subresource ? `/${r.subresource}` : ''}`;
+  const kind = r.kind ? ` (${r.kind})` : '';
+  const target = r.name ? ` ${r.namespace ? `${r.namespace}/` : ''}${r.name}` : r.namespace ? ` in namespace ${r.namespace}` : '';
+  return `${r.verb} ${resource}${kind}${target}`;
 }
 
 /** Builds a Failure `Status` the way the apiserver does (`StatusReasonNotFound`, etc.). */

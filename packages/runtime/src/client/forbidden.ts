@@ -75,3 +75,16 @@ export function describeForbidden(r: ForbiddenRequest): string {
   const who = r.user ? `, as ${r.user}` : '';
   return `${r.verb} ${resource} (${group}) ${where}${who}; the marker ${rbacMarkerFor(r)} grants it`;
 }
+
+/**
+ * An API error in one line for a log or a readiness reason: a 403 as {@link describeForbidden} (verb, resource,
+ * scope, identity and the marker that grants it), anything else as its message (a 404 for a kind that is not
+ * served names the kind and its CRD: see `apiErrorFromResponse`).
+ */
+export function explainError(err: unknown): string {
+  if (isForbidden(err)) {
+    const refused = forbiddenRequestOf(err, (err as ApiError).request);
+    if (refused) return `forbidden: ${describeForbidden(refused)}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}

@@ -142,14 +142,14 @@ export class HttpTransport implements Transport {
     if (req.verb === 'list') {
       // A list is decoded while it arrives, item by item (json-list.ts): a big one is never held whole.
       return this.exchange(method, buildRequestUrl(req), init, async (res) => {
-        if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, await readBody(res.body));
+        if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, await readBody(res.body), undefined, req);
         const decoder = new JsonListDecoder();
         await readStream(res.body, (chunk) => decoder.push(chunk));
         return decoder.end() as T;
       });
     }
     const res = await this.raw(method, buildRequestUrl(req), init);
-    if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, res.body);
+    if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, res.body, undefined, req);
     if (res.body.length === 0) return undefined as T;
     return JSON.parse(res.body.toString('utf8')) as T;
   }
@@ -161,7 +161,7 @@ export class HttpTransport implements Transport {
     const code = res.statusCode;
     if (code < 200 || code > 299) {
       const body = await readBody(res.body);
-      throw apiErrorFromResponse(code, body, res.statusMessage);
+      throw apiErrorFromResponse(code, body, res.statusMessage, req);
     }
     return new HttpWatch<T>(res, controller, signal);
   }

@@ -13,21 +13,27 @@
  *   reconciled twice at once) until the abandoned call settles, and is re-queued then.
  * - On stop the queue stops handing out work, every in-flight context signal aborts, and `start()` resolves once
  *   in-flight reconciles have settled. Nothing here throws out of a worker or crashes the process.
+ * - Its sources (the informers it watches) are its own: `start()` attaches them, waits until every one has synced
+ *   (its handlers were given the initial state) and only then runs workers. A source that cannot sync (its kind is
+ *   forbidden to this identity, or not installed) holds back this controller alone: its informer keeps retrying
+ *   with backoff, `syncStatus()` and the `kubegen_controller_source_synced` gauge say which source and why, and after
+ *   `cacheSyncTimeoutMs` an error line says so (again every time that period passes), while other controllers run.
  */
 import { randomUUID } from 'node:crypto';
 import type { Registry } from '../metrics/prom.js';
-import type { SharedIndexInformer, HandlerRegistration } from '../cache/shared-informer.js';
-import { objectFromDeleted } from '../cache/keys.js';
+import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import type { KubeObject } from '../client/types.js';
 import { realClock, type Clock } from '../clock.js';
 import type { EventHandler, RequestSink } from '../handler/handler.js';
 import { retryReason } from '../client/errors.js';
 import { getLogger, type Logger } from '../log.js';
 import { RepeatFilter } from '../log-repeats.js';
-import { admitsAll, type Predicate } from '../predicate/predicate.js';
+import type { Predicate } from '../predicate/predicate.js';
+import { InformerSource, type Source } from '../source/source.js';
 import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
 import type { RateLimiter } from '../workqueue/rate-limiter.js';
-import { controllerMetrics, type ControllerMetrics, type ReconcileResultLabel } from './metrics.js';
+import { controllerMetrics, initControllerMetrics, type ControllerMetrics, type ReconcileResultLabel } from './metrics.js';
+import { SourceSyncWaiter, type SyncStatus } from './source-sync.js';
 import {
   isTerminalError,
   requestFromKey,
@@ -55,11 +61,21 @@ export interface ControllerOptions {
   reconcileTimeoutMs?: number;
   /** Default true: the manager starts this controller only once it leads. */
   needLeaderElection?: boolean;
+  /**
+   * After this long without every source synced, an error line names the unsynced sources and why (then again each
+   * time it passes); the controller keeps waiting. Default 2 min (controller-runtime's `CacheSyncTimeout`).
+   */
+  cacheSyncTimeoutMs?: number;
   clock?: Clock;
   logger?: Logger;
   /** Registry for controller and workqueue metrics (default the runtime's `metricsRegistry`). */
   registry?: Registry;
 }
+
+/** Default `cacheSyncTimeoutMs` of a controller: 2 min, as controller-runtime's `CacheSyncTimeout`. */
+export const DEFAULT_SOURCE_SYNC_TIMEOUT_MS = 120_000;
+
+export type { SyncStatus };
 
 /** Thrown into a reconcile's signal (`signal.reason`) when its timeout passes. */
 export class ReconcileTimeoutError extends Error {
@@ -67,12 +83,6 @@ export class ReconcileTimeoutError extends Error {
     super(`reconcile timed out after ${ms} ms`);
     this.name = 'ReconcileTimeoutError';
   }
-}
-
-interface Watch {
-  informer: SharedIndexInformer<KubeObject>;
-  handler: EventHandler<KubeObject>;
-  predicates: Predicate<KubeObject>[];
 }
 
 /**
@@ -92,8 +102,8 @@ export class Controller {
   /** Conflicts and connection failures are retried on their own: logged at info level, repeats rate-limited. */
   private readonly repeats: RepeatFilter;
   private readonly metrics: ControllerMetrics;
-  private readonly watches: Watch[] = [];
-  private readonly registrations: HandlerRegistration[] = [];
+  private readonly sources: Source[] = [];
+  private readonly syncWaiter: SourceSyncWaiter;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopAbort = new AbortController();
   private started = false;
@@ -117,82 +127,81 @@ export class Controller {
       ...(opts.registry ? { registry: opts.registry } : {}),
       ...(opts.rateLimiter ? { rateLimiter: opts.rateLimiter } : {}),
     });
-    this.metrics.activeWorkers.set({ controller: this.name }, 0);
+    initControllerMetrics(this.metrics, this.name);
+    this.syncWaiter = new SourceSyncWaiter({
+      controller: this.name,
+      clock: this.clock,
+      log: this.log,
+      gauge: this.metrics.sourceSynced,
+      timeoutMs: opts.cacheSyncTimeoutMs ?? DEFAULT_SOURCE_SYNC_TIMEOUT_MS,
+    });
   }
 
   /** Requests go through here: the queue collapses duplicates. */
   readonly sink: RequestSink = { add: (req: Request) => this.queue.add(requestKey(req)) };
 
   /**
-   * Feeds events of `informer` through `predicates` (all must admit) into `handler`. Handlers are attached when the
-   * controller starts (objects already cached are then delivered as creates). Throwing handlers/predicates are
-   * logged by the informer and skipped.
+   * Feeds events of `informer` through `predicates` (all must admit) into `handler` (an {@link InformerSource}).
+   * Handlers are attached when the controller starts (objects already cached are then delivered as creates).
+   * Throwing handlers/predicates are logged by the informer and skipped.
    */
   watch<T extends KubeObject>(informer: SharedIndexInformer<T>, handler: EventHandler<T>, predicates: Predicate<T>[] = []): void {
-    const w = { informer, handler, predicates } as unknown as Watch;
-    this.watches.push(w);
-    if (this.started && !this.stopAbort.signal.aborted) this.attach(w);
+    this.watchSource(new InformerSource<T>(informer, handler, predicates, this.log));
   }
 
-  /** The informers this controller watches (the manager waits for them to sync before starting it). */
+  /** Adds a source; started with the controller (at once if it is running), and waited for before workers start. */
+  watchSource(source: Source): void {
+    this.sources.push(source);
+    this.syncWaiter.track(source);
+    if (this.started && !this.stopAbort.signal.aborted) source.start(this.sink, this.stopAbort.signal);
+  }
+
+  /** The informers this controller's informer sources watch. */
   informers(): SharedIndexInformer<KubeObject>[] {
-    return this.watches.map((w) => w.informer);
+    return this.sources.filter((s): s is InformerSource => s instanceof InformerSource).map((s) => s.informer as SharedIndexInformer<KubeObject>);
   }
 
   /**
-   * Attaches the watches and runs the workers until `signal` aborts or `stop()` is called; resolves once every
-   * worker has exited and in-flight reconciles have settled. Starting twice returns the same promise.
+   * Whether every source has synced, and for each one that has not, why (its last list error, described with the
+   * kind, the verb and the identity where the error says). What the manager's readiness check of this controller
+   * reports.
+   */
+  syncStatus(): SyncStatus {
+    return this.syncWaiter.status();
+  }
+
+  /**
+   * Attaches the sources, waits until all have synced, then runs the workers until `signal` aborts or `stop()` is
+   * called; resolves once every worker has exited and in-flight reconciles have settled (at once when stopped while
+   * still waiting for its sources). Starting twice returns the same promise.
    */
   start(signal?: AbortSignal): Promise<void> {
     if (this.run) return this.run;
     this.started = true;
     if (signal?.aborted) this.stop();
     else signal?.addEventListener('abort', () => this.stop(), { once: true });
-    if (!this.stopAbort.signal.aborted) for (const w of this.watches) this.attach(w);
-    this.metrics.maxConcurrent.set({ controller: this.name }, this.maxConcurrentReconciles);
-    this.log.info('starting workers', { workerCount: this.maxConcurrentReconciles });
-    const workers = Array.from({ length: this.maxConcurrentReconciles }, () => this.worker());
-    this.run = Promise.all(workers).then(async () => {
+    const stopped = this.stopAbort.signal;
+    if (!stopped.aborted) for (const source of this.sources) source.start(this.sink, stopped);
+    this.run = (async () => {
+      if (!(await this.syncWaiter.wait(stopped))) {
+        this.log.info('stopped before its sources synced');
+        return;
+      }
+      this.metrics.maxConcurrent.set({ controller: this.name }, this.maxConcurrentReconciles);
+      this.log.info('starting workers', { workerCount: this.maxConcurrentReconciles });
+      await Promise.all(Array.from({ length: this.maxConcurrentReconciles }, () => this.worker()));
       while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
       this.log.info('all workers finished');
-    });
+    })();
     return this.run;
   }
 
-  /** Stops taking work: detaches handlers, shuts the queue down, aborts every in-flight reconcile's signal. */
+  /** Stops taking work: detaches its sources, shuts the queue down, aborts every in-flight reconcile's signal. */
   stop(): void {
     if (this.stopAbort.signal.aborted) return;
     this.log.info('stopping');
     this.stopAbort.abort(new Error('controller stopped'));
-    for (const r of this.registrations.splice(0)) r.remove();
     this.queue.shutDown();
-  }
-
-  private attach(w: Watch): void {
-    const { handler, predicates } = w;
-    const sink = this.sink;
-    const guard = (what: string, fn: () => void): void => {
-      try {
-        fn();
-      } catch (err) {
-        this.log.error('event handler failed', { event: what, error: err });
-      }
-    };
-    const reg = w.informer.addEventHandler({
-      onAdd: (obj) =>
-        guard('create', () => {
-          if (admitsAll(predicates, 'create', obj)) handler.create?.(obj, sink);
-        }),
-      onUpdate: (oldObj, newObj) =>
-        guard('update', () => {
-          if (admitsAll(predicates, 'update', newObj, oldObj)) handler.update?.(oldObj, newObj, sink);
-        }),
-      onDelete: (obj) =>
-        guard('delete', () => {
-          if (admitsAll(predicates, 'delete', objectFromDeleted(obj))) handler.delete?.(obj, sink);
-        }),
-    });
-    this.registrations.push(reg);
   }
 
   private async worker(): Promise<void> {

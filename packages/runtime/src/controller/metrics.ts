@@ -13,6 +13,8 @@ export const RECONCILE_TIME_SECONDS = 'controller_runtime_reconcile_time_seconds
 export const MAX_CONCURRENT_RECONCILES = 'controller_runtime_max_concurrent_reconciles';
 export const ACTIVE_WORKERS = 'controller_runtime_active_workers';
 export const RECONCILE_TIMEOUTS_TOTAL = 'controller_runtime_reconcile_timeouts_total';
+/** kubegen's own: 1 when a controller's source (an informer of a kind it watches) has synced, else 0. */
+export const SOURCE_SYNCED = 'kubegen_controller_source_synced';
 
 /** controller-runtime's buckets: 5 ms … 60 s. */
 export const RECONCILE_TIME_BUCKETS: readonly number[] = [
@@ -33,6 +35,7 @@ export interface ControllerMetrics {
   maxConcurrent: Gauge<'controller'>;
   activeWorkers: Gauge<'controller'>;
   timeouts: Counter<'controller'>;
+  sourceSynced: Gauge<'controller' | 'source'>;
 }
 
 const cache = new WeakMap<Registry, ControllerMetrics>();
@@ -53,7 +56,18 @@ export function controllerMetrics(registry: Registry = metricsRegistry): Control
     maxConcurrent: get(MAX_CONCURRENT_RECONCILES, () => new Gauge({ name: MAX_CONCURRENT_RECONCILES, help: 'Maximum number of concurrent reconciles per controller', labelNames: c, registers })),
     activeWorkers: get(ACTIVE_WORKERS, () => new Gauge({ name: ACTIVE_WORKERS, help: 'Number of currently used workers per controller', labelNames: c, registers })),
     timeouts: get(RECONCILE_TIMEOUTS_TOTAL, () => new Counter({ name: RECONCILE_TIMEOUTS_TOTAL, help: 'Total number of reconciliation timeouts per controller', labelNames: c, registers })),
+    sourceSynced: get(SOURCE_SYNCED, () => new Gauge({ name: SOURCE_SYNCED, help: 'Whether a source of a controller (an informer of a kind it watches) has synced: 1 synced, 0 not yet', labelNames: ['controller', 'source'] as const, registers })),
   };
   cache.set(registry, m);
   return m;
+}
+
+/**
+ * Sets a new controller's counters to 0, as controller-runtime does, so that dashboards show 0 (not "No data") for a
+ * controller that has not failed yet, and `rate()` sees the first error.
+ */
+export function initControllerMetrics(m: ControllerMetrics, controller: string): void {
+  for (const result of ['success', 'error', 'requeue', 'requeue_after'] as const) m.reconcileTotal.inc({ controller, result }, 0);
+  for (const counter of [m.reconcileErrors, m.terminalErrors, m.panics, m.timeouts]) counter.inc({ controller }, 0);
+  m.activeWorkers.set({ controller }, 0);
 }

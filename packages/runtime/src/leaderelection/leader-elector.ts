@@ -13,10 +13,15 @@
  *   promise it returned, then, with `releaseOnCancel`, writes the Lease with no holder and a 1 s duration so another
  *   candidate takes over on its next retry, and finally calls `onStoppedLeading`.
  *
- * Errors never escape: API and network errors are logged and retried on the next period; callbacks that throw or
- * reject are logged. There is no fencing: work may overlap briefly when a leader is partitioned (as in client-go).
+ * Errors are logged and retried on the next period — network errors, conflicts, 5xx — except one: while
+ * campaigning, a Lease request refused as 403 Forbidden or 401 Unauthorized makes `run` reject with a
+ * {@link LeaderElectionAccessError} naming the verb, the Lease and the identity (and the RBAC marker that grants
+ * it): retrying cannot fix permissions, and a process that campaigns forever looks healthy while it does nothing.
+ * Callbacks that throw or reject are logged. There is no fencing: work may overlap briefly when a leader is
+ * partitioned (as in client-go).
  */
-import { isConflict, isNotFound, ConnectionStalledError } from '../client/errors.js';
+import { isConflict, isForbidden, isNotFound, isUnauthorized, ConnectionStalledError } from '../client/errors.js';
+import { describeForbidden, forbiddenRequestOf } from '../client/forbidden.js';
 import type { Transport } from '../client/types.js';
 import { realClock, sleep, type Clock } from '../clock.js';
 import { getLogger, type Logger } from '../log.js';
@@ -33,6 +38,16 @@ export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
 /** client-go's `JitterFactor`: acquire attempts wait `retryPeriod × (1 + 1.2 × random)`. */
 export const LEADER_ELECTION_JITTER_FACTOR = 1.2;
+
+/** `LeaderElector.run` rejected: the Lease API refused this identity (403 or 401) while it campaigned. */
+export class LeaderElectionAccessError extends Error {
+  constructor(lease: string, cause: unknown) {
+    const refused = forbiddenRequestOf(cause);
+    const what = refused ? `forbidden: ${describeForbidden(refused)}` : cause instanceof Error ? cause.message : String(cause);
+    super(`leader election cannot use the Lease ${lease}: ${what}`, { cause });
+    this.name = 'LeaderElectionAccessError';
+  }
+}
 
 /** What a {@link LeaderElector} calls as leadership changes (client-go's `LeaderCallbacks`); all optional. */
 export interface LeaderCallbacks {
@@ -143,7 +158,8 @@ export class LeaderElector {
 
   /**
    * Campaigns for the lease until `signal` aborts; once leader, renews until the signal aborts or renewal fails.
-   * Resolves (never rejects) when done. One `run` at a time per elector.
+   * Resolves when done; rejects only with a {@link LeaderElectionAccessError} (see the module comment). One `run` at
+   * a time per elector.
    */
   async run(signal?: AbortSignal): Promise<void> {
     if (this.running) throw new Error('LeaderElector.run is already running');
@@ -174,7 +190,7 @@ export class LeaderElector {
     this.log.info('attempting to acquire leader lease');
     for (;;) {
       if (signal?.aborted) return false;
-      const ok = await this.tryAcquireOrRenew(signal);
+      const ok = await this.tryAcquireOrRenew(signal, true);
       this.maybeReportTransition();
       if (ok) {
         this.log.info('successfully acquired lease');
@@ -214,8 +230,14 @@ export class LeaderElector {
     }
   }
 
-  /** One attempt (client-go `tryAcquireOrRenew`): true when this process holds the lease afterwards. */
-  private async tryAcquireOrRenew(signal: AbortSignal | undefined): Promise<boolean> {
+  /**
+   * One attempt (client-go `tryAcquireOrRenew`): true when this process holds the lease afterwards. With
+   * `denialIsFatal`, a 403/401 throws a {@link LeaderElectionAccessError} instead of counting as a failed attempt.
+   */
+  private async tryAcquireOrRenew(signal: AbortSignal | undefined, denialIsFatal = false): Promise<boolean> {
+    const denied = (err: unknown): void => {
+      if (denialIsFatal && !signal?.aborted && (isForbidden(err) || isUnauthorized(err))) throw new LeaderElectionAccessError(this.lock.describe(), err);
+    };
     const now = this.clock.now();
     const desired: LeaderElectionRecord = {
       holderIdentity: this.identity,
@@ -228,6 +250,7 @@ export class LeaderElector {
     try {
       current = await this.bounded(signal, (s) => this.lock.get(s));
     } catch (err) {
+      denied(err);
       if (!isNotFound(err)) {
         if (!signal?.aborted) this.log.error('error retrieving resource lock', { error: err });
         return false;
@@ -236,6 +259,7 @@ export class LeaderElector {
         this.setObserved(await this.bounded(signal, (s) => this.lock.create(desired, s)));
         return true;
       } catch (createErr) {
+        denied(createErr);
         if (!signal?.aborted) this.log.error('error initially creating leader election record', { error: createErr });
         return false;
       }
@@ -256,6 +280,7 @@ export class LeaderElector {
       this.setObserved(await this.bounded(signal, (s) => this.lock.update(desired, s)));
       return true;
     } catch (err) {
+      denied(err);
       if (!signal?.aborted) this.log.error('failed to update lock', { error: err });
       return false;
     }

@@ -86,7 +86,10 @@ export interface ManagerOptions {
   retryPeriodMs?: number;
   /** Default 30 s; how long in-flight work may take to finish on shutdown. */
   gracefulShutdownTimeoutMs?: number;
-  /** Default 2 min. */
+  /**
+   * Default 2 min: how long a controller waits for its sources (informers) to sync before an error line names the
+   * ones that have not and why; it keeps waiting (its readiness check fails meanwhile), other controllers run.
+   */
   cacheSyncTimeoutMs?: number;
   clock?: Clock;
   logger?: Logger;

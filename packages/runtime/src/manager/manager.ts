@@ -3,15 +3,24 @@
  * controllers, the `/metrics` server and the `/healthz` + `/readyz` probes, and optional leader election on a
  * coordination.k8s.io/v1 Lease.
  *
- * `start(signal)`: serve metrics/probes → start the cache and wait for it to sync (readyz turns ready) → if leader
- * election is on, campaign and start the leader-only runnables (controllers) once the Lease is held → run until
- * `signal` aborts. Shutdown: runnables are told to stop (controllers stop taking work and abort in-flight signals)
- * and given `gracefulShutdownTimeoutMs` (30 s) to finish; then the Lease is released (if
- * `leaderElectionReleaseOnCancel`), the cache and servers stop, and `start` resolves. Losing the Lease while
- * running shuts down the same way and rejects with {@link LeaderElectionLostError} (the caller should exit non-zero).
+ * `start(signal)`: serve metrics, probes and webhooks → start the cache → start the runnables that run on every
+ * replica and, once the Lease is held (or at once without leader election), the leader-only ones (controllers) →
+ * run until `signal` aborts. Each controller waits for its own sources (informers) to sync, not for the whole
+ * cache: one kind that cannot sync (forbidden, not installed) holds back only the controllers that watch it, and
+ * `/readyz` fails, naming them (`/readyz/controller-<name>` says why), until it has.
+ *
+ * Start or exit: a failure while starting or running — a server that cannot listen or read its certificate, a Lease
+ * the identity may not read or write, a runnable that throws — stops the manager: the probes close first (nothing
+ * answers ok for a failed manager), then everything is shut down as below, and `start` rejects with an error naming
+ * the cause in its message. Shutdown: runnables are told to stop (controllers stop taking work and abort in-flight
+ * signals) and given `gracefulShutdownTimeoutMs` (30 s) to finish; then the Lease is released (if
+ * `leaderElectionReleaseOnCancel`), the cache and servers stop, and `start` settles. Losing the Lease while running
+ * shuts down the same way and rejects with {@link LeaderElectionLostError} (the caller should exit non-zero).
  */
 import { readFileSync } from 'node:fs';
 import { whenAborted } from '../abort.js';
+import { raceAbort } from '../source/source.js';
+import type { SyncStatus } from '../controller/source-sync.js';
 import type { Registry } from '../metrics/prom.js';
 import { SharedInformerFactory } from '../cache/factory.js';
 import type { WatchListMode } from '../cache/reflector-types.js';
@@ -38,14 +47,14 @@ import { newManagerShard, runAsShard, ShardLostError } from './manager-sharding.
 import type { Shard } from '../sharding/shard.js';
 import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
-import { setupSignalHandler } from './signals.js';
+import { installSignalHandler } from './signals.js';
 
 export type { ManagerOptions, ManagerShardingOptions } from './manager-options.js';
 export { ShardLostError } from './manager-sharding.js';
 
 /** Default `gracefulShutdownTimeoutMs`: the time runnables get to stop on shutdown (30 s, as controller-runtime). */
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
-/** Default `cacheSyncTimeoutMs`: how long `start` waits for the cache to sync (2 min, as controller-runtime). */
+/** Default `cacheSyncTimeoutMs`: how long a controller waits for its sources before it says so (2 min, as controller-runtime). */
 export const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 
 /** Something the manager runs: resolves once it has stopped after `signal` aborted. */
@@ -53,8 +62,24 @@ export interface Runnable {
   start(signal: AbortSignal): Promise<void>;
   /** Default true: only run while this process leads (ignored when leader election is off). */
   readonly needLeaderElection?: boolean;
-  /** Informers that must have synced before `start` is called. */
+  /** Informers that must have synced before `start` is called (not used for runnables with `syncStatus`). */
   informers?(): SharedIndexInformer<KubeObject>[];
+  /**
+   * A runnable that waits for its own sources (a `Controller`): the manager starts it at once and reports this in a
+   * readiness check `controller-<name>` (`/readyz` fails while it is not synced; `/readyz/controller-<name>` says
+   * why). Needs `name`.
+   */
+  syncStatus?(): SyncStatus;
+  /** Names the runnable in readiness checks and errors (controllers: the controller's name). */
+  readonly name?: string;
+}
+
+/** `start` rejected: a runnable failed (threw or rejected); `cause` is its error. */
+export class RunnableError extends Error {
+  constructor(runnable: string, cause: unknown) {
+    super(`${runnable} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'RunnableError';
+  }
 }
 
 /** `start` rejected: leadership was lost while running. */
@@ -83,10 +108,14 @@ export class Manager {
   private readonly metricsServer: MetricsServer;
   private readonly probeServer: HealthProbeServer;
   private readonly client: CachedClient;
-  private readonly leaderAbort = new AbortController();
   private leaderPhase: { signal: AbortSignal; running: Promise<void>[] } | undefined;
-  private cacheSynced = false;
-  private started = false;
+  /** Non-leader runnables (and leader-only ones without election) that are running. */
+  private readonly running: Promise<void>[] = [];
+  private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed' = 'new';
+  /** Stops everything: aborted by `start`'s signal, a fatal error, or lost leadership. */
+  private stopAll: AbortController | undefined;
+  /** Why the manager failed (the first fatal error), if it did. */
+  private failure: unknown;
 
   constructor(opts: ManagerOptions) {
     this.opts = opts;
@@ -124,7 +153,8 @@ export class Manager {
       ...(opts.livenessEndpointName ? { livenessEndpointName: opts.livenessEndpointName } : {}),
       logger: opts.logger ?? getLogger(),
     });
-    this.probeServer.addReadyzCheck('cache-sync', () => this.cacheSynced);
+    // Every started informer has synced (the controllers' own checks say which controller waits for which).
+    this.probeServer.addReadyzCheck('cache-sync', () => this.state === 'running' && this.cache.hasSynced());
     if (opts.webhookServer) this.probeServer.addReadyzCheck('webhook', opts.webhookServer.startedChecker());
     if (opts.leaderElection && opts.sharding) throw new TypeError('leaderElection and sharding exclude each other: a sharded controller runs on every replica');
     if (opts.leaderElection) {
@@ -246,11 +276,23 @@ export class Manager {
     return this.events.newRecorder(name);
   }
 
-  /** Adds a runnable (e.g. a controller). Added after start, it is started at once (leader-only ones once leading). */
+  /**
+   * Adds a runnable (e.g. a controller). Added after start, it is started at once (leader-only ones once leading).
+   * A runnable with `syncStatus` (a controller) gets a readiness check `controller-<name>`; names must be unique.
+   */
   add(r: Runnable): void {
+    if (r.syncStatus) {
+      if (!r.name) throw new TypeError('a runnable with syncStatus needs a name');
+      const status = r.syncStatus.bind(r);
+      this.probeServer.addReadyzCheck(`controller-${r.name}`, () => {
+        const s = status();
+        if (!s.synced) throw new Error(`not synced: ${s.pending.map((p) => `${p.source}${p.reason ? ` (${p.reason})` : ''}`).join('; ')}`);
+        return true;
+      });
+    }
     this.runnables.push(r);
-    if (!this.started) return;
-    if (!this.needsLeader(r)) void this.runOne(r, this.stopSignal!);
+    if (this.state !== 'running' || !this.stopAll) return;
+    if (!this.needsLeader(r)) this.running.push(this.runOne(r, this.stopAll.signal));
     else if (this.leaderPhase) this.leaderPhase.running.push(this.runOne(r, this.leaderPhase.signal));
   }
 
@@ -260,6 +302,11 @@ export class Manager {
 
   addReadyzCheck(name: string, check: HealthChecker): void {
     this.probeServer.addReadyzCheck(name, check);
+  }
+
+  /** How long a controller waits for its sources before it says so (`ManagerOptions.cacheSyncTimeoutMs`). */
+  get cacheSyncTimeoutMs(): number {
+    return this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
   }
 
   /** Bound `host:port` of `/metrics` once started (undefined when disabled); served over HTTPS with `metricsSecureServing`. */
@@ -272,78 +319,105 @@ export class Manager {
     return this.probeServer.address;
   }
 
-  /** True once the cache has synced. */
+  /** True while running with every started informer synced and every controller's sources synced. */
   get ready(): boolean {
-    return this.cacheSynced;
+    return this.state === 'running' && this.cache.hasSynced() && this.runnables.every((r) => !r.syncStatus || r.syncStatus().synced);
   }
 
-  private stopSignal: AbortSignal | undefined;
   private events: EventBroadcaster | undefined;
 
-  /** Runs until `signal` aborts, then shuts down gracefully (see class doc). Call once. */
+  /**
+   * Runs until `signal` aborts, then shuts down gracefully; rejects when the manager failed (see the module comment:
+   * the error's message names the cause). Call once.
+   */
   async start(signal: AbortSignal): Promise<void> {
-    if (this.started) throw new Error('manager already started');
-    this.started = true;
-    // Non-leader runnables stop on `signal` and also when leadership is lost (the whole manager stops then).
+    if (this.state !== 'new') throw new Error('manager already started');
+    this.state = 'starting';
     const stopAll = new AbortController();
+    this.stopAll = stopAll;
     const forwardStop = (): void => stopAll.abort(signal.reason);
     if (signal.aborted) forwardStop();
     else signal.addEventListener('abort', forwardStop, { once: true });
-    this.stopSignal = stopAll.signal;
     const log = this.logger;
-    await this.metricsServer.listen();
-    await this.probeServer.listen();
-    await this.opts.webhookServer?.listen();
-    let lost = false;
-    let shardLost = false;
+    let leading: Promise<void> | undefined;
     try {
-      this.objects.start();
-      await this.cache.waitForCacheSync({ timeoutMs: this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS, signal });
-      this.cacheSynced = true;
-      log.info('caches synced');
-      const nonLeader = this.runnables.filter((r) => !this.needsLeader(r)).map((r) => this.runOne(r, stopAll.signal));
-      if (this.shardOfController) {
-        shardLost = await runAsShard(this.shardOfController, signal, (s) => this.lead(s), log);
-        if (shardLost) stopAll.abort(new ShardLostError());
-      } else if (this.elector) {
-        const elector = this.elector;
-        const stopElection = new AbortController();
-        const onAbort = (): void => stopElection.abort(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        await elector.run(stopElection.signal);
-        signal.removeEventListener('abort', onAbort);
-        lost = !signal.aborted;
-        if (lost) stopAll.abort(new LeaderElectionLostError());
-      } else {
-        await Promise.all([this.lead(signal), whenAborted(signal)]);
+      await this.listen(stopAll.signal);
+      if (!stopAll.signal.aborted) {
+        this.objects.start();
+        this.state = 'running';
+        for (const r of this.runnables) if (!this.needsLeader(r)) this.running.push(this.runOne(r, stopAll.signal));
+        leading = this.campaign(stopAll.signal).catch((err: unknown) => this.fail(err));
+        await whenAborted(stopAll.signal);
       }
-      await this.bounded(Promise.all(nonLeader).then(() => undefined));
     } catch (err) {
-      if (!signal.aborted) log.error('manager failed', { error: err });
-      if (!signal.aborted) throw err;
+      this.fail(err);
     } finally {
       signal.removeEventListener('abort', forwardStop);
       stopAll.abort();
+      this.state = this.failure === undefined ? 'stopping' : 'failed';
+      // A failed manager stops answering probes at once: nothing may report it healthy while it winds down.
+      if (this.failure !== undefined) await this.probeServer.close();
+      await this.bounded(Promise.all([...this.running, ...(leading ? [leading] : [])]).then(() => undefined));
       await this.cache.shutdown();
       await this.events?.shutdown();
       await this.opts.webhookServer?.close();
       await this.metricsServer.close();
       await this.probeServer.close();
+      if (this.failure === undefined) this.state = 'stopped';
       log.info('stopped');
     }
-    if (lost) {
-      log.error('leader election lost');
-      throw new LeaderElectionLostError();
-    }
-    if (shardLost) {
-      log.error('shard lease lost');
-      throw new ShardLostError();
+    // The caller reports it (once): `runMain` logs one line and exits 1.
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /**
+   * `start` with a SIGTERM/SIGINT handler installed for the run (the first signal stops the manager gracefully, a
+   * second exits the process with 1 at once; see `setupSignalHandler`). The handler is removed when `start` settles,
+   * so a later signal has Node's default effect. Resolves after shutdown; rejects as `start` does.
+   */
+  async startWithSignals(): Promise<void> {
+    const { signal, dispose } = installSignalHandler();
+    try {
+      await this.start(signal);
+    } finally {
+      dispose();
     }
   }
 
-  /** `start` with a SIGTERM/SIGINT handler installed (see {@link setupSignalHandler}); resolves after shutdown. */
-  startWithSignals(): Promise<void> {
-    return this.start(setupSignalHandler());
+  /** Records the first fatal error and stops everything (see the module comment). */
+  private fail(err: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = err;
+    this.stopAll?.abort(err);
+  }
+
+  /** Listens on the metrics, probe and webhook addresses; an error names the server. */
+  private async listen(signal: AbortSignal): Promise<void> {
+    const servers: [string, () => Promise<unknown>][] = [
+      ['metrics server', () => this.metricsServer.listen()],
+      ['health probe server', () => this.probeServer.listen()],
+      ['webhook server', async () => this.opts.webhookServer?.listen()],
+    ];
+    for (const [name, listen] of servers) {
+      if (signal.aborted) return;
+      try {
+        await listen();
+      } catch (err) {
+        throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }
+    }
+  }
+
+  /** Runs the leader-only runnables: at once, while holding the shard Lease, or while leading the election. */
+  private async campaign(signal: AbortSignal): Promise<void> {
+    if (this.shardOfController) {
+      if (await runAsShard(this.shardOfController, signal, (s) => this.lead(s), this.logger)) this.fail(new ShardLostError());
+    } else if (this.elector) {
+      await this.elector.run(signal);
+      if (!signal.aborted) this.fail(new LeaderElectionLostError());
+    } else {
+      await this.lead(signal);
+    }
   }
 
   /** Runs the leader-only runnables until `signal` aborts; resolves when they stopped or the grace period passed. */
@@ -357,18 +431,20 @@ export class Manager {
     await this.bounded(Promise.all(phase.running).then(() => undefined));
   }
 
-  /** Waits for the runnable's informers, then runs it; never rejects. */
+  /**
+   * Runs one runnable; never rejects. A controller (`syncStatus`) waits for its own sources itself; another runnable
+   * first waits for the informers it names. A runnable that throws or rejects (not because it was stopped) fails
+   * the manager.
+   */
   private async runOne(r: Runnable, signal: AbortSignal): Promise<void> {
     try {
-      const informers = r.informers?.() ?? [];
-      if (informers.length > 0) {
-        this.objects.start();
-        await this.cache.waitForCacheSync({ timeoutMs: this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS, signal });
-      }
+      this.objects.start();
+      const informers = r.syncStatus ? [] : (r.informers?.() ?? []);
+      if (informers.length > 0 && !(await raceAbort(Promise.all(informers.map((i) => i.whenSynced())).then(() => undefined), signal))) return;
       if (signal.aborted) return;
       await r.start(signal);
     } catch (err) {
-      if (!signal.aborted) this.logger.error('runnable failed', { error: err });
+      if (!signal.aborted) this.fail(new RunnableError(r.name ?? 'runnable', err));
     }
   }
 
@@ -380,10 +456,11 @@ export class Manager {
         this.logger.error('graceful shutdown timed out; abandoning in-flight work', { gracefulShutdownTimeoutMs: ms });
         resolve();
       }, ms);
-      void p.then(() => {
+      const done = (): void => {
         this.clock.clearTimeout(timer);
         resolve();
-      });
+      };
+      p.then(done, done);
     });
   }
 
