@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { ResourceClient } from '@kubegen/runtime';
 import type { KubeObject } from '@kubegen/runtime';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { createLogger, getLogger, setLogger } from '@kubegen/runtime/internal/log.js';
 import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { installWebhooks } from '@kubegen/runtime/internal/testing/envtest/envtest-webhooks.js';
 import { SAMPLE_CRD } from '../support/paths.js';
@@ -73,6 +74,20 @@ describe('envtest profile full (kube-apiserver 1.20)', () => {
     env = await sharedEnv();
   });
   after(async () => env?.release());
+
+  it('starts without logging a stalled request (its readiness polls time out while kube-apiserver starts)', async () => {
+    const lines: string[] = [];
+    const previous = getLogger();
+    setLogger(createLogger({ level: 'debug', format: 'json', write: (l) => void lines.push(l) }));
+    let own: Envtest | undefined;
+    try {
+      own = await Envtest.start();
+    } finally {
+      setLogger(previous);
+      await own?.stop();
+    }
+    assert.deepEqual(lines.filter((l) => l.includes('stalled')), []);
+  });
 
   it('serves 1.20 and names the profile that has what it lacks', async () => {
     const version = JSON.parse((await env.transport.raw('GET', '/version')).body.toString('utf8')) as { minor: string };

@@ -50,7 +50,7 @@ export function openHttp2(
       if (failedOnce) return; // 'error' is followed by 'close'
       failedOnce = true;
       // No answer before the caller's deadline: the connection may be frozen.
-      if (signal?.aborted && isStall(signal.reason)) conn.suspect();
+      if (signal?.aborted && isStall(signal.reason)) conn.suspect(`${method} ${path}`);
       reject(err);
     };
     stream.once('error', failed);
@@ -70,7 +70,7 @@ export function openHttp2(
         body: stream,
         complete: () => ended,
         destroy: () => stream.destroy(),
-        stalled: () => conn.suspect(),
+        stalled: () => conn.suspect(`${method} ${path}`),
       });
     });
     if (body !== undefined) stream.end(body);

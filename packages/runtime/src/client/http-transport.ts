@@ -26,7 +26,7 @@
  */
 import type http from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { getLogger } from '../log.js';
+import { getLogger, type Logger } from '../log.js';
 import { openConnection, type Connection, type ConnectionOptions } from './http-connection.js';
 import { HttpWatch, openHttp1, openHttp2, readBody, readStream, type OpenResponse } from './http-exchange.js';
 import { Http2Connection } from './http2-session.js';
@@ -68,6 +68,8 @@ export interface TransportOptions {
   tokenFileCheckIntervalMs?: number;
   /** Time source for the throttle (tests). */
   throttleClock?: Clock;
+  /** Where the transport's own lines go (connection health, stalls). Default: the runtime's logger. */
+  logger?: Logger;
 }
 
 /** A raw response, for paths outside the resource API (`/readyz`, `/version`, discovery). */
@@ -271,7 +273,7 @@ export class HttpTransport implements Transport {
       } catch (err) {
         // ALPN said HTTP/1.1: nothing was sent; use HTTP/1.1 for this server from now on.
         if (!h2.notSupported) throw err;
-        getLogger().debug('apiserver does not offer HTTP/2; using HTTP/1.1');
+        (this.opts.logger ?? getLogger()).debug('apiserver does not offer HTTP/2; using HTTP/1.1');
       }
     }
     return openHttp1(conn, method, full, headers, body, signal, watch ? undefined : (this.opts.readIdleTimeoutMs ?? DEFAULT_READ_IDLE_TIMEOUT_MS), watch);
@@ -281,7 +283,7 @@ export class HttpTransport implements Transport {
   private http2For(conn: Connection): Http2Connection | undefined {
     if (this.h2) return this.h2.notSupported ? undefined : this.h2;
     if (!conn.secure || !conn.tls || this.opts.http2 === false || process.env['DISABLE_HTTP2']) return undefined;
-    this.h2 = new Http2Connection(conn.server, conn.tls, getLogger().child({ component: 'http2' }), {
+    this.h2 = new Http2Connection(conn.server, conn.tls, (this.opts.logger ?? getLogger()).child({ component: 'http2' }), {
       ...(this.opts.pingIntervalMs !== undefined ? { pingIntervalMs: this.opts.pingIntervalMs } : {}),
       ...(this.opts.pingTimeoutMs !== undefined ? { pingTimeoutMs: this.opts.pingTimeoutMs } : {}),
     });

@@ -82,11 +82,11 @@ export class Http2Connection {
    * A request or watch on the current session stalled: new requests go to a fresh session at once, and the old one
    * is pinged — closed gracefully (its other streams finish) when it answers, destroyed when it does not.
    */
-  suspect(): void {
+  suspect(request?: string): void {
     const s = this.current;
     if (!s || s.closed || s.destroyed) return;
     this.current = undefined;
-    this.log.info('a request to the apiserver stalled; new requests use a new connection while the old one is checked');
+    this.log.info('a request to the apiserver stalled; new requests use a new connection while the old one is checked', request ? { request } : {});
     this.ping(s, 'a request stalled', () => s.close());
   }
 

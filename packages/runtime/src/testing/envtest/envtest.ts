@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport, type TransportOptions } from '../../client/http-transport.js';
+import { nullLogger } from '../../log.js';
 import { envAttachOutput, envStartTimeoutMs, envStopTimeoutMs, findAssets, mergeFlags, type EnvtestAssets } from './envtest-assets.js';
 import { installCrds, parseCrds, readCrdPaths, type CrdObject } from './envtest-crds.js';
 import { freePorts } from './envtest-ports.js';
@@ -97,7 +98,9 @@ export class Envtest {
     this.apiserverArgs = init.apiserverArgs;
     this.kubeConfig = new KubeConfig();
     this.writeKubeconfig();
-    this.admin = new HttpTransport(this.kubeConfig, { userAgent: 'kubegen-envtest' });
+    // Quiet: polling /readyz of an apiserver that is still starting times out (2 s) by design, and each timeout would
+    // otherwise log "a request to the apiserver stalled" into every test run.
+    this.admin = new HttpTransport(this.kubeConfig, { userAgent: 'kubegen-envtest', logger: nullLogger });
     const dir = this.dir;
     this.unregisterCleanup = onAbnormalExit(() => fs.rmSync(dir, { recursive: true, force: true }));
   }
