@@ -9,6 +9,7 @@ import { afterEach, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { createLogger, getLogger, JsonLogger, LOG_FLAGS, parseLogLevel, pinoLogger, setLogger, setupLogging } from '@kubegen/runtime';
 import type { Logger } from '@kubegen/runtime';
+import { ApiError, newStatus } from '@kubegen/runtime';
 
 function capture(opts: Parameters<typeof createLogger>[0] = {}): { log: Logger; lines: string[] } {
   const lines: string[] = [];
@@ -53,6 +54,16 @@ describe('createLogger', () => {
     cyclic['self'] = cyclic;
     log.info('cycle', { cyclic });
     assert.deepEqual(JSON.parse(lines[2]!).cyclic, { self: '[Circular]' });
+  });
+
+  it('an API error that recorded its request names the verb, resource, kind and object', () => {
+    const { log, lines } = capture({ level: 'info', format: 'json' });
+    const err = new ApiError(newStatus(409, 'Conflict', 'the object has been modified'));
+    err.request = { verb: 'update', group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespace: 'ns', name: 'web' };
+    log.error('Reconciler error', { error: err, plain: new ApiError(newStatus(500, 'InternalError', 'oops')) });
+    const rec = JSON.parse(lines[0]!);
+    assert.equal(rec.error, 'the object has been modified (request: update deployments.apps/v1 (Deployment) ns/web)');
+    assert.equal(rec.plain, 'oops');
   });
 
   it('text lines read <time> <LEVEL> <msg> <fields>', () => {

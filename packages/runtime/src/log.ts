@@ -7,6 +7,8 @@
  * with {@link LOG_FLAGS} and applies with {@link setupLogging}. Any other logger (pino: {@link pinoLogger}, winston,
  * console) plugs in by implementing `Logger` and passing it to `setLogger` or to a component's `logger` option.
  */
+import { ApiError, describeRequest } from './client/errors.js';
+
 export interface Logger {
   /** Detail for debugging: shown only at level `debug`. */
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -82,7 +84,7 @@ class LineLogger implements Logger {
     if (ORDER[level] < ORDER[this.level]) return;
     const ts = new Date().toISOString();
     const own: Record<string, unknown> = { ...this.fields };
-    for (const [k, v] of Object.entries(fields ?? {})) own[k] = v instanceof Error ? v.message : v;
+    for (const [k, v] of Object.entries(fields ?? {})) own[k] = v instanceof Error ? errorText(v) : v;
     if (this.format === 'json') {
       this.write(safeStringify({ ts, level, msg, ...own }));
     } else {
@@ -172,6 +174,15 @@ export class JsonLogger implements Logger {
   child(fields: Record<string, unknown>): Logger {
     return this.inner.child(fields);
   }
+}
+
+/**
+ * An error as a log field: its message, and for an API error the request it answered (`list services/v1 (Service)
+ * in namespace ns`), so that every line about a failing request names the kind, the verb and the object.
+ */
+function errorText(err: Error): string {
+  const request = err instanceof ApiError ? err.request : undefined;
+  return request ? `${err.message} (request: ${describeRequest(request)})` : err.message;
 }
 
 /** Reads a level name (`debug`, `info`, `warn`, `error`, `silent`); throws a TypeError naming the choices. */
