@@ -99,6 +99,33 @@ describe('a kind the identity may not list', () => {
   });
 });
 
+describe('a kind that is not installed', () => {
+  it('holds back its controller, readyz names the kind and its CRD; once installed it syncs and reconciles', async () => {
+    const widgets = { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', listKind: 'WidgetList', namespaced: true };
+    const transport = newFakeTransport([cm], object('ConfigMap', 'a'));
+    const mgr = manager(transport, { healthProbeBindAddress: '127.0.0.1:0' });
+    const seen: string[] = [];
+    controllerFor(mgr, cm).complete(async (req) => void seen.push(`cm:${req.name}`));
+    controllerFor(mgr, widgets).complete(async (req) => void seen.push(`widget:${req.name}`));
+    const stop = new AbortController();
+    const run = mgr.start(stop.signal);
+    try {
+      await until(() => seen.includes('cm:a'), 'the other controller reconciles', 5000);
+      await until(() => transport.actions().some((a) => a.verb === 'list' && a.resource === 'widgets'), 'widgets listed', 5000);
+      const why = await get(`http://${mgr.healthProbeAddress}/readyz/controller-widget`);
+      assert.equal(why.status, 500);
+      assert.match(why.body, /the server does not serve Widget \(widgets\.example\.com\/v1\): is the CustomResourceDefinition widgets\.example\.com installed/);
+
+      transport.tracker.register(widgets); // the CRD is installed
+      transport.tracker.create(widgets, 'ns', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } });
+      await until(() => seen.includes('widget:w'), 'the widget controller reconciles once its kind is served', 10_000);
+    } finally {
+      stop.abort();
+      await run;
+    }
+  });
+});
+
 describe('start or exit', () => {
   it('a probe port already taken: start rejects naming the server, and the metrics port is closed again', async () => {
     const taken = net.createServer();

@@ -3,6 +3,7 @@
  * so code under test sees in the fake exactly what it would see from a real cluster.
  */
 import { ApiError, newStatus } from '../../client/errors.js';
+import { notServedMessage } from '../../client/response-status.js';
 import type { ResourceInfo } from '../../client/types.js';
 import { groupKindOf, groupResourceOf } from './fake-resource.js';
 
@@ -19,9 +20,13 @@ export function notFound(r: ResourceInfo, name: string): ApiError {
   );
 }
 
-/** A request for a resource (or subresource) the tracker does not serve. */
-export function resourceNotFound(): ApiError {
-  return new ApiError(newStatus(404, 'NotFound', 'the server could not find the requested resource', {}));
+/**
+ * A request for a resource (or subresource) the tracker does not serve. With the resource (one the tracker has not
+ * registered: a kind not installed), the message names the kind and its CRD as the real transport's does.
+ */
+export function resourceNotFound(r?: ResourceInfo): ApiError {
+  const answer = 'the server could not find the requested resource';
+  return new ApiError(newStatus(404, 'NotFound', r ? notServedMessage(r, answer) : answer, r ? { group: r.group, kind: r.resource } : {}));
 }
 
 export function alreadyExists(r: ResourceInfo, name: string): ApiError {

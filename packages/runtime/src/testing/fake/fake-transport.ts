@@ -6,6 +6,8 @@
  * (prepended ones first, then added ones); the first that handles it answers, otherwise the tracker does.
  * Responses are deep copies owned by the caller. Nothing is retried.
  */
+import { ApiError } from '../../client/errors.js';
+import { failedRequestOf } from '../../client/response-status.js';
 import type { DeleteOptions, Preconditions, Scale } from '../../client/interfaces.js';
 import type { KubeList, KubeObject, QueryValue, ResourceRequest, Transport, Verb, Watch } from '../../client/types.js';
 import { actionFor, actionMatches } from './fake-actions.js';
@@ -65,7 +67,12 @@ export class FakeTransport implements Transport {
     const action = this.record(req);
     const reaction = await this.react(action);
     if (reaction) return reaction as T;
-    const result = this.dispatch(req);
+    let result: unknown;
+    try {
+      result = this.dispatch(req);
+    } catch (err) {
+      throw withRequest(err, req);
+    }
     return (req.as === 'metadata' ? asPartialObjectMetadata(result, req.verb) : result) as T;
   }
 
@@ -75,15 +82,23 @@ export class FakeTransport implements Transport {
     const reaction = await this.react(action);
     if (reaction) return reaction as Watch<T>;
     const q = req.query ?? {};
-    const watch = this.tracker.watch(req.resource, req.namespace, {
+    const watch = this.trackerWatch(req, q);
+    return (req.as === 'metadata' ? metadataWatch(watch) : watch) as unknown as Watch<T>;
+  }
+
+  private trackerWatch(req: ResourceRequest, q: NonNullable<ResourceRequest['query']>): ReturnType<ObjectTracker['watch']> {
+    try {
+      return this.tracker.watch(req.resource, req.namespace, {
       labelSelector: str(q['labelSelector']),
       fieldSelector: str(q['fieldSelector']),
       resourceVersion: str(q['resourceVersion']),
       allowWatchBookmarks: bool(q['allowWatchBookmarks']),
       sendInitialEvents: bool(q['sendInitialEvents']),
       signal: req.signal,
-    });
-    return (req.as === 'metadata' ? metadataWatch(watch) : watch) as unknown as Watch<T>;
+      });
+    } catch (err) {
+      throw withRequest(err, req);
+    }
   }
 
   private record(req: ResourceRequest): FakeAction {
@@ -209,4 +224,10 @@ function bool(v: QueryValue): boolean | undefined {
 
 function isDryRun(v: unknown): boolean {
   return v === true || v === 'All' || (Array.isArray(v) && v.includes('All'));
+}
+
+/** As the real transport does: an API error records the request it answered (`ApiError.request`). */
+function withRequest(err: unknown, req: ResourceRequest): unknown {
+  if (err instanceof ApiError && err.request === undefined) err.request = failedRequestOf(req);
+  return err;
 }

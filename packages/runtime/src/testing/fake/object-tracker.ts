@@ -420,7 +420,7 @@ export class ObjectTracker {
 
   private served(r: ResourceInfo): FakeResource {
     const res = this.registered.get(resourceKey(r));
-    if (!res) throw resourceNotFound();
+    if (!res) throw resourceNotFound(r);
     return res;
   }
 
