@@ -36,6 +36,14 @@ const at = (labels: string): string => `{{ $labels.${labels} }}`;
 
 export const ALERTS: readonly AlertSpec[] = [
   {
+    alert: 'ControllerSourcesNotSynced',
+    expr: (s) => `min by (namespace, job, controller, source) (kubegen_controller_source_synced{${s}}) == 0`,
+    for: '10m',
+    severity: 'warning',
+    summary: 'A controller waits for a kind it cannot list.',
+    description: `Controller ${at('controller')} (${at('namespace')}/${at('job')}) has waited 10 minutes for its source ${at('source')} to sync and reconciles nothing meanwhile: its identity may not list the kind (RBAC) or the kind is not installed. /readyz/controller-${at('controller')} and the manager's log say which.`,
+  },
+  {
     alert: 'ControllerReconcileErrorsHigh',
     expr: (s) =>
       `sum by (namespace, job, controller) (rate(controller_runtime_reconcile_errors_total{${s}}[5m]))\n` +
