@@ -50,6 +50,7 @@ async function main(): Promise<void> {
   const counting: Transport = {
     request: <T>(req: ResourceRequest): Promise<T> => (req.verb === 'list' && counts.lists++, inner.request<T>(req)),
     watch: <T>(req: ResourceRequest): Promise<Watch<T>> => (req.query?.['sendInitialEvents'] && counts.watchLists++, inner.watch<T>(req)),
+    raw: (method, path, init) => inner.raw(method, path, init),
   };
   gc();
   const heapBefore = process.memoryUsage().heapUsed;

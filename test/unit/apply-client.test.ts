@@ -99,6 +99,7 @@ describe('ResourceClient.apply', () => {
         return {} as T;
       },
       watch: () => Promise.reject(new Error('no watch')),
+      raw: () => Promise.reject(new Error('no raw requests here')),
     };
     return { transport, seen };
   }

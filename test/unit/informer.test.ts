@@ -233,6 +233,9 @@ class LwTransport implements Transport {
   isWatchListSemanticsUnsupported(): boolean {
     return this.lw('').isWatchListSemanticsUnsupported();
   }
+  raw(): Promise<never> {
+    return Promise.reject(new Error('no raw requests here'));
+  }
 }
 
 describe('SharedInformerFactory', () => {

@@ -45,6 +45,9 @@ class ReviewStub implements Transport {
   watch(): never {
     throw new Error('no watches here');
   }
+  raw(): Promise<never> {
+    return Promise.reject(new Error('no raw requests here'));
+  }
 }
 
 const statusAndBody = (r: { status: number; body: string }): [number, string] => [r.status, r.body];

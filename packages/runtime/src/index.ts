@@ -12,7 +12,8 @@
 export { metadataAccept, PATCH_CONTENT_TYPES, toPartialObjectMetadata } from './client/types.js';
 export type {
   AssociativeList, IntOrString, KubeList, KubeObject, ListMeta, ObjectMeta, OwnerReference, PatchType, QueryValue, ResourceDescriptor,
-  ResourceInfo, ResourceRequest, ScalePaths, Status, Transport, Verb, Watch, WatchEvent, WatchEventType,
+  RawRequestInit, RawResponse, ResourceInfo, ResourceRequest, ScalePaths, Status, Transport, Verb, Watch, WatchEvent,
+  WatchEventType,
 } from './client/types.js';
 export type {
   Condition, ConfigMapKeySelector, Duration, float64, int32, int64, integer, JSONValue, LocalObjectReference,
@@ -29,7 +30,7 @@ export {
 } from './client/rest-config.js';
 export type { Impersonation, RestConfig } from './client/rest-config.js';
 export { HttpTransport } from './client/http-transport.js';
-export type { RawRequestInit, RawResponse, TransportOptions } from './client/http-transport.js';
+export type { TransportOptions } from './client/http-transport.js';
 export { DEFAULT_PAGE_SIZE, ResourceClient } from './client/resource-client.js';
 export type {
   ApplyOptions, CallOptions, CreateOptions, DeleteCollectionOptions, DeleteOptions, GetOptions, JsonPatchOperation,

@@ -1,4 +1,4 @@
-import type { ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
+import type { RawRequestInit, RawResponse, ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
 
 /**
  * Counts list requests, WatchList requests (watches with `sendInitialEvents`, whether the server accepted them or
@@ -20,5 +20,8 @@ export class CountingTransport implements Transport {
     if (req.query?.['sendInitialEvents']) this.watchLists++;
     else this.watches++;
     return this.inner.watch<T>(req);
+  }
+  raw(method: string, path: string, init?: RawRequestInit): Promise<RawResponse> {
+    return this.inner.raw(method, path, init);
   }
 }

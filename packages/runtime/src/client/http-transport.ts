@@ -72,26 +72,8 @@ export interface TransportOptions {
   logger?: Logger;
 }
 
-/** A raw response, for paths outside the resource API (`/readyz`, `/version`, discovery). */
-export interface RawResponse {
-  statusCode: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/**
- * A `raw()` request's options: the body and its content type, an abort signal, and a timeout in ms (default: the
- * transport's `timeoutMs`).
- */
-export interface RawRequestInit {
-  method?: string;
-  /** `Accept` header (default `application/json`). */
-  accept?: string;
-  body?: string | Buffer;
-  contentType?: string;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+export type { RawRequestInit, RawResponse } from './types.js';
+import type { RawRequestInit, RawResponse } from './types.js';
 
 const DEFAULT_USER_AGENT = `kubegen (${process.platform}/${process.arch}) node/${process.versions.node}`;
 export const DEFAULT_READ_IDLE_TIMEOUT_MS = 45_000;

@@ -181,6 +181,28 @@ export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
   stop(reason?: unknown): void;
 }
 
+/** A raw response, for paths outside the resource API (`/readyz`, `/version`, discovery). */
+export interface RawResponse {
+  statusCode: number;
+  /** Header names in lower case. */
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/**
+ * A `raw()` request's options: the `Accept` header (discovery negotiates its format with it), the body and its
+ * content type, an abort signal, and a timeout in ms (default: the transport's `timeoutMs`).
+ */
+export interface RawRequestInit {
+  method?: string;
+  /** `Accept` header (default `application/json`). */
+  accept?: string;
+  body?: string | Buffer;
+  contentType?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
 /**
  * What carries a typed client's requests (client-go's `rest.Interface`): `HttpTransport` to an apiserver, or
  * `FakeTransport` (in `runtime/testing`) to an in-memory tracker. Failures answered by the server are `ApiError`s.
@@ -188,6 +210,12 @@ export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
 export interface Transport {
   /** Sends one request; resolves with the decoded JSON body, rejects with an `ApiError` (or a network error). */
   request<T = unknown>(req: ResourceRequest): Promise<T>;
+  /**
+   * Sends a request to any path on the server (`/api`, `/apis/apps/v1`, `/version`; query included) with the
+   * transport's credentials, throttle and timeout; resolves with the status, headers and body whatever the status
+   * (client-go's `RESTClient.Get().AbsPath`). Discovery is built on it; the fake serves discovery from its resources.
+   */
+  raw(method: string, path: string, init?: RawRequestInit): Promise<RawResponse>;
   /** Opens a watch (`req.verb === 'watch'`). Resolves once the server accepted it. */
   watch<T = unknown>(req: ResourceRequest): Promise<Watch<T>>;
   /**

@@ -9,7 +9,8 @@
 import { ApiError } from '../../client/errors.js';
 import { failedRequestOf } from '../../client/response-status.js';
 import type { DeleteOptions, Preconditions, Scale } from '../../client/interfaces.js';
-import type { KubeList, KubeObject, QueryValue, ResourceRequest, Transport, Verb, Watch } from '../../client/types.js';
+import type { KubeList, KubeObject, QueryValue, RawRequestInit, RawResponse, ResourceRequest, Transport, Verb, Watch } from '../../client/types.js';
+import { serveFakeRaw } from './fake-raw.js';
 import { actionFor, actionMatches } from './fake-actions.js';
 import type { FakeAction, ReactionFunc, Reactor } from './fake-actions.js';
 import { resourceNotFound } from './fake-errors.js';
@@ -74,6 +75,15 @@ export class FakeTransport implements Transport {
       throw withRequest(err, req);
     }
     return (req.as === 'metadata' ? asPartialObjectMetadata(result, req.verb) : result) as T;
+  }
+
+  /**
+   * Paths outside the resource API: `/version` and, for the resources the tracker serves, discovery (see
+   * fake-raw.ts); `404 page not found` for anything else. Not recorded as actions.
+   */
+  async raw(method: string, path: string, init: RawRequestInit = {}): Promise<RawResponse> {
+    init.signal?.throwIfAborted();
+    return serveFakeRaw(this.tracker, method, path, init);
   }
 
   async watch<T = unknown>(req: ResourceRequest): Promise<Watch<T>> {
