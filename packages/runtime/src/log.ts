@@ -1,3 +1,5 @@
+import { ApiError, describeRequest } from './client/errors.js';
+
 /**
  * The runtime's structured logger contract: one line per call, a message plus key/value fields.
  *
@@ -7,8 +9,6 @@
  * with {@link LOG_FLAGS} and applies with {@link setupLogging}. Any other logger (pino: {@link pinoLogger}, winston,
  * console) plugs in by implementing `Logger` and passing it to `setLogger` or to a component's `logger` option.
  */
-import { ApiError, describeRequest } from './client/errors.js';
-
 export interface Logger {
   /** Detail for debugging: shown only at level `debug`. */
   debug(msg: string, fields?: Record<string, unknown>): void;

@@ -71,13 +71,31 @@ export class CacheSyncError extends Error {
 }
 
 /**
+ * A hold on a shared informer ({@link SharedInformerFactory.acquire}): the informer, and `release()`, which gives the
+ * hold back; the informer stops and its cache is freed when the last hold is released.
+ */
+export interface InformerLease<T extends KubeObject = KubeObject> {
+  readonly informer: SharedIndexInformer<T>;
+  /** Gives this hold back (once; later calls do nothing). Resolves when a last release has stopped the informer. */
+  release(): Promise<void>;
+}
+
+/**
  * Hands out one shared informer per resource and options (client-go `SharedInformerFactory`): however many callers
- * ask for `foos` in namespace `a`, there is one informer and one watch. The key is group/version/resource plus
- * namespace and selectors; the resync period and transform are fixed by the first caller.
+ * ask for `foos` in namespace `a`, there is one informer and one watch. The key is {@link informerKey}: the
+ * resource plus namespace, selectors and metadata-only; the resync period and transform are fixed by the first
+ * caller.
+ *
+ * Informers come and go (seam 3 of the runtime design): `acquire` counts holders and `release` of the last one
+ * stops that informer alone (its own stop, its `whenSynced` rejects) and forgets it, so a later `acquire` starts a
+ * fresh one. `informerFor` hands out informers that are held until `shutdown` (client-go's behaviour).
  */
 export class SharedInformerFactory {
   private readonly informers = new Map<string, SharedIndexInformer<KubeObject>>();
   private readonly runs = new Map<string, Promise<void>>();
+  /** Holders of each informer; `informerFor` holds for good (`Infinity`). */
+  private readonly holders = new Map<string, number>();
+  private started = false;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly abort = new AbortController();
@@ -91,9 +109,50 @@ export class SharedInformerFactory {
     this.log = opts.logger ?? getLogger();
   }
 
-  /** The shared informer for `info` with these options, created on first request. Started by `start()`. */
+  /**
+   * The shared informer for `info` with these options, created on first request and kept until `shutdown`. Started
+   * by `start()`.
+   */
   informerFor<T extends KubeObject>(info: ResourceInfo, opts: InformerOptions<T> = {}): SharedIndexInformer<T> {
-    return this.sharedInformer(info, opts, false);
+    const key = this.keyOf(info, opts, false);
+    this.holders.set(key, Infinity);
+    return this.sharedInformer(info, opts, false, key);
+  }
+
+  /**
+   * A counted hold on the shared informer for `info` (metadata-only with `metadataOnly`): created on first request,
+   * started at once when the factory has started, stopped and forgotten when the last hold is released.
+   */
+  acquire<T extends KubeObject>(info: ResourceInfo, opts: InformerOptions<T> = {}, metadataOnly = false): InformerLease<T> {
+    const key = this.keyOf(info, opts, metadataOnly);
+    const informer = this.sharedInformer(info, opts, metadataOnly, key);
+    this.holders.set(key, (this.holders.get(key) ?? 0) + 1);
+    if (this.started) this.startOne(key);
+    let released = false;
+    return {
+      informer,
+      release: async () => {
+        if (released) return;
+        released = true;
+        const left = (this.holders.get(key) ?? 1) - 1;
+        if (left > 0 || this.informers.get(key) !== (informer as unknown as SharedIndexInformer<KubeObject>)) {
+          if (left > 0) this.holders.set(key, left);
+          return;
+        }
+        this.holders.delete(key);
+        this.informers.delete(key);
+        const run = this.runs.get(key);
+        this.runs.delete(key);
+        await informer.stop();
+        await run;
+        this.log.debug('informer released and stopped', { informer: key });
+      },
+    };
+  }
+
+  /** How many holds `acquire` has on the informer of `key` (`Infinity` for `informerFor`'s); 0 when there is none. */
+  holdersOf(key: string): number {
+    return this.holders.get(key) ?? 0;
   }
 
   /**
@@ -105,14 +164,25 @@ export class SharedInformerFactory {
    * Separate from `informerFor(info)`: asking for both keeps two caches.
    */
   metadataInformerFor(info: ResourceInfo, opts: InformerOptions<KubeObject> = {}): SharedIndexInformer<KubeObject> {
-    return this.sharedInformer(info, opts, true);
+    const key = this.keyOf(info, opts, true);
+    this.holders.set(key, Infinity);
+    return this.sharedInformer(info, opts, true, key);
   }
 
-  private sharedInformer<T extends KubeObject>(info: ResourceInfo, opts: InformerOptions<T>, metadataOnly: boolean): SharedIndexInformer<T> {
+  /** The key of the informer `informerFor`/`acquire` would hand out for these arguments. */
+  keyOf(info: ResourceInfo, opts: Pick<InformerOptions<KubeObject>, 'namespace' | 'labelSelector' | 'fieldSelector'>, metadataOnly: boolean): string {
+    return informerKey(info, {
+      namespace: info.namespaced ? (opts.namespace ?? this.opts.namespace ?? '') : '',
+      labelSelector: opts.labelSelector ?? this.opts.labelSelector ?? '',
+      fieldSelector: opts.fieldSelector ?? this.opts.fieldSelector ?? '',
+      metadataOnly,
+    });
+  }
+
+  private sharedInformer<T extends KubeObject>(info: ResourceInfo, opts: InformerOptions<T>, metadataOnly: boolean, key: string): SharedIndexInformer<T> {
     const namespace = info.namespaced ? (opts.namespace ?? this.opts.namespace ?? '') : '';
     const labelSelector = opts.labelSelector ?? this.opts.labelSelector ?? '';
     const fieldSelector = opts.fieldSelector ?? this.opts.fieldSelector ?? '';
-    const key = `${metadataOnly ? 'metadata:' : ''}${informerKey(info, namespace, labelSelector, fieldSelector)}`;
     const existing = this.informers.get(key);
     if (existing) return existing as unknown as SharedIndexInformer<T>;
     if (this.shuttingDown) throw new Error('informer factory has been shut down');
@@ -138,13 +208,20 @@ export class SharedInformerFactory {
     return informer;
   }
 
-  /** Starts every informer created so far that is not running yet. Call again after asking for more. */
+  /**
+   * Starts every informer created so far that is not running yet; informers acquired afterwards start at once.
+   * Call again after asking for more with `informerFor`.
+   */
   start(): void {
     if (this.shuttingDown) return;
-    for (const [key, informer] of this.informers) {
-      if (this.runs.has(key)) continue;
-      this.runs.set(key, informer.run(this.abort.signal));
-    }
+    this.started = true;
+    for (const key of this.informers.keys()) this.startOne(key);
+  }
+
+  private startOne(key: string): void {
+    const informer = this.informers.get(key);
+    if (!informer || this.runs.has(key) || this.shuttingDown) return;
+    this.runs.set(key, informer.run(this.abort.signal));
   }
 
   /**
@@ -211,11 +288,26 @@ export class SharedInformerFactory {
   }
 }
 
-function informerKey(info: ResourceInfo, namespace: string, labelSelector: string, fieldSelector: string): string {
-  let key = `${info.resource}.${info.group || 'core'}/${info.version}`;
-  if (namespace) key += `@${namespace}`;
-  if (labelSelector) key += `?${labelSelector}`;
-  if (fieldSelector) key += `#${fieldSelector}`;
+/** What, besides the resource, makes an informer's cache what it is (see {@link informerKey}). */
+export interface InformerKeyOptions {
+  /** `''`: all namespaces (or a cluster-scoped resource). */
+  namespace: string;
+  labelSelector: string;
+  fieldSelector: string;
+  metadataOnly: boolean;
+}
+
+/**
+ * The one key of "a kind with cache options" (seam 5): the resource, namespace, selectors and metadata-only —
+ * `[metadata:]resource.group/version[@namespace][?labels][#fields]`, e.g.
+ * `foos.samplecontroller.k8s.io/v1alpha1@ns1`. Informer factories, the manager's cache, informer names in logs and
+ * metrics use it; two informers with the same key are the same informer.
+ */
+export function informerKey(info: Pick<ResourceInfo, 'group' | 'version' | 'resource'>, opts: InformerKeyOptions): string {
+  let key = `${opts.metadataOnly ? 'metadata:' : ''}${info.resource}.${info.group || 'core'}/${info.version}`;
+  if (opts.namespace) key += `@${opts.namespace}`;
+  if (opts.labelSelector) key += `?${opts.labelSelector}`;
+  if (opts.fieldSelector) key += `#${opts.fieldSelector}`;
   return key;
 }
 

@@ -9,7 +9,7 @@
  * any other watch or read asks for the kind — a decision taken at the latest when the cache starts, as the informer
  * only sees objects after that.
  */
-import type { SharedInformerFactory } from '../cache/factory.js';
+import type { InformerLease, SharedInformerFactory } from '../cache/factory.js';
 import type { IndexFunc } from '../cache/indexer.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { stripManagedFields, type TransformFunc } from '../cache/transform.js';
@@ -84,6 +84,10 @@ const ALL_NAMESPACES = '__all_namespaces';
 interface KindEntry {
   /** Informers by namespace (`''` = all namespaces, or a cluster-scoped kind). */
   informers: Map<string, SharedIndexInformer<KubeObject>>;
+  /** The factory holds behind `informers`, released when the entry goes. */
+  leases: InformerLease[];
+  /** Holders of the entry: `Infinity` once something holds it for good (`informers()`, `indexField`). */
+  holds: number;
   strip: boolean;
   /** The strip decision was set by options or a request, not by the dependents-only default. */
   explicit: boolean;
@@ -104,14 +108,46 @@ export class ManagerCache {
     private readonly opts: CacheOptions & { namespace?: string | undefined; logger: Logger },
   ) {}
 
-  /** The informers of `info`, one per cached namespace, created on first use and started with the cache. */
+  /**
+   * The informers of `info`, one per cached namespace, created on first use and started with the cache; held until
+   * the manager stops.
+   */
   informers<T extends KubeObject>(info: ResourceInfo, req: InformerRequest = {}): SharedIndexInformer<T>[] {
-    return this.entry(info, req, false) as unknown as SharedIndexInformer<T>[];
+    return [...this.hold(info, req, false, Infinity).informers.values()] as unknown as SharedIndexInformer<T>[];
   }
 
   /** The metadata-only informers of `info` (see `SharedInformerFactory.metadataInformerFor`), one per namespace. */
   metadataInformers(info: ResourceInfo, keepManagedFields = false): SharedIndexInformer<KubeObject>[] {
-    return this.entry(info, { stripManagedFields: !keepManagedFields }, true);
+    return [...this.hold(info, { stripManagedFields: !keepManagedFields }, true, Infinity).informers.values()];
+  }
+
+  /**
+   * A counted hold on the informers of `info` (metadata-only with `metadataOnly`): started at once when the cache
+   * has started; when the last hold is released (and nothing holds the kind for good), its informers stop, their
+   * caches are freed and reads of the kind go to the API again. What a controller's sources take and give back.
+   */
+  acquire(info: ResourceInfo, req: InformerRequest = {}, metadataOnly = false): { informers: SharedIndexInformer<KubeObject>[]; release: () => Promise<void> } {
+    const entry = this.hold(info, req, metadataOnly, 1);
+    if (this.started) this.factory.start();
+    let released = false;
+    return {
+      informers: [...entry.informers.values()],
+      release: async () => {
+        if (released) return;
+        released = true;
+        entry.holds -= 1;
+        if (entry.holds > 0) return;
+        const kinds = metadataOnly ? this.metadata : this.full;
+        if (kinds.get(resourceKey(info)) === entry) kinds.delete(resourceKey(info));
+        await Promise.all(entry.leases.map((l) => l.release()));
+      },
+    };
+  }
+
+  private hold(info: ResourceInfo, req: InformerRequest, metadataOnly: boolean, holds: number): KindEntry {
+    const entry = this.entry(info, req, metadataOnly);
+    entry.holds += holds;
+    return entry;
   }
 
   /**
@@ -161,14 +197,14 @@ export class ManagerCache {
     this.factory.start();
   }
 
-  private entry(info: ResourceInfo, req: InformerRequest, metadataOnly: boolean): SharedIndexInformer<KubeObject>[] {
+  private entry(info: ResourceInfo, req: InformerRequest, metadataOnly: boolean): KindEntry {
     const kinds = metadataOnly ? this.metadata : this.full;
     const key = resourceKey(info);
     const byObject = this.opts.byObject?.find((b) => resourceKey(b.resource) === key);
     let entry = kinds.get(key);
     if (!entry) {
       const explicit = req.stripManagedFields ?? byObject?.stripManagedFields ?? this.opts.defaultStripManagedFields;
-      entry = { informers: new Map(), strip: explicit ?? req.dependentOnly ?? false, explicit: explicit !== undefined, fixed: explicit !== undefined || this.started };
+      entry = { informers: new Map(), leases: [], holds: 0, strip: explicit ?? req.dependentOnly ?? false, explicit: explicit !== undefined, fixed: explicit !== undefined || this.started };
       kinds.set(key, entry);
       const e = entry;
       const transform = byObject?.transform ?? this.opts.defaultTransform;
@@ -179,16 +215,18 @@ export class ManagerCache {
           labelSelector: [byObject?.labelSelector ?? this.opts.defaultLabelSelector, this.extraSelectors.get(key)].filter(Boolean).join(','),
           fieldSelector: byObject?.fieldSelector ?? this.opts.defaultFieldSelector ?? '',
         };
-        e.informers.set(ns, metadataOnly
-          ? this.factory.metadataInformerFor(info, { ...opts, keepManagedFields: !e.strip, ...(transform ? { transform } : {}) })
-          : this.factory.informerFor(info, {
+        const lease = metadataOnly
+          ? this.factory.acquire(info, { ...opts, keepManagedFields: !e.strip, ...(transform ? { transform } : {}) }, true)
+          : this.factory.acquire(info, {
               ...opts,
               // Read at every object, so the decision may still change until the cache starts.
               transform: (obj) => {
                 const lean = e.strip ? strip(obj) : obj;
                 return transform ? transform(lean) : lean;
               },
-            }));
+            });
+        e.leases.push(lease);
+        e.informers.set(ns, lease.informer);
       }
     } else if (entry.strip && !req.dependentOnly && req.stripManagedFields !== true) {
       if (!entry.fixed) entry.strip = false;
@@ -196,7 +234,7 @@ export class ManagerCache {
         this.opts.logger.info('the cache of this kind drops managedFields (decided before this request); reads will not see them', { resource: key });
       }
     }
-    return [...entry.informers.values()];
+    return entry;
   }
 
   private namespacesOf(info: ResourceInfo, byObject: ObjectCacheOptions | undefined): string[] {
