@@ -13,14 +13,21 @@ import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
 import { spawnSync } from 'node:child_process';
 import { fixture, REPO_ROOT, SAMPLE_CRD, TSC } from '../support/paths.js';
 import { typeCheckProject } from '../support/type-check.js';
-import { referenceDocs } from '../../hack/docs/reference.js';
+import { referenceDocs, staleFiles } from '../../hack/docs/reference.js';
+import { cliReference, commandNames, kubegenProgram } from '../../hack/docs/cli-reference.js';
+import { apiReference } from '../../hack/docs/typedoc.js';
+import { publicEntryPoints } from '../../hack/docs/api-entry-points.js';
 
-/** README.md and every Markdown file under docs/, repository-relative. */
+/**
+ * README.md and every Markdown file under docs/, repository-relative; not the API reference (docs/api/), whose
+ * ```ts blocks are TypeDoc's signatures, not programs.
+ */
 export function docFiles(): string[] {
   const out = ['README.md'];
   const walk = (dir: string): void => {
     for (const e of fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const rel = `${dir}/${e.name}`;
+      if (rel === 'docs/api') continue;
       if (e.isDirectory()) walk(rel);
       else if (e.name.endsWith('.md')) out.push(rel);
     }
@@ -93,15 +100,54 @@ describe('documentation', () => {
   });
 
   it('the CLI, marker and API references in docs/ are current (npm run docs), and every public export has a doc comment', () => {
-    const { files, undocumented } = referenceDocs(REPO_ROOT);
-    assert.deepEqual(undocumented, [], 'public exports without a doc comment');
+    const { files, errors, log } = referenceDocs(REPO_ROOT);
+    assert.deepEqual(errors, [], log);
     for (const [rel, text] of Object.entries(files)) {
       const onDisk = fs.existsSync(path.join(REPO_ROOT, rel)) ? fs.readFileSync(path.join(REPO_ROOT, rel), 'utf8') : '(missing)';
       assert.ok(onDisk === text, `${rel} is out of date: run npm run docs`);
     }
-    assert.match(files['docs/cli.md']!, /## `kubegen create api`[\s\S]*--group <group>/);
+    assert.deepEqual(staleFiles(REPO_ROOT, files), [], 'pages of modules that are gone: run npm run docs');
     assert.match(files['docs/markers.md']!, /\| `\+kubebuilder:printcolumn` \|  \| `name`\*: string, `type`\*: string, `JSONPath`\*: string/);
-    assert.match(files['docs/api.md']!, /### setStatusCondition\n\nfunction/);
+
+    // docs/cli.md: a section per command of the program tree, with its usage and options.
+    const cli = files['docs/cli.md']!;
+    const names = commandNames(kubegenProgram(REPO_ROOT));
+    for (const name of ['kubegen', 'kubegen generate', 'kubegen verify', 'kubegen sample', 'kubegen dashboard', 'kubegen init', 'kubegen create api', 'kubegen create webhook', 'kubegen loadtest']) {
+      assert.ok(names.includes(name), `${name} in the program tree: ${names.join(', ')}`);
+    }
+    for (const name of names) assert.match(cli, new RegExp(`^## \`${name}\`\n\n[^\n]+\n\n\`\`\`text\n${name} `, 'm'), `section of ${name}`);
+    assert.match(cli, /## `kubegen create webhook`[\s\S]*?\| `--group <group>` \| API group, without the domain \(required\) \|/);
+    assert.match(cli, /## `kubegen loadtest`[\s\S]*?\| `<command\.\.\.>` \| the controller command/);
+    assert.match(cli, /\| \[`sample \[options\]`\]\(#kubegen-sample\) \| print a minimal valid object/);
+
+    // The API reference: a function's signature with its parameter types, its doc comment and a parameter table.
+    const helpers = files['docs/api/runtime/helpers-for-reconcilers.md']!;
+    assert.match(helpers, /### setStatusCondition\(\)\n\n```ts\nfunction setStatusCondition\(\n\s+conditions: Condition\[\],\n\s+condition: ConditionInput,\n\s+now\?: \(\) => Date\n\): boolean;\n```\n\nAdds `condition` to `conditions`, or updates the one of the same `type`/);
+    assert.match(helpers, /\| `condition` \| \[`ConditionInput`\]\(#conditioninput\) \|/);
+    // Pages link each other relatively, and the index lists every page and every entry point of the packages.
+    assert.match(helpers, /\[`Condition`\]\(kubernetes-object-and-api-types\.md#condition\)/);
+    const index = files['docs/api/README.md']!;
+    const modules = publicEntryPoints(REPO_ROOT).map((e) => e.module);
+    for (const m of ['@kubegen/runtime', '@kubegen/runtime/testing', '@kubegen/runtime/testing/envtest', '@kubegen/runtime/testing/fake', '@kubegen/runtime/testing/loadtest', 'kubegen']) {
+      assert.ok(modules.includes(m), `${m} among the entry points: ${modules.join(', ')}`);
+    }
+    for (const m of modules) assert.ok(index.includes(`| [${m}:`) || index.includes(`| [${m}](`), `docs/api/README.md lists ${m}`);
+    for (const page of Object.keys(files).filter((f) => f.startsWith('docs/api/') && f !== 'docs/api/README.md')) {
+      assert.ok(index.includes(`](${page.slice('docs/api/'.length)})`), `docs/api/README.md links ${page}`);
+    }
+  });
+
+  it('docs/cli.md follows the program: a command added to it gets its section', () => {
+    const program = kubegenProgram(REPO_ROOT);
+    program.command('frobnicate').description('a command this test adds').option('--widgets <n>', 'how many widgets');
+    const cli = cliReference(program);
+    assert.match(cli, /\| \[`frobnicate \[options\]`\]\(#kubegen-frobnicate\) \| a command this test adds \|/);
+    assert.match(cli, /## `kubegen frobnicate`\n\na command this test adds\n\n```text\nkubegen frobnicate \[options\]\n```\n\n\| option \| description \|\n\|---\|---\|\n\| `--widgets <n>` \| how many widgets \|/);
+  });
+
+  it('a public export without a doc comment stops the API reference, naming the module, the export, its file and line', () => {
+    const { files, errors } = apiReference(REPO_ROOT, [{ module: 'fixture', index: 'fixtures/docs/api/index.ts' }]);
+    assert.deepEqual(errors, ['fixture: export undocumentedHelper (fixtures/docs/api/helpers.ts:6) has no doc comment']);
+    assert.deepEqual(files, {});
   });
 });
-

@@ -2,9 +2,11 @@
  * `kubegen`: the generator API. Parse CRDs into the model, generate files, write them atomically or verify an
  * existing output folder. The runtime generated code uses is the separate entry point `@kubegen/runtime`.
  *
- *   const model = await parseCrdPaths(['crds/']);
- *   const files = generate(model, { runtimeImport: '@kubegen/runtime' });
- *   await writeOutput('src/generated', files);            // or: (await verifyOutput('src/generated', files)).upToDate
+ * ```ts
+ * const model = await parseCrdPaths(['crds/']);
+ * const files = generate(model, { runtimeImport: '@kubegen/runtime' });
+ * await writeOutput('src/generated', files);            // or: (await verifyOutput('src/generated', files)).upToDate
+ * ```
  */
 export * from './model/index.js';
 export { parseCrdPaths } from './parse/crd/index.js';

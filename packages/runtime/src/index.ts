@@ -6,6 +6,8 @@
  * (reachable only by the repository's tests, through the `kubegen-internal` export condition), so it can change
  * without a breaking release. Test helpers are the separate entry points `@kubegen/runtime/testing` (all of them),
  * `@kubegen/runtime/testing/fake` and `@kubegen/runtime/testing/envtest`.
+ *
+ * Each `//` section below is a page of the API reference (docs/api/runtime/, `npm run docs`), titled by its comment.
  */
 
 // Kubernetes object and API types
@@ -250,8 +252,9 @@ export { createJsonPatch } from './patch/json-patch-diff.js';
 // Logging and time
 export { createLogger, getLogger, JsonLogger, LOG_FLAGS, nullLogger, parseLogLevel, pinoLogger, setLogger, setupLogging } from './log.js';
 export { RepeatFilter } from './log-repeats.js';
-// Command-line flags: Go-style `--flag=false` for node:util parseArgs
-export { goBooleanFlags } from './flags.js';
 export type { LogFormat, Logger, LoggerOptions, LogLevel, PinoLike } from './log.js';
 export { FakeClock, RealClock, realClock, sleep } from './clock.js';
 export type { Clock, TimerHandle } from './clock.js';
+
+// Command-line flags: Go-style `--flag=false` for node:util parseArgs
+export { goBooleanFlags } from './flags.js';

@@ -37,9 +37,11 @@ export interface MainIO {
   now: () => number;
 }
 
-/** Runs the CLI with `argv` (arguments after the program name) and returns the exit code. Never throws. */
-export async function main(argv: readonly string[], io: MainIO = processIO(), pipeline?: Pipeline): Promise<number> {
-  const debug = io.env['KUBEGEN_DEBUG'] === '1' || io.env['KUBEGEN_DEBUG'] === 'true';
+/**
+ * The `kubegen` command tree, built but not run: `main` parses argv with it, and `npm run docs` walks it to write
+ * docs/cli.md. The commands' actions do their I/O through `io`; `exitCode()` is the code the last action set.
+ */
+export function buildProgram(io: MainIO, pipeline?: Pipeline): { program: Command; exitCode: () => number } {
   const writeErr = (s: string): void => void io.stderr.write(s);
   let exitCode: number = ExitCode.ok;
   const run = (command: typeof runGenerate) => async (flags: CliFlags) => {
@@ -90,6 +92,14 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
     });
   addScaffoldCommands(program, io);
   addLoadtestCommand(program, io, (code) => (exitCode = code));
+  return { program, exitCode: () => exitCode };
+}
+
+/** Runs the CLI with `argv` (arguments after the program name) and returns the exit code. Never throws. */
+export async function main(argv: readonly string[], io: MainIO = processIO(), pipeline?: Pipeline): Promise<number> {
+  const debug = io.env['KUBEGEN_DEBUG'] === '1' || io.env['KUBEGEN_DEBUG'] === 'true';
+  const writeErr = (s: string): void => void io.stderr.write(s);
+  const { program, exitCode } = buildProgram(io, pipeline);
 
   // `generate` is the default command, so a mistyped command would read as its argument: say what was meant.
   const unknown = unknownCommand(program, argv);
@@ -99,7 +109,7 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
+    return exitCode();
   } catch (err) {
     if (err instanceof CommanderError) {
       // Help and version exit 0; every parse error has already been printed by commander.

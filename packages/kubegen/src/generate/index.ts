@@ -20,6 +20,7 @@ export interface GeneratedFile {
   content: string;
 }
 
+/** Options of {@link generate}: the runtime import, import extensions, markers, core types, progress. */
 export interface GenerateOptions {
   /** The module generated code imports the runtime from. Default `@kubegen/runtime`. */
   runtimeImport?: string;

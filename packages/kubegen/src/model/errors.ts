@@ -13,6 +13,7 @@ export class InputError extends Error {
   }
 }
 
+/** `file:line:column`, or `file` alone when the line is unknown, followed by ` (at <json path>)` when there is one. */
 export function formatLocation(loc: SourceLocation): string {
   let s = loc.file;
   if (loc.line > 0) s += `:${loc.line}:${loc.column > 0 ? loc.column : 1}`;

@@ -30,6 +30,7 @@ export function sortModel(model: ApiModel): ApiModel {
   return model;
 }
 
+/** Compares two strings by UTF-16 code units (locale-independent, so generated output is the same everywhere). */
 export function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -30,6 +30,7 @@ export interface SourceLocation {
   path?: string;
 }
 
+/** A CRD's `spec.names`: kind, plural, singular, list kind, short names and categories. */
 export interface ResourceNames {
   kind: string;
   plural: string;
@@ -53,6 +54,7 @@ export interface ResourceModel {
   source: SourceLocation;
 }
 
+/** One version of a custom resource (`spec.versions[]`): serving flags, schema, subresources, printer columns. */
 export interface VersionModel {
   name: string;
   served: boolean;
@@ -72,17 +74,20 @@ export interface VersionModel {
   source: SourceLocation;
 }
 
+/** A version's `subresources`: whether it has `/status`, and its `/scale` paths if any. */
 export interface Subresources {
   status: boolean;
   scale?: ScaleSubresource;
 }
 
+/** The `/scale` subresource: JSON paths of the replica counts and the label selector. */
 export interface ScaleSubresource {
   specReplicasPath: string;
   statusReplicasPath: string;
   labelSelectorPath?: string;
 }
 
+/** One `additionalPrinterColumns` entry: a column `kubectl get` prints. */
 export interface PrinterColumn {
   name: string;
   type: string;

@@ -18,6 +18,7 @@ export interface ChangedFile {
   diff: string;
 }
 
+/** What {@link verifyOutput} found: whether the folder is current, and the changed, missing and extra files. */
 export interface VerifyResult {
   /** True when the folder is byte-identical to the expected files (no changed, missing or extra file). */
   upToDate: boolean;

@@ -34,6 +34,7 @@ export interface WriterFs {
   rm(p: string, opts: { recursive: true; force: true }): Promise<void>;
 }
 
+/** Options of {@link writeOutput}: the file system and how many files are written at once. */
 export interface WriteOptions {
   /** File-system implementation; defaults to `node:fs/promises`. */
   fs?: WriterFs;
@@ -41,6 +42,7 @@ export interface WriteOptions {
   concurrency?: number;
 }
 
+/** What {@link writeOutput} did: the output folder, the number of files and a leftover folder, if any. */
 export interface WriteResult {
   /** Absolute path of the output folder. */
   out: string;
