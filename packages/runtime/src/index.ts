@@ -74,8 +74,10 @@ export type { TypedInformer } from './builtin/informers.js';
 export { deepCopyJSON, setOwnKey } from './deepcopy.js';
 
 // The cache: shared informers, informer factory, indexers, listers, keys (client-go `tools/cache`)
-export { CacheSyncError, SharedInformerFactory } from './cache/factory.js';
-export type { InformerOptions, SharedInformerFactoryOptions, WaitForCacheSyncOptions } from './cache/factory.js';
+export { CacheSyncError, informerKey, SharedInformerFactory } from './cache/factory.js';
+export type {
+  InformerKeyOptions, InformerLease, InformerOptions, SharedInformerFactoryOptions, WaitForCacheSyncOptions,
+} from './cache/factory.js';
 export { InformerStoppedError, MIN_RESYNC_PERIOD_MS, SharedIndexInformer } from './cache/shared-informer.js';
 export type { HandlerOptions, HandlerRegistration, SharedIndexInformerOptions } from './cache/shared-informer.js';
 export type { ResourceEventHandler } from './cache/listener.js';
