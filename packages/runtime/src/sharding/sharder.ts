@@ -39,7 +39,7 @@ const OWNER_INDEX = 'sharding.kubegen.io/controller-owner';
 /** Index of the sharded objects by the shard they are assigned to. */
 const SHARD_INDEX = 'sharding.kubegen.io/shard';
 
-/** Tuning of a {@link Sharder}; every field optional. */
+/** Tuning of a `Sharder` (the replica that labels objects with their shard); every field optional. */
 export interface SharderTuning {
   /** Points per shard on the ring (default 100). */
   virtualNodes?: number;
