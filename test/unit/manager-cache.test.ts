@@ -11,7 +11,7 @@ import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import type { CacheOptions } from '@kubegen/runtime/internal/manager/manager-cache.js';
+import type { CacheOptions } from '@kubegen/runtime/internal/cluster/cluster-cache.js';
 import { Manager } from '@kubegen/runtime/internal/manager/manager.js';
 import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import type { FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';

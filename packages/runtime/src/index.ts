@@ -145,9 +145,9 @@ export {
 export { DEFAULT_EXIT_GRACE_MS, runMain } from './manager/run-main.js';
 export type { RunMainOptions } from './manager/run-main.js';
 export type { ManagerOptions, ManagerShardingOptions, Runnable } from './manager/manager.js';
-export type { ByObjectCacheOptions, CacheOptions, FieldExtractFunc, InformerRequest, ObjectCacheOptions } from './manager/manager-cache.js';
-export { CachedClient, CachedResourceClient } from './manager/cached-client.js';
-export type { InformerLookup } from './manager/cached-client.js';
+export type { ByObjectCacheOptions, CacheOptions, FieldExtractFunc, InformerRequest, ObjectCacheOptions } from './cluster/cluster-cache.js';
+export { CachedClient, CachedResourceClient } from './cluster/cached-client.js';
+export type { InformerLookup } from './cluster/cached-client.js';
 export { installSignalHandler, setupSignalHandler } from './manager/signals.js';
 
 // Helpers for reconcilers (controller-runtime `controllerutil`, `finalizer`)

@@ -8,7 +8,7 @@ import type { AuthFilterOptions } from '../metrics/auth-filter.js';
 import type { WebhookServer } from '../webhook/server.js';
 import type { SharderTuning } from '../sharding/sharder.js';
 import type { ShardLeaseTimings } from '../sharding/shard-lease.js';
-import type { CacheOptions } from './manager-cache.js';
+import type { CacheOptions } from '../cluster/cluster-cache.js';
 
 /**
  * Sharding of a manager's controller across replicas (see docs/sharding.md): every replica is a shard holding its

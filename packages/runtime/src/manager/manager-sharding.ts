@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Registry } from '../metrics/prom.js';
 import { Shard } from '../sharding/shard.js';
-import type { ManagerCache } from './manager-cache.js';
+import type { ClusterCache } from '../cluster/cluster-cache.js';
 import type { ManagerShardingOptions } from './manager-options.js';
 
 /** `start` rejected: this replica lost its shard Lease while running (exit non-zero; a restart rejoins the ring). */
@@ -24,7 +24,7 @@ export class ShardLostError extends Error {
 /** What {@link newManagerShard} needs from the manager. */
 export interface ManagerShardContext {
   transport: Transport;
-  cache: ManagerCache;
+  cache: ClusterCache;
   sharding: ManagerShardingOptions;
   leaseNamespace: string | undefined;
   /** The manager's namespace, if its cache is limited to one: the sharder then watches that one only. */

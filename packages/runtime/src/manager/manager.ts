@@ -22,7 +22,7 @@ import { whenAborted } from '../abort.js';
 import { raceAbort } from '../source/source.js';
 import type { SyncStatus } from '../controller/source-sync.js';
 import type { Registry } from '../metrics/prom.js';
-import { SharedInformerFactory } from '../cache/factory.js';
+import type { SharedInformerFactory } from '../cache/factory.js';
 import type { WatchListMode } from '../cache/reflector-types.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
@@ -40,12 +40,13 @@ import { metricsRegistry } from '../metrics/registry.js';
 import { registerRestClientMetrics } from '../client/metrics.js';
 import { DEFAULT_METRICS_BIND_ADDRESS, MetricsServer } from '../metrics/server.js';
 import { withAuthenticationAndAuthorization, type AuthFilterOptions } from '../metrics/auth-filter.js';
-import { CachedClient } from './cached-client.js';
-import { ManagerCache, type FieldExtractFunc, type InformerRequest } from './manager-cache.js';
+import type { CachedClient } from '../cluster/cached-client.js';
+import { Cluster } from '../cluster/cluster.js';
+import { ClusterCache, type FieldExtractFunc, type InformerRequest } from '../cluster/cluster-cache.js';
 import type { ManagerOptions } from './manager-options.js';
 import { newManagerShard, runAsShard, ShardLostError } from './manager-sharding.js';
 import type { Shard } from '../sharding/shard.js';
-import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
+import type { EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { installSignalHandler } from './signals.js';
 
@@ -95,6 +96,9 @@ export class LeaderElectionLostError extends Error {
  * (controller-runtime's `manager.Manager`; lifecycle in the module comment). Call `start` once; `add` adds runnables.
  */
 export class Manager {
+  /** The manager's own cluster: transport, cache, cached client, event recorders (controller-runtime's `cluster.Cluster`). */
+  readonly cluster: Cluster;
+  /** The informer factory of the manager's cluster (`cluster.informers`). */
   readonly cache: SharedInformerFactory;
   readonly transport: Transport;
   readonly logger: Logger;
@@ -102,12 +106,11 @@ export class Manager {
   readonly clock: Clock;
   readonly elector: LeaderElector | undefined;
   private readonly opts: ManagerOptions;
-  private readonly objects: ManagerCache;
+  private readonly objects: ClusterCache;
   private shardOfController: Shard | undefined;
   private readonly runnables: Runnable[] = [];
   private readonly metricsServer: MetricsServer;
   private readonly probeServer: HealthProbeServer;
-  private readonly client: CachedClient;
   private leaderPhase: { signal: AbortSignal; running: Promise<void>[] } | undefined;
   /** Non-leader runnables (and leader-only ones without election) that are running. */
   private readonly running: Promise<void>[] = [];
@@ -125,15 +128,17 @@ export class Manager {
     // client-go's rest_client_* series from every transport of the process, on the registry this manager serves.
     registerRestClientMetrics(this.registry);
     this.clock = opts.clock ?? realClock;
-    this.cache = new SharedInformerFactory(opts.transport, {
+    this.cluster = new Cluster({
+      transport: opts.transport,
       ...(opts.namespace ? { namespace: opts.namespace } : {}),
-      resyncPeriodMs: opts.resyncPeriodMs ?? 0,
-      ...(opts.watchList !== undefined ? { reflector: { watchList: opts.watchList } } : {}),
+      ...(opts.cache ? { cache: opts.cache } : {}),
+      ...(opts.resyncPeriodMs !== undefined ? { resyncPeriodMs: opts.resyncPeriodMs } : {}),
+      ...(opts.watchList !== undefined ? { watchList: opts.watchList } : {}),
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
     });
-    this.objects = new ManagerCache(this.cache, { ...opts.cache, namespace: opts.namespace, logger: this.logger });
-    this.client = new CachedClient(opts.transport, (info, ns) => this.objects.lookup(info, ns, false), (info, ns) => this.objects.lookup(info, ns, true));
+    this.cache = this.cluster.informers;
+    this.objects = this.cluster.cache;
     if (!opts.metricsSecureServing && opts.metricsCertDir !== undefined) {
       throw new TypeError('metricsCertDir needs metricsSecureServing: true (plain HTTP has no certificate)');
     }
@@ -263,7 +268,7 @@ export class Manager {
 
   /** Reads from the cache for kinds with an informer (see `getInformer`), writes to the API. */
   getClient(): CachedClient {
-    return this.client;
+    return this.cluster.getClient();
   }
 
   /**
@@ -272,8 +277,7 @@ export class Manager {
    * flushes them when it stops. All recorders share one broadcaster, created on first use.
    */
   getEventRecorderFor(name: string): EventRecorder {
-    this.events ??= new EventBroadcaster({ transport: this.transport, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
-    return this.events.newRecorder(name);
+    return this.cluster.getEventRecorderFor(name);
   }
 
   /**
@@ -324,7 +328,6 @@ export class Manager {
     return this.state === 'running' && this.cache.hasSynced() && this.runnables.every((r) => !r.syncStatus || r.syncStatus().synced);
   }
 
-  private events: EventBroadcaster | undefined;
 
   /**
    * Runs until `signal` aborts, then shuts down gracefully; rejects when the manager failed (see the module comment:
@@ -343,7 +346,7 @@ export class Manager {
     try {
       await this.listen(stopAll.signal);
       if (!stopAll.signal.aborted) {
-        this.objects.start();
+        this.cluster.start();
         this.state = 'running';
         for (const r of this.runnables) if (!this.needsLeader(r)) this.running.push(this.runOne(r, stopAll.signal));
         leading = this.campaign(stopAll.signal).catch((err: unknown) => this.fail(err));
@@ -358,8 +361,7 @@ export class Manager {
       // A failed manager stops answering probes at once: nothing may report it healthy while it winds down.
       if (this.failure !== undefined) await this.probeServer.close();
       await this.bounded(Promise.all([...this.running, ...(leading ? [leading] : [])]).then(() => undefined));
-      await this.cache.shutdown();
-      await this.events?.shutdown();
+      await this.cluster.stop();
       await this.opts.webhookServer?.close();
       await this.metricsServer.close();
       await this.probeServer.close();
@@ -438,7 +440,7 @@ export class Manager {
    */
   private async runOne(r: Runnable, signal: AbortSignal): Promise<void> {
     try {
-      this.objects.start();
+      this.cluster.start();
       const informers = r.syncStatus ? [] : (r.informers?.() ?? []);
       if (informers.length > 0 && !(await raceAbort(Promise.all(informers.map((i) => i.whenSynced())).then(() => undefined), signal))) return;
       if (signal.aborted) return;

@@ -12,7 +12,7 @@ import { ResourceClient } from '../client/resource-client.js';
 import type { KubeList, KubeObject, ResourceInfo, Transport } from '../client/types.js';
 import { fieldValue, parseFieldSelector, type FieldRequirement, type FieldSelector } from '../labels/field-selector.js';
 import { parseSelector } from '../labels/parse-selector.js';
-import { fieldIndexName, fieldIndexValue } from './manager-cache.js';
+import { fieldIndexName, fieldIndexValue } from './cluster-cache.js';
 
 /**
  * Finds the synced informers that together hold `info` in `namespace` (`undefined`: all namespaces) — one that

@@ -96,7 +96,7 @@ interface KindEntry {
 }
 
 /** The manager's informers, per kind (see the module comment). */
-export class ManagerCache {
+export class ClusterCache {
   private readonly full = new Map<string, KindEntry>();
   private readonly metadata = new Map<string, KindEntry>();
   /** Label selectors added to a kind's own (`selectKind`), e.g. a shard's. */

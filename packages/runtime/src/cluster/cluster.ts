@@ -1,0 +1,119 @@
+/**
+ * `Cluster` (controller-runtime `pkg/cluster`): what controllers need of one Kubernetes cluster — its transport,
+ * its informer factory and the cache over it (per-kind settings, counted holds), the cache-backed client and event
+ * recorders. A `Manager` has one (its own cluster) and adds the servers, leader election and runnables around it; a
+ * multi-cluster manager has one per engaged cluster.
+ *
+ * Lifecycle: informers may be asked for at any time; `start()` starts those that exist and every later one at once;
+ * `stop()` stops them all, flushes pending events and leaves the cluster unusable. Nothing here retries on its own
+ * account: informers retry their lists and watches, the event broadcaster its writes.
+ */
+import { SharedInformerFactory } from '../cache/factory.js';
+import type { WatchListMode } from '../cache/reflector-types.js';
+import type { SharedIndexInformer } from '../cache/shared-informer.js';
+import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
+import { realClock, type Clock } from '../clock.js';
+import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
+import { getLogger, type Logger } from '../log.js';
+import { CachedClient } from './cached-client.js';
+import { ClusterCache, type CacheOptions, type FieldExtractFunc, type InformerRequest } from './cluster-cache.js';
+
+/** Settings of a {@link Cluster}; only `transport` is required. */
+export interface ClusterOptions {
+  transport: Transport;
+  /** Names the cluster in logs (and, with many clusters, in requests and metrics). Default `''`: the local cluster. */
+  name?: string;
+  /** Restrict the cache to one namespace (default all; `cache` may say otherwise per kind). */
+  namespace?: string;
+  /** Per-kind cache settings and defaults (controller-runtime's `cache.Options`). */
+  cache?: CacheOptions;
+  /** Resync period of the cache's informers (default none). */
+  resyncPeriodMs?: number;
+  /** WatchList or list + watch for the cache's informers (`ReflectorOptions.watchList`). */
+  watchList?: WatchListMode;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** One cluster's cache, client and recorders (see the module comment). */
+export class Cluster {
+  readonly name: string;
+  readonly transport: Transport;
+  /** The informer factory behind the cache: one informer (one watch) per kind and cache options. */
+  readonly informers: SharedInformerFactory;
+  /** The cache: which informers serve a kind, with its settings, and counted holds on them. */
+  readonly cache: ClusterCache;
+  readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly client: CachedClient;
+  private events: EventBroadcaster | undefined;
+  private stopped = false;
+
+  constructor(opts: ClusterOptions) {
+    this.name = opts.name ?? '';
+    this.transport = opts.transport;
+    this.clock = opts.clock ?? realClock;
+    const base = opts.logger ?? getLogger();
+    this.log = this.name ? base.child({ cluster: this.name }) : base;
+    this.informers = new SharedInformerFactory(opts.transport, {
+      ...(opts.namespace ? { namespace: opts.namespace } : {}),
+      resyncPeriodMs: opts.resyncPeriodMs ?? 0,
+      ...(opts.watchList !== undefined ? { reflector: { watchList: opts.watchList } } : {}),
+      clock: this.clock,
+      logger: this.log,
+    });
+    this.cache = new ClusterCache(this.informers, { ...opts.cache, namespace: opts.namespace, logger: this.log.child({ component: 'cache' }) });
+    this.client = new CachedClient(opts.transport, (info, ns) => this.cache.lookup(info, ns, false), (info, ns) => this.cache.lookup(info, ns, true));
+  }
+
+  /** Reads from the cache for kinds it holds (once synced), writes to the API. */
+  getClient(): CachedClient {
+    return this.client;
+  }
+
+  /** The cache's informers for `info`, one per cached namespace, created on first use and held until `stop`. */
+  getInformers<T extends KubeObject>(info: ResourceInfo, opts: InformerRequest = {}): SharedIndexInformer<T>[] {
+    return this.cache.informers<T>(info, opts);
+  }
+
+  /** The cache's metadata-only informers for `info`, one per cached namespace. */
+  getMetadataInformers(info: ResourceInfo, opts: { keepManagedFields?: boolean } = {}): SharedIndexInformer<KubeObject>[] {
+    return this.cache.metadataInformers(info, opts.keepManagedFields ?? false);
+  }
+
+  /**
+   * A counted hold on the informers of `info` (see `ClusterCache.acquire`): what a controller's sources take when
+   * they start and give back when they stop, so that a kind nobody watches any more is no longer cached.
+   */
+  acquireInformers(info: ResourceInfo, req: InformerRequest = {}, metadataOnly = false): { informers: SharedIndexInformer<KubeObject>[]; release: () => Promise<void> } {
+    return this.cache.acquire(info, req, metadataOnly);
+  }
+
+  /** Indexes the cached objects of `info` by `field` (see `Manager.indexField`). */
+  indexField<T extends KubeObject>(info: ResourceInfo, field: string, extract: FieldExtractFunc<T>): void {
+    this.cache.indexField(info, field, extract);
+  }
+
+  /** A recorder of Events whose `source.component` is `name`; all recorders of the cluster share one broadcaster. */
+  getEventRecorderFor(name: string): EventRecorder {
+    this.events ??= new EventBroadcaster({ transport: this.transport, clock: this.clock, logger: this.log.child({ component: 'events' }) });
+    return this.events.newRecorder(name);
+  }
+
+  /** Starts the cache: the informers asked for so far, and every later one at once. */
+  start(): void {
+    if (!this.stopped) this.cache.start();
+  }
+
+  /** True when every started informer has synced. */
+  hasSynced(): boolean {
+    return this.informers.hasSynced();
+  }
+
+  /** Stops every informer and flushes pending events; resolves once both are done. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.informers.shutdown();
+    await this.events?.shutdown();
+  }
+}
