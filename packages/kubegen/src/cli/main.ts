@@ -44,7 +44,7 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
   let exitCode: number = ExitCode.ok;
   const run = (command: typeof runGenerate) => async (flags: CliFlags) => {
     const cfg = await resolveConfig(flags, io.cwd);
-    const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now };
+    const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now, argv };
     exitCode = await command(cfg, commandIO, pipeline ?? defaultPipeline);
   };
 

@@ -76,7 +76,9 @@ export async function createWebhook(opts: CreateWebhookOptions): Promise<Scaffol
   }
   const conversion = opts.conversion ? await conversionPlan(root, project, n, resource.namespaced) : undefined;
   if (conversion) files.push(...conversion.files);
-  const firstWebhook = !(await exists(path.join(root, 'config', 'webhook')));
+  // The deployment side exists once config/webhook has its kustomization (the folder alone may hold the user's files
+  // or a manifests.yaml that generate wrote from markers).
+  const firstWebhook = !(await exists(path.join(root, WEBHOOK_KUSTOMIZATION)));
   if (firstWebhook) files.push(...deploymentFiles(project.projectName));
   await assertNoneExist(root, files);
 
