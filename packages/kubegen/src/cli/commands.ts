@@ -11,6 +11,7 @@ import type { ChangedFile, VerifyResult } from './output/verify.js';
 import { foreignFiles, OutputOwnershipError, writeOutput } from './output/write.js';
 import { foreignYamlTargets, verifyYamlOutput, writeYamlOutput, yamlOwnershipError } from './output/yaml-output.js';
 import { regenerateCommand, verifySummary } from './regenerate-hint.js';
+import { didYouMean } from './suggest.js';
 import { displayPath } from './config.js';
 import type { ResolvedConfig } from './config.js';
 import { CliInputError, ExitCode } from './errors.js';
@@ -243,7 +244,10 @@ export async function runSample(input: SampleInput, opts: { kind?: string; versi
     }
     docs.push(sampleYaml({ resource: r, version }));
   }
-  if (docs.length === 0) throw new CliInputError(opts.kind !== undefined ? `no kind ${opts.kind} in ${where}` : `no kind found in ${where}`);
+  if (docs.length === 0) {
+    const hint = opts.kind !== undefined ? didYouMean(opts.kind, model.resources.map((r) => r.names.kind)) : '';
+    throw new CliInputError(opts.kind !== undefined ? `no kind ${opts.kind} in ${where}${hint}` : `no kind found in ${where}`);
+  }
   io.stdout(docs.map((d) => `---\n${d}`).join(''));
   return ExitCode.ok;
 }

@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig } from './config.js';
@@ -11,6 +11,7 @@ import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } 
 import type { ScaffoldResult } from '../scaffold/index.js';
 import { addLoadtestCommand } from './loadtest-command.js';
 import { defaultPipeline } from './pipeline.js';
+import { editDistance, formatUnknownOptions, parseBool, unknownOptions } from './suggest.js';
 import type { Pipeline } from './pipeline.js';
 import type { ProgressSink } from './progress.js';
 
@@ -95,6 +96,12 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
   const unknown = unknownCommand(program, argv);
   if (unknown) {
     writeErr(`error: unknown command '${unknown.typed}'${unknown.closest ? ` (did you mean '${unknown.closest}'?)` : ''}\n(run kubegen --help for usage)\n`);
+    return ExitCode.usage;
+  }
+  // Every mistyped option at once, each with the closest one, before commander stops at the first problem.
+  const typos = unknownOptions(program, argv, 'generate');
+  if (typos.length > 0) {
+    writeErr(formatUnknownOptions(typos));
     return ExitCode.usage;
   }
   try {
@@ -211,22 +218,7 @@ function unknownCommand(program: Command, argv: readonly string[]): { typed: str
   return { typed: first, closest: closest?.name };
 }
 
-/** Levenshtein distance (insertions, deletions, substitutions). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
-function parseBool(value: string): boolean {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new InvalidArgumentError('expected true or false');
-}
+export { editDistance } from './suggest.js';
 
 function withCommonOptions(cmd: Command): Command {
   return cmd
