@@ -12,7 +12,7 @@ import { ITEMS_PREFIX, MARKERS } from 'kubegen/internal/parse/typescript/markers
 import { apiReference } from './api-reference.js';
 
 /** The commands documented, as typed after `kubegen`. */
-const COMMANDS: string[][] = [[], ['generate'], ['verify'], ['init'], ['create', 'api'], ['dashboard']];
+const COMMANDS: string[][] = [[], ['generate'], ['verify'], ['init'], ['create', 'api'], ['delete', 'api'], ['dashboard']];
 
 /** docs/cli.md: `kubegen <command> --help` for every command, as the installed binary prints it. */
 export function cliReference(repoRoot: string): string {

@@ -10,6 +10,8 @@ import { runDashboard, type DashboardFlags } from './dashboard.js';
 import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
 import type { ScaffoldResult } from '../scaffold/index.js';
 import { addLoadtestCommand } from './loadtest-command.js';
+import { addDeleteCommand } from './delete-api-command.js';
+import { formatScaffoldResult } from './scaffold-report.js';
 import { defaultPipeline } from './pipeline.js';
 import { editDistance, formatUnknownOptions, parseBool, unknownOptions } from './suggest.js';
 import type { Pipeline } from './pipeline.js';
@@ -91,6 +93,7 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
     });
   addScaffoldCommands(program, io);
   addLoadtestCommand(program, io, (code) => (exitCode = code));
+  addDeleteCommand(program, io, (code) => (exitCode = code));
 
   // `generate` is the default command, so a mistyped command would read as its argument: say what was meant.
   const unknown = unknownCommand(program, argv);
@@ -118,12 +121,7 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
 
 /** `init` and `create api` (src/scaffold): a scaffolding refusal is one line on stderr and exit 1. */
 function addScaffoldCommands(program: Command, io: MainIO): void {
-  const report = (what: string, res: ScaffoldResult, next: string): void => {
-    io.stdout(`${what} in ${res.root}\n`);
-    for (const f of res.written) io.stdout(`  created ${f}\n`);
-    for (const f of res.edited) io.stdout(`  updated ${f}\n`);
-    io.stdout(`${next}\n`);
-  };
+  const report = (what: string, res: ScaffoldResult, next: string, dryRun = false): void => void io.stdout(formatScaffoldResult(what, res, next, dryRun));
   const scaffolding = async (fn: () => Promise<void>): Promise<void> => {
     try {
       await fn();
@@ -162,7 +160,8 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
     .addOption(new Option('--namespaced [bool]', 'namespaced (true) or cluster-scoped (false)').argParser(parseBool).default(true))
     .addOption(new Option('--controller [bool]', 'also scaffold a controller and its unit test').argParser(parseBool).default(true))
     .option('--plural <plural>', 'resource plural (default: English plural of the lower-cased kind)')
-    .action((flags: { group: string; version: string; kind: string; namespaced: boolean; controller: boolean; plural?: string }) =>
+    .option('--dry-run', 'show every file it would create and every line it would add, writing nothing')
+    .action((flags: { group: string; version: string; kind: string; namespaced: boolean; controller: boolean; plural?: string; dryRun?: boolean }) =>
       scaffolding(async () => {
         const res = await createApi({
           cwd: io.cwd,
@@ -172,8 +171,11 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
           namespaced: flags.namespaced,
           controller: flags.controller,
           ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
+          dryRun: flags.dryRun === true,
         });
-        report(`created kind ${flags.kind}`, res, 'next: edit the types, then npm run generate (and npm test, npm run test:envtest)');
+        if (flags.dryRun) return report(`create api for kind ${flags.kind}`, res, 'run it again without --dry-run to write it', true);
+        const undo = `undo with: npx kubegen delete api --group ${flags.group} --version ${flags.version} --kind ${flags.kind}`;
+        report(`created kind ${flags.kind}`, res, `${undo}\nnext: edit the types, then npm run generate (and npm test, npm run test:envtest)`);
       }),
     );
   create

@@ -39,9 +39,11 @@ export interface InitOptions {
 export interface ScaffoldResult {
   /** Absolute project root. */
   root: string;
-  /** Files written (relative to `root`) and, for `create api`, the files edited. */
+  /** Files written (relative to `root`) and, for `create api` and `create webhook`, the files edited. */
   written: string[];
   edited: string[];
+  /** The lines `create api` inserted (or, with `dryRun`, would insert) into each edited file but the project file. */
+  inserted?: { file: string; lines: string[] }[];
 }
 
 /** Entries a folder may already hold for `init` to use it. */
