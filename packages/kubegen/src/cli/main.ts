@@ -150,7 +150,7 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
         report('initialised a kubegen project', res, `next: ${cd ? `cd ${cd} && ` : ''}npm install, then npx kubegen create api --group <group> --version v1 --kind <Kind>`);
       }),
     );
-  const create = program.command('create').description('scaffold a new part of a project made by codegen init');
+  const create = program.command('create').description('scaffold a new part of a project made by kubegen init');
   create
     .command('api')
     .description('scaffold API types (and a controller) for a new kind: apis/<group>/<version>/<kind>_types.ts')

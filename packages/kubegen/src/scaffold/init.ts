@@ -181,7 +181,7 @@ async function assertEmptyDir(root: string): Promise<void> {
   const other = entries.filter((e) => !ALLOWED_ENTRIES.has(e)).sort();
   if (other.length > 0) {
     const shown = other.slice(0, 3).join(', ') + (other.length > 3 ? ', …' : '');
-    throw new ScaffoldError(`${root} is not empty (${shown}); codegen init only writes into an empty or new folder`);
+    throw new ScaffoldError(`${root} is not empty (${shown}); kubegen init only writes into an empty or new folder`);
   }
 }
 
