@@ -129,4 +129,33 @@ describe('generate never deletes what kubegen did not write', () => {
     assert.match(verify.err, /^error: config\/crd\/bases: ships\.example\.com_frigates\.yaml not written by kubegen/m);
     assert.match(verify.err, /^error: config\/rbac: role\.yaml not written by kubegen/m);
   });
+
+  it('in a scaffolded project, the user\'s files in the YAML folders survive create api, create webhook, generate and delete api', async () => {
+    const project = path.join(dir, 'proj');
+    assert.equal((await cli(dir, 'init', '--domain', 'example.com', 'proj')).code, 0);
+    const userFiles: Record<string, string> = {
+      'config/crd/bases/legacy.example.com_olds.yaml': 'kind: CustomResourceDefinition # hand-written\n',
+      'config/rbac/mine_role.yaml': 'kind: Role\n',
+      'config/rbac/extra/binding.yaml': 'kind: RoleBinding\n',
+      'config/webhook/notes.md': 'mine\n',
+    };
+    write(project, userFiles);
+    const steps = [
+      ['create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate'],
+      ['create', 'webhook', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate', '--defaulting'],
+      ['generate', '-q'],
+      ['create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Webiste'],
+      ['generate', '-q'],
+      ['delete', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Webiste'],
+      ['generate', '-q'],
+      ['verify'],
+    ];
+    for (const step of steps) {
+      const res = await cli(project, ...step);
+      assert.equal(res.code, 0, `${step.join(' ')}: ${res.err}`);
+      for (const [p, text] of Object.entries(userFiles)) assert.equal(fs.readFileSync(path.join(project, p), 'utf8'), text, `${p} after ${step.join(' ')}`);
+    }
+    assert.ok(fs.existsSync(path.join(project, 'config/webhook/service.yaml')), 'create webhook scaffolded config/webhook although the folder held a file');
+    assert.ok(!fs.existsSync(path.join(project, 'config/crd/bases/ships.example.com_webistes.yaml')), 'the deleted kind\'s CRD pruned');
+  });
 });
