@@ -24,11 +24,13 @@ import type { ProgressSink } from './progress.js';
  *                      [--emit-markers] [--no-core-types] [--explain] [--runtime-import <module>] [--config <file>] [--quiet]
  *   codegen verify     (same flags)
  *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range> | --kubegen-from <path>] [dir]
- *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>]
+ *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>] [--dry-run]
  *   codegen create webhook --group <g> --version <v> --kind <Kind> [--defaulting] [--programmatic-validation] [--conversion]
+ *   codegen delete api --group <g> --version <v> --kind <Kind> [--dry-run] [--keep-changed]   (delete-api-command.ts)
  *   codegen dashboard [--out <dir> | --only <file>] [--name <project>]
  *
  * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
+ * Every mistyped option of a command line is named at once with the closest one (suggest.ts).
  * Exit codes: 0 ok, 1 bad input / out of date, 2 usage, 3 internal error (see errors.ts).
  */
 
