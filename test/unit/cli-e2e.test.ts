@@ -94,10 +94,10 @@ describe('codegen binary', () => {
     assert.match(r1.stdout, /^-\/\/ hand edit$/m);
     assert.match(r1.stderr, /^error: out is out of date \(1 changed\)/);
 
-    fs.writeFileSync(path.join(dir, 'out', GV_DIR, 'mine.ts'), 'export {};\n');
+    fs.writeFileSync(path.join(dir, 'out', GV_DIR, 'stale.ts'), `${HEADER}\nexport {};\n`);
     const r2 = codegen(dir, 'verify', '--crds', SAMPLE_CRD, '--out', 'out');
     assert.equal(r2.code, 1);
-    assert.match(r2.stdout, /^extra file \(not generated\): samplecontroller\.k8s\.io\/v1alpha1\/mine\.ts$/m);
+    assert.match(r2.stdout, /^extra file \(not generated\): samplecontroller\.k8s\.io\/v1alpha1\/stale\.ts$/m);
 
     const deleted = files[files.length - 1]!;
     fs.rmSync(path.join(dir, 'out', deleted));
@@ -105,6 +105,19 @@ describe('codegen binary', () => {
     assert.equal(r3.code, 1);
     assert.match(r3.stdout, new RegExp(`^missing file \\(would be generated\\): ${escape(deleted)}$`, 'm'));
     assert.match(r3.stderr, /\(1 changed, 1 extra, 1 missing\)/);
+
+    // A file kubegen did not write: verify names it, generate refuses and leaves everything as it is.
+    fs.writeFileSync(path.join(dir, 'out', GV_DIR, 'mine.ts'), 'export {};\n');
+    const r4 = codegen(dir, 'verify', '--crds', SAMPLE_CRD, '--out', 'out');
+    assert.equal(r4.code, 1);
+    assert.match(r4.stdout, /^foreign file \(kubegen did not write it; generate refuses until it is moved out\): samplecontroller\.k8s\.io\/v1alpha1\/mine\.ts$/m);
+    assert.match(r4.stderr, /^error: out: samplecontroller\.k8s\.io\/v1alpha1\/mine\.ts not written by kubegen \(generate refuses to replace it\); move it out of the folder, then run `npx kubegen generate --crds \S+ --out out`$/m);
+    const before = snapshot(path.join(dir, 'out'));
+    const refused = codegen(dir, 'generate', '--crds', SAMPLE_CRD, '--out', 'out');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^error: out: refusing to replace a folder holding files kubegen did not write \(found samplecontroller\.k8s\.io\/v1alpha1\/mine\.ts\)/);
+    assert.deepEqual(snapshot(path.join(dir, 'out')), before);
+    fs.rmSync(path.join(dir, 'out', GV_DIR, 'mine.ts'));
 
     assert.equal(codegen(dir, 'generate', '--crds', SAMPLE_CRD, '--out', 'out').code, 0);
     assert.equal(codegen(dir, 'verify', '--crds', SAMPLE_CRD, '--out', 'out').code, 0, 'current again after generate');
@@ -149,7 +162,7 @@ describe('codegen binary', () => {
     fs.writeFileSync(path.join(dir, 'src', 'index.ts'), 'export const mine = 1;\n');
     const r = codegen(dir, 'generate', '--crds', SAMPLE_CRD, '--out', 'src');
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /refusing to replace a folder kubegen did not write \(found index\.ts\)/);
+    assert.match(r.stderr, /refusing to replace a folder holding files kubegen did not write \(found index\.ts\)/);
     assert.deepEqual(snapshot(path.join(dir, 'src')), { 'index.ts': 'export const mine = 1;\n' });
   });
 

@@ -109,7 +109,8 @@ describe('codegen (in-process, stub generators)', () => {
 
     const file = path.join(dir, 'gen', 'a.example.com', 'v1', 'types.ts');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Apple', 'Pear'));
-    fs.writeFileSync(path.join(dir, 'gen', 'extra.ts'), 'x');
+    fs.writeFileSync(path.join(dir, 'gen', 'extra.ts'), `${HEADER}// stale\n`);
+    fs.writeFileSync(path.join(dir, 'gen', 'notes.md'), 'mine');
     fs.rmSync(path.join(dir, 'gen', 'b.example.com', 'v1', 'types.ts'));
     const bad = capture(dir);
     assert.equal(await main(['verify', '--crds', 'crd.yaml', '--out', 'gen', '--quiet'], bad.io, p), 1);
@@ -118,7 +119,12 @@ describe('codegen (in-process, stub generators)', () => {
     assert.match(bad.out(), /^\+export interface Apple extends KubeObject \{\}$/m);
     assert.match(bad.out(), /^extra file \(not generated\): extra\.ts$/m);
     assert.match(bad.out(), /^missing file \(would be generated\): b\.example\.com\/v1\/types\.ts$/m);
-    assert.equal(bad.err(), 'error: gen is out of date (1 changed, 1 extra, 1 missing); run `codegen generate` to update it\n');
+    assert.match(bad.out(), /^foreign file \(kubegen did not write it; generate refuses until it is moved out\): notes\.md$/m);
+    assert.equal(
+      bad.err(),
+      'error: gen: notes.md not written by kubegen (generate refuses to replace it); move it out of the folder, then run `npx kubegen generate --crds crd.yaml --out gen`\n' +
+        'error: gen is out of date (1 changed, 1 extra, 1 missing); run `npx kubegen generate --crds crd.yaml --out gen` to update it\n',
+    );
   });
 
   it('bad input exits 1 with one line, no stack, and writes nothing', async () => {
@@ -181,7 +187,7 @@ describe('codegen (in-process, stub generators)', () => {
     fs.writeFileSync(path.join(dir, 'src', 'app.ts'), 'mine');
     const c = capture(dir);
     assert.equal(await main(['generate', '--crds', 'crd.yaml', '--out', 'src'], c.io, stubPipeline()), 1);
-    assert.match(c.err(), /^error: .*src: refusing to replace a folder kubegen did not write \(found app\.ts\)/);
+    assert.equal(c.err(), 'error: src: refusing to replace a folder holding files kubegen did not write (found app.ts); move them out of it or choose another output folder\n');
     assert.equal(fs.readFileSync(path.join(dir, 'src', 'app.ts'), 'utf8'), 'mine');
   });
 

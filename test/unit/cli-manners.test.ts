@@ -1,7 +1,8 @@
 /**
  * Command-line manners: kubebuilder's CRD folder layout (kustomization.yaml beside the CRDs) is read as it is;
  * install bundles (CRDs among Deployments) are refused with file:line, or skipped and listed with --skip-non-crds;
- * a mistyped command or option gets the closest one suggested; a closed stdout ends quietly with exit 0.
+ * a mistyped command, option or value gets the closest one suggested (every mistyped option at once, exit 2); a
+ * closed stdout ends quietly with exit 0.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -71,7 +72,50 @@ describe('mistakes on the command line', () => {
     assert.match(far.err, /^error: unknown command 'xyzzy'$/m);
     const opt = await cli(tmp, 'generate', '--crd', 'x', '--out', 'y');
     assert.equal(opt.code, 2);
-    assert.match(opt.err, /unknown option '--crd'[\s\S]*Did you mean --crds\?/);
+    assert.equal(opt.err, "error: unknown option '--crd' (did you mean --crds?)\n(run kubegen generate --help for usage)\n");
+    const bare = await cli(tmp, '--crd', 'x', '--versoin');
+    assert.equal(bare.code, 2, 'the default command (generate), and the program\'s own options as suggestions');
+    assert.match(bare.err, /^error: unknown option '--crd' \(did you mean --crds\?\)\nerror: unknown option '--versoin' \(did you mean --version\?\)\n/);
+  });
+
+  it('names every mistyped option, each with the closest, before complaining about missing required ones', async () => {
+    const res = await cli(tmp, 'create', 'api', '--group', 'g', '--versoin', 'v1', '--kidn', 'Foo');
+    assert.equal(res.code, 2);
+    assert.equal(
+      res.err,
+      "error: unknown option '--versoin' (did you mean --version?)\nerror: unknown option '--kidn' (did you mean --kind?)\n(run kubegen create api --help for usage)\n",
+    );
+    const webhook = await cli(tmp, 'create', 'webhook', '--group', 'g', '--version', 'v1', '--kind', 'Foo', '--defaultng', '--programatic-validation');
+    assert.equal(webhook.code, 2);
+    assert.match(webhook.err, /'--defaultng' \(did you mean --defaulting\?\)\n.*'--programatic-validation' \(did you mean --programmatic-validation\?\)/);
+    const sample = await cli(tmp, 'sample', '--crd', 'x');
+    assert.match(sample.err, /^error: unknown option '--crd' \(did you mean --crds\?\)$/m);
+    const loadtest = await cli(tmp, 'loadtest', '--templat', 't.yaml', '--count', '1', '--', 'node', 'controller.js', '--not-ours');
+    assert.equal(loadtest.code, 2);
+    assert.equal(loadtest.err, "error: unknown option '--templat' (did you mean --template?)\n(run kubegen loadtest --help for usage)\n", 'what follows -- is the controller\'s');
+    const far = await cli(tmp, 'init', '--xyzzy');
+    assert.equal(far.err, "error: unknown option '--xyzzy'\n(run kubegen init --help for usage)\n");
+    assert.equal(fs.readdirSync(tmp).filter((n) => n !== 'layout' && n !== 'bundle').length, 0, 'nothing was written');
+  });
+
+  it('suggests the closest value from a fixed set (usage error, exit 2)', async () => {
+    const bool = await cli(tmp, 'create', 'api', '--group', 'g', '--version', 'v1', '--kind', 'Foo', '--namespaced=ture');
+    assert.equal(bool.code, 2);
+    assert.match(bool.err, /^error: option '--namespaced \[bool\]' argument 'ture' is invalid\. expected true or false \(did you mean true\?\)$/m);
+    const controller = await cli(tmp, 'create', 'api', '--group', 'g', '--version', 'v1', '--kind', 'Foo', '--controller=flase');
+    assert.match(controller.err, /expected true or false \(did you mean false\?\)/);
+    const profile = await cli(tmp, 'loadtest', '--envtest', 'crd-onyl', '--template', 't.yaml', '--count', '1', '--', 'node', 'c.js');
+    assert.equal(profile.code, 2);
+    assert.match(profile.err, /argument 'crd-onyl' is invalid\. expected one of full, crd-only \(did you mean crd-only\?\)/);
+    const only = await cli(tmp, 'dashboard', '--only', 'prometheus_rules.yaml');
+    assert.equal(only.code, 2);
+    assert.match(only.err, /^error: --only prometheus_rules\.yaml: no such file \(did you mean prometheus_rule\.yaml\?\)/);
+  });
+
+  it('suggests the closest kind of the input (bad input, exit 1)', async () => {
+    const res = await cli(tmp, 'sample', '--crds', SAMPLE_CRD, '--kind', 'Fo');
+    assert.equal(res.code, 1);
+    assert.match(res.err, /^error: no kind Fo in .* \(did you mean Foo\?\)$/m);
   });
 
   it('ends quietly with exit 0 when stdout is closed (kubegen … | head -1)', async () => {

@@ -175,8 +175,11 @@ describe('kubegen dashboard', () => {
     const rule = await runCli(tmp, 'dashboard', '--only', 'prometheus/prometheus_rule.yaml');
     assert.equal((parse(rule.out) as Json)['kind'], 'PrometheusRule');
     const bad = await runCli(tmp, 'dashboard', '--only', 'nope.json');
-    assert.equal(bad.code, 1);
+    assert.equal(bad.code, 2, 'a usage error');
     assert.match(bad.err, /^error: --only nope\.json: no such file; one of grafana\/controller-runtime-metrics\.json, /);
+    const typo = await runCli(tmp, 'dashboard', '--only', 'controler-runtime-metrics.json');
+    assert.equal(typo.code, 2);
+    assert.match(typo.err, /^error: --only controler-runtime-metrics\.json: no such file \(did you mean controller-runtime-metrics\.json\?\); one of /);
     const name = await runCli(tmp, 'dashboard', '--name', 'Not_A_Label');
     assert.equal(name.code, 1);
     assert.match(name.err, /project name "Not_A_Label" is not a DNS-1123 label/);

@@ -120,7 +120,7 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     const sample = parse(read(dir, 'config/samples/ships_v1_frigate.yaml')) as any;
     assert.deepEqual([sample.apiVersion, sample.kind, sample.metadata.name, sample.spec], ['ships.example.com/v1', 'Frigate', 'frigate-sample', {}]);
     assert.deepEqual(sample.metadata.labels, { 'app.kubernetes.io/name': 'fleet-operator', 'app.kubernetes.io/managed-by': 'kustomize' });
-    assert.match(read(dir, 'config/samples/ships_v1_frigate.yaml'), /# The smallest valid Frigate, made by `npx codegen sample --apis apis --kind Frigate`/, 'made by the sample generator');
+    assert.match(read(dir, 'config/samples/ships_v1_frigate.yaml'), /# The smallest valid Frigate, made by `npx kubegen sample --apis apis --kind Frigate`/, 'made by the sample generator');
     assert.ok(fs.existsSync(path.join(dir, 'test/envtest/frigate-controller.test.ts')), 'an envtest test for the controller');
     assert.ok(!fs.existsSync(path.join(dir, 'test/envtest/fleet-controller.test.ts')));
     assert.ok(!fs.existsSync(path.join(dir, 'src/controllers/fleet-controller.ts')));

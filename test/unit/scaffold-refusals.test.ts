@@ -173,7 +173,7 @@ describe('codegen create api refuses', () => {
   it('outside a project made by codegen init', async () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-'));
     try {
-      assertOneLineError(await cli(tmp, 'create', 'api', '--group', 'a', '--version', 'v1', '--kind', 'B'), /run "codegen init" first/);
+      assertOneLineError(await cli(tmp, 'create', 'api', '--group', 'a', '--version', 'v1', '--kind', 'B'), /run "kubegen init" first/);
       assert.deepEqual(fs.readdirSync(tmp), []);
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });

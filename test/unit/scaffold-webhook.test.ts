@@ -29,6 +29,8 @@ test('create webhook: code, markers, tests and deployment wiring that generate, 
     assert.match(none.err, /pass --defaulting, --programmatic-validation and\/or --conversion/);
     const missing = await cli(dir, 'create', 'webhook', '--group', 'ships', '--version', 'v1', '--kind', 'Sloop', '--defaulting');
     assert.match(missing.err, /kind Sloop does not exist in ships\.example\.com\/v1: run "kubegen create api" first/);
+    const typo = await cli(dir, 'create', 'webhook', '--group', 'ships', '--version', 'v1', '--kind', 'Firgate', '--defaulting');
+    assert.match(typo.err, /kind Firgate does not exist in ships\.example\.com\/v1 \(did you mean Frigate\?\)/);
 
     const made = await cli(dir, 'create', 'webhook', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate', '--defaulting', '--programmatic-validation');
     assert.equal(made.code, 0, made.err);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { GeneratedFile } from 'kubegen/internal/generate/index.js';
-import { OutputOwnershipError, writeOutput } from 'kubegen/internal/cli/output/write.js';
+import { foreignFiles, OutputOwnershipError, writeOutput } from 'kubegen/internal/cli/output/write.js';
 import type { WriterFs } from 'kubegen/internal/cli/output/write.js';
 import { MARKER_CONTENT, MARKER_FILE, checkGeneratedPaths } from 'kubegen/internal/generate/output-files.js';
 
@@ -98,11 +98,43 @@ describe('writeOutput', () => {
     await assert.rejects(writeOutput(out, FILES), (e: unknown) => {
       assert.ok(e instanceof OutputOwnershipError);
       assert.equal(e.foreignFile, 'src/main.ts');
-      assert.match(e.message, /refusing to replace a folder kubegen did not write \(found src\/main\.ts\)/);
+      assert.match(e.message, /refusing to replace a folder holding files kubegen did not write \(found src\/main\.ts\)/);
       return true;
     });
     assert.deepEqual(snapshot(out), before);
     assert.deepEqual(fs.readdirSync(root), ['generated']);
+  });
+
+  it('refuses a folder it wrote (marked) once a user added files at any level, naming every one, touching nothing', async () => {
+    await writeOutput(out, [...FILES, { path: 'old.example.com/v1/types.ts', content: `${HEADER}// stale\n` }]);
+    const user: Record<string, string> = {
+      'notes.md': '# my notes\n', // root, not .ts
+      'example.com/helper.ts': 'export const mine = 1;\n', // group folder, .ts without the header
+      'example.com/v1/extra.ts': `// mine\n${HEADER}`, // version folder: the header, but not on the first line
+      'mine/helper.ts': 'export {};\n', // a new subfolder
+      'example.com/v1/deep/.kubegen-output': 'marker only counts at the root\n',
+    };
+    for (const [p, text] of Object.entries(user)) {
+      fs.mkdirSync(path.dirname(path.join(out, p)), { recursive: true });
+      fs.writeFileSync(path.join(out, p), text);
+    }
+    fs.symlinkSync(path.join(out, 'index.ts'), path.join(out, 'link.ts'));
+    const before = snapshot(out);
+    await assert.rejects(writeOutput(out, FILES), (e: unknown) => {
+      assert.ok(e instanceof OutputOwnershipError);
+      assert.deepEqual(e.foreignFiles, [...Object.keys(user), 'link.ts'].sort());
+      for (const p of e.foreignFiles) assert.ok(e.message.includes(p), p);
+      return true;
+    });
+    assert.deepEqual(snapshot(out), before, 'nothing changed: the stale generated file is still there too');
+    assert.deepEqual(await foreignFiles(out), [...Object.keys(user), 'link.ts'].sort());
+    assert.deepEqual(fs.readdirSync(root), ['generated']);
+  });
+
+  it('refuses to write a generated file without the header (it could not tell it from a user\'s next time)', async () => {
+    await assert.rejects(writeOutput(out, [{ path: 'a.ts', content: 'export {};\n' }]), /a\.ts is not a \.ts file starting with/);
+    await assert.rejects(writeOutput(out, [{ path: 'README.md', content: `${HEADER}x\n` }]), /README\.md is not a \.ts file/);
+    assert.equal(fs.existsSync(out), false);
   });
 
   it('refuses when the output path is a file', async () => {

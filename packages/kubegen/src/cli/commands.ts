@@ -1,4 +1,5 @@
 import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
 import type { ApiModel } from '../model/index.js';
 import type { GeneratedFile } from '../generate/index.js';
 import { emitCrds } from '../generate/crd/index.js';
@@ -7,8 +8,10 @@ import { emitWebhookManifests, WEBHOOK_MANIFESTS_FILE } from '../generate/webhoo
 import { defaultPipeline } from './pipeline.js';
 import { formatVerifyReport, verifyOutput } from './output/verify.js';
 import type { ChangedFile, VerifyResult } from './output/verify.js';
-import { assertOwnedOutput, writeOutput } from './output/write.js';
-import { assertOwnedYaml, verifyYamlOutput, writeYamlOutput } from './output/yaml-output.js';
+import { foreignFiles, OutputOwnershipError, writeOutput } from './output/write.js';
+import { foreignYamlTargets, verifyYamlOutput, writeYamlOutput, yamlOwnershipError } from './output/yaml-output.js';
+import { regenerateCommand, verifySummary } from './regenerate-hint.js';
+import { didYouMean } from './suggest.js';
 import { displayPath } from './config.js';
 import type { ResolvedConfig } from './config.js';
 import { CliInputError, ExitCode } from './errors.js';
@@ -27,6 +30,8 @@ export interface CommandIO {
   stderr: ProgressSink;
   /** Monotonic clock in ms. */
   now: () => number;
+  /** The command line as typed (after the program name), when known: `verify` repeats it in the `generate` it suggests. */
+  argv?: readonly string[];
 }
 
 interface Generated {
@@ -95,31 +100,58 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
   return generated;
 }
 
-/** `codegen generate`: parse, generate, replace the output folder atomically. Returns the exit code. */
+/** One YAML output folder of a `--apis` run. */
+interface YamlTarget {
+  dir: string;
+  files: GeneratedFile[];
+  /** Remove owned files it no longer generates (CRDs of removed kinds, a manifests.yaml without webhooks). */
+  prune: boolean;
+  /** File names the other YAML outputs write into the same folder (when folders coincide): never pruned. */
+  keep: string[];
+}
+
+function yamlTargets(cfg: ResolvedConfig, yaml: NonNullable<Generated['yaml']>): YamlTarget[] {
+  const list = [
+    { dir: cfg.crdOut!, files: yaml.crds, prune: true },
+    { dir: cfg.rbacOut!, files: yaml.rbac, prune: false },
+    { dir: cfg.webhookOut!, files: yaml.webhook, prune: true },
+  ];
+  const same = (a: string, b: string): boolean => path.resolve(a) === path.resolve(b);
+  return list.map((t) => ({ ...t, keep: list.filter((o) => o !== t && same(o.dir, t.dir)).flatMap((o) => o.files.map((f) => f.path)) }));
+}
+
+/**
+ * `kubegen generate`: parse, generate, replace the output folder atomically and update the YAML outputs. Every
+ * output is checked for files kubegen did not write before anything is written; all of them are named. Returns the
+ * exit code.
+ */
 export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<number> {
-  // Fail fast, before the (possibly long) generation, when the output folder is not ours. writeOutput checks again.
-  await assertOwnedOutput(cfg.out);
+  const shown = (p: string): string => displayPath(p, io.cwd);
+  // Fail fast, before the (possibly long) generation, when the code folder is not ours. writeOutput checks again.
+  const foreign = await foreignFiles(cfg.out);
+  if (foreign.length > 0) throw new OutputOwnershipError(shown(cfg.out), foreign);
   const { model, files, progress, started, yaml, coreTypes } = await parseAndGenerate(cfg, io, pipeline);
-  // Every output is checked for ownership before anything is written.
-  if (yaml) {
-    await assertOwnedYaml(cfg.crdOut!, yaml.crds);
-    await assertOwnedYaml(cfg.rbacOut!, yaml.rbac);
-    await assertOwnedYaml(cfg.webhookOut!, yaml.webhook);
+  const targets = yaml ? yamlTargets(cfg, yaml) : [];
+  const refusals: OutputOwnershipError[] = [];
+  for (const t of targets) {
+    const found = await foreignYamlTargets(t.dir, t.files);
+    if (found.length > 0) refusals.push(yamlOwnershipError(shown(t.dir), found));
   }
+  if (refusals.length === 1) throw refusals[0];
+  if (refusals.length > 1) throw new AggregateError(refusals, refusals.map((e) => e.message).join('\n'));
   progress.phase(`writing ${files.length} files`);
   let result;
   try {
     result = await writeOutput(cfg.out, files);
-    if (yaml) {
-      await writeYamlOutput(cfg.crdOut!, yaml.crds, { prune: true });
-      await writeYamlOutput(cfg.rbacOut!, yaml.rbac);
+    for (const t of targets) {
       // No webhooks: nothing is written, and a manifests.yaml written before (ours: it has the header) is removed.
-      if (yaml.webhook.length > 0 || (await exists(cfg.webhookOut!))) await writeYamlOutput(cfg.webhookOut!, yaml.webhook, { prune: true });
+      if (t.files.length === 0 && !(await exists(t.dir))) continue;
+      await writeYamlOutput(t.dir, t.files, { prune: t.prune, keep: t.keep });
     }
   } finally {
     progress.clear();
   }
-  const out = displayPath(cfg.out, io.cwd);
+  const out = shown(cfg.out);
   if (result.leftover !== undefined) {
     io.stderr.write(`warning: could not remove the previous output at ${result.leftover}; delete it by hand\n`);
   }
@@ -127,8 +159,8 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
     const ms = Math.round(io.now() - started);
     io.stdout(`generated ${files.length} files for ${countKinds(model)} kinds in ${ms} ms into ${out}\n`);
     if (yaml) {
-      io.stdout(`wrote ${yaml.crds.length} CRDs into ${displayPath(cfg.crdOut!, io.cwd)} and ${ROLE_FILE} into ${displayPath(cfg.rbacOut!, io.cwd)}\n`);
-      if (yaml.webhook.length > 0) io.stdout(`wrote ${WEBHOOK_MANIFESTS_FILE} into ${displayPath(cfg.webhookOut!, io.cwd)}\n`);
+      io.stdout(`wrote ${yaml.crds.length} CRDs into ${shown(cfg.crdOut!)} and ${ROLE_FILE} into ${shown(cfg.rbacOut!)}\n`);
+      if (yaml.webhook.length > 0) io.stdout(`wrote ${WEBHOOK_MANIFESTS_FILE} into ${shown(cfg.webhookOut!)}\n`);
     }
     io.stdout(cfg.explain ? formatCoreTypeExplain(coreTypes) : formatCoreTypeSummary(coreTypes));
   }
@@ -136,52 +168,44 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
 }
 
 /**
- * `codegen verify`: exit 0 when the output folder is byte-identical to what `generate` would write, else print a
- * unified diff per changed file (stdout), name extra and missing files, and exit 1. Never writes.
+ * `kubegen verify`: exit 0 when every output is byte-identical to what `generate` would write, else print a unified
+ * diff per changed file (stdout), name extra, missing and foreign files, say which folders differ and the command
+ * that updates them (stderr), and exit 1. Never writes.
  */
 export async function runVerify(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<number> {
   const { files, progress, yaml } = await parseAndGenerate(cfg, io, pipeline);
-  let result;
+  const shown = (p: string): string => displayPath(p, io.cwd);
+  const folders: [string, VerifyResult][] = [];
   try {
     progress.phase(`comparing ${files.length} files`);
-    result = await verifyOutput(cfg.out, files);
-    if (yaml) {
-      const crd = await verifyYamlOutput(cfg.crdOut!, yaml.crds, { prune: true });
-      const rbac = await verifyYamlOutput(cfg.rbacOut!, yaml.rbac);
-      const webhook = await verifyYamlOutput(cfg.webhookOut!, yaml.webhook, { prune: true });
-      result = mergeResults(result, [
-        [displayPath(cfg.crdOut!, io.cwd), crd],
-        [displayPath(cfg.rbacOut!, io.cwd), rbac],
-        [displayPath(cfg.webhookOut!, io.cwd), webhook],
-      ]);
+    folders.push([shown(cfg.out), await verifyOutput(cfg.out, files)]);
+    for (const t of yaml ? yamlTargets(cfg, yaml) : []) {
+      folders.push([shown(t.dir), await verifyYamlOutput(t.dir, t.files, { prune: t.prune, keep: t.keep })]);
     }
   } finally {
     progress.clear();
   }
-  const out = displayPath(cfg.out, io.cwd);
+  const result = mergeResults(folders[0]![1], folders.slice(1));
   if (result.upToDate) {
-    if (!cfg.quiet) io.stdout(`${out} is up to date (${result.expected} files)\n`);
+    if (!cfg.quiet) io.stdout(`${shown(cfg.out)} is up to date (${result.expected} files)\n`);
     return ExitCode.ok;
   }
   io.stdout(formatVerifyReport(result));
-  const counts = [
-    result.changed.length ? `${result.changed.length} changed` : '',
-    result.extra.length ? `${result.extra.length} extra` : '',
-    result.missing.length ? `${result.missing.length} missing` : '',
-  ].filter(Boolean);
-  io.stderr.write(`error: ${out} is out of date (${counts.join(', ')}); run \`codegen generate\` to update it\n`);
+  const command = await regenerateCommand(io.argv, io.cwd);
+  for (const line of verifySummary(folders, command)) io.stderr.write(`error: ${line}\n`);
   return ExitCode.failure;
 }
 
 /** Adds the YAML outputs' results to the code folder's, their paths prefixed by their folder. */
 function mergeResults(code: VerifyResult, others: [string, VerifyResult][]): VerifyResult {
-  const out: VerifyResult = { ...code, changed: [...code.changed], missing: [...code.missing], extra: [...code.extra] };
+  const out: VerifyResult = { ...code, changed: [...code.changed], missing: [...code.missing], extra: [...code.extra], foreign: [...code.foreign] };
   for (const [dir, r] of others) {
     // The diff's file names too: `--- a/config/rbac/role.yaml`, so the report says which folder.
     const named = (c: ChangedFile): string => c.diff.replace(/^(---|\+\+\+) ([ab])\//gm, `$1 $2/${dir}/`);
     out.changed.push(...r.changed.map((c) => ({ path: `${dir}/${c.path}`, diff: named(c) })));
     out.missing.push(...r.missing.map((p) => `${dir}/${p}`));
     out.extra.push(...r.extra.map((p) => `${dir}/${p}`));
+    out.foreign.push(...r.foreign.map((p) => `${dir}/${p}`));
     out.expected += r.expected;
     out.upToDate &&= r.upToDate;
   }
@@ -220,7 +244,10 @@ export async function runSample(input: SampleInput, opts: { kind?: string; versi
     }
     docs.push(sampleYaml({ resource: r, version }));
   }
-  if (docs.length === 0) throw new CliInputError(opts.kind !== undefined ? `no kind ${opts.kind} in ${where}` : `no kind found in ${where}`);
+  if (docs.length === 0) {
+    const hint = opts.kind !== undefined ? didYouMean(opts.kind, model.resources.map((r) => r.names.kind)) : '';
+    throw new CliInputError(opts.kind !== undefined ? `no kind ${opts.kind} in ${where}${hint}` : `no kind found in ${where}`);
+  }
   io.stdout(docs.map((d) => `---\n${d}`).join(''));
   return ExitCode.ok;
 }

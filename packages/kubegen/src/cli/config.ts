@@ -4,6 +4,7 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
 import { InputError } from '../model/errors.js';
 import { CliInputError, UsageError } from './errors.js';
+import { didYouMean } from './suggest.js';
 
 /**
  * The `codegen` configuration: the config file (`codegen.config.yaml|yml|json`) merged with command-line flags.
@@ -196,7 +197,8 @@ export function parseConfigText(text: string, file: string, shown: string = file
     const key = isScalar(keyNode) ? keyNode.value : undefined;
     if (typeof key !== 'string') throw new InputError(at(keyNode?.range?.[0]), `config keys must be strings (known keys: ${known})`);
     if (!Object.hasOwn(CONFIG_KEYS, key)) {
-      throw new InputError(at(keyNode?.range?.[0]), `unknown key ${JSON.stringify(key)} (known keys: ${known})`);
+      const hint = didYouMean(key, Object.keys(CONFIG_KEYS), '"');
+      throw new InputError(at(keyNode?.range?.[0]), `unknown key ${JSON.stringify(key)}${hint ? `; ${hint.slice(2, -1)}` : ''} (known keys: ${known})`);
     }
     const name = key as ConfigKey;
     const valueNode = pair.value as Node | null;

@@ -17,7 +17,8 @@ import { findProjectRoot, ScaffoldError } from '../scaffold/index.js';
 import { checkProjectName } from '../scaffold/names.js';
 import { PROJECT_FILE, readProjectFile } from '../scaffold/project-file.js';
 import { displayPath } from './config.js';
-import { CliInputError, ExitCode } from './errors.js';
+import { CliInputError, ExitCode, UsageError } from './errors.js';
+import { didYouMean } from './suggest.js';
 
 export interface DashboardFlags {
   out?: string;
@@ -31,7 +32,10 @@ export async function runDashboard(flags: DashboardFlags, io: { cwd: string; std
   const files = monitoringFiles(project);
   if (flags.only !== undefined) {
     const file = files.find((f) => f.path === flags.only || path.basename(f.path) === flags.only);
-    if (!file) throw new CliInputError(`--only ${flags.only}: no such file; one of ${files.map((f) => f.path).join(', ')}`);
+    if (!file) {
+      const hint = didYouMean(flags.only, [...files.map((f) => path.basename(f.path)), ...files.map((f) => f.path)]);
+      throw new UsageError(`--only ${flags.only}: no such file${hint}; one of ${files.map((f) => f.path).join(', ')}`);
+    }
     if (flags.out !== undefined) throw new CliInputError('--only prints one file; it does not go with --out');
     io.stdout(file.content);
     return ExitCode.ok;

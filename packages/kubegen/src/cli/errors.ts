@@ -48,6 +48,12 @@ export function reportError(err: unknown, stderr: (s: string) => void, debug: bo
     if (debug && err.stack) stderr(err.stack + '\n');
     return ExitCode.failure;
   }
+  // Several input problems of one run (every output folder kubegen refuses): one line each.
+  if (err instanceof AggregateError && err.errors.length > 0 && err.errors.every(isInputError)) {
+    for (const e of err.errors as Error[]) stderr(`error: ${oneLine(e.message)}\n`);
+    if (debug && err.stack) stderr(err.stack + '\n');
+    return ExitCode.failure;
+  }
   if (isInputError(err)) {
     stderr(`error: ${oneLine(err.message)}\n`);
     if (debug && err.stack) stderr(err.stack + '\n');

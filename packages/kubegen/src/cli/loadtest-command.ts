@@ -13,6 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CliInputError, ExitCode } from './errors.js';
+import { choiceParser } from './suggest.js';
 
 interface LoadtestFlags {
   envtest?: string | boolean;
@@ -54,7 +55,7 @@ export function addLoadtestCommand(program: Command, io: { cwd: string; stdout: 
     .command('loadtest')
     .description('load, stress and fault test a controller: create N objects, churn them, inject faults, report convergence, latency, CPU, RSS (report.json, plot.svg)')
     .argument('<command...>', 'the controller command, after --; placeholders {kubeconfig}, {namespace}, {metricsPort}')
-    .addOption(new Option('--envtest [profile]', 'start an envtest control plane (the default): full (kube-apiserver 1.20) or crd-only (1.36)').choices(['full', 'crd-only']))
+    .addOption(new Option('--envtest [profile]', 'start an envtest control plane (the default): full (kube-apiserver 1.20) or crd-only (1.36)').choices(['full', 'crd-only']).argParser(choiceParser(['full', 'crd-only'])))
     .option('--kubeconfig <file>', 'use this cluster instead of an envtest (no apiserver restarts then)')
     .option('--crd <files...>', 'CRD files or folders to install first')
     .requiredOption('--template <file>', 'the object to create, YAML; placeholders {{name}}, {{i}}, {{random A B}}')

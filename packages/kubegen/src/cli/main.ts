@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig } from './config.js';
@@ -10,7 +10,10 @@ import { runDashboard, type DashboardFlags } from './dashboard.js';
 import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
 import type { ScaffoldResult } from '../scaffold/index.js';
 import { addLoadtestCommand } from './loadtest-command.js';
+import { addDeleteCommand } from './delete-api-command.js';
+import { formatScaffoldResult } from './scaffold-report.js';
 import { defaultPipeline } from './pipeline.js';
+import { editDistance, formatUnknownOptions, parseBool, unknownOptions } from './suggest.js';
 import type { Pipeline } from './pipeline.js';
 import type { ProgressSink } from './progress.js';
 
@@ -21,11 +24,13 @@ import type { ProgressSink } from './progress.js';
  *                      [--emit-markers] [--no-core-types] [--explain] [--runtime-import <module>] [--config <file>] [--quiet]
  *   codegen verify     (same flags)
  *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range> | --kubegen-from <path>] [dir]
- *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>]
+ *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>] [--dry-run]
  *   codegen create webhook --group <g> --version <v> --kind <Kind> [--defaulting] [--programmatic-validation] [--conversion]
+ *   codegen delete api --group <g> --version <v> --kind <Kind> [--dry-run] [--keep-changed]   (delete-api-command.ts)
  *   codegen dashboard [--out <dir> | --only <file>] [--name <project>]
  *
  * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
+ * Every mistyped option of a command line is named at once with the closest one (suggest.ts).
  * Exit codes: 0 ok, 1 bad input / out of date, 2 usage, 3 internal error (see errors.ts).
  */
 
@@ -39,14 +44,15 @@ export interface MainIO {
 
 /**
  * The `kubegen` command tree, built but not run: `main` parses argv with it, and `npm run docs` walks it to write
- * docs/cli.md. The commands' actions do their I/O through `io`; `exitCode()` is the code the last action set.
+ * docs/cli.md. The commands' actions do their I/O through `io` (`argv`: the command line, which `verify` repeats in
+ * the command it suggests); `exitCode()` is the code the last action set.
  */
-export function buildProgram(io: MainIO, pipeline?: Pipeline): { program: Command; exitCode: () => number } {
+export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly string[] = []): { program: Command; exitCode: () => number } {
   const writeErr = (s: string): void => void io.stderr.write(s);
   let exitCode: number = ExitCode.ok;
   const run = (command: typeof runGenerate) => async (flags: CliFlags) => {
     const cfg = await resolveConfig(flags, io.cwd);
-    const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now };
+    const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now, argv };
     exitCode = await command(cfg, commandIO, pipeline ?? defaultPipeline);
   };
 
@@ -92,6 +98,7 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline): { program: Comman
     });
   addScaffoldCommands(program, io);
   addLoadtestCommand(program, io, (code) => (exitCode = code));
+  addDeleteCommand(program, io, (code) => (exitCode = code));
   return { program, exitCode: () => exitCode };
 }
 
@@ -99,12 +106,18 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline): { program: Comman
 export async function main(argv: readonly string[], io: MainIO = processIO(), pipeline?: Pipeline): Promise<number> {
   const debug = io.env['KUBEGEN_DEBUG'] === '1' || io.env['KUBEGEN_DEBUG'] === 'true';
   const writeErr = (s: string): void => void io.stderr.write(s);
-  const { program, exitCode } = buildProgram(io, pipeline);
+  const { program, exitCode } = buildProgram(io, pipeline, argv);
 
   // `generate` is the default command, so a mistyped command would read as its argument: say what was meant.
   const unknown = unknownCommand(program, argv);
   if (unknown) {
     writeErr(`error: unknown command '${unknown.typed}'${unknown.closest ? ` (did you mean '${unknown.closest}'?)` : ''}\n(run kubegen --help for usage)\n`);
+    return ExitCode.usage;
+  }
+  // Every mistyped option at once, each with the closest one, before commander stops at the first problem.
+  const typos = unknownOptions(program, argv, 'generate');
+  if (typos.length > 0) {
+    writeErr(formatUnknownOptions(typos));
     return ExitCode.usage;
   }
   try {
@@ -121,12 +134,7 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
 
 /** `init` and `create api` (src/scaffold): a scaffolding refusal is one line on stderr and exit 1. */
 function addScaffoldCommands(program: Command, io: MainIO): void {
-  const report = (what: string, res: ScaffoldResult, next: string): void => {
-    io.stdout(`${what} in ${res.root}\n`);
-    for (const f of res.written) io.stdout(`  created ${f}\n`);
-    for (const f of res.edited) io.stdout(`  updated ${f}\n`);
-    io.stdout(`${next}\n`);
-  };
+  const report = (what: string, res: ScaffoldResult, next: string, dryRun = false): void => void io.stdout(formatScaffoldResult(what, res, next, dryRun));
   const scaffolding = async (fn: () => Promise<void>): Promise<void> => {
     try {
       await fn();
@@ -155,7 +163,7 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
         report('initialised a kubegen project', res, `next: ${cd ? `cd ${cd} && ` : ''}npm install, then npx kubegen create api --group <group> --version v1 --kind <Kind>`);
       }),
     );
-  const create = program.command('create').description('scaffold a new part of a project made by codegen init');
+  const create = program.command('create').description('scaffold a new part of a project made by kubegen init');
   create
     .command('api')
     .description('scaffold API types (and a controller) for a new kind: apis/<group>/<version>/<kind>_types.ts')
@@ -165,7 +173,8 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
     .addOption(new Option('--namespaced [bool]', 'namespaced (true) or cluster-scoped (false)').argParser(parseBool).default(true))
     .addOption(new Option('--controller [bool]', 'also scaffold a controller and its unit test').argParser(parseBool).default(true))
     .option('--plural <plural>', 'resource plural (default: English plural of the lower-cased kind)')
-    .action((flags: { group: string; version: string; kind: string; namespaced: boolean; controller: boolean; plural?: string }) =>
+    .option('--dry-run', 'show every file it would create and every line it would add, writing nothing')
+    .action((flags: { group: string; version: string; kind: string; namespaced: boolean; controller: boolean; plural?: string; dryRun?: boolean }) =>
       scaffolding(async () => {
         const res = await createApi({
           cwd: io.cwd,
@@ -175,8 +184,11 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
           namespaced: flags.namespaced,
           controller: flags.controller,
           ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
+          dryRun: flags.dryRun === true,
         });
-        report(`created kind ${flags.kind}`, res, 'next: edit the types, then npm run generate (and npm test, npm run test:envtest)');
+        if (flags.dryRun) return report(`create api for kind ${flags.kind}`, res, 'run it again without --dry-run to write it', true);
+        const undo = `undo with: npx kubegen delete api --group ${flags.group} --version ${flags.version} --kind ${flags.kind}`;
+        report(`created kind ${flags.kind}`, res, `${undo}\nnext: edit the types, then npm run generate (and npm test, npm run test:envtest)`);
       }),
     );
   create
@@ -221,22 +233,7 @@ function unknownCommand(program: Command, argv: readonly string[]): { typed: str
   return { typed: first, closest: closest?.name };
 }
 
-/** Levenshtein distance (insertions, deletions, substitutions). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
-function parseBool(value: string): boolean {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new InvalidArgumentError('expected true or false');
-}
+export { editDistance } from './suggest.js';
 
 function withCommonOptions(cmd: Command): Command {
   return cmd

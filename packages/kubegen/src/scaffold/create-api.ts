@@ -1,14 +1,16 @@
 /**
- * `codegen create api`: a new kind in a project made by `codegen init` — `apis/<group>/<version>/doc.ts` (when
+ * `kubegen create api`: a new kind in a project made by `kubegen init` — `apis/<group>/<version>/doc.ts` (when
  * missing), `<kind>_types.ts`, a sample object in `config/samples/` (listed in its kustomization, as the CRD is in
  * `config/crd/kustomization.yaml`) and, with a controller, `src/controllers/<kind>-controller.ts` plus its unit test
  * and an envtest test in `test/envtest/`; the controller is registered in `src/main.ts` at the
  * `// +kubegen:scaffold:*` markers. kubebuilder's `create api`.
  *
- * All checks (names, duplicates, markers) run before anything is written. Existing files are never overwritten;
- * the only files edited are `src/main.ts` (two inserted lines), `kubegen.project.yaml`, the kustomizations of
- * `config/crd` and `config/samples` (one line each), and — when a kind gains a second version — the first version's
- * types, which get `+kubebuilder:storageversion`.
+ * All checks (names, duplicates, markers) run before anything is written; `dryRun` stops there and reports what
+ * would change. Existing files are never overwritten; the only files edited are `src/main.ts` (two inserted lines),
+ * `kubegen.project.yaml`, the kustomizations of `config/crd` and `config/samples` (one line each), and — when a kind
+ * gains a second version — the first version's types, which get `+kubebuilder:storageversion`. Everything written is
+ * recorded in the kind's `scaffolded` entry of `kubegen.project.yaml` (hashes of the created files, the folders
+ * made, the inserted lines), which is what `delete api` undoes.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -19,8 +21,10 @@ import type { ScaffoldFile } from './files.js';
 import type { ScaffoldResult } from './init.js';
 import { apiNames } from './names.js';
 import type { ApiNames } from './names.js';
+import { insertedLines, newFolders, sha256 } from './edits.js';
+import type { FileEdit } from './edits.js';
 import { formatProjectFile, PROJECT_FILE, readProjectFile } from './project-file.js';
-import type { ProjectFile } from './project-file.js';
+import type { ProjectFile, ProjectResource, ScaffoldRecord } from './project-file.js';
 import { renderTemplate } from './render.js';
 import { insertControllerSetup, MAIN_FILE } from './main-markers.js';
 
@@ -36,6 +40,8 @@ export interface CreateApiOptions {
   controller?: boolean;
   /** Default: the English plural of the lower-cased kind. */
   plural?: string;
+  /** Check everything and return what would be written and edited, writing nothing. */
+  dryRun?: boolean;
 }
 
 const CONTROLLERS_DIR = 'src/controllers';
@@ -79,7 +85,7 @@ export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult>
     files.push({ path: rel(path.join(versionDir, 'doc.ts')), content: renderTemplate('api/doc.ts.tmpl', { version: n.version, fullGroup: n.fullGroup }) });
   }
   files.push({ path: rel(path.join(versionDir, `${n.fileBase}_types.ts`)), content: typesFile(n, namespaced) });
-  let main: string | undefined;
+  let main: FileEdit | undefined;
   // The sample's text is made by `kubegen sample`'s generator once the types file is written (below).
   const sample: ScaffoldFile = { path: sampleFile(n), content: renderTemplate('api/sample.yaml.tmpl', sampleValues(n, project.projectName)) };
   files.push(sample);
@@ -87,38 +93,53 @@ export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult>
     files.push(...controllerFiles(n, namespaced));
     const mainPath = path.join(root, MAIN_FILE);
     if (!(await exists(mainPath))) throw new ScaffoldError(`${mainPath} not found; cannot register the controller (pass --controller=false)`);
-    main = insertControllerSetup(await fs.readFile(mainPath, 'utf8'), n.kind, `./controllers/${n.fileBase}-controller.js`, mainPath);
+    const before = await fs.readFile(mainPath, 'utf8');
+    main = { file: MAIN_FILE, before, content: insertControllerSetup(before, n.kind, `./controllers/${n.fileBase}-controller.js`, mainPath) };
   }
   await assertNoneExist(root, files);
   // config/crd lists each kind's CRD once (a second version lives in the same CRD file); config/samples every sample.
-  const kustomizations = [
+  const edits: FileEdit[] = [
     ...(other ? [] : [await kustomizationEdit(root, CRD_KUSTOMIZATION, CRD_MARKER, `bases/${n.fullGroup}_${n.plural}.yaml`)]),
     await kustomizationEdit(root, SAMPLES_KUSTOMIZATION, SAMPLES_MARKER, path.posix.basename(sampleFile(n))),
+    ...(main !== undefined ? [main] : []),
   ];
-  const storageEdit = other ? await storageVersionEdit(path.join(apisDir, n.group, other.version, `${n.fileBase}_types.ts`), n.kind) : undefined;
+  if (other) {
+    const storage = await storageVersionEdit(path.join(apisDir, n.group, other.version, `${n.fileBase}_types.ts`), n.kind);
+    if (storage) edits.push({ ...storage, file: rel(storage.file) });
+  }
+  const changed = edits.filter((e) => e.content !== e.before);
+  const folders = await newFolders(root, files.map((f) => f.path));
+  const lines = changed.map((e) => ({ file: e.file, lines: insertedLines(e.before, e.content) }));
+  const result: ScaffoldResult = { root, written: files.map((f) => f.path), edited: [...changed.map((e) => e.file), PROJECT_FILE], inserted: lines };
+  if (opts.dryRun) return result;
 
-  await writeNewFiles(root, files.filter((f) => f !== sample));
-  await writeNewFiles(root, [{ ...sample, content: (await generatedSample(apisDir, n, project.projectName)) ?? sample.content }]);
-  const edited: string[] = [];
-  for (const k of kustomizations) {
-    await fs.writeFile(path.join(root, k.file), k.content);
-    edited.push(k.file);
-  }
-  if (main !== undefined) {
-    await fs.writeFile(path.join(root, MAIN_FILE), main);
-    edited.push(MAIN_FILE);
-  }
-  if (storageEdit) {
-    await fs.writeFile(storageEdit.file, storageEdit.content);
-    edited.push(rel(storageEdit.file));
-  }
+  const written = files.filter((f) => f !== sample);
+  await writeNewFiles(root, written);
+  // The types file is on disk now: the sample is made from it.
+  written.push({ ...sample, content: (await generatedSample(apisDir, n, project.projectName)) ?? sample.content });
+  await writeNewFiles(root, written.slice(-1));
+  for (const e of changed) await fs.writeFile(path.join(root, e.file), e.content);
+  const record: ScaffoldRecord = { files: written.map((f) => ({ path: f.path, sha256: sha256(f.content) })), folders, lines };
   const updated: ProjectFile = {
     ...project,
-    resources: [...project.resources, { group: n.group, version: n.version, kind: n.kind, plural: n.plural, namespaced, controller }],
+    // A file another kind's create api made and this one edited (the storage version marker) keeps its record current.
+    resources: [
+      ...followEdits(project.resources, changed),
+      { group: n.group, version: n.version, kind: n.kind, plural: n.plural, namespaced, controller, scaffolded: record },
+    ],
   };
   await fs.writeFile(path.join(root, PROJECT_FILE), formatProjectFile(updated));
-  edited.push(PROJECT_FILE);
-  return { root, written: files.map((f) => f.path), edited };
+  return result;
+}
+
+/** `resources` with the recorded hash of every created file in `edits` set to its new content's. */
+export function followEdits(resources: readonly ProjectResource[], edits: readonly FileEdit[]): ProjectResource[] {
+  const byFile = new Map(edits.map((e) => [e.file, sha256(e.content)]));
+  return resources.map((r) =>
+    r.scaffolded && r.scaffolded.files.some((f) => byFile.has(f.path))
+      ? { ...r, scaffolded: { ...r.scaffolded, files: r.scaffolded.files.map((f) => ({ ...f, sha256: byFile.get(f.path) ?? f.sha256 })) } }
+      : r,
+  );
 }
 
 function typesFile(n: ApiNames, namespaced: boolean): string {
@@ -148,7 +169,7 @@ async function generatedSample(apisDir: string, n: ApiNames, projectName: string
       {
         name: `${n.fileBase}-sample`,
         labels: { 'app.kubernetes.io/name': projectName, 'app.kubernetes.io/managed-by': 'kustomize' },
-        specComment: `The smallest valid ${n.kind}, made by \`npx codegen sample --apis ${path.basename(apisDir)} --kind ${n.kind}\` from\n${path.basename(apisDir)}/${n.group}/${n.version}/${n.fileBase}_types.ts; run it again after changing the types.`,
+        specComment: `The smallest valid ${n.kind}, made by \`npx kubegen sample --apis ${path.basename(apisDir)} --kind ${n.kind}\` from\n${path.basename(apisDir)}/${n.group}/${n.version}/${n.fileBase}_types.ts; run it again after changing the types.`,
       },
     );
   } catch {
@@ -208,7 +229,7 @@ function controllerFiles(n: ApiNames, namespaced: boolean): ScaffoldFile[] {
  * When a kind gets a second version, exactly one version must be the storage version: mark the first one (if the
  * user has not marked any). Returns the new content of its types file, or undefined when nothing changes.
  */
-async function storageVersionEdit(file: string, kind: string): Promise<{ file: string; content: string } | undefined> {
+async function storageVersionEdit(file: string, kind: string): Promise<FileEdit | undefined> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -218,26 +239,26 @@ async function storageVersionEdit(file: string, kind: string): Promise<{ file: s
   if (text.includes(STORAGE_MARKER)) return undefined;
   const root = new RegExp(`( \\* \\+kubebuilder:object:root=true\\n)((?: \\*.*\\n)*? \\*/\\nexport interface ${kind} \\{)`);
   if (!root.test(text)) return undefined;
-  return { file, content: text.replace(root, `$1 * ${STORAGE_MARKER}\n$2`) };
+  return { file, before: text, content: text.replace(root, `$1 * ${STORAGE_MARKER}\n$2`) };
 }
 
 /**
  * Adds `  - <entry>` above `marker` in a kustomization of the project (kubebuilder's `+kubebuilder:scaffold:*`
  * markers); an entry already listed is left alone. A missing file or marker is a {@link ScaffoldError}.
  */
-async function kustomizationEdit(root: string, file: string, marker: string, entry: string): Promise<{ file: string; content: string }> {
+async function kustomizationEdit(root: string, file: string, marker: string, entry: string): Promise<FileEdit> {
   let text: string;
   try {
     text = await fs.readFile(path.join(root, file), 'utf8');
   } catch {
-    throw new ScaffoldError(`${path.join(root, file)} not found (projects made by an older codegen init lack it: add it with a "${marker}" line)`);
+    throw new ScaffoldError(`${path.join(root, file)} not found (projects made by an older kubegen init lack it: add it with a "${marker}" line)`);
   }
   const lines = text.split('\n');
-  if (lines.some((l) => l.trim() === `- ${entry}`)) return { file, content: text };
+  if (lines.some((l) => l.trim() === `- ${entry}`)) return { file, before: text, content: text };
   const i = lines.findIndex((l) => l.trim() === marker);
   if (i < 0) throw new ScaffoldError(`${path.join(root, file)} has no "${marker}" line; add it where kubegen should list new files`);
   lines.splice(i, 0, `  - ${entry}`);
-  return { file, content: lines.join('\n') };
+  return { file, before: text, content: lines.join('\n') };
 }
 
 /** The nearest folder at or above `cwd` holding `kubegen.project.yaml`. */
@@ -246,7 +267,7 @@ export async function findProjectRoot(cwd: string): Promise<string> {
     if (await exists(path.join(dir, PROJECT_FILE))) return dir;
     if (path.dirname(dir) === dir) break;
   }
-  throw new ScaffoldError(`no ${PROJECT_FILE} in ${path.resolve(cwd)} or above: run "codegen init" first`);
+  throw new ScaffoldError(`no ${PROJECT_FILE} in ${path.resolve(cwd)} or above: run "kubegen init" first`);
 }
 
 /** The `apis` folder named by the project's `codegen.config.yaml` (default `apis`). */

@@ -1,5 +1,5 @@
 /**
- * `codegen create webhook`: admission webhooks for a kind made by `create api` (kubebuilder's `create webhook`).
+ * `kubegen create webhook`: admission webhooks for a kind made by `create api` (kubebuilder's `create webhook`).
  *
  * Writes `src/webhooks/<kind>-webhook.ts` — the `+kubebuilder:webhook` markers, a defaulter (`--defaulting`) and/or a
  * validator (`--programmatic-validation`) and `setup<Kind>Webhook(server)` — with its unit test and an envtest test
@@ -13,6 +13,7 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { didYouMean } from '../model/closest-name.js';
 import { ScaffoldError } from './errors.js';
 import { assertNoneExist, exists, writeNewFiles } from './files.js';
 import type { ScaffoldFile } from './files.js';
@@ -63,7 +64,10 @@ export async function createWebhook(opts: CreateWebhookOptions): Promise<Scaffol
   // Validates the names first; then the identifiers of the kind as create api recorded it (its plural).
   const wanted = apiNames(opts.group, project.domain, opts.version, opts.kind);
   const resource = project.resources.find((r) => r.group === wanted.group && r.version === wanted.version && r.kind === wanted.kind);
-  if (!resource) throw new ScaffoldError(`kind ${wanted.kind} does not exist in ${wanted.fullGroup}/${wanted.version}: run "kubegen create api" first`);
+  if (!resource) {
+    const hint = didYouMean(wanted.kind, project.resources.filter((r) => r.group === wanted.group && r.version === wanted.version).map((r) => r.kind));
+    throw new ScaffoldError(`kind ${wanted.kind} does not exist in ${wanted.fullGroup}/${wanted.version}${hint}: run "kubegen create api" first`);
+  }
   const n = apiNames(opts.group, project.domain, opts.version, opts.kind, resource.plural);
 
   const files: ScaffoldFile[] = [];
@@ -76,7 +80,9 @@ export async function createWebhook(opts: CreateWebhookOptions): Promise<Scaffol
   }
   const conversion = opts.conversion ? await conversionPlan(root, project, n, resource.namespaced) : undefined;
   if (conversion) files.push(...conversion.files);
-  const firstWebhook = !(await exists(path.join(root, 'config', 'webhook')));
+  // The deployment side exists once config/webhook has its kustomization (the folder alone may hold the user's files
+  // or a manifests.yaml that generate wrote from markers).
+  const firstWebhook = !(await exists(path.join(root, WEBHOOK_KUSTOMIZATION)));
   if (firstWebhook) files.push(...deploymentFiles(project.projectName));
   await assertNoneExist(root, files);
 

@@ -39,9 +39,11 @@ export interface InitOptions {
 export interface ScaffoldResult {
   /** Absolute project root. */
   root: string;
-  /** Files written (relative to `root`) and, for `create api`, the files edited. */
+  /** Files written (relative to `root`) and, for `create api` and `create webhook`, the files edited. */
   written: string[];
   edited: string[];
+  /** The lines `create api` inserted (or, with `dryRun`, would insert) into each edited file but the project file. */
+  inserted?: { file: string; lines: string[] }[];
 }
 
 /** Entries a folder may already hold for `init` to use it. */
@@ -179,7 +181,7 @@ async function assertEmptyDir(root: string): Promise<void> {
   const other = entries.filter((e) => !ALLOWED_ENTRIES.has(e)).sort();
   if (other.length > 0) {
     const shown = other.slice(0, 3).join(', ') + (other.length > 3 ? ', …' : '');
-    throw new ScaffoldError(`${root} is not empty (${shown}); codegen init only writes into an empty or new folder`);
+    throw new ScaffoldError(`${root} is not empty (${shown}); kubegen init only writes into an empty or new folder`);
   }
 }
 

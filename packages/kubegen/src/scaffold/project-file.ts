@@ -1,7 +1,9 @@
 /**
- * `kubegen.project.yaml`, kubebuilder's `PROJECT`: written by `codegen init`, extended by every `codegen create api`.
- * It records the domain (API groups are `<group>.<domain>`) and each scaffolded kind, so that `create api` can refuse
- * duplicates and knows which kinds already have a controller. Only the scaffolder writes it.
+ * `kubegen.project.yaml`, kubebuilder's `PROJECT`: written by `kubegen init`, extended by every `kubegen create api`
+ * and shrunk by `kubegen delete api`. It records the domain (API groups are `<group>.<domain>`) and each scaffolded
+ * kind, so that `create api` can refuse duplicates and knows which kinds already have a controller, and — in each
+ * kind's `scaffolded` record — exactly what `create api` wrote, so that `delete api` can undo it. Only the scaffolder
+ * writes it.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -18,6 +20,18 @@ export interface ProjectResource {
   plural: string;
   namespaced: boolean;
   controller: boolean;
+  /** What `create api` wrote for this kind; absent in projects made by a kubegen older than `delete api`. */
+  scaffolded?: ScaffoldRecord;
+}
+
+/** What one `create api` wrote, relative to the project root: enough for `delete api` to undo exactly that. */
+export interface ScaffoldRecord {
+  /** Files it created, with the sha256 (hex) of their content as kubegen last wrote it. */
+  files: { path: string; sha256: string }[];
+  /** Folders it created (they did not exist before), parents first. */
+  folders: string[];
+  /** Lines it inserted into files that existed, per file, each a whole line as inserted. */
+  lines: { file: string; lines: string[] }[];
 }
 
 export interface ProjectFile {
@@ -32,7 +46,7 @@ export function newProjectFile(projectName: string, domain: string): ProjectFile
 }
 
 export function formatProjectFile(p: ProjectFile): string {
-  return `# Written by codegen init and codegen create api; records the domain and the scaffolded kinds.\n${stringify(p)}`;
+  return `# Written by kubegen init, create api and delete api; records the domain and the scaffolded kinds.\n${stringify(p, { lineWidth: 0 })}`;
 }
 
 /** Reads and checks `<root>/kubegen.project.yaml`; a missing or malformed file is a {@link ScaffoldError}. */
@@ -42,7 +56,7 @@ export async function readProjectFile(root: string): Promise<ProjectFile> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch {
-    throw new ScaffoldError(`${file} not found: run "codegen init" first (create api works in projects made by codegen init)`);
+    throw new ScaffoldError(`${file} not found: run "kubegen init" first (create api works in projects made by kubegen init)`);
   }
   let doc: unknown;
   try {
