@@ -9,19 +9,27 @@
  * ```
  *
  * `for` watches the primary kind (enqueue the object itself), `owns` watches dependents and enqueues their
- * controlling owner of the primary kind, `watches` takes any handler. Informers come from the manager's shared
- * cache; `complete` builds the {@link Controller} and adds it to the manager. With `ManagerOptions.sharding` the
- * controller is sharded: its `for` and `owns` caches hold this replica's shard only, and a request whose object the
- * sharder asked to drain is acknowledged instead of reconciled (docs/sharding.md).
+ * controlling owner of the primary kind, `watches` takes any handler. A kind is a `ResourceInfo` (a generated
+ * descriptor, a built-in) or a `GroupVersionKind` (`{ group: 'apps', version: 'v1', kind: 'Deployment' }`, or
+ * `for('apps/v1', 'Deployment')`) that the manager's RESTMapper resolves when the controller starts — a kind that
+ * is not served yet is waited for. Each watch is a `KindSource`: it takes the manager cache's informers when the
+ * controller starts and gives them back when it stops. `complete` builds the {@link Controller} and adds it to the
+ * manager (started at once if the manager runs). With `ManagerOptions.sharding` the controller is sharded: its
+ * `for` and `owns` caches hold this replica's shard only, and a request whose object the sharder asked to drain is
+ * acknowledged instead of reconciled (docs/sharding.md).
  */
 import type { KubeObject, ResourceInfo } from '../client/types.js';
 import { Controller, type ControllerOptions } from '../controller/controller.js';
+import { controllerMetrics } from '../controller/metrics.js';
+import { parseGroupVersion } from '../discovery/types.js';
 import type { ReconcileFunc, Reconciler } from '../reconcile/index.js';
-import { enqueueForObject, enqueueForOwner, type EventHandler } from '../handler/handler.js';
+import { enqueueForObject, enqueueForOwner, type EventHandler, type OwnerType } from '../handler/handler.js';
 import type { Manager } from '../manager/manager.js';
 import type { Predicate } from '../predicate/predicate.js';
-import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { drainRequested, withDrainHandshake } from '../sharding/drain-reconciler.js';
+import { describeKind, isResourceInfo, KindSource, type KindRef } from '../source/kind-source.js';
+
+export type { KindRef };
 
 /** Options of `for`, `owns`, `watches`: predicates that must all admit an event (as `builder.WithPredicates`). */
 export interface BuilderWatchOptions<T extends KubeObject = KubeObject> {
@@ -51,7 +59,7 @@ export type BuilderControllerOptions = Pick<
 >;
 
 interface PendingWatch {
-  info: ResourceInfo;
+  kind: KindRef;
   /** Undefined for `owns`: the owner handler is made in build(), once `for` is known. */
   handler?: EventHandler<KubeObject>;
   predicates: Predicate<KubeObject>[];
@@ -61,12 +69,19 @@ interface PendingWatch {
   isFor?: boolean;
 }
 
+/** `for(kind)` or `for('apps/v1', 'Deployment')`: the kind either way. */
+function kindOf(kind: KindRef | string, name: string | undefined): KindRef {
+  if (typeof kind !== 'string') return kind;
+  if (!name) throw new TypeError(`a kind named by apiVersion needs its kind too: for('${kind}', 'Kind')`);
+  return { ...parseGroupVersion(kind), kind: name };
+}
+
 /**
  * Builds one controller step by step (controller-runtime's `builder.Builder`; example in the module comment). Single
  * use: `complete` (or `build`) may be called once; it needs `for()` or `named()`, and `owns()` needs `for()`.
  */
 export class ControllerBuilder {
-  private forInfo: ResourceInfo | undefined;
+  private forKind: KindRef | undefined;
   private readonly pending: PendingWatch[] = [];
   private readonly globalPredicates: Predicate<KubeObject>[] = [];
   private name: string | undefined;
@@ -76,10 +91,13 @@ export class ControllerBuilder {
   constructor(private readonly manager: Manager) {}
 
   /** The primary kind: its events enqueue the object itself. Exactly one `for` per controller. */
-  for<T extends KubeObject = KubeObject>(info: ResourceInfo, opts: BuilderWatchOptions<T> = {}): this {
-    if (this.forInfo) throw new Error('for() may only be called once');
-    this.forInfo = info;
-    this.pending.unshift({ info, handler: enqueueForObject(), predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false, isFor: true });
+  for<T extends KubeObject = KubeObject>(kind: KindRef, opts?: BuilderWatchOptions<T>): this;
+  for<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts?: BuilderWatchOptions<T>): this;
+  for<T extends KubeObject = KubeObject>(kind: KindRef | string, a?: string | BuilderWatchOptions<T>, b?: BuilderWatchOptions<T>): this {
+    if (this.forKind) throw new Error('for() may only be called once');
+    const opts = (typeof a === 'string' ? b : a) ?? {};
+    this.forKind = kindOf(kind, typeof a === 'string' ? a : undefined);
+    this.pending.unshift({ kind: this.forKind, handler: enqueueForObject(), predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false, isFor: true });
     return this;
   }
 
@@ -87,9 +105,12 @@ export class ControllerBuilder {
    * A dependent kind: its events enqueue its controlling owner of the `for` kind. Unless the manager's cache options
    * say otherwise, a kind watched only through `owns` is cached without `metadata.managedFields`.
    */
-  owns<T extends KubeObject = KubeObject>(info: ResourceInfo, opts: OwnsOptions<T> = {}): this {
+  owns<T extends KubeObject = KubeObject>(kind: KindRef, opts?: OwnsOptions<T>): this;
+  owns<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts?: OwnsOptions<T>): this;
+  owns<T extends KubeObject = KubeObject>(kind: KindRef | string, a?: string | OwnsOptions<T>, b?: OwnsOptions<T>): this {
+    const opts = (typeof a === 'string' ? b : a) ?? {};
     this.pending.push({
-      info,
+      kind: kindOf(kind, typeof a === 'string' ? a : undefined),
       predicates: (opts.predicates ?? []) as Predicate<KubeObject>[],
       owns: { matchEveryOwner: opts.matchEveryOwner ?? false },
       metadataOnly: opts.metadataOnly ?? false,
@@ -98,8 +119,8 @@ export class ControllerBuilder {
   }
 
   /** Any kind with any handler. */
-  watches<T extends KubeObject = KubeObject>(info: ResourceInfo, handler: EventHandler<T>, opts: BuilderWatchOptions<T> = {}): this {
-    this.pending.push({ info, handler: handler as EventHandler<KubeObject>, predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false });
+  watches<T extends KubeObject = KubeObject>(kind: KindRef, handler: EventHandler<T>, opts: BuilderWatchOptions<T> = {}): this {
+    this.pending.push({ kind, handler: handler as EventHandler<KubeObject>, predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false });
     return this;
   }
 
@@ -120,49 +141,75 @@ export class ControllerBuilder {
     return this;
   }
 
-  /** Builds the controller, wires its watches to the manager's informers and adds it to the manager. */
+  /** Builds the controller, wires its watches to the manager's cache and adds it to the manager. */
   complete(reconciler: Reconciler | ReconcileFunc): Controller {
     return this.build(reconciler);
   }
 
   build(reconciler: Reconciler | ReconcileFunc): Controller {
     if (this.built) throw new Error('controller already built');
-    if (!this.forInfo && !this.name) throw new Error('a controller needs for() or named()');
+    if (!this.forKind && !this.name) throw new Error('a controller needs for() or named()');
     this.built = true;
-    const name = this.name ?? this.forInfo!.kind.toLowerCase();
+    const forKind = this.forKind;
+    const name = this.name ?? forKind!.kind.toLowerCase();
     // A sharded manager: this controller's informers select its shard, and drains are acknowledged before reconciles.
-    const shard = this.forInfo ? this.manager.shardController(name, this.forInfo, this.pending.filter((w) => w.owns).map((w) => w.info)) : undefined;
-    let forInformers: SharedIndexInformer<KubeObject>[] = [];
+    const shard = forKind ? this.shard(name, forKind) : undefined;
+    const sources: { source: KindSource; isFor: boolean }[] = [];
+    const forInformers = () => sources.filter((s) => s.isFor).flatMap((s) => s.source.informers());
+    const log = (this.options.logger ?? this.manager.logger).child(forKind ? { controllerGroup: forKind.group, controllerKind: forKind.kind } : {});
     const controller = new Controller({
       cacheSyncTimeoutMs: this.manager.cacheSyncTimeoutMs,
       ...this.options,
       name,
-      reconciler: shard ? withDrainHandshake(shard, reconciler, () => forInformers) : reconciler,
+      reconciler: shard ? withDrainHandshake(shard, reconciler, forInformers) : reconciler,
       registry: this.manager.registry,
       clock: this.manager.clock,
-      logger: (this.options.logger ?? this.manager.logger).child(
-        this.forInfo ? { controllerGroup: this.forInfo.group, controllerKind: this.forInfo.kind } : {},
-      ),
+      logger: log,
     });
+    const cluster = this.manager.cluster;
+    const served = { gauge: controllerMetrics(this.manager.registry).kindServed, controller: name };
+    const watch = (w: PendingWatch, handler: EventHandler<KubeObject>, predicates: Predicate<KubeObject>[]): void => {
+      const request = { dependentOnly: w.owns !== undefined };
+      if (isResourceInfo(w.kind) && !w.metadataOnly) cluster.cache.expect(w.kind, request);
+      const source = new KindSource({ cluster, kind: w.kind, handler, predicates, metadataOnly: w.metadataOnly, request, clock: this.manager.clock, log, served });
+      sources.push({ source, isFor: w.isFor === true });
+      controller.watchSource(source);
+    };
     for (const w of this.pending) {
       let handler = w.handler;
       if (w.owns) {
-        if (!this.forInfo) throw new Error('owns() needs for()');
-        handler = enqueueForOwner(this.forInfo, { onlyControllers: !w.owns.matchEveryOwner });
+        if (!forKind) throw new Error('owns() needs for()');
+        handler = enqueueForOwner(ownerTypeOf(forKind, () => sources.find((s) => s.isFor)?.source.info));
       }
       if (!handler) throw new Error('watch without a handler');
-      // A kind cached in several namespaces has an informer per namespace: the controller watches each.
-      const informers = w.metadataOnly
-        ? this.manager.getMetadataInformers(w.info)
-        : this.manager.getInformers(w.info, { dependentOnly: w.owns !== undefined });
-      for (const informer of informers) controller.watch(informer, handler, [...this.globalPredicates, ...w.predicates]);
-      if (w.isFor) forInformers = informers;
+      watch(w, handler, [...this.globalPredicates, ...w.predicates]);
     }
     // The update that asks for a drain must reach the queue whatever the controller's predicates filter out.
-    if (shard) for (const informer of forInformers) controller.watch(informer, enqueueForObject(), [drainRequested(shard)]);
+    if (shard && forKind) watch({ kind: forKind, metadataOnly: this.pending[0]!.metadataOnly, predicates: [], isFor: false }, enqueueForObject(), [drainRequested(shard)]);
     this.manager.add(controller);
     return controller;
   }
+
+  /** With sharding on, the replica's shard for this controller (its `for` kind must be a `ResourceInfo`). */
+  private shard(name: string, forKind: KindRef) {
+    const owned = this.pending.filter((w) => w.owns).map((w) => w.kind);
+    if (!this.manager.shardingEnabled) return undefined;
+    if (!isResourceInfo(forKind) || !owned.every(isResourceInfo)) {
+      throw new TypeError(`sharding needs the kinds of a sharded controller as ResourceInfo (its label selectors are set before its informers exist): ${[forKind, ...owned].filter((k) => !isResourceInfo(k)).map(describeKind).join(', ')}`);
+    }
+    return this.manager.shardController(name, forKind, owned as ResourceInfo[]);
+  }
+}
+
+/** The owner type `owns()` enqueues: the `for` kind, its scope read from the resolved source once it has one. */
+function ownerTypeOf(forKind: KindRef, resolved: () => ResourceInfo | undefined): OwnerType {
+  return {
+    group: forKind.group,
+    kind: forKind.kind,
+    get namespaced() {
+      return resolved()?.namespaced ?? (isResourceInfo(forKind) ? forKind.namespaced : true);
+    },
+  };
 }
 
 /** `ctrl.NewControllerManagedBy(mgr)`. */
@@ -170,8 +217,8 @@ export function newControllerManagedBy(manager: Manager): ControllerBuilder {
   return new ControllerBuilder(manager);
 }
 
-/** `NewControllerManagedBy(mgr).For(info, opts)`. */
-export function controllerFor<T extends KubeObject = KubeObject>(manager: Manager, info: ResourceInfo, opts: BuilderWatchOptions<T> = {}): ControllerBuilder {
-  return new ControllerBuilder(manager).for(info, opts);
+/** `NewControllerManagedBy(mgr).For(kind, opts)`: a `ResourceInfo`, or a `GroupVersionKind` resolved at start. */
+export function controllerFor<T extends KubeObject = KubeObject>(manager: Manager, kind: KindRef, opts: BuilderWatchOptions<T> = {}): ControllerBuilder {
+  return new ControllerBuilder(manager).for(kind, opts);
 }
 

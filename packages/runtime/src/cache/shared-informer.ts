@@ -86,6 +86,7 @@ export class SharedIndexInformer<T extends KubeObject> {
   /** The object stored last: the one new objects share their strings with (see `finish`). */
   private lastStored: T | undefined;
   private watchErrorHandler: ((err: unknown, phase: ReflectorPhase) => void) | undefined;
+  private readonly errorListeners = new Set<(err: unknown, phase: ReflectorPhase) => void>();
   private synced = false;
   private syncWaiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   private lastFailure: { error: unknown; phase: ReflectorPhase } | undefined;
@@ -109,6 +110,7 @@ export class SharedIndexInformer<T extends KubeObject> {
       onError: (err, phase) => {
         this.lastFailure = { error: err, phase };
         this.watchErrorHandler?.(err, phase);
+        for (const listener of this.errorListeners) listener(err, phase);
       },
     });
   }
@@ -145,6 +147,15 @@ export class SharedIndexInformer<T extends KubeObject> {
   /** Called with every list/watch error the informer recovers from. Must not throw. */
   setWatchErrorHandler(handler: (err: unknown, phase: ReflectorPhase) => void): void {
     this.watchErrorHandler = handler;
+  }
+
+  /**
+   * Also calls `listener` with every list/watch error (besides the one `setWatchErrorHandler` handler); returns the
+   * function that removes it. Listeners must not throw. How a source notices its kind went away (a 404 on relist).
+   */
+  addErrorListener(listener: (err: unknown, phase: ReflectorPhase) => void): () => void {
+    this.errorListeners.add(listener);
+    return () => this.errorListeners.delete(listener);
   }
 
   /** Adds index functions; objects already cached are indexed at once. */

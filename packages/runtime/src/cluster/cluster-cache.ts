@@ -99,6 +99,8 @@ interface KindEntry {
 export class ClusterCache {
   private readonly full = new Map<string, KindEntry>();
   private readonly metadata = new Map<string, KindEntry>();
+  /** Kinds some announced watch (`expect`) reads with managedFields. */
+  private readonly readsManagedFields = new Set<string>();
   /** Label selectors added to a kind's own (`selectKind`), e.g. a shard's. */
   private readonly extraSelectors = new Map<string, string>();
   private started = false;
@@ -190,6 +192,14 @@ export class ClusterCache {
     this.extraSelectors.set(key, labelSelector);
   }
 
+  /**
+   * Announces a request that will come later (a controller's source takes its informers when the controller
+   * starts): the kind's managedFields decision then counts it, whichever request arrives first.
+   */
+  expect(info: ResourceInfo, req: InformerRequest): void {
+    if (!req.dependentOnly && req.stripManagedFields !== true) this.readsManagedFields.add(resourceKey(info));
+  }
+
   /** Takes every pending managedFields decision (informers start after this); later requests cannot undo it. */
   start(): void {
     this.started = true;
@@ -204,7 +214,9 @@ export class ClusterCache {
     let entry = kinds.get(key);
     if (!entry) {
       const explicit = req.stripManagedFields ?? byObject?.stripManagedFields ?? this.opts.defaultStripManagedFields;
-      entry = { informers: new Map(), leases: [], holds: 0, strip: explicit ?? req.dependentOnly ?? false, explicit: explicit !== undefined, fixed: explicit !== undefined || this.started };
+      // A watch announced with `expect` that reads managedFields keeps them, whichever request comes first.
+      const dependentOnly = (req.dependentOnly ?? false) && !(metadataOnly ? false : this.readsManagedFields.has(key));
+      entry = { informers: new Map(), leases: [], holds: 0, strip: explicit ?? dependentOnly, explicit: explicit !== undefined, fixed: explicit !== undefined || this.started };
       kinds.set(key, entry);
       const e = entry;
       const transform = byObject?.transform ?? this.opts.defaultTransform;

@@ -164,9 +164,11 @@ export class Controller {
   /**
    * Whether every source has synced, and for each one that has not, why (its last list error, described with the
    * kind, the verb and the identity where the error says). What the manager's readiness check of this controller
-   * reports.
+   * reports. A controller that has not started (a standby replica's, before it leads) reports synced.
    */
   syncStatus(): SyncStatus {
+    // Not started (a standby waiting for the Lease): nothing to wait for, so nothing to report as unready.
+    if (!this.started) return { synced: true, pending: [] };
     return this.syncWaiter.status();
   }
 

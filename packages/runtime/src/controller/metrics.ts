@@ -15,6 +15,8 @@ export const ACTIVE_WORKERS = 'controller_runtime_active_workers';
 export const RECONCILE_TIMEOUTS_TOTAL = 'controller_runtime_reconcile_timeouts_total';
 /** kubegen's own: 1 when a controller's source (an informer of a kind it watches) has synced, else 0. */
 export const SOURCE_SYNCED = 'kubegen_controller_source_synced';
+/** kubegen's own: 1 while the kind of a controller's source is served and watched, 0 while it waits for it. */
+export const SOURCE_KIND_SERVED = 'kubegen_source_kind_served';
 
 /** controller-runtime's buckets: 5 ms … 60 s. */
 export const RECONCILE_TIME_BUCKETS: readonly number[] = [
@@ -36,6 +38,7 @@ export interface ControllerMetrics {
   activeWorkers: Gauge<'controller'>;
   timeouts: Counter<'controller'>;
   sourceSynced: Gauge<'controller' | 'source'>;
+  kindServed: Gauge<'controller' | 'source'>;
 }
 
 const cache = new WeakMap<Registry, ControllerMetrics>();
@@ -56,6 +59,7 @@ export function controllerMetrics(registry: Registry = metricsRegistry): Control
     maxConcurrent: get(MAX_CONCURRENT_RECONCILES, () => new Gauge({ name: MAX_CONCURRENT_RECONCILES, help: 'Maximum number of concurrent reconciles per controller', labelNames: c, registers })),
     activeWorkers: get(ACTIVE_WORKERS, () => new Gauge({ name: ACTIVE_WORKERS, help: 'Number of currently used workers per controller', labelNames: c, registers })),
     timeouts: get(RECONCILE_TIMEOUTS_TOTAL, () => new Counter({ name: RECONCILE_TIMEOUTS_TOTAL, help: 'Total number of reconciliation timeouts per controller', labelNames: c, registers })),
+    kindServed: get(SOURCE_KIND_SERVED, () => new Gauge({ name: SOURCE_KIND_SERVED, help: 'Whether the kind of a source of a controller is served and watched: 1 yes, 0 while the source waits for it (not installed yet, or its CRD was deleted)', labelNames: ['controller', 'source'] as const, registers })),
     sourceSynced: get(SOURCE_SYNCED, () => new Gauge({ name: SOURCE_SYNCED, help: 'Whether a source of a controller (an informer of a kind it watches) has synced: 1 synced, 0 not yet', labelNames: ['controller', 'source'] as const, registers })),
   };
   cache.set(registry, m);

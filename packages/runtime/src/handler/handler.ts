@@ -74,8 +74,9 @@ export interface EnqueueForOwnerOptions {
 /** `EnqueueRequestForOwner`: for each owner reference of `owner`'s group and kind, a request for the owner. */
 export function enqueueForOwner<T extends KubeObject = KubeObject>(owner: OwnerType, opts: EnqueueForOwnerOptions = {}): EventHandler<T> {
   const group = owner.apiVersion !== undefined ? groupOf(owner.apiVersion) : (owner.group ?? '');
-  const namespaced = owner.namespaced ?? true;
   return fromMap((obj) => {
+    // Read at each event: an owner kind resolved through the RESTMapper learns its scope when its source starts.
+    const namespaced = owner.namespaced ?? true;
     const out: Request[] = [];
     for (const ref of obj.metadata?.ownerReferences ?? []) {
       if (ref.kind !== owner.kind || groupOf(ref.apiVersion) !== group) continue;

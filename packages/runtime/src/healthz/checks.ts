@@ -38,6 +38,11 @@ export class HealthCheckSet {
     this.checks.set(name, check);
   }
 
+  /** Removes a check; false when there was none of that name. */
+  remove(name: string): boolean {
+    return this.checks.delete(name);
+  }
+
   names(): string[] {
     return [...this.checks.keys()];
   }

@@ -43,6 +43,11 @@ export class HealthProbeServer extends EndpointServer {
     this.readyz.add(name, check);
   }
 
+  /** Removes a readiness check (a controller removed from its manager); false when there was none of that name. */
+  removeReadyzCheck(name: string): boolean {
+    return this.readyz.remove(name);
+  }
+
   protected listeningMessage(): string {
     return 'serving health probes';
   }

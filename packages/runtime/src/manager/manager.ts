@@ -114,6 +114,8 @@ export class Manager {
   private leaderPhase: { signal: AbortSignal; running: Promise<void>[] } | undefined;
   /** Non-leader runnables (and leader-only ones without election) that are running. */
   private readonly running: Promise<void>[] = [];
+  /** Every runnable started and not yet finished: its own stop and its run. */
+  private readonly active = new Map<Runnable, { stop: AbortController; done: Promise<void> }>();
   private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed' = 'new';
   /** Stops everything: aborted by `start`'s signal, a fatal error, or lost leadership. */
   private stopAll: AbortController | undefined;
@@ -230,6 +232,11 @@ export class Manager {
    */
   get shard(): Shard | undefined {
     return this.shardOfController;
+  }
+
+  /** True when `ManagerOptions.sharding` is set (the builder shards the first controller it builds). */
+  get shardingEnabled(): boolean {
+    return this.opts.sharding !== undefined;
   }
 
   /**
@@ -438,16 +445,46 @@ export class Manager {
    * first waits for the informers it names. A runnable that throws or rejects (not because it was stopped) fails
    * the manager.
    */
-  private async runOne(r: Runnable, signal: AbortSignal): Promise<void> {
-    try {
-      this.cluster.start();
-      const informers = r.syncStatus ? [] : (r.informers?.() ?? []);
-      if (informers.length > 0 && !(await raceAbort(Promise.all(informers.map((i) => i.whenSynced())).then(() => undefined), signal))) return;
-      if (signal.aborted) return;
-      await r.start(signal);
-    } catch (err) {
-      if (!signal.aborted) this.fail(new RunnableError(r.name ?? 'runnable', err));
-    }
+  private runOne(r: Runnable, phase: AbortSignal): Promise<void> {
+    // Its own stop, so that `remove` can stop it alone; the phase's stop (shutdown, lost Lease) stops it too.
+    const own = new AbortController();
+    const forward = (): void => own.abort(phase.reason);
+    if (phase.aborted) forward();
+    else phase.addEventListener('abort', forward, { once: true });
+    const signal = own.signal;
+    const entry = { stop: own, done: Promise.resolve() };
+    this.active.set(r, entry);
+    entry.done = (async () => {
+      try {
+        this.cluster.start();
+        const informers = r.syncStatus ? [] : (r.informers?.() ?? []);
+        if (informers.length > 0 && !(await raceAbort(Promise.all(informers.map((i) => i.whenSynced())).then(() => undefined), signal))) return;
+        if (signal.aborted) return;
+        await r.start(signal);
+      } catch (err) {
+        if (!signal.aborted) this.fail(new RunnableError(r.name ?? 'runnable', err));
+      } finally {
+        phase.removeEventListener('abort', forward);
+        if (this.active.get(r) === entry) this.active.delete(r);
+      }
+    })();
+    return entry.done;
+  }
+
+  /**
+   * Stops a runnable (a controller) added to this manager and forgets it: it stops taking work, its in-flight
+   * reconciles finish (bounded by the graceful shutdown timeout), its sources give back their informers (a kind no
+   * other controller watches stops being cached) and its readiness check goes. Resolves once it has stopped.
+   */
+  async remove(r: Runnable): Promise<void> {
+    const i = this.runnables.indexOf(r);
+    if (i < 0) return;
+    this.runnables.splice(i, 1);
+    if (r.syncStatus && r.name) this.probeServer.removeReadyzCheck(`controller-${r.name}`);
+    const running = this.active.get(r);
+    if (!running) return;
+    running.stop.abort(new Error('removed from the manager'));
+    await this.bounded(running.done);
   }
 
   /** `p`, but resolves anyway after the graceful shutdown timeout (logging what was abandoned). */
