@@ -11,5 +11,8 @@ export { PROFILE_CAPABILITIES, PROFILE_DESCRIPTIONS, profileServes, requireCapab
 export type { EnvtestCapability, EnvtestProfile } from './envtest-profiles.js';
 export { freePort, freePorts } from './envtest-ports.js';
 export * from './envtest-webhooks.js';
+export * from './envtest-rbac.js';
+export * from './project-rbac.js';
+export * from './forbidden-recorder.js';
 export { eventually } from './eventually.js';
 export type { EventuallyOptions } from './eventually.js';
