@@ -10,6 +10,8 @@ export * from './envtest-namespace.js';
 export { PROFILE_CAPABILITIES, PROFILE_DESCRIPTIONS, profileServes, requireCapabilities } from './envtest-profiles.js';
 export type { EnvtestCapability, EnvtestProfile } from './envtest-profiles.js';
 export { freePort, freePorts } from './envtest-ports.js';
+export { ManagedProcess } from './envtest-process.js';
+export type { ManagedProcessOptions } from './envtest-process.js';
 export * from './envtest-webhooks.js';
 export * from './envtest-rbac.js';
 export * from './project-rbac.js';
