@@ -10,6 +10,7 @@ import { runDashboard, type DashboardFlags } from './dashboard.js';
 import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
 import type { ScaffoldResult } from '../scaffold/index.js';
 import { addLoadtestCommand } from './loadtest-command.js';
+import { addDevCommand } from './dev-command.js';
 import { defaultPipeline } from './pipeline.js';
 import type { Pipeline } from './pipeline.js';
 import type { ProgressSink } from './progress.js';
@@ -90,6 +91,7 @@ export async function main(argv: readonly string[], io: MainIO = processIO(), pi
     });
   addScaffoldCommands(program, io);
   addLoadtestCommand(program, io, (code) => (exitCode = code));
+  addDevCommand(program, io, (code) => (exitCode = code));
 
   // `generate` is the default command, so a mistyped command would read as its argument: say what was meant.
   const unknown = unknownCommand(program, argv);
