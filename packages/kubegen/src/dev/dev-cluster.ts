@@ -85,6 +85,13 @@ export class DevCluster {
     if (hash(crds) !== this.installed.crds && crds.length > 0) {
       await envtest.installCrds(this.admin, crds);
       this.opts.log(`CRDs installed: ${crds.map((c) => c.metadata?.name).join(', ')}`);
+      const converted = crds.filter((c) => (c.spec['conversion'] as { strategy?: string } | undefined)?.strategy === 'Webhook').map((c) => c.metadata?.name);
+      if (!endpoint && converted.length > 0) {
+        this.opts.log(
+          `warning: the conversion webhook of ${converted.join(', ')} is installed as config/crd/bases has it (a Service in the cluster): the cluster cannot call this machine, ` +
+            'so reading such a kind in another version than the stored one fails unless the webhook is deployed there; without --kubeconfig the local control plane calls the manager',
+        );
+      }
     }
     this.installed.crds = hash(crds);
 
@@ -101,6 +108,10 @@ export class DevCluster {
     }
 
     const manifests = path.join(root, 'config/webhook/manifests.yaml');
+    if (!endpoint && fs.existsSync(manifests) && this.installed.webhooks === '') {
+      this.installed.webhooks = 'skipped';
+      this.opts.log('warning: the webhooks of config/webhook/manifests.yaml are not installed (the cluster cannot call this machine): writes are neither defaulted nor validated by them');
+    }
     if (endpoint && fs.existsSync(manifests)) {
       const text = fs.readFileSync(manifests, 'utf8');
       if (hash(text) !== this.installed.webhooks) {

@@ -134,6 +134,7 @@ export class ManagedProcess {
     }
   }
 
+  /** The child's process id, which is also its process group's id (undefined if it could not be started). */
   get pid(): number | undefined {
     return this.child.pid;
   }

@@ -39,16 +39,20 @@ export class ForbiddenRequestsError extends Error {
 export class ForbiddenRecorder implements Transport {
   private readonly seen = new Map<string, RecordedForbidden>();
 
+  /** `inner`: the transport requests go through (the manager's, authenticated as its ServiceAccount). */
   constructor(readonly inner: Transport) {}
 
+  /** The inner transport's field manager. */
   get fieldManager(): string | undefined {
     return this.inner.fieldManager;
   }
 
+  /** As the inner transport says (false when it does not say). */
   isWatchListSemanticsUnsupported(): boolean {
     return this.inner.isWatchListSemanticsUnsupported?.() ?? false;
   }
 
+  /** Sends `req` through the inner transport; a 403 is recorded, then rethrown. */
   async request<T = unknown>(req: ResourceRequest): Promise<T> {
     try {
       return await this.inner.request<T>(req);
@@ -58,6 +62,7 @@ export class ForbiddenRecorder implements Transport {
     }
   }
 
+  /** Opens a watch through the inner transport; a 403 is recorded, then rethrown. */
   async watch<T = unknown>(req: ResourceRequest): Promise<Watch<T>> {
     try {
       return await this.inner.watch<T>(req);
