@@ -46,8 +46,8 @@ async function until<T>(what: string, output: () => string, check: () => T | und
   }
 }
 
-/** Runs the check described in the module comment; resolves with how long `npm run dev` took to be ready. */
-export async function checkDevLoop(project: string, env: NodeJS.ProcessEnv): Promise<{ readySeconds: number; editSeconds: number }> {
+/** Runs the check described in the module comment; resolves with how long it took to be ready, to run an edit, in all. */
+export async function checkDevLoop(project: string, env: NodeJS.ProcessEnv): Promise<{ readySeconds: number; editSeconds: number; totalSeconds: number }> {
   const mark = randomBytes(6).toString('hex');
   const [apiserverPort, metricsPort, healthPort, webhookPort] = (await freePorts(4)) as [number, number, number, number];
   const started = performance.now();
@@ -97,7 +97,7 @@ export async function checkDevLoop(project: string, env: NodeJS.ProcessEnv): Pro
     assert.doesNotMatch(output, /^error:/m);
     await until('no process of the run is left', () => output, () => (markedProcesses(mark).length === 0 ? true : undefined), 10_000);
     assert.ok(!fs.existsSync(kubeconfig), 'the control plane folder is removed');
-    return { readySeconds, editSeconds };
+    return { readySeconds, editSeconds, totalSeconds: (performance.now() - started) / 1000 };
   } finally {
     fs.writeFileSync(controllerFile, controllerSource);
     if (child.exitCode === null) {
