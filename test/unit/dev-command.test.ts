@@ -64,6 +64,9 @@ describe('kubegen dev: bad states', () => {
       holder.close();
     }
     assertOneLine(await runCli(project, 'dev', '--metrics-port', '18099', '--health-port', '18099'), /^error: --health-port and --metrics-port both ask for port 18099$/);
+    const zero = await runCli(project, 'dev', '--webhook-port', '0');
+    assert.equal(zero.code, 2, 'a usage error');
+    assert.match(zero.err, /option '--webhook-port <port>' argument '0' is invalid\. expected a port number \(1-65535\)/);
   });
 
   it('no envtest binaries says how to get them; a missing --kubeconfig is named', async () => {

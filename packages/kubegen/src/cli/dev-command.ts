@@ -28,6 +28,13 @@ function port(value: string): number {
   return n;
 }
 
+/** The webhook port is where the apiserver is pointed: it cannot be "any". */
+function fixedPort(value: string): number {
+  const n = port(value);
+  if (n === 0) throw new InvalidArgumentError('expected a port number (1-65535)');
+  return n;
+}
+
 /** Registers `dev` on `program`; `setExit` receives its exit code. */
 export function addDevCommand(program: Command, io: { cwd: string; stdout: (s: string) => void; stderr: { write(s: string): unknown } }, setExit: (code: number) => void): void {
   program
@@ -38,7 +45,7 @@ export function addDevCommand(program: Command, io: { cwd: string; stdout: (s: s
     .option('--apiserver-port <port>', 'port of the local apiserver on 127.0.0.1 (default: a free one)', port)
     .option('--metrics-port <port>', "the manager's /metrics on 127.0.0.1 (0: off)", port, 8443)
     .option('--health-port <port>', "the manager's /healthz and /readyz on 127.0.0.1 (0: off)", port, 8081)
-    .option('--webhook-port <port>', "the manager's webhooks on 127.0.0.1 (local control plane only)", port, 9443)
+    .option('--webhook-port <port>', "the manager's webhooks on 127.0.0.1 (local control plane only)", fixedPort, 9443)
     .option('--as-admin', "run the manager with the admin's credentials instead of its ServiceAccount bound to config/rbac")
     .action(async (managerFlags: string[], flags: DevFlags) => {
       try {

@@ -110,6 +110,7 @@ class DevLoop {
       }
       this.stopping = true;
       this.say('stopping (Ctrl-C again kills at once)');
+      void this.tool?.stop(2000); // a generate or build in progress is not waited for
       this.resolveStop();
     };
     const removeState = (): void => fs.rmSync(this.stateDir, { recursive: true, force: true });
@@ -136,8 +137,9 @@ class DevLoop {
   }
 
   private async start(): Promise<void> {
-    if (!(await this.runTool('generate', [KUBEGEN_BIN, 'generate', '--quiet']))) throw new DevSetupError('kubegen generate failed (see above)');
+    const generated = await this.runTool('generate', [KUBEGEN_BIN, 'generate', '--quiet']);
     if (this.stopping) return;
+    if (!generated) throw new DevSetupError('kubegen generate failed (see above)');
     // From here on an edit is not lost: the first sync and build below read the files after this point.
     this.watch.start();
     this.cluster = await DevCluster.start({
@@ -154,7 +156,9 @@ class DevLoop {
     if (this.stopping) return;
     await this.cluster.sync();
     if (this.stopping) return;
-    if (await this.runTool('tsc', [this.layout.tsc, '-p', 'tsconfig.json'])) await this.restartManager();
+    const built = await this.runTool('tsc', [this.layout.tsc, '-p', 'tsconfig.json']);
+    if (this.stopping) return;
+    if (built) await this.restartManager();
     else this.say('the build failed (see above): fix it and save to start the manager');
     this.say(`watching src/, apis/ and config/ for changes (Ctrl-C stops everything)`);
     this.ready = true;
@@ -181,12 +185,14 @@ class DevLoop {
 
   private async cycle(batch: ChangeSet): Promise<void> {
     const keep = 'the manager keeps running the previous build';
-    if (batch.generate && !(await this.runTool('generate', [KUBEGEN_BIN, 'generate', '--quiet']))) return this.say(`kubegen generate failed (see above): ${keep}`);
+    const generated = !batch.generate || (await this.runTool('generate', [KUBEGEN_BIN, 'generate', '--quiet']));
     if (this.stopping) return;
+    if (!generated) return this.say(`kubegen generate failed (see above): ${keep}`);
     const identityChanged = await this.cluster!.sync();
     const rebuild = batch.build || batch.generate;
-    if (rebuild && !(await this.runTool('tsc', [this.layout.tsc, '-p', 'tsconfig.json']))) return this.say(`the build failed (see above): ${keep}`);
+    const built = !rebuild || (await this.runTool('tsc', [this.layout.tsc, '-p', 'tsconfig.json']));
     if (this.stopping) return;
+    if (!built) return this.say(`the build failed (see above): ${keep}`);
     if (rebuild || identityChanged || !this.manager || this.manager.done) await this.restartManager();
   }
 
