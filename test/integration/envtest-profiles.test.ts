@@ -43,6 +43,8 @@ describe('envtest profile crd-only (CRD apiserver 1.36)', () => {
     assert.equal(testNamespaceName('My Test').replace(/-[0-9a-f]{6}$/, ''), 'my-test');
     assert.doesNotThrow(() => env.require('cel-validation', 'watch-list', 'server-side-apply'));
     assert.ok(env.serves('watch-list') && !env.serves('events'));
+    // Every request is allowed there: a manager cannot be run as its ServiceAccount against a project's RBAC.
+    await assert.rejects(env.installProjectRbac('/nonexistent-project'), /'crd-only' profile .* cannot serve rbac, core-kinds; the 'full' profile .* serves them/);
     const transport = env.transport();
     try {
       await assert.rejects(createTestNamespace(transport, 'x'), /does not serve namespaces \(404\).*use the 'full' profile/);

@@ -3,9 +3,11 @@
  * this machine, the system's Node 20 as the only `node` on PATH (support/newcomer.ts):
  *
  *   npm pack --workspaces → npm install the two tarballs (the CLI) → npx kubegen init --kubegen-from → npm install
- *   → create api ×3 (one cluster-scoped, one a second version) → create webhook (defaulting, validation, conversion) → generate → verify → npm test (unit) → npm run test:envtest (its own
+ *   → create api ×3 (one cluster-scoped, one a second version) → create webhook (defaulting, validation, conversion) → generate → without the
+ *   status RBAC marker, npm run test:envtest fails naming the forbidden request (the manager runs as its ServiceAccount) → restored → verify → npm test (unit) → npm run test:envtest (its own
  *   control plane) → kubegen loadtest of its manager (30 objects, churn, an apiserver restart) → install-crds + samples on the shared control plane → the built manager reconciles the sample
- *   to Ready → SIGTERM → exit 0 → npm prune --omit=dev leaves no generator in node_modules → the pruned manager
+ *   to Ready → SIGTERM → exit 0 → npm run dev (local control plane: kubectl apply of the sample reaches Ready, an edit
+ *   is picked up, Ctrl-C leaves no process) → npm prune --omit=dev leaves no generator in node_modules → the pruned manager
  *   still runs, serving its metrics over HTTPS (a self-signed certificate) to the admin only. The node_modules size
  *   and the idle manager's RSS are printed as diagnostics (README quotes them).
  */
@@ -22,6 +24,7 @@ import { defaultAssetDirs } from '@kubegen/runtime/internal/testing/envtest/envt
 import { REPO_ROOT } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { newcomerEnv, run, treeSize } from './support/newcomer.js';
+import { checkDevLoop } from './support/newcomer-dev.js';
 import { procRssMB } from '../support/proc.js';
 import { scrape } from '../support/scrape.js';
 
@@ -134,6 +137,29 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   npx('create', 'webhook', '--group', 'ships', '--version', 'v2', '--kind', 'Frigate', '--conversion');
   const npmRun = (script: string, timeoutMs?: number) => run('npm', ['run', script], { cwd: project, env: userEnv, ...(timeoutMs ? { timeoutMs } : {}) });
   npmRun('generate');
+
+  // 3b. RBAC as shipped: the envtest suite runs the manager as its ServiceAccount, bound to config/rbac as deployed.
+  // Without the marker that lets the controller write a Frigate's status, `generate` drops the rule and test:envtest
+  // fails naming the refused request and the marker; restored, the suite passes (step 4).
+  const rbacStarted = performance.now();
+  const controllerFile = path.join(project, 'src/controllers/frigate-controller.ts');
+  const controllerSource = fs.readFileSync(controllerFile, 'utf8');
+  const statusMarker = '// +kubebuilder:rbac:groups=ships.newcomer.kubegen.dev,resources=frigates/status,verbs=get;update;patch\n';
+  assert.ok(controllerSource.includes(statusMarker), 'the scaffolded controller carries the status marker');
+  fs.writeFileSync(controllerFile, controllerSource.replace(statusMarker, ''));
+  npmRun('generate');
+  assert.doesNotMatch(fs.readFileSync(path.join(project, 'config/rbac/role.yaml'), 'utf8'), /frigates\/status/);
+  const refused = run('npm', ['run', 'test:envtest'], { cwd: project, env: userEnv, timeoutMs: 180_000, allowFailure: true });
+  assert.notEqual(refused.status, 0, `test:envtest passes without the status rule:\n${refused.stdout}`);
+  assert.match(refused.stdout, /✖ the controller marks a new Frigate Ready/);
+  assert.match(
+    refused.stdout,
+    /- update frigates\/status \(group ships\.newcomer\.kubegen\.dev\) in namespace frigate-[a-z0-9]+, as system:serviceaccount:fleet-operator-system:fleet-operator-controller-manager; the marker \+kubebuilder:rbac:groups=ships\.newcomer\.kubegen\.dev,resources=frigates\/status,verbs=update grants it/,
+    refused.stdout,
+  );
+  fs.writeFileSync(controllerFile, controllerSource);
+  npmRun('generate');
+  t.diagnostic(`RBAC as shipped (a marker removed, generate, test:envtest refused, restored, generate): ${((performance.now() - rbacStarted) / 1000).toFixed(1)} s`);
   npmRun('verify');
 
   // 4. Its unit tests (fake clientset) and its envtest suite (a control plane of its own).
@@ -186,6 +212,11 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   const devNode = path.join(project, 'node_modules/.bin/node'); // what `npm start` runs
   const dev = await runManager(devNode, project, userEnv, namespace, 'frigate-sample');
   const devModules = treeSize(path.join(project, 'node_modules'));
+
+  // 5b. npm run dev (support/newcomer-dev.ts): a local control plane, the manager as its ServiceAccount with the
+  // webhooks wired to it; kubectl apply of the sample reaches Ready, an edit is picked up, Ctrl-C leaves nothing.
+  const loop = await checkDevLoop(project, userEnv);
+  t.diagnostic(`npm run dev: manager ready after ${loop.readySeconds.toFixed(1)} s, an edit live after ${loop.editSeconds.toFixed(1)} s, ${loop.totalSeconds.toFixed(1)} s in all`);
 
   // 6. A production install: no generator, still runs (on the repo's Node 24, as a node:24 image would).
   run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: project, env: userEnv });

@@ -35,7 +35,7 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@types/node', 'kubegen', 'node', 'typescript']);
     assert.deepEqual(
       Object.keys(pkg['scripts']).sort(),
-      ['build', 'deploy', 'generate', 'install-crds', 'pretest', 'pretest:envtest', 'run', 'setup-envtest', 'start', 'test', 'test:envtest', 'undeploy', 'uninstall-crds', 'verify'],
+      ['build', 'deploy', 'dev', 'generate', 'install-crds', 'pretest', 'pretest:envtest', 'run', 'setup-envtest', 'start', 'test', 'test:envtest', 'undeploy', 'uninstall-crds', 'verify'],
     );
     assert.equal(pkg['scripts'].generate, 'kubegen');
     assert.equal(pkg['scripts'].verify, 'kubegen verify');
@@ -122,6 +122,12 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.deepEqual(sample.metadata.labels, { 'app.kubernetes.io/name': 'fleet-operator', 'app.kubernetes.io/managed-by': 'kustomize' });
     assert.match(read(dir, 'config/samples/ships_v1_frigate.yaml'), /# The smallest valid Frigate, made by `npx kubegen sample --apis apis --kind Frigate`/, 'made by the sample generator');
     assert.ok(fs.existsSync(path.join(dir, 'test/envtest/frigate-controller.test.ts')), 'an envtest test for the controller');
+    // RBAC as shipped: the suite binds config/rbac to the ServiceAccount, and the manager under test runs as it.
+    assert.match(read(dir, 'test/envtest/setup.ts'), /await env\.installProjectRbac\(ROOT\)/);
+    const envtestTest = read(dir, 'test/envtest/frigate-controller.test.ts');
+    assert.match(envtestTest, /const asManager = recordForbidden\(createTransport\(\{ kubeconfig: envtestManagerKubeconfig\(\) \}\)\);\n  const mgr = new Manager\(\{ transport: asManager,/);
+    assert.match(envtestTest, /failFast: \(\) => asManager\.assertNoneForbidden\(\)/);
+    assert.match(envtestTest, /\n  asManager\.assertNoneForbidden\(\);\n\}\);\n$/);
     assert.ok(!fs.existsSync(path.join(dir, 'test/envtest/fleet-controller.test.ts')));
     assert.ok(!fs.existsSync(path.join(dir, 'src/controllers/fleet-controller.ts')));
     const controller = read(dir, 'src/controllers/frigate-controller.ts');

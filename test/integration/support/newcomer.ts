@@ -50,11 +50,14 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs `cmd args` in `cwd`; throws with the command's output when it exits non-zero. */
-export function run(cmd: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): RunResult {
+/**
+ * Runs `cmd args` in `cwd`; throws with the command's output when it exits non-zero (or, with `allowFailure`, only
+ * when it could not run or timed out: the caller checks `status`).
+ */
+export function run(cmd: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean }): RunResult {
   const res = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env, encoding: 'utf8', timeout: opts.timeoutMs ?? 300_000, maxBuffer: 64 << 20 });
   const out = { status: res.status, stdout: res.stdout ?? '', stderr: res.stderr ?? '' };
-  if (res.error || res.status !== 0) {
+  if (res.error || (res.status !== 0 && !opts.allowFailure)) {
     const tail = (s: string): string => s.split('\n').slice(-40).join('\n');
     throw new Error(`\`${cmd} ${args.join(' ')}\` in ${opts.cwd} failed (${res.error?.message ?? `exit ${res.status}`}):\n${tail(out.stdout)}\n${tail(out.stderr)}`);
   }

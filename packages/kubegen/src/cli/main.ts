@@ -11,6 +11,7 @@ import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } 
 import type { ScaffoldResult } from '../scaffold/index.js';
 import { addLoadtestCommand } from './loadtest-command.js';
 import { addDeleteCommand } from './delete-api-command.js';
+import { addDevCommand } from './dev-command.js';
 import { formatScaffoldResult } from './scaffold-report.js';
 import { defaultPipeline } from './pipeline.js';
 import { editDistance, formatUnknownOptions, parseBool, unknownOptions } from './suggest.js';
@@ -99,6 +100,7 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
   addScaffoldCommands(program, io);
   addLoadtestCommand(program, io, (code) => (exitCode = code));
   addDeleteCommand(program, io, (code) => (exitCode = code));
+  addDevCommand(program, io, (code) => (exitCode = code));
   return { program, exitCode: () => exitCode };
 }
 

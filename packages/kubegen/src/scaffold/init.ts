@@ -145,6 +145,7 @@ function packageJson(v: InitValues): string {
       'pretest:envtest': 'npm run build',
       'test:envtest': 'node --test --test-concurrency=1 --test-global-setup=dist/test/envtest/setup.js "dist/test/envtest/**/*.test.js"',
       'setup-envtest': 'kubegen-setup-envtest',
+      dev: 'kubegen dev',
       start: 'node dist/src/main.js',
       run: 'npm run build && node dist/src/main.js',
       'install-crds': 'npm run generate && kubectl apply -k config/crd',

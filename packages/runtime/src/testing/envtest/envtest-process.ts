@@ -1,23 +1,30 @@
 /**
  * Child processes of the envtest harness (etcd, kube-apiserver) that must never outlive the test process.
  *
- * Each child runs in its own process group (`detached`), so a kill reaches anything it forked. Every live child is
- * in a registry that is killed (SIGKILL to the group) on `exit`, SIGINT, SIGTERM, SIGHUP and uncaught errors; after a
- * signal the signal is re-raised so the process still dies the way it would have. A watchdog shell per child kills
- * the group if the test process disappears without running any handler (SIGKILL, OOM).
+ * Each child runs in its own process group (`detached`), so a kill reaches anything it forked (and a terminal's
+ * Ctrl-C does not: the parent decides). Every live child is in a registry that is killed (SIGKILL to the group) on
+ * `exit` and uncaught errors, and on SIGINT, SIGTERM and SIGHUP when nothing else handles the signal (then the
+ * signal is re-raised so the process still dies the way it would have); a program with its own handler (`kubegen
+ * dev`, which stops its children gracefully first) keeps them until it exits. A watchdog shell per child kills the
+ * group if the parent disappears without running any handler (SIGKILL, OOM).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
+/** What {@link ManagedProcess} runs and where its output goes. */
 export interface ManagedProcessOptions {
+  /** Shown in error messages. */
   name: string;
   command: string;
   args: string[];
   cwd?: string;
   /** Copy the child's stdout/stderr to this process's stderr. */
   attachOutput?: boolean;
+  /** The child's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
   /** A directory the watchdog removes after killing the group if this process died without cleaning up. */
   watchdogRemoves?: string;
+  /** Receives the child's output as it arrives (it is also kept for `output()`). */
+  onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
 }
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -56,16 +63,21 @@ function installHooks(): void {
   process.on('uncaughtExceptionMonitor', killAllNow);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = (): void => {
-      killAllNow();
       process.removeListener(sig, onSignal);
-      // Let the default (or another listener) handle it as if we had not been here.
-      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+      // Another listener handles the signal (and stops the children its own way): the exit hook still kills what is left.
+      if (process.listenerCount(sig) > 0) return;
+      killAllNow();
+      // Let the default action end the process as if we had not been here.
+      process.kill(process.pid, sig);
     };
     process.on(sig, onSignal);
   }
 }
 
-/** A running child process in its own process group. */
+/**
+ * A running child process in its own process group that never outlives this process (see the module comment):
+ * `stop()` ends it gracefully, `killNow()` at once, `output()` is its last lines for error messages.
+ */
 export class ManagedProcess {
   readonly name: string;
   private readonly child: ChildProcess;
@@ -99,10 +111,12 @@ export class ManagedProcess {
         resolve(-1);
       });
     });
-    for (const stream of [this.child.stdout, this.child.stderr]) {
+    for (const [stream, name] of [[this.child.stdout, 'stdout'], [this.child.stderr, 'stderr']] as const) {
       stream?.on('data', (chunk: Buffer) => {
         if (opts.attachOutput) process.stderr.write(chunk);
-        this.record(chunk.toString('utf8'));
+        const text = chunk.toString('utf8');
+        opts.onOutput?.(text, name);
+        this.record(text);
       });
     }
     // Do not keep the event loop alive just because a control plane is running.
@@ -120,6 +134,7 @@ export class ManagedProcess {
     }
   }
 
+  /** The child's process id, which is also its process group's id (undefined if it could not be started). */
   get pid(): number | undefined {
     return this.child.pid;
   }

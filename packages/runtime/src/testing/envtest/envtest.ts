@@ -7,6 +7,8 @@
  * key pair is generated) and `crd-only` runs the CRD apiserver of Kubernetes 1.36 (admin by a client certificate
  * in `system:masters`, made with `@peculiar/x509`). `require(...)` fails clearly when a test needs what its profile
  * cannot serve. There is no controller-manager: no garbage collection, namespaces never finish deleting.
+ * `installProjectRbac(dir)` (`full` only) binds a project's config/rbac to its ServiceAccount and returns a kubeconfig
+ * for it, so that a manager under test runs with the permissions it has when deployed.
  *
  * Fault injection for informer tests: `stopApiServer()`/`startApiServer()` restart the apiserver on the same port
  * with the same data; `compactEtcd()` compacts etcd to its current revision. `stop()` kills both and removes the dir.
@@ -24,6 +26,8 @@ import { freePorts } from './envtest-ports.js';
 import { crdOnlyProfileSetup, fullProfileSetup, type AdminCredentials } from './envtest-profile-setup.js';
 import { profileServes, requireCapabilities, type EnvtestCapability, type EnvtestProfile } from './envtest-profiles.js';
 import { ManagedProcess, onAbnormalExit } from './envtest-process.js';
+import { clusterOf, runAsServiceAccount, type ServiceAccountIdentity } from './envtest-rbac.js';
+import { readProjectRbac, type ProjectRbacOptions } from './project-rbac.js';
 
 /** Settings of {@link Envtest.start}: binaries, CRDs to install, timeouts and extra flags; all optional. */
 export interface EnvtestOptions {
@@ -50,6 +54,10 @@ export interface EnvtestOptions {
   etcdArgs?: string[];
   /** Copy the control plane's output to stderr (default `KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true`). */
   attachOutput?: boolean;
+  /** The apiserver's port on 127.0.0.1 (default: a free port). */
+  apiserverPort?: number;
+  /** etcd's client port on 127.0.0.1 (default: a free port; its peer port is always a free one). */
+  etcdPort?: number;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -115,7 +123,9 @@ export class Envtest {
     ];
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-envtest-'));
     try {
-      const [etcdPort, peerPort, apiPort] = (await freePorts(3)) as [number, number, number];
+      const [freeEtcd, peerPort, freeApi] = (await freePorts(3)) as [number, number, number];
+      const etcdPort = opts.etcdPort || freeEtcd;
+      const apiPort = opts.apiserverPort || freeApi;
       fs.mkdirSync(path.join(dir, 'certs'));
       const common = [
         `--etcd-servers=http://127.0.0.1:${etcdPort}`,
@@ -168,6 +178,20 @@ export class Envtest {
   /** A new transport authenticated as the admin user. Callers may `close()` it; `stop()` does not. */
   transport(opts: TransportOptions = {}): HttpTransport {
     return new HttpTransport(this.kubeConfig, opts);
+  }
+
+  /**
+   * Installs the RBAC of the project in `projectDir` as `kubectl apply -k config/default` would create it (see
+   * `readProjectRbac`: config/rbac with config/default's namespace and namePrefix; the namespace is created) and
+   * returns a kubeconfig that authenticates as the project's ServiceAccount, to run the manager under test as
+   * deployed. Wrap its transport in `recordForbidden` to name every request its RBAC refuses. Throws naming the file
+   * for a layout it cannot read; refused on the `crd-only` profile (no RBAC there: every request is allowed).
+   */
+  async installProjectRbac(projectDir: string, opts: ProjectRbacOptions & { expirationSeconds?: number } = {}): Promise<ServiceAccountIdentity> {
+    this.require('rbac', 'core-kinds');
+    const rbac = readProjectRbac(projectDir, opts);
+    const kubeconfigPath = path.join(this.dir, `${rbac.serviceAccount.namespace}.${rbac.serviceAccount.name}.kubeconfig`);
+    return runAsServiceAccount(this.admin, clusterOf(this.kubeConfig), rbac, { kubeconfigPath, ...(opts.expirationSeconds !== undefined ? { expirationSeconds: opts.expirationSeconds } : {}) });
   }
 
   /** Installs CRDs given as objects, or as file/folder paths; resolves once all are Established and served. */
