@@ -99,22 +99,6 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
   return generated;
 }
 
-/**
- * `--from-cluster`: the selected CRDs of the cluster, parsed as CRD files are (names `cluster:<name>` in errors).
- * A cluster with no CRD (none selected is an error naming the selection) is an input error, as an empty folder is.
- */
-async function parseCluster(input: ClusterInput, pipeline: Pipeline): Promise<ApiModel> {
-  const conn = await (pipeline.connectCluster ?? defaultPipeline.connectCluster!)(input);
-  try {
-    const { readClusterCrds } = await import('./cluster-crds.js');
-    const crds = await readClusterCrds(conn, input);
-    if (crds.length === 0) throw new CliInputError(`--from-cluster: ${conn.description} has no CustomResourceDefinition`);
-    return await (pipeline.parseCrdObjects ?? defaultPipeline.parseCrdObjects!)(crds as Record<string, unknown>[]);
-  } finally {
-    conn.close();
-  }
-}
-
 /** `codegen generate`: parse, generate, replace the output folder atomically. Returns the exit code. */
 export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<number> {
   // Fail fast, before the (possibly long) generation, when the output folder is not ours. writeOutput checks again.
@@ -213,6 +197,22 @@ async function exists(dir: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/**
+ * `--from-cluster`: the selected CRDs of the cluster, parsed as CRD files are (names `cluster:<name>` in errors).
+ * A cluster with no CRD (none selected is an error naming the selection) is an input error, as an empty folder is.
+ */
+async function parseCluster(input: ClusterInput, pipeline: Pipeline): Promise<ApiModel> {
+  const conn = await (pipeline.connectCluster ?? defaultPipeline.connectCluster!)(input);
+  try {
+    const { readClusterCrds } = await import('./cluster-crds.js');
+    const crds = await readClusterCrds(conn, input);
+    if (crds.length === 0) throw new CliInputError(`--from-cluster: ${conn.description} has no CustomResourceDefinition`);
+    return await (pipeline.parseCrdObjects ?? defaultPipeline.parseCrdObjects!)(crds as Record<string, unknown>[]);
+  } finally {
+    conn.close();
+  }
 }
 
 function countKinds(model: ApiModel): number {

@@ -2,9 +2,9 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
+import type { ClusterInput } from './cluster-crds.js';
 import { InputError } from '../model/errors.js';
 import { CliInputError, UsageError } from './errors.js';
-import type { ClusterInput } from './cluster-crds.js';
 
 /**
  * The `codegen` configuration: the config file (`codegen.config.yaml|yml|json`) merged with command-line flags.

@@ -10,8 +10,6 @@ import { runDashboard, type DashboardFlags } from './dashboard.js';
 import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
 import type { ScaffoldResult } from '../scaffold/index.js';
 import { addLoadtestCommand } from './loadtest-command.js';
-import { editDistance } from './edit-distance.js';
-export { editDistance } from './edit-distance.js';
 import { defaultPipeline } from './pipeline.js';
 import type { Pipeline } from './pipeline.js';
 import type { ProgressSink } from './progress.js';
@@ -212,6 +210,17 @@ function unknownCommand(program: Command, argv: readonly string[]): { typed: str
     if (distance <= Math.max(2, Math.floor(name.length / 3)) && (!closest || distance < closest.distance)) closest = { name, distance };
   }
   return { typed: first, closest: closest?.name };
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 function parseBool(value: string): boolean {
