@@ -214,8 +214,8 @@ describe('fromCluster in the config file and the flags', () => {
     const usage = async (flags: Parameters<typeof resolveConfig>[0], cwd: string, message: RegExp) =>
       assert.rejects(resolveConfig(flags, cwd), (e: unknown) => e instanceof UsageError && message.test(e.message), message.source);
     const empty = fs.mkdtempSync(path.join(dir, 'empty-'));
-    await usage({ crd: ['a.b.io'], out: 'o' }, empty, /^--crd goes with --from-cluster/);
-    await usage({ kubeconfig: 'k', group: ['g'], out: 'o' }, empty, /^--kubeconfig, --group go with --from-cluster/);
+    await usage({ crd: ['a.b.io'], out: 'o' }, empty, /^--crd goes with --from-cluster \(reading CRDs from a cluster\); did you mean --crds \(CRD files and folders\)\?$/);
+    await usage({ kubeconfig: 'k', group: ['g'], out: 'o' }, empty, /^--kubeconfig, --group go with --from-cluster \(reading CRDs from a cluster\)$/);
     await usage({ fromCluster: true, crds: ['a.yaml'], out: 'o' }, empty, /^pass one of --crds, --apis and --from-cluster$/);
     await usage({ fromCluster: true, skipNonCrds: true, out: 'o' }, empty, /--skip-non-crds goes with --crds .*not --from-cluster/);
     await usage({ fromCluster: true, crd: [' '], out: 'o' }, empty, /--crd must not be empty/);

@@ -69,9 +69,9 @@ describe('mistakes on the command line', () => {
     const far = await cli(tmp, 'xyzzy');
     assert.equal(far.code, 2);
     assert.match(far.err, /^error: unknown command 'xyzzy'$/m);
-    const opt = await cli(tmp, 'generate', '--crd', 'x', '--out', 'y');
+    const opt = await cli(tmp, 'generate', '--cdrs', 'x', '--out', 'y');
     assert.equal(opt.code, 2);
-    assert.match(opt.err, /unknown option '--crd'[\s\S]*Did you mean --crds\?/);
+    assert.match(opt.err, /unknown option '--cdrs'[\s\S]*Did you mean --crds\?/);
   });
 
   it('ends quietly with exit 0 when stdout is closed (kubegen … | head -1)', async () => {

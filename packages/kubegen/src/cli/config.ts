@@ -179,7 +179,11 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
 function resolveCluster(flags: CliFlags, cwd: string, base: ClusterInput | undefined): ClusterInput | undefined {
   const given = (['kubeconfig', 'context', 'crd', 'group'] as const).filter((k) => flags[k] !== undefined);
   if (base === undefined) {
-    if (given.length > 0) throw new UsageError(`${given.map((k) => `--${k}`).join(', ')} ${given.length === 1 ? 'goes' : 'go'} with --from-cluster (reading CRDs from a cluster)`);
+    if (given.length > 0) {
+      // `--crd` is one letter from `--crds`: someone passing files most likely meant that.
+      const hint = given.includes('crd') ? '; did you mean --crds (CRD files and folders)?' : '';
+      throw new UsageError(`${given.map((k) => `--${k}`).join(', ')} ${given.length === 1 ? 'goes' : 'go'} with --from-cluster (reading CRDs from a cluster)${hint}`);
+    }
     return undefined;
   }
   const out: ClusterInput = { crds: flags.crd ?? base.crds, groups: flags.group ?? base.groups };
