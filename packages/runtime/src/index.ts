@@ -47,8 +47,7 @@ export { describeRequest } from './client/errors.js';
 export { describeForbidden, explainError, forbiddenRequestOf, rbacMarkerFor } from './client/forbidden.js';
 export type { ForbiddenRequest } from './client/forbidden.js';
 
-// The dynamic client and unstructured objects, for kinds known only at run time (client-go `dynamic`, apimachinery
-// `unstructured`); the GroupVersionKind/Resource names and the RESTMapping it is built from
+// The dynamic client: kinds known only at run time, unstructured objects and their nested fields, the names and mappings it takes (client-go `dynamic`, apimachinery `unstructured`)
 export { DynamicClient, DynamicResourceClient } from './dynamic/dynamic-client.js';
 export { fromUnstructured, groupVersionKindOf, isObjectOfKind, setListItemKinds, toUnstructured } from './dynamic/unstructured.js';
 export type { Unstructured, UnstructuredList } from './dynamic/unstructured.js';

@@ -36,6 +36,7 @@ class UnstructuredResourceClient extends ResourceClient<Unstructured, Unstructur
 
 /** The entry point: a client per resource (see the module comment). */
 export class DynamicClient {
+  /** A dynamic client sending its requests through `transport` (an `HttpTransport`, or a `FakeTransport` in tests). */
   constructor(readonly transport: Transport) {}
 
   /** The resource `gvr`, cluster-wide (cluster-scoped kinds, or every namespace); `.namespace(ns)` for one namespace. */
@@ -68,6 +69,10 @@ export class DynamicResourceClient {
   readonly namespaceName: string | undefined;
   private readonly client: UnstructuredResourceClient;
 
+  /**
+   * Prefer {@link DynamicClient.resource} and {@link DynamicClient.forMapping}. `mapping` says the kind and scope of
+   * `info` are known; without it, `info.namespaced` follows `namespace`. Throws a `TypeError` for an invalid namespace.
+   */
   constructor(
     readonly transport: Transport,
     info: ResourceInfo,
@@ -93,11 +98,13 @@ export class DynamicResourceClient {
     return `${this.info.group}/${this.info.version}/${this.info.resource}`;
   }
 
+  /** The object `name`. */
   async get(name: string, opts: GetOptions = {}): Promise<Unstructured> {
     this.checkName(name);
     return this.client.get(name, opts);
   }
 
+  /** One page of the objects (all of them without `limit`); items without a kind get the list's (module comment). */
   async list(opts: ListOptions = {}): Promise<UnstructuredList> {
     return this.client.list(opts);
   }
@@ -107,6 +114,7 @@ export class DynamicResourceClient {
     return this.client.listAll(opts);
   }
 
+  /** Opens a watch; resolves once the server accepted it. */
   async watch(opts: WatchOptions = {}): Promise<Watch<Unstructured>> {
     return this.client.watch(opts);
   }
@@ -116,11 +124,13 @@ export class DynamicResourceClient {
     return this.client.create(this.typed(obj, 'create'), opts);
   }
 
+  /** Replaces the object `obj.metadata.name` (a stale `resourceVersion` is a 409 Conflict). */
   async update(obj: Unstructured, opts: UpdateOptions = {}): Promise<Unstructured> {
     this.checkName(obj.metadata?.name);
     return this.client.update(this.typed(obj, 'update'), opts);
   }
 
+  /** Replaces the status of `obj.metadata.name` through the status subresource. */
   async updateStatus(obj: Unstructured, opts: UpdateOptions = {}): Promise<Unstructured> {
     this.checkName(obj.metadata?.name);
     return this.client.updateStatus(this.typed(obj, 'updateStatus'), opts);
@@ -146,11 +156,13 @@ export class DynamicResourceClient {
     return this.client.applyStatus(this.applyConfig(obj, 'applyStatus'), opts);
   }
 
+  /** Deletes the object `name` (with finalizers, marks it for deletion). */
   async delete(name: string, opts: DeleteOptions = {}): Promise<void> {
     this.checkName(name);
     return this.client.delete(name, opts);
   }
 
+  /** Deletes every object the selectors match, in the namespace or cluster-wide. */
   async deleteCollection(opts: DeleteCollectionOptions = {}): Promise<void> {
     return this.client.deleteCollection(opts);
   }
