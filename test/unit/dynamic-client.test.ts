@@ -7,6 +7,9 @@ import type { Unstructured, UnstructuredList } from '@kubegen/runtime/internal/d
 import type { RESTMapping } from '@kubegen/runtime/internal/restmapper/types.js';
 import { FakeDynamicClient, newFakeDynamicClient } from '@kubegen/runtime/internal/testing/fake/fake-dynamic.js';
 import { FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import { Reflector } from '@kubegen/runtime/internal/cache/reflector.js';
+import type { ListerWatcher } from '@kubegen/runtime/internal/cache/reflector-types.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { BARS, FOOS, take } from './fake-fixtures.js';
 
 const FOO_GVR = { group: 'example.com', version: 'v1', resource: 'foos' };
@@ -240,6 +243,38 @@ describe('DynamicClient list item kinds', () => {
     const all: Unstructured[] = [];
     for await (const o of cms.listAll()) all.push(o);
     assert.deepEqual(all.map((o) => o.kind), ['ConfigMap', 'Other'], 'listAll stamps too');
+  });
+});
+
+describe('DynamicResourceClient as a ListerWatcher', () => {
+  it('a reflector lists and watches through it; WatchList support is the transport\'s', async () => {
+    const client = newFakeDynamicClient([FOOS], { ...fooObj('a'), metadata: { name: 'a', namespace: 'ns' } });
+    const lw: ListerWatcher<Unstructured> = client.resource(FOO_GVR).namespace('ns');
+    assert.equal(lw.isWatchListSemanticsUnsupported?.(), true, 'the fake transport says so by default');
+    const seen: string[] = [];
+    let added!: () => void;
+    const gotB = new Promise<void>((resolve) => (added = resolve));
+    const reflector = new Reflector<Unstructured>(lw, {
+      replace: (items) => void seen.push(...items.map((o) => `replace ${o.kind}/${o.metadata!.name}`)),
+      add: (o) => {
+        seen.push(`add ${o.kind}/${o.metadata!.name}`);
+        added();
+      },
+      update: () => {},
+      delete: () => {},
+    }, { name: 'foos', logger: nullLogger });
+    const running = reflector.run();
+    for (let i = 0; client.tracker.openWatches === 0; i++) {
+      assert.ok(i < 5000, 'the reflector opened a watch');
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await client.resource(FOO_GVR).namespace('ns').create(fooObj('b'));
+    await gotB;
+    await reflector.stop();
+    await running;
+    assert.deepEqual(seen, ['replace Foo/a', 'add Foo/b']);
+    client.fake.watchListSemantics = true;
+    assert.equal(lw.isWatchListSemanticsUnsupported?.(), false);
   });
 });
 

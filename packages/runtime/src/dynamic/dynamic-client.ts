@@ -22,6 +22,7 @@ import type {
   WatchOptions,
 } from '../client/interfaces.js';
 import { apiVersionOf, type ResourceInfo, type Transport, type Watch } from '../client/types.js';
+import type { ListerWatcher } from '../cache/reflector-types.js';
 import type { GroupVersionResource } from '../discovery/types.js';
 import type { RESTMapping } from '../restmapper/types.js';
 import { checkPathSegment } from './path-segment.js';
@@ -58,9 +59,10 @@ export class DynamicClient {
 
 /**
  * One resource's verbs, cluster-wide or in one namespace (client-go's `NamespaceableResourceInterface` and
- * `ResourceInterface` in one class). Immutable: `namespace(ns)` returns a new client.
+ * `ResourceInterface` in one class). Immutable: `namespace(ns)` returns a new client. A reflector can list and watch
+ * through it (it is a `ListerWatcher<Unstructured>`).
  */
-export class DynamicResourceClient {
+export class DynamicResourceClient implements ListerWatcher<Unstructured> {
   /** What requests are built from; `kind` and `listKind` are `''` unless the client was built from a mapping. */
   readonly info: ResourceInfo;
   /** The mapping the client was built from, if any. */
@@ -112,6 +114,14 @@ export class DynamicResourceClient {
   /** Walks every page (`limit` per page, default 500) and yields each item, kinds stamped as `list` does. */
   listAll(opts: ListOptions = {}): AsyncIterable<Unstructured> {
     return this.client.listAll(opts);
+  }
+
+  /**
+   * What the transport says about WatchList (a `FakeTransport` cannot serve one unless asked to): with `list` and
+   * `watch`, this client is a reflector's `ListerWatcher`, as client-go's dynamic informers use the dynamic client.
+   */
+  isWatchListSemanticsUnsupported(): boolean {
+    return this.client.isWatchListSemanticsUnsupported();
   }
 
   /** Opens a watch; resolves once the server accepted it. */
