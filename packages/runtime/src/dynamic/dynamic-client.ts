@@ -21,7 +21,7 @@ import type {
   ApplyOptions, CreateOptions, DeleteCollectionOptions, DeleteOptions, GetOptions, ListOptions, Patch, PatchOptions, UpdateOptions,
   WatchOptions,
 } from '../client/interfaces.js';
-import { apiVersionOf, type ResourceInfo, type Transport, type Watch } from '../client/types.js';
+import { apiVersionOf, resourceKey, type ResourceInfo, type Transport, type Watch } from '../client/types.js';
 import type { ListerWatcher } from '../cache/reflector-types.js';
 import type { GroupVersionResource } from '../discovery/types.js';
 import type { RESTMapping } from '../restmapper/types.js';
@@ -97,7 +97,7 @@ export class DynamicResourceClient implements ListerWatcher<Unstructured> {
 
   /** `group/version/resource`, e.g. `apps/v1/deployments`, `/v1/configmaps`. */
   get resourceKey(): string {
-    return `${this.info.group}/${this.info.version}/${this.info.resource}`;
+    return resourceKey(this.info);
   }
 
   /** The object `name`. */
