@@ -205,6 +205,7 @@ describe('DynamicClient rules (client-go semantics), nothing sent when refused',
     assert.throws(() => client.resource({ ...FOO_GVR, group: 'a/b' }), /invalid group/);
     assert.throws(() => client.resource({ ...FOO_GVR, version: '' }), /a resource and a version are required/);
     assert.equal(client.resource(FOO_GVR).namespace('ns').namespace('').namespaceName, undefined, "'' is cluster-wide again");
+    assert.equal(client.resource({ group: '', version: 'v1', resource: 'pods' }).namespace('ns').resourceKey, '/v1/pods');
   });
 
   it('fills in apiVersion from the resource, and the kind from a mapping', async () => {
