@@ -70,12 +70,12 @@ describe('mistakes on the command line', () => {
     const far = await cli(tmp, 'xyzzy');
     assert.equal(far.code, 2);
     assert.match(far.err, /^error: unknown command 'xyzzy'$/m);
-    const opt = await cli(tmp, 'generate', '--crd', 'x', '--out', 'y');
+    const opt = await cli(tmp, 'generate', '--cdrs', 'x', '--out', 'y');
     assert.equal(opt.code, 2);
-    assert.equal(opt.err, "error: unknown option '--crd' (did you mean --crds?)\n(run kubegen generate --help for usage)\n");
-    const bare = await cli(tmp, '--crd', 'x', '--versoin');
+    assert.equal(opt.err, "error: unknown option '--cdrs' (did you mean --crds?)\n(run kubegen generate --help for usage)\n");
+    const bare = await cli(tmp, '--cdrs', 'x', '--versoin');
     assert.equal(bare.code, 2, 'the default command (generate), and the program\'s own options as suggestions');
-    assert.match(bare.err, /^error: unknown option '--crd' \(did you mean --crds\?\)\nerror: unknown option '--versoin' \(did you mean --version\?\)\n/);
+    assert.match(bare.err, /^error: unknown option '--cdrs' \(did you mean --crds\?\)\nerror: unknown option '--versoin' \(did you mean --version\?\)\n/);
   });
 
   it('names every mistyped option, each with the closest, before complaining about missing required ones', async () => {

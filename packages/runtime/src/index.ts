@@ -49,6 +49,19 @@ export { describeRequest } from './client/errors.js';
 export { describeForbidden, explainError, forbiddenRequestOf, rbacMarkerFor } from './client/forbidden.js';
 export type { ForbiddenRequest } from './client/forbidden.js';
 
+// The dynamic client: kinds known only at run time, unstructured objects and their nested fields, the names and mappings it takes (client-go `dynamic`, apimachinery `unstructured`)
+export { DynamicClient, DynamicResourceClient } from './dynamic/dynamic-client.js';
+export { fromUnstructured, groupVersionKindOf, isObjectOfKind, setListItemKinds, toUnstructured } from './dynamic/unstructured.js';
+export type { Unstructured, UnstructuredList } from './dynamic/unstructured.js';
+export {
+  nestedBool, nestedField, NestedFieldError, nestedInt64, nestedMap, nestedNumber, nestedSlice, nestedString,
+  nestedStringMap, nestedStringSlice, removeNestedField, setNestedField,
+} from './dynamic/nested.js';
+export type { Nested } from './dynamic/nested.js';
+export { isValidPathSegmentName, pathSegmentErrors } from './dynamic/path-segment.js';
+export type { GroupVersionKind, GroupVersionResource } from './discovery/types.js';
+export type { RESTMapping } from './restmapper/types.js';
+
 // Server-side apply: apply configurations (generated `applyconfigurations.ts` builds on these), default field manager
 export { defaultFieldManager, FALLBACK_FIELD_MANAGER } from './client/apply.js';
 export type { ApplyConfiguration, ApplyObject, ApplyObjectMeta, ListMapEntry } from './client/apply.js';

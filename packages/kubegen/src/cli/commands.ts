@@ -22,6 +22,7 @@ import { sampleYaml } from '../generate/sample/index.js';
 import { formatCoreTypeExplain, formatCoreTypeSummary } from './output/core-types-report.js';
 import type { CoreTypeReport } from './output/core-types-report.js';
 import type { ProgressSink } from './progress.js';
+import type { ClusterInput } from './cluster-crds.js';
 
 /** What a command may touch of the outside world (all injectable for in-process tests). */
 export interface CommandIO {
@@ -64,6 +65,9 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
       rbac: [{ path: ROLE_FILE, content: emitRbac(model) }],
       webhook: manifests !== undefined ? [{ path: WEBHOOK_MANIFESTS_FILE, content: manifests }] : [],
     };
+  } else if (cfg.inputs.cluster !== undefined) {
+    progress.phase('reading CRDs from the cluster');
+    model = await parseCluster(cfg.inputs.cluster, pipeline);
   } else {
     const crds = cfg.inputs.crds ?? [];
     for (const p of crds) {
@@ -217,6 +221,22 @@ async function exists(dir: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/**
+ * `--from-cluster`: the selected CRDs of the cluster, parsed as CRD files are (names `cluster:<name>` in errors).
+ * A cluster with no CRD (none selected is an error naming the selection) is an input error, as an empty folder is.
+ */
+async function parseCluster(input: ClusterInput, pipeline: Pipeline): Promise<ApiModel> {
+  const conn = await (pipeline.connectCluster ?? defaultPipeline.connectCluster!)(input);
+  try {
+    const { readClusterCrds } = await import('./cluster-crds.js');
+    const crds = await readClusterCrds(conn, input);
+    if (crds.length === 0) throw new CliInputError(`--from-cluster: ${conn.description} has no CustomResourceDefinition`);
+    return await (pipeline.parseCrdObjects ?? defaultPipeline.parseCrdObjects!)(crds as Record<string, unknown>[]);
+  } finally {
+    conn.close();
+  }
 }
 
 function countKinds(model: ApiModel): number {

@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
+import type { ClusterInput } from './cluster-crds.js';
 import { InputError } from '../model/errors.js';
 import { CliInputError, UsageError } from './errors.js';
 import { didYouMean } from './suggest.js';
@@ -15,6 +16,10 @@ import { didYouMean } from './suggest.js';
  *
  * Adding a front end or an output (e.g. `apis`, `crdOut`, `rbacOut`) means one entry in `CONFIG_KEYS`, one field in
  * `CliFlags`/`ResolvedConfig` and one line in `resolveConfig`.
+ *
+ * `fromCluster` reads the CRDs of a live cluster instead of files: `fromCluster: true` (every CRD, the default
+ * kubeconfig), or a mapping with any of `kubeconfig` (a path), `context`, `crds` (CRD names) and `groups` (API
+ * groups); `--from-cluster`, `--kubeconfig`, `--context`, `--crd` and `--group` set or replace them.
  */
 
 /** File names looked up in the current directory, in this order. */
@@ -31,9 +36,13 @@ export const CONFIG_KEYS = {
   rbacSources: 'paths',
   runtimeImport: 'string',
   coreTypes: 'boolean',
+  fromCluster: 'cluster',
 } as const satisfies Record<string, ValueKind>;
 
-type ValueKind = 'paths' | 'path' | 'string' | 'boolean';
+type ValueKind = 'paths' | 'path' | 'string' | 'boolean' | 'cluster';
+
+/** The keys of a config file's `fromCluster` mapping. */
+const CLUSTER_KEYS = ['kubeconfig', 'context', 'crds', 'groups'] as const;
 type ConfigKey = keyof typeof CONFIG_KEYS;
 
 /** A config file's content, paths already absolute. */
@@ -48,6 +57,7 @@ export interface ConfigFile {
   rbacSources?: string[];
   runtimeImport?: string;
   coreTypes?: boolean;
+  fromCluster?: ClusterInput;
 }
 
 /** The flags shared by `generate` and `verify`, as commander parsed them (paths as typed). */
@@ -68,6 +78,14 @@ export interface CliFlags {
   /** `--no-core-types` sets false. */
   coreTypes?: boolean;
   explain?: boolean;
+  /** `--from-cluster`: read the CRDs of a live cluster. */
+  fromCluster?: boolean;
+  kubeconfig?: string;
+  context?: string;
+  /** `--crd <name...>`: CRD names to read from the cluster. */
+  crd?: string[];
+  /** `--group <group...>`: API groups whose CRDs are read from the cluster. */
+  group?: string[];
 }
 
 /** What a command runs with: absolute paths, every input kind in `inputs`. */
@@ -77,6 +95,8 @@ export interface ResolvedConfig {
     crds?: string[];
     /** The apis folder of TypeScript types (`--apis`): apis/<group>/<version>/*.ts. */
     apis?: string;
+    /** The CRDs of a live cluster (`--from-cluster`). */
+    cluster?: ClusterInput;
   };
   /** Output folder, owned by the generator. */
   out: string;
@@ -111,8 +131,11 @@ export interface ResolvedConfig {
 export async function resolveConfig(flags: CliFlags, cwd: string): Promise<ResolvedConfig> {
   const configPath = flags.config !== undefined ? path.resolve(cwd, flags.config) : await findConfigFile(cwd);
   const file = configPath !== undefined ? await loadConfigFile(configPath, displayPath(configPath, cwd)) : undefined;
-  const crds = flags.crds !== undefined ? flags.crds.map((p) => path.resolve(cwd, p)) : flags.apis !== undefined ? undefined : file?.crds;
-  const apis = flags.apis !== undefined ? path.resolve(cwd, flags.apis) : flags.crds !== undefined ? undefined : file?.apis;
+  // An input given on the command line replaces the file's, whichever kind it is.
+  const inputFlag = flags.crds !== undefined || flags.apis !== undefined || flags.fromCluster === true;
+  const crds = flags.crds !== undefined ? flags.crds.map((p) => path.resolve(cwd, p)) : inputFlag ? undefined : file?.crds;
+  const apis = flags.apis !== undefined ? path.resolve(cwd, flags.apis) : inputFlag ? undefined : file?.apis;
+  const cluster = resolveCluster(flags, cwd, flags.fromCluster === true ? (file?.fromCluster ?? { crds: [], groups: [] }) : inputFlag ? undefined : file?.fromCluster);
   const out = flags.out !== undefined ? path.resolve(cwd, flags.out) : file?.out;
   const base = file ? path.dirname(file.file) : cwd;
   const crdOut = flags.crdOut !== undefined ? path.resolve(cwd, flags.crdOut) : file?.crdOut ?? path.join(base, 'config', 'crd', 'bases');
@@ -123,18 +146,24 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
 
   const where = file ? ` or set it in ${displayPath(file.file, cwd)}` : ` or create ${CONFIG_FILE_NAMES[0]}`;
   if (crds !== undefined && crds.length > 0 && apis !== undefined) throw new UsageError('pass either --crds or --apis, not both');
-  if ((crds === undefined || crds.length === 0) && apis === undefined) throw new UsageError(`no input: pass --crds <file|dir>... or --apis <dir>${where}`);
+  if (flags.fromCluster && (flags.crds !== undefined || flags.apis !== undefined)) throw new UsageError('pass one of --crds, --apis and --from-cluster');
+  if (cluster !== undefined && (crds !== undefined || apis !== undefined)) throw new UsageError(`${displayPath(file!.file, cwd)}: set one of crds, apis and fromCluster`);
+  if ((crds === undefined || crds.length === 0) && apis === undefined && cluster === undefined) {
+    throw new UsageError(`no input: pass --crds <file|dir>..., --apis <dir> or --from-cluster,${where}`);
+  }
   if (out === undefined) throw new UsageError(`no output folder: pass --out <dir>${where}`);
   if (runtimeImport !== undefined && runtimeImport.trim() === '') throw new UsageError('--runtime-import must not be empty');
 
   const resolved: ResolvedConfig = apis !== undefined
     ? { inputs: { apis }, out, crdOut, rbacOut, webhookOut, quiet: flags.quiet === true }
-    : { inputs: { crds: crds! }, out, quiet: flags.quiet === true };
+    : cluster !== undefined
+      ? { inputs: { cluster }, out, quiet: flags.quiet === true }
+      : { inputs: { crds: crds! }, out, quiet: flags.quiet === true };
   if (apis !== undefined && rbacSources !== undefined && rbacSources.length > 0) resolved.rbacSources = rbacSources;
   if (flags.emitMarkers) resolved.emitMarkers = true;
   if (flags.verbose) resolved.verbose = true;
   if (flags.skipNonCrds) {
-    if (apis !== undefined) throw new UsageError('--skip-non-crds goes with --crds (CRD files and folders), not --apis');
+    if (apis !== undefined || cluster !== undefined) throw new UsageError(`--skip-non-crds goes with --crds (CRD files and folders), not ${apis !== undefined ? '--apis' : '--from-cluster'}`);
     resolved.skipNonCrds = true;
   }
   if (runtimeImport !== undefined) resolved.runtimeImport = runtimeImport;
@@ -142,6 +171,31 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
   if (flags.explain) resolved.explain = true;
   if (file) resolved.configFile = file.file;
   return resolved;
+}
+
+/**
+ * The cluster input: `base` (the file's `fromCluster`, or empty for `--from-cluster`) with `--kubeconfig`,
+ * `--context`, `--crd` and `--group` replacing its values. Those flags without a cluster input are a usage error.
+ */
+function resolveCluster(flags: CliFlags, cwd: string, base: ClusterInput | undefined): ClusterInput | undefined {
+  const given = (['kubeconfig', 'context', 'crd', 'group'] as const).filter((k) => flags[k] !== undefined);
+  if (base === undefined) {
+    if (given.length > 0) {
+      // `--crd` is one letter from `--crds`: someone passing files most likely meant that.
+      const hint = given.includes('crd') ? '; did you mean --crds (CRD files and folders)?' : '';
+      throw new UsageError(`${given.map((k) => `--${k}`).join(', ')} ${given.length === 1 ? 'goes' : 'go'} with --from-cluster (reading CRDs from a cluster)${hint}`);
+    }
+    return undefined;
+  }
+  const out: ClusterInput = { crds: flags.crd ?? base.crds, groups: flags.group ?? base.groups };
+  const kubeconfig = flags.kubeconfig !== undefined ? path.resolve(cwd, flags.kubeconfig) : base.kubeconfig;
+  const context = flags.context ?? base.context;
+  if (kubeconfig !== undefined) out.kubeconfig = kubeconfig;
+  if (context !== undefined) out.context = context;
+  for (const [flag, values] of [['--crd', out.crds], ['--group', out.groups]] as const) {
+    if (values.some((v) => v.trim() === '')) throw new UsageError(`${flag} must not be empty`);
+  }
+  return out;
 }
 
 /** The config file in `dir`, or undefined. More than one candidate is an error (which one would win is unclear). */
@@ -217,6 +271,8 @@ export function parseConfigText(text: string, file: string, shown: string = file
         }
         return path.resolve(base, v);
       });
+    } else if (kind === 'cluster') {
+      result.fromCluster = parseClusterValue(valueNode, base, (n, p, message) => new InputError(at(n?.range?.[0] ?? keyNode?.range?.[0], p), message));
     } else if (kind === 'boolean') {
       const v = isScalar(valueNode) ? valueNode.value : undefined;
       if (typeof v !== 'boolean') fail('true or false');
@@ -230,6 +286,43 @@ export function parseConfigText(text: string, file: string, shown: string = file
     }
   }
   return result;
+}
+
+/**
+ * A config file's `fromCluster`: `true`, or a mapping of `kubeconfig` (a path, relative to the file), `context`,
+ * `crds` and `groups` (lists of strings). `error` builds the positioned error for a node and JSON path.
+ */
+function parseClusterValue(node: Node | null, base: string, error: (node: Node | null, jsonPath: string, message: string) => InputError): ClusterInput {
+  const wanted = `fromCluster must be true or a mapping of ${CLUSTER_KEYS.join(', ')}`;
+  if (isScalar(node)) {
+    if (node.value === true) return { crds: [], groups: [] };
+    throw error(node, 'fromCluster', wanted);
+  }
+  if (!isMap(node)) throw error(node, 'fromCluster', wanted);
+  const out: ClusterInput = { crds: [], groups: [] };
+  for (const pair of node.items) {
+    const keyNode = pair.key as Node | null;
+    const key = isScalar(keyNode) ? keyNode.value : undefined;
+    if (typeof key !== 'string' || !(CLUSTER_KEYS as readonly string[]).includes(key)) {
+      throw error(keyNode, `fromCluster.${String(key)}`, `unknown key ${JSON.stringify(key)} in fromCluster (known keys: ${CLUSTER_KEYS.join(', ')})`);
+    }
+    const valueNode = pair.value as Node | null;
+    const p = `fromCluster.${key}`;
+    if (key === 'kubeconfig' || key === 'context') {
+      const v = isScalar(valueNode) ? valueNode.value : undefined;
+      if (typeof v !== 'string' || v === '') throw error(valueNode ?? keyNode, p, `${p} must be ${key === 'kubeconfig' ? 'a file path' : 'a context name'} (a string)`);
+      if (key === 'kubeconfig') out.kubeconfig = path.resolve(base, v);
+      else out.context = v;
+    } else {
+      if (!isSeq(valueNode) || valueNode.items.length === 0) throw error(valueNode ?? keyNode, p, `${p} must be a non-empty list of ${key === 'crds' ? 'CRD names' : 'API groups'}`);
+      out[key as 'crds' | 'groups'] = valueNode.items.map((item, i) => {
+        const v = isScalar(item) ? item.value : undefined;
+        if (typeof v !== 'string' || v.trim() === '') throw error(item as Node | null, `${p}[${i}]`, `${p}[${i}] must be a ${key === 'crds' ? 'CRD name' : 'group'} (a string)`);
+        return v;
+      });
+    }
+  }
+  return out;
 }
 
 /** `abs` relative to `cwd` when it is inside it (what users typed), else absolute. */

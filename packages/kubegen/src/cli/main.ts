@@ -23,6 +23,7 @@ import type { ProgressSink } from './progress.js';
  *
  *   codegen [generate] [--crds <file|dir>... | --apis <dir>] [--out <dir>] [--crd-out <dir>] [--rbac-out <dir>]
  *                      [--emit-markers] [--no-core-types] [--explain] [--runtime-import <module>] [--config <file>] [--quiet]
+ *   codegen [generate] --from-cluster [--kubeconfig <file>] [--context <name>] [--crd <name>... | --group <group>...] --out <dir>
  *   codegen verify     (same flags)
  *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range> | --kubegen-from <path>] [dir]
  *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>] [--dry-run]
@@ -252,6 +253,11 @@ function withCommonOptions(cmd: Command): Command {
     .option('--runtime-import <module>', 'module generated code imports the runtime from (default "@kubegen/runtime")')
     .addOption(new Option('--config <file>', 'config file (default: codegen.config.yaml|yml|json in the current directory)'))
     .option('--skip-non-crds', 'with --crds: skip documents that are not CRDs (install bundles), listing them, instead of refusing them')
+    .option('--from-cluster', 'read the CustomResourceDefinitions of a live cluster instead of files (all, or those chosen with --crd and --group)')
+    .option('--kubeconfig <file>', 'with --from-cluster: kubeconfig file (default: KUBECONFIG, in-cluster, ~/.kube/config)')
+    .option('--context <name>', 'with --from-cluster: kubeconfig context (default: the current one)')
+    .option('--crd <names...>', 'with --from-cluster: only these CRDs, e.g. foos.samplecontroller.k8s.io')
+    .option('--group <groups...>', 'with --from-cluster: every CRD of these API groups (adds to --crd)')
     .option('-v, --verbose', 'also list the inputs passed over (kustomization files in CRD folders)')
     .option('-q, --quiet', 'print only errors');
 }

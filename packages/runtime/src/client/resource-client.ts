@@ -25,7 +25,8 @@ export const DEFAULT_PAGE_SIZE = 500;
 /**
  * The generic typed client every generated client is an instance of (as client-go's `gentype.Client`).
  * It implements the status and scale verbs too; generated code exposes them through its interface type only when
- * the CRD declares those subresources.
+ * the CRD declares those subresources. Any other named subresource is reached with `getSubresource`,
+ * `createSubresource`, `updateSubresource` and `patchSubresource` (the dynamic client is built on them).
  *
  * `namespace` is required for a namespaced resource's single-object verbs; `''` (or undefined) means all namespaces
  * for `list`, `listAll`, `watch` and `deleteCollection`.
@@ -120,7 +121,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
   }
 
   getStatus(name: string, opts: GetOptions = {}): Promise<T> {
-    return this.send<T>('get', { name, subresource: 'status', query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+    return this.getSubresource<T>(name, 'status', opts);
   }
 
   updateStatus(obj: T, opts: UpdateOptions = {}): Promise<T> {
@@ -135,7 +136,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
   }
 
   patchStatus(name: string, patch: Patch, opts: PatchOptions = {}): Promise<T> {
-    return this.send<T>('patch', { name, subresource: 'status', body: patch.patch, patchType: patch.type, query: writeQuery(opts), signal: opts.signal });
+    return this.patchSubresource<T>(name, 'status', patch, opts);
   }
 
   applyStatus(config: A, opts: ApplyOptions = {}): Promise<T> {
@@ -143,12 +144,38 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
   }
 
   getScale(name: string, opts: GetOptions = {}): Promise<Scale> {
-    return this.send<Scale>('get', { name, subresource: 'scale', query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+    return this.getSubresource<Scale>(name, 'scale', opts);
   }
 
   updateScale(name: string, scale: Scale, opts: UpdateOptions = {}): Promise<Scale> {
     const body: Scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', ...scale, metadata: { ...scale.metadata, name } };
-    return this.send<Scale>('update', { name, subresource: 'scale', body, query: writeQuery(opts), signal: opts.signal });
+    return this.updateSubresource<Scale>(name, 'scale', body, opts);
+  }
+
+  /**
+   * GET of a named subresource of object `name` (`status`, `scale`, a built-in kind's own such as `deployments/scale`
+   * or an aggregated API's): the answer as the server gives it, whatever its kind.
+   */
+  getSubresource<R = unknown>(name: string, subresource: string, opts: GetOptions = {}): Promise<R> {
+    return this.send<R>('get', { name, subresource, query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
+  }
+
+  /**
+   * POST to a named subresource of object `name` (`pods/eviction`, `serviceaccounts/token`): `body` is sent as given
+   * (its kind is the subresource's, not this resource's).
+   */
+  createSubresource<R = unknown>(name: string, subresource: string, body: KubeObject, opts: CreateOptions = {}): Promise<R> {
+    return this.send<R>('create', { name, subresource, body, query: writeQuery(opts), signal: opts.signal, objNamespace: body });
+  }
+
+  /** PUT of a named subresource of object `name` (`scale` takes an autoscaling/v1 `Scale`): `body` is sent as given. */
+  updateSubresource<R = unknown>(name: string, subresource: string, body: KubeObject, opts: UpdateOptions = {}): Promise<R> {
+    return this.send<R>('update', { name, subresource, body, query: writeQuery(opts), signal: opts.signal, objNamespace: body });
+  }
+
+  /** PATCH of a named subresource of object `name` (merge, JSON or strategic; apply with {@link applyStatus}). */
+  patchSubresource<R = unknown>(name: string, subresource: string, patch: Patch, opts: PatchOptions = {}): Promise<R> {
+    return this.send<R>('patch', { name, subresource, body: patch.patch, patchType: patch.type, query: writeQuery(opts), signal: opts.signal });
   }
 
   /** The `apiVersion` this resource is served under, e.g. `apps/v1` or `v1`. */

@@ -115,12 +115,14 @@ const BUILT_IN_GROUPS = new Set([
 
 /**
  * `the server does not serve Foo (foos.samplecontroller.k8s.io/v1alpha1): is the CustomResourceDefinition
- * foos.samplecontroller.k8s.io installed and established? (404: 404 page not found)`.
+ * foos.samplecontroller.k8s.io installed and established? (404: 404 page not found)`. Without a kind (a dynamic
+ * client keyed by resource only): `the server does not serve foos.samplecontroller.k8s.io/v1alpha1: …`.
  */
 export function notServedMessage(r: ResourceInfo, answer: string): string {
   const gr = r.group ? `${r.resource}.${r.group}` : r.resource;
   const hint = BUILT_IN_GROUPS.has(r.group)
     ? `does this Kubernetes version serve ${r.group || 'core'}/${r.version}?`
     : `is the CustomResourceDefinition ${gr} installed and established, with version ${r.version} served?`;
-  return `the server does not serve ${r.kind} (${gr}/${r.version}): ${hint} (404: ${answer})`;
+  const what = r.kind ? `${r.kind} (${gr}/${r.version})` : `${gr}/${r.version}`;
+  return `the server does not serve ${what}: ${hint} (404: ${answer})`;
 }

@@ -10,6 +10,7 @@ import { documentToResources, isResourceList } from './crd.js';
 import { parseDocuments } from './yaml-source.js';
 
 export { formatPath } from './yaml-source.js';
+export { clusterSource, definitionOf, parseCrdObjects } from './cluster.js';
 
 const EXTENSIONS = /\.(ya?ml|json)$/i;
 /** kustomize's file names: in a folder (kubebuilder's `config/crd`) they are skipped, never read as CRDs. */

@@ -20,13 +20,23 @@ export class SourceDoc {
   constructor(
     readonly file: string,
     readonly value: unknown,
-    private readonly text: string,
+    /** The file's text; undefined for an object that has none (read from a cluster): locations are paths only. */
+    private readonly text: string | undefined,
     /** 0-based index of the document in its file. */
     readonly index: number,
   ) {}
 
+  /**
+   * A document for an object that was never text (a CRD read from a cluster): `source` names it in messages
+   * (`cluster:foos.samplecontroller.k8s.io`), and its locations are JSON paths with no line or column.
+   */
+  static fromObject(source: string, value: unknown): SourceDoc {
+    return new SourceDoc(source, value, undefined, 0);
+  }
+
   /** Location of the node at `path` (or of its nearest existing ancestor). */
   locate(path: JsonPath): SourceLocation {
+    if (this.text === undefined) return { file: this.file, line: 0, column: 0, path: formatPath(path) };
     if (!this.located) {
       const lines = new LineCounter();
       const docs = parseAllDocuments(this.text, { lineCounter: lines, version: '1.2', schema: 'core', merge: false });

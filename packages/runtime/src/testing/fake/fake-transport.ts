@@ -98,6 +98,7 @@ export class FakeTransport implements Transport {
 
   private trackerWatch(req: ResourceRequest, q: NonNullable<ResourceRequest['query']>): ReturnType<ObjectTracker['watch']> {
     try {
+      this.checkScope(req);
       return this.tracker.watch(req.resource, req.namespace, {
       labelSelector: str(q['labelSelector']),
       fieldSelector: str(q['fieldSelector']),
@@ -129,7 +130,16 @@ export class FakeTransport implements Transport {
     return undefined;
   }
 
+  /**
+   * As the apiserver: a cluster-scoped resource has no path under a namespace (a dynamic client given a namespace
+   * for it asks for one), so such a request gets the 404 of an unknown path.
+   */
+  private checkScope(req: ResourceRequest): void {
+    if (req.namespace && this.tracker.registration(req.resource)?.namespaced === false) throw resourceNotFound();
+  }
+
   private dispatch(req: ResourceRequest): unknown {
+    this.checkScope(req);
     const t = this.tracker;
     const r = req.resource;
     const ns = req.namespace;

@@ -13,3 +13,4 @@ export type { FakeListerWatcherOptions, FakeWatchListSupport } from './fake-list
 export { FakeEventRecorder, type RecordedEvent } from './fake-recorder.js';
 /** client-go's name for {@link FakeEventRecorder} (`record.FakeRecorder`); the same class. */
 export { FakeEventRecorder as FakeRecorder } from './fake-recorder.js';
+export { FakeDynamicClient, newFakeDynamicClient } from './fake-dynamic.js';

@@ -116,6 +116,12 @@ export class ObjectTracker {
     return [...this.registered.values()].map((r) => ({ ...r }));
   }
 
+  /** The registration of the resource `r` names (by group, version and resource), if it is registered. */
+  registration(r: Pick<ResourceInfo, 'group' | 'version' | 'resource'>): FakeResource | undefined {
+    const res = this.registered.get(resourceKey(r));
+    return res ? { ...res } : undefined;
+  }
+
   /** The registered resource serving objects of this `apiVersion`/`kind`, if any. */
   resourceFor(apiVersion: string, kind: string): FakeResource | undefined {
     for (const r of this.registered.values()) if (apiVersionOf(r) === apiVersion && r.kind === kind) return { ...r };
