@@ -51,6 +51,8 @@ export type { ForbiddenRequest } from './client/forbidden.js';
 
 // The dynamic client: kinds known only at run time, unstructured objects and their nested fields, the names and mappings it takes (client-go `dynamic`, apimachinery `unstructured`)
 export { DynamicClient, DynamicResourceClient } from './dynamic/dynamic-client.js';
+export { DynamicSharedInformerFactory } from './dynamic/dynamic-informer.js';
+export type { DynamicInformer, DynamicInformerOptions, DynamicResourceRef } from './dynamic/dynamic-informer.js';
 export { fromUnstructured, groupVersionKindOf, isObjectOfKind, setListItemKinds, toUnstructured } from './dynamic/unstructured.js';
 export type { Unstructured, UnstructuredList } from './dynamic/unstructured.js';
 export {

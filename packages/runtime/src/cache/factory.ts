@@ -2,7 +2,7 @@ import { realClock, type Clock } from '../clock.js';
 import { ResourceClient } from '../client/resource-client.js';
 import { toPartialObjectMetadata, type KubeObject, type ResourceInfo, type Transport } from '../client/types.js';
 import { getLogger, type Logger } from '../log.js';
-import type { ReflectorOptions, WatchListMode } from './reflector-types.js';
+import type { ListerWatcher, ReflectorOptions, WatchListMode } from './reflector-types.js';
 import { SharedIndexInformer, type SharedIndexInformerOptions } from './shared-informer.js';
 import { stripManagedFields, type TransformFunc } from './transform.js';
 
@@ -51,6 +51,12 @@ export interface SharedInformerFactoryOptions {
    */
   reflector?: Omit<ReflectorOptions, 'name' | 'labelSelector' | 'fieldSelector' | 'clock' | 'logger' | 'onError'>;
   freezeObjects?: boolean;
+  /**
+   * What an informer lists and watches through (default, and when it returns undefined: a `ResourceClient` of the
+   * factory's transport); the dynamic informer factory passes the dynamic client's, whose lists give every item its
+   * `apiVersion` and `kind`.
+   */
+  listerWatcher?: (info: ResourceInfo, namespace: string | undefined, metadataOnly: boolean) => ListerWatcher<KubeObject> | undefined;
 }
 
 /** Options of `SharedInformerFactory.waitForCacheSync`: a timeout and an abort signal (client-go's stop channel). */
@@ -186,7 +192,8 @@ export class SharedInformerFactory {
     const existing = this.informers.get(key);
     if (existing) return existing as unknown as SharedIndexInformer<T>;
     if (this.shuttingDown) throw new Error('informer factory has been shut down');
-    const client = new ResourceClient<T>(this.transport, info, namespace || undefined, metadataOnly ? { readAs: 'metadata' } : {});
+    const client = (this.opts.listerWatcher?.(info, namespace || undefined, metadataOnly) as ListerWatcher<T> | undefined)
+      ?? new ResourceClient<T>(this.transport, info, namespace || undefined, metadataOnly ? { readAs: 'metadata' } : {});
     const transform = opts.transform ?? (this.opts.transform as TransformFunc<T> | undefined);
     const informer = new SharedIndexInformer<T>(client, {
       ...this.opts.reflector,
