@@ -9,7 +9,9 @@
  *               store + namespace index), as client-go's informer does it;
  *   heap delta  `heapUsed` after sync minus before, with the informer (and so its cache) still alive;
  *   heap/object heap delta / objects; RSS after sync.
- * Then the same with the `stripManagedFields()` transform.
+ * Then the same with the `stripManagedFields()` transform, and (10,000 only) the dynamic-informer row: the typed and
+ * the dynamic informer each synced in fresh processes, alternating, medians, goal (issue 24): within 1.1x of the
+ * typed informer's time and heap.
  * Goal (issue 3): within 1.5x of client-go's sync time and at most twice its heap, and no worse than linear growth
  * from 10,000 to 50,000.
  *
@@ -160,6 +162,7 @@ async function fullProfile(): Promise<void> {
       report(r);
       results.push(r);
       report(await measure(transport, ns, n, true));
+      if (n === 10_000) await dynamicVsTyped(env, ns, n);
     }
     const [small, big] = results;
     if (small && big && big.n > small.n) {
@@ -177,6 +180,32 @@ async function fullProfile(): Promise<void> {
 
 const run = promisify(execFile);
 const CHILD = path.join(import.meta.dirname, 'support', 'informer-sync.js');
+
+/** Issue 24's goal for the dynamic informer: within this factor of the typed informer's sync time and heap. */
+const DYNAMIC_GOAL = 1.1;
+
+/**
+ * The dynamic-informer row: the same Foos synced by a typed informer (`ResourceClient`) and a dynamic one (the
+ * dynamic client, `Unstructured`), each in a fresh process, list + watch (1.20), alternating, `RUNS` times each;
+ * medians and their ratio against the goal.
+ */
+async function dynamicVsTyped(env: Envtest, ns: string, n: number): Promise<void> {
+  const runs: Record<'typed' | 'dynamic', SyncResult[]> = { typed: [], dynamic: [] };
+  for (let i = 0; i < Math.max(RUNS, 3); i++) {
+    for (const kind of i % 2 === 0 ? (['typed', 'dynamic'] as const) : (['dynamic', 'typed'] as const)) {
+      const { stdout } = await run(process.execPath, ['--expose-gc', '--conditions=kubegen-internal', CHILD, env.kubeconfigPath, ns, String(n), 'list-watch', kind], { maxBuffer: 1 << 20 });
+      runs[kind].push(JSON.parse(stdout.trim().split('\n').pop()!) as SyncResult);
+    }
+  }
+  const m = (kind: 'typed' | 'dynamic', f: (r: SyncResult) => number): number => median(runs[kind].map(f));
+  for (const kind of ['typed', 'dynamic'] as const) {
+    console.log(`${String(n).padStart(6)} Foos ${kind.padEnd(8)} informer (own process, median of ${runs[kind].length}): sync ${m(kind, (r) => r.seconds).toFixed(3)} s  heap +${m(kind, (r) => r.heapMB).toFixed(1)} MB  RSS ${m(kind, (r) => r.rssMB).toFixed(0)} MB`);
+  }
+  const time = m('dynamic', (r) => r.seconds) / m('typed', (r) => r.seconds);
+  const heap = m('dynamic', (r) => r.heapMB) / m('typed', (r) => r.heapMB);
+  const ok = time <= DYNAMIC_GOAL && heap <= DYNAMIC_GOAL;
+  console.log(`        dynamic vs typed: time x${time.toFixed(2)}, heap x${heap.toFixed(2)} (goal <= x${DYNAMIC_GOAL}, measured in this run) → ${ok ? 'OK' : 'MISSED'}`);
+}
 
 /**
  * Kills and restarts the apiserver and waits until its Foo watch cache is ready: until then it answers watches with

@@ -1,7 +1,7 @@
 /**
  * One informer sync in a process of its own, for `bench:informer`: `node --expose-gc informer-sync.js <kubeconfig>
- * <namespace> <objects> <watch-list|list-watch>`. Syncs a SharedIndexInformer of Foos in the namespace with the mode
- * forced, checks it holds `objects` Foos, and prints one JSON line: sync seconds, heap growth and heap used after GC
+ * <namespace> <objects> <watch-list|list-watch> [typed|dynamic]`. Syncs a SharedIndexInformer of Foos in the
+ * namespace with the mode forced, through the typed `ResourceClient` or the dynamic client, checks it holds `objects` Foos, and prints one JSON line: sync seconds, heap growth and heap used after GC
  * (MB), RSS after sync and its high-water mark (MB), and the LIST and WatchList requests it made. Used by
  * `bench:informer` and `bench:scale`.
  */
@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { loadClientConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import { DynamicClient } from '@kubegen/runtime/internal/dynamic/dynamic-client.js';
 import type { KubeObject, ResourceInfo, ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
@@ -40,9 +41,9 @@ function gc(): void {
 }
 
 async function main(): Promise<void> {
-  const [kubeconfig, ns, objects, mode] = process.argv.slice(2);
-  if (!kubeconfig || !ns || !objects || (mode !== 'watch-list' && mode !== 'list-watch')) {
-    throw new Error('usage: informer-sync.js <kubeconfig> <namespace> <objects> <watch-list|list-watch>');
+  const [kubeconfig, ns, objects, mode, kind = 'typed'] = process.argv.slice(2);
+  if (!kubeconfig || !ns || !objects || (mode !== 'watch-list' && mode !== 'list-watch') || (kind !== 'typed' && kind !== 'dynamic')) {
+    throw new Error('usage: informer-sync.js <kubeconfig> <namespace> <objects> <watch-list|list-watch> [typed|dynamic]');
   }
   // As a kubegen controller connects (the sample-controller's main.ts): a RestConfig, client-node not loaded.
   const inner = new HttpTransport(loadClientConfig({ kubeconfig }));
@@ -54,7 +55,11 @@ async function main(): Promise<void> {
   };
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
-  const informer = new SharedIndexInformer<KubeObject>(new ResourceClient<KubeObject>(counting, FOO, ns), {
+  // typed: the generated clients' ResourceClient; dynamic: the dynamic client (Unstructured, list items' kinds stamped).
+  const lw = kind === 'dynamic'
+    ? new DynamicClient(counting).resource({ group: FOO.group, version: FOO.version, resource: FOO.resource }).namespace(ns)
+    : new ResourceClient<KubeObject>(counting, FOO, ns);
+  const informer = new SharedIndexInformer<KubeObject>(lw, {
     name: `bench-${mode}`,
     logger: nullLogger,
     watchList: mode === 'watch-list',

@@ -218,6 +218,10 @@ export class ClusterCache {
       const dependentOnly = (req.dependentOnly ?? false) && !(metadataOnly ? false : this.readsManagedFields.has(key));
       entry = { informers: new Map(), leases: [], holds: 0, strip: explicit ?? dependentOnly, explicit: explicit !== undefined, fixed: explicit !== undefined || this.started };
       kinds.set(key, entry);
+      if ((metadataOnly ? this.full : this.metadata).has(key)) {
+        // controller-runtime's builder warns of the same trap: two caches and two watches of one kind.
+        this.opts.logger.warn('this kind is now cached twice, as whole objects and as metadata only (two watches, two caches); watch it one way', { resource: key });
+      }
       const e = entry;
       const transform = byObject?.transform ?? this.opts.defaultTransform;
       const strip = stripManagedFields<KubeObject>();
