@@ -173,7 +173,13 @@ export class DynamicRESTMapper implements RESTMapper {
       onUpdate: (old, obj) => this.crdChanged(old, obj),
       onDelete: (obj) => this.crdChanged(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj, undefined),
     });
-    await informer.run(signal);
+    const stop = (): void => void informer.stop();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      await informer.run(signal);
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
   }
 
   /** Applies one CRD change (see `crd-expectations.ts`). */

@@ -29,8 +29,8 @@ export interface GroupResources {
 interface VersionMapper {
   group: string;
   version: string;
-  /** Plural and singular → the resource. */
-  byName: Map<string, APIResourceInfo>;
+  /** Plural and singular → the resources with that name (more than one when a plural is another's singular). */
+  byName: Map<string, APIResourceInfo[]>;
   /** Kind, as written and lower-cased → the resource (the last one listed wins, as in client-go). */
   byKind: Map<string, APIResourceInfo>;
 }
@@ -63,8 +63,7 @@ export class MappingTable {
         const mapper: VersionMapper = { group: group.name, version, byName: new Map(), byKind: new Map() };
         for (const r of list) {
           all.push(r);
-          mapper.byName.set(r.resource, r);
-          mapper.byName.set(singularOf(r), r);
+          for (const name of new Set([r.resource, singularOf(r)])) mapper.byName.set(name, [...(mapper.byName.get(name) ?? []), r]);
           mapper.byKind.set(r.kind, r);
           mapper.byKind.set(r.kind.toLowerCase(), r);
         }
@@ -171,7 +170,8 @@ export class MappingTable {
 
   /** The resource behind a mapping (the table's own object). */
   private infoOf(m: RESTMapping): APIResourceInfo {
-    return this.mappers.find((v) => v.group === m.resource.group && v.version === m.resource.version)!.byName.get(m.resource.resource)!;
+    const mapper = this.mappers.find((v) => v.group === m.resource.group && v.version === m.resource.version)!;
+    return mapper.byName.get(m.resource.resource)!.find((r) => r.resource === m.resource.resource)!;
   }
 
   private noKindMatch(gk: GroupKind, versions: readonly string[]): NoKindMatchError {
@@ -194,8 +194,7 @@ export class MappingTable {
     const out: APIResourceInfo[] = [];
     for (const m of this.mappers) {
       if (group && version ? m.group !== group || m.version !== version : group ? !m.group.startsWith(group) : version ? m.version !== version : false) continue;
-      const r = m.byName.get(name);
-      if (r && !out.includes(r)) out.push(r);
+      for (const r of m.byName.get(name) ?? []) if (!out.includes(r)) out.push(r);
     }
     return out;
   }
