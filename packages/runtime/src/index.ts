@@ -68,6 +68,22 @@ export { AppsV1Client, BatchV1Client, CoordinationV1Client, CoreV1Client, KubeCl
 export { KubeInformers } from './builtin/informers.js';
 export type { TypedInformer } from './builtin/informers.js';
 
+// Discovery and the RESTMapper: what the server serves, kinds to resources and back, kubectl's names
+// (client-go `discovery`, `discovery/cached/memory`, `restmapper`; controller-runtime's dynamic RESTMapper)
+export { DiscoveryClient, discoveryFailure, GroupDiscoveryFailedError, preferredResources } from './discovery/discovery-client.js';
+export type { DiscoveryClientOptions, DiscoveryResult, GroupsAndMaybeResources, ServerVersionInfo } from './discovery/discovery-client.js';
+export { CachedDiscoveryClient, CacheNotFoundError, isTransientDiscoveryError } from './discovery/cached-discovery.js';
+export { StaleGroupVersionError } from './discovery/discovery-formats.js';
+export { compareVersionPriority, sortByVersionPriority } from './discovery/version-priority.js';
+export { groupVersionString, parseGroupVersion, resourceInfoOf } from './discovery/types.js';
+export type {
+  APIGroupInfo, APIResourceInfo, APISubresourceInfo, GroupKind, GroupResource, GroupVersionKind, GroupVersionResource,
+} from './discovery/types.js';
+export { DynamicRESTMapper } from './restmapper/dynamic-mapper.js';
+export type { DynamicRESTMapperOptions } from './restmapper/dynamic-mapper.js';
+export { AmbiguousResourceError, isNoMatchError, NoKindMatchError, NoResourceMatchError } from './restmapper/types.js';
+export type { PartialResource, RESTMapper, RESTMapping } from './restmapper/types.js';
+
 // Deep copy helpers used by generated code
 export { deepCopyJSON, setOwnKey } from './deepcopy.js';
 
