@@ -59,7 +59,7 @@ export class DiscoverySnapshot {
     const out = new Map<string, Error>();
     for (const [gv, err] of this.failures) {
       const slash = gv.indexOf('/');
-      if (slash >= 0 && gv.slice(0, slash).startsWith(scope)) out.set(gv, err);
+      if (inScope(slash < 0 ? '' : gv.slice(0, slash), scope)) out.set(gv, err);
     }
     return out;
   }
@@ -139,7 +139,15 @@ export class DiscoverySnapshot {
   /** The listed group versions of the groups whose name starts with one of `scopes` (all when undefined). */
   private groupVersionsIn(scopes: string[] | undefined): { group: string; version: string }[] {
     return [...this.groups.values()]
-      .filter((g) => scopes === undefined || scopes.some((s) => g.name.startsWith(s)))
+      .filter((g) => scopes === undefined || scopes.some((s) => inScope(g.name, s)))
       .flatMap((g) => g.versions.map((version) => ({ group: g.name, version })));
   }
+}
+
+/**
+ * Whether a group is in a lookup's scope: groups match by prefix (`storage` finds `storage.k8s.io`, as kubectl's
+ * `storageclasses.storage`), except the core group `''`, which is only itself.
+ */
+export function inScope(group: string, scope: string): boolean {
+  return scope === '' ? group === '' : group.startsWith(scope);
 }

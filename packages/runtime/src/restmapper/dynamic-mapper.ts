@@ -27,7 +27,7 @@ import { DiscoveryClient, GroupDiscoveryFailedError, type DiscoveryClientOptions
 import type { APIResourceInfo, GroupKind, GroupVersionKind, GroupVersionResource } from '../discovery/types.js';
 import { getLogger, type Logger } from '../log.js';
 import { CrdExpectations, crdServingOf } from './crd-expectations.js';
-import { DiscoverySnapshot } from './discovery-snapshot.js';
+import { DiscoverySnapshot, inScope } from './discovery-snapshot.js';
 import { MappingTable } from './mapping-table.js';
 import { resolveName } from './resolve-name.js';
 import { isNoMatchError, NoResourceMatchError, type PartialResource, type RESTMapper, type RESTMapping } from './types.js';
@@ -150,6 +150,7 @@ export class DynamicRESTMapper implements RESTMapper {
   }
 
   reset(): void {
+    this.warned.clear();
     this.snapshot.clear();
     this.crds.clear();
     this.backoff.clear();
@@ -192,7 +193,13 @@ export class DynamicRESTMapper implements RESTMapper {
     this.table = undefined;
   }
 
-  private readonly warn = (message: string): void => this.log.warn(message);
+  /** Warnings already logged (an ambiguous short name is said once, not on every lookup). */
+  private readonly warned = new Set<string>();
+  private readonly warn = (message: string): void => {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.log.warn(message);
+  };
 
   /**
    * Loads what `scope` needs, answers with `answer`, and on a miss reloads (rate-limited) and answers once more.
@@ -220,7 +227,7 @@ export class DynamicRESTMapper implements RESTMapper {
   private async ensure(scope: Scope): Promise<void> {
     if (!this.snapshot.listed) await this.snapshot.loadGroupList();
     const now = this.clock.now();
-    const dirty = this.crds.dueGroups(now).filter((g) => scope === ALL || g === scope);
+    const dirty = this.crds.dueGroups(now).filter((g) => scope === ALL || inScope(g, scope));
     if (dirty.length > 0) await this.refetch(dirty);
     await this.snapshot.loadUntried(scope === ALL ? undefined : scope);
   }
@@ -241,7 +248,7 @@ export class DynamicRESTMapper implements RESTMapper {
     const delayMs = b ? Math.min(b.delayMs * 2, this.backoffMaxMs) : this.backoffInitialMs;
     this.backoff.set(scope, { next: now + delayMs, delayMs });
     await this.snapshot.refresh(scope === ALL ? undefined : [scope]);
-    for (const g of this.crds.dueGroups(Infinity)) if (scope === ALL || g === scope) this.crds.settle(g, (v) => this.snapshot.resourcesOf(g, v), now, this.lagRetryMs);
+    for (const g of this.crds.dueGroups(Infinity)) if (scope === ALL || inScope(g, scope)) this.crds.settle(g, (v) => this.snapshot.resourcesOf(g, v), now, this.lagRetryMs);
     this.table = undefined;
     return true;
   }
