@@ -116,7 +116,7 @@ export class DynamicRESTMapper implements RESTMapper {
   resolveCategory(category: string): Promise<RESTMapping[]> {
     return this.lookup(ALL, (t) => {
       const names = t.categoryNames(category);
-      if (names.length === 0) throw new NoResourceMatchError(`category "${category}"`);
+      if (names.length === 0) throw new NoResourceMatchError(category);
       const seen = new Set<string>();
       const out: RESTMapping[] = [];
       for (const n of names) {
