@@ -10,6 +10,9 @@ import type { ResourceEventHandler } from '@kubegen/runtime/internal/cache/liste
 import { SharedIndexInformer, type SharedIndexInformerOptions } from '@kubegen/runtime/internal/cache/shared-informer.js';
 import { stripManagedFields } from '@kubegen/runtime/internal/cache/transform.js';
 import { settle } from '../support/wait.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 
 interface Foo extends KubeObject {
   spec?: { replicas?: number };
@@ -277,5 +280,19 @@ describe('SharedInformerFactory', () => {
       return true;
     });
     await f.shutdown();
+  });
+});
+
+describe('SharedIndexInformer.run(signal)', () => {
+  it('returns once the signal aborts, even while a watch is open (the watch is ended too)', async () => {
+    const transport = newFakeTransport([builtinResources.configMaps]);
+    const informer = new SharedIndexInformer(new ResourceClient(transport, builtinResources.configMaps), { logger: nullLogger });
+    const stop = new AbortController();
+    const running = informer.run(stop.signal);
+    await informer.whenSynced();
+    await settle(() => transport.actions().some((a) => a.verb === 'watch'), 'the watch is open');
+    stop.abort();
+    const ended = await Promise.race([running.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2000))]);
+    assert.equal(ended, true, 'run() returned after the abort');
   });
 });

@@ -61,8 +61,6 @@ export {
 } from './dynamic/nested.js';
 export type { Nested } from './dynamic/nested.js';
 export { isValidPathSegmentName, pathSegmentErrors } from './dynamic/path-segment.js';
-export type { GroupVersionKind, GroupVersionResource } from './discovery/types.js';
-export type { RESTMapping } from './restmapper/types.js';
 
 // Server-side apply: apply configurations (generated `applyconfigurations.ts` builds on these), default field manager
 export { defaultFieldManager, FALLBACK_FIELD_MANAGER } from './client/apply.js';
@@ -84,6 +82,22 @@ export { allBuiltinResources, builtinResources } from './builtin/resources.js';
 export { AppsV1Client, BatchV1Client, CoordinationV1Client, CoreV1Client, KubeClientset } from './builtin/clientset.js';
 export { KubeInformers } from './builtin/informers.js';
 export type { TypedInformer } from './builtin/informers.js';
+
+// Discovery and the RESTMapper: what the server serves, kinds to resources and back, kubectl's names
+// (client-go `discovery`, `discovery/cached/memory`, `restmapper`; controller-runtime's dynamic RESTMapper)
+export { DiscoveryClient, discoveryFailure, GroupDiscoveryFailedError, preferredResources } from './discovery/discovery-client.js';
+export type { DiscoveryClientOptions, DiscoveryResult, GroupsAndMaybeResources, ServerVersionInfo } from './discovery/discovery-client.js';
+export { CachedDiscoveryClient, CacheNotFoundError, isTransientDiscoveryError } from './discovery/cached-discovery.js';
+export { StaleGroupVersionError } from './discovery/discovery-formats.js';
+export { compareVersionPriority, sortByVersionPriority } from './discovery/version-priority.js';
+export { groupVersionString, parseGroupVersion, resourceInfoOf } from './discovery/types.js';
+export type {
+  APIGroupInfo, APIResourceInfo, APISubresourceInfo, GroupKind, GroupResource, GroupVersionKind, GroupVersionResource,
+} from './discovery/types.js';
+export { DynamicRESTMapper } from './restmapper/dynamic-mapper.js';
+export type { DynamicRESTMapperOptions } from './restmapper/dynamic-mapper.js';
+export { AmbiguousResourceError, isNoMatchError, NoKindMatchError, NoResourceMatchError } from './restmapper/types.js';
+export type { PartialResource, RESTMapper, RESTMapping } from './restmapper/types.js';
 
 // Deep copy helpers used by generated code
 export { deepCopyJSON, setOwnKey } from './deepcopy.js';

@@ -60,8 +60,13 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
    */
   run(signal?: AbortSignal): Promise<void> {
     if (signal) {
-      if (signal.aborted) this.abort.abort();
-      else signal.addEventListener('abort', () => this.abort.abort(), { once: true });
+      // As stop(): the open watch was opened under a signal of its own, so it is ended here too.
+      const stop = (): void => {
+        this.abort.abort();
+        this.currentWatch?.stop();
+      };
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
     }
     this.running ??= this.loop();
     return this.running;

@@ -240,12 +240,19 @@ export interface ScalePaths {
 
 /**
  * A `ResourceInfo` plus what the fake tracker needs to behave like the apiserver for it: whether it has the status
- * subresource (status changes through the main resource are then ignored) and its scale paths.
+ * subresource (status changes through the main resource are then ignored) and its scale paths; and the names
+ * discovery gives it (singular, short names, categories), which the fake serves in its discovery documents.
  * Generated `register.ts` modules export one per kind.
  */
 export interface ResourceDescriptor extends ResourceInfo {
   statusSubresource?: boolean;
   scale?: ScalePaths;
+  /** The singular name discovery gives (default: the lower-cased kind). */
+  singular?: string;
+  /** Short names (`deploy`, `po`), as in a CRD's `spec.names.shortNames`. */
+  shortNames?: string[];
+  /** Categories (`all`), as in a CRD's `spec.names.categories`. */
+  categories?: string[];
   /**
    * The object's associative lists (`x-kubernetes-list-type: map` or `set`), for the fake tracker's server-side
    * apply, which merges them by key (or value) instead of replacing them whole as it does every other list.

@@ -16,7 +16,7 @@ import type { KubeObject, ResourceInfo } from '../../client/types.js';
 export interface CrdObject extends KubeObject {
   spec: {
     group: string;
-    names: { plural: string; kind: string; listKind?: string; singular?: string };
+    names: { plural: string; kind: string; listKind?: string; singular?: string; shortNames?: string[]; categories?: string[] };
     scope: 'Namespaced' | 'Cluster';
     versions: { name: string; served: boolean; storage: boolean; [k: string]: unknown }[];
     [k: string]: unknown;

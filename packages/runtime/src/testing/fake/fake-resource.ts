@@ -11,8 +11,16 @@ export type FakeScaleSpec = ScalePaths;
  * A resource the tracker serves: its URL/kind info plus which subresources it has (the same shape generated
  * `register.ts` modules export as `ResourceDescriptor`). With a status subresource, writes to the main resource
  * ignore `status`, and status writes touch only `status`.
+ *
+ * The fake's discovery lists it with its singular (default: the lower-cased kind), short names, categories,
+ * `verbs` (default: all eight) and subresources (`status` and `scale` when it has them, plus `subresources`).
  */
-export type FakeResource = ResourceDescriptor;
+export interface FakeResource extends ResourceDescriptor {
+  /** The verbs discovery lists (default: create, delete, deletecollection, get, list, patch, update, watch). */
+  verbs?: string[];
+  /** Subresources discovery lists besides `status` and `scale` (which follow `statusSubresource` and `scale`). */
+  subresources?: { name: string; kind?: string; verbs: string[] }[];
+}
 
 /** `foos.example.com`, or `pods` for the core group: how the apiserver names a resource in error messages. */
 export function groupResourceOf(r: Pick<ResourceInfo, 'group' | 'resource'>): string {

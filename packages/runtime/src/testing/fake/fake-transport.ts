@@ -10,6 +10,7 @@ import { ApiError } from '../../client/errors.js';
 import { failedRequestOf } from '../../client/response-status.js';
 import type { DeleteOptions, Preconditions, Scale } from '../../client/interfaces.js';
 import type { KubeList, KubeObject, QueryValue, RawRequestInit, RawResponse, ResourceRequest, Transport, Verb, Watch } from '../../client/types.js';
+import type { FakeDiscoveryFormat } from './fake-discovery.js';
 import { serveFakeRaw } from './fake-raw.js';
 import { actionFor, actionMatches } from './fake-actions.js';
 import type { FakeAction, ReactionFunc, Reactor } from './fake-actions.js';
@@ -17,6 +18,13 @@ import { resourceNotFound } from './fake-errors.js';
 import type { FakeResource } from './fake-resource.js';
 import { ObjectTracker } from './object-tracker.js';
 import type { ObjectTrackerOptions } from './object-tracker.js';
+
+/** One `raw()` request the fake answered: method, path (with query) and `Accept`. */
+export interface RawRequestRecord {
+  method: string;
+  path: string;
+  accept?: string;
+}
 
 /**
  * The fake `Transport` (client-go's `testing.Fake` with its tracker; see the module comment). Give it to any typed
@@ -34,6 +42,15 @@ export class FakeTransport implements Transport {
    * Default false, as client-go's fake clientset: they list and watch, and `actions()` shows `list` then `watch`.
    */
   watchListSemantics = false;
+  /**
+   * How discovery is served (see fake-discovery.ts): `aggregated` (default; when the request's `Accept` asks for
+   * it, as 1.30+ servers) or `legacy` only (`/api`, `/apis`, then one request per group version, as servers before
+   * 1.26).
+   */
+  discoveryFormat: FakeDiscoveryFormat = 'aggregated';
+  /** Group versions (`apps/v1`, `v1`) discovery reports `Stale` (aggregated) or answers 503 for (legacy). */
+  readonly staleGroupVersions = new Set<string>();
+  private readonly rawLog: RawRequestRecord[] = [];
 
   constructor(tracker: ObjectTracker = new ObjectTracker()) {
     this.tracker = tracker;
@@ -79,11 +96,21 @@ export class FakeTransport implements Transport {
 
   /**
    * Paths outside the resource API: `/version` and, for the resources the tracker serves, discovery (see
-   * fake-raw.ts); `404 page not found` for anything else. Not recorded as actions.
+   * fake-raw.ts); `404 page not found` for anything else. Not recorded as actions: see `rawRequests()`.
    */
   async raw(method: string, path: string, init: RawRequestInit = {}): Promise<RawResponse> {
     init.signal?.throwIfAborted();
-    return serveFakeRaw(this.tracker, method, path, init);
+    this.rawLog.push({ method, path, ...(init.accept !== undefined ? { accept: init.accept } : {}) });
+    return serveFakeRaw(this.tracker, method, path, init, { format: this.discoveryFormat, stale: this.staleGroupVersions });
+  }
+
+  /** The `raw()` requests so far (discovery, `/version`), oldest first. */
+  rawRequests(): RawRequestRecord[] {
+    return this.rawLog.map((r) => ({ ...r }));
+  }
+
+  clearRawRequests(): void {
+    this.rawLog.length = 0;
   }
 
   async watch<T = unknown>(req: ResourceRequest): Promise<Watch<T>> {

@@ -1,12 +1,14 @@
 /**
  * `@kubegen/runtime/testing/fake`: an in-memory API for unit tests (client-go `testing`): the object tracker, a fake
- * transport with reactors and recorded actions, push-fed fake watches and lister-watchers, and a fake event
- * recorder. Loads no process, network or file-system code.
+ * transport with reactors and recorded actions, push-fed fake watches and lister-watchers, discovery computed
+ * from the served resources (and CRDs made from CRD objects), and a fake event recorder. Loads no process, network or file-system code.
  */
 export * from './object-tracker.js';
 export * from './fake-transport.js';
 export * from './fake-actions.js';
 export type { FakeResource, FakeScaleSpec } from './fake-resource.js';
+export { fakeResourcesFromCrd, fakeResourcesFromCrds } from './fake-crd.js';
+export type { FakeDiscoveryFormat } from './fake-discovery.js';
 export { FakeWatch } from './fake-watch.js';
 export { FakeListerWatcher } from './fake-lister-watcher.js';
 export type { FakeListerWatcherOptions, FakeWatchListSupport } from './fake-lister-watcher.js';

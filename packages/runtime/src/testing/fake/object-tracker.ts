@@ -13,6 +13,7 @@
  * treated as JSON merge patches; paged lists continue from the current state rather than a snapshot; list
  * `resourceVersion`/`resourceVersionMatch` and watch `timeoutSeconds` are ignored; field selectors accept any dotted
  * path (the apiserver allows only `metadata.name`, `metadata.namespace` and a CRD's selectable fields).
+ * Storing a CustomResourceDefinition serves its versions and establishes it (see `fake-crd.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -34,6 +35,7 @@ import {
   rfc3339,
   validateObjectMeta,
 } from './fake-object-rules.js';
+import { CRD_RESOURCE_KEY, crdCommitted } from './fake-crd.js';
 import type { FakeResource } from './fake-resource.js';
 import { scaleOf, setPath } from './fake-scale.js';
 import { paginate, selectionPredicate } from './fake-selection.js';
@@ -109,6 +111,14 @@ export class ObjectTracker {
       const key = resourceKey(r);
       this.registered.set(key, { ...r });
       if (!this.stores.has(key)) this.stores.set(key, new Map());
+    }
+  }
+
+  /** Stops serving these resources and drops their objects (as the apiserver does for a CRD version it no longer serves). */
+  unregister(...resources: ResourceInfo[]): void {
+    for (const r of resources) {
+      this.registered.delete(resourceKey(r));
+      this.stores.delete(resourceKey(r));
     }
   }
 
@@ -406,6 +416,7 @@ export class ObjectTracker {
     stored.metadata!.resourceVersion = String(++this.rv);
     this.store(res).set(objectKey(stored.metadata!.namespace, stored.metadata!.name!), stored);
     this.publish(res, type, stored, prev);
+    if (resourceKey(res) === CRD_RESOURCE_KEY) crdCommitted(this, res, stored, prev);
     return structuredClone(stored);
   }
 
@@ -415,6 +426,7 @@ export class ObjectTracker {
     gone.metadata!.resourceVersion = String(++this.rv);
     this.store(res).delete(objectKey(gone.metadata!.namespace, gone.metadata!.name!));
     this.publish(res, 'DELETED', gone, existing);
+    if (resourceKey(res) === CRD_RESOURCE_KEY) crdCommitted(this, res, undefined, existing);
     return structuredClone(gone);
   }
 
