@@ -176,6 +176,10 @@ export type { RunMainOptions } from './manager/run-main.js';
 export type { ManagerOptions, ManagerShardingOptions, Runnable } from './manager/manager.js';
 export type { ByObjectCacheOptions, CacheOptions, FieldExtractFunc, InformerRequest, ObjectCacheOptions } from './cluster/cluster-cache.js';
 export { CachedClient, CachedResourceClient } from './cluster/cached-client.js';
+export { Cluster } from './cluster/cluster.js';
+export type { ClusterOptions } from './cluster/cluster.js';
+export { describeKind, isResourceInfo, KindSource } from './source/kind-source.js';
+export type { KindRef, KindSourceCluster, KindSourceOptions } from './source/kind-source.js';
 export type { InformerLookup } from './cluster/cached-client.js';
 export { installSignalHandler, setupSignalHandler } from './manager/signals.js';
 

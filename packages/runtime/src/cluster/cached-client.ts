@@ -13,6 +13,9 @@ import type { KubeList, KubeObject, ResourceInfo, Transport } from '../client/ty
 import { fieldValue, parseFieldSelector, type FieldRequirement, type FieldSelector } from '../labels/field-selector.js';
 import { parseSelector } from '../labels/parse-selector.js';
 import { fieldIndexName, fieldIndexValue } from './cluster-cache.js';
+import { parseGroupVersion, type GroupVersionKind } from '../discovery/types.js';
+import type { Unstructured } from '../dynamic/unstructured.js';
+import type { RESTMapper } from '../restmapper/types.js';
 
 /**
  * Finds the synced informers that together hold `info` in `namespace` (`undefined`: all namespaces) — one that
@@ -117,7 +120,21 @@ export class CachedClient {
     readonly transport: Transport,
     private readonly lookup: InformerLookup,
     private readonly metadataLookup: InformerLookup = () => undefined,
+    private readonly mapper?: () => RESTMapper,
   ) {}
+
+  /**
+   * A client for a kind known by `GroupVersionKind` (`{ group: 'apps', version: 'v1', kind: 'Deployment' }`) or by
+   * `apiVersion` and kind, resolved through the cluster's RESTMapper (controller-runtime's client maps GVKs lazily the
+   * same way); objects are `Unstructured`. Rejects with a `NoKindMatchError` naming the kind when it is not served.
+   */
+  async forKind<T extends KubeObject = Unstructured>(kind: GroupVersionKind | string, kindOrNamespace?: string, namespace?: string): Promise<CachedResourceClient<T>> {
+    if (!this.mapper) throw new Error('this client has no RESTMapper: use resource(info) with a ResourceInfo');
+    const gvk = typeof kind === 'string' ? { ...parseGroupVersion(kind), kind: kindOrNamespace ?? '' } : kind;
+    const ns = typeof kind === 'string' ? namespace : kindOrNamespace;
+    const mapping = await this.mapper().restMapping({ group: gvk.group, kind: gvk.kind }, gvk.version);
+    return this.resource<T>(mapping.info, ns);
+  }
 
   /**
    * A client with no cache behind it: reads and writes go straight to `transport` (controller-runtime's API reader).

@@ -1,7 +1,7 @@
 /**
  * `Cluster` (controller-runtime `pkg/cluster`): what controllers need of one Kubernetes cluster — its transport,
- * its informer factory and the cache over it (per-kind settings, counted holds), the cache-backed client and event
- * recorders. A `Manager` has one (its own cluster) and adds the servers, leader election and runnables around it; a
+ * its informer factory and the cache over it (per-kind settings, counted holds), the cache-backed client, the
+ * RESTMapper and event recorders. A `Manager` has one (its own cluster) and adds the servers, leader election and runnables around it; a
  * multi-cluster manager has one per engaged cluster.
  *
  * Lifecycle: informers may be asked for at any time; `start()` starts those that exist and every later one at once;
@@ -17,6 +17,12 @@ import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.j
 import { getLogger, type Logger } from '../log.js';
 import { CachedClient } from './cached-client.js';
 import { ClusterCache, type CacheOptions, type FieldExtractFunc, type InformerRequest } from './cluster-cache.js';
+import type { GroupVersionKind } from '../discovery/types.js';
+import { DynamicRESTMapper } from '../restmapper/dynamic-mapper.js';
+import { isNoMatchError } from '../restmapper/types.js';
+
+/** Waits between attempts to resolve a kind that is not served yet: 0.5 s, doubling, at most 30 s. */
+const KIND_WAIT_BACKOFF_MS = [500, 30_000] as const;
 
 /** Settings of a {@link Cluster}; only `transport` is required. */
 export interface ClusterOptions {
@@ -47,6 +53,8 @@ export class Cluster {
   private readonly log: Logger;
   private readonly client: CachedClient;
   private events: EventBroadcaster | undefined;
+  private mapper: DynamicRESTMapper | undefined;
+  private crdWatch: AbortController | undefined;
   private stopped = false;
 
   constructor(opts: ClusterOptions) {
@@ -63,7 +71,12 @@ export class Cluster {
       logger: this.log,
     });
     this.cache = new ClusterCache(this.informers, { ...opts.cache, namespace: opts.namespace, logger: this.log.child({ component: 'cache' }) });
-    this.client = new CachedClient(opts.transport, (info, ns) => this.cache.lookup(info, ns, false), (info, ns) => this.cache.lookup(info, ns, true));
+    this.client = new CachedClient(
+      opts.transport,
+      (info, ns) => this.cache.lookup(info, ns, false),
+      (info, ns) => this.cache.lookup(info, ns, true),
+      () => this.getRESTMapper(),
+    );
   }
 
   /** Reads from the cache for kinds it holds (once synced), writes to the API. */
@@ -100,6 +113,84 @@ export class Cluster {
     return this.events.newRecorder(name);
   }
 
+  /**
+   * The cluster's RESTMapper (a `DynamicRESTMapper` over its transport), made on first use. Lazy: it asks discovery
+   * only when a lookup needs it; `waitForKind` also starts its watch of CustomResourceDefinitions, which keeps it
+   * current (that needs `list` and `watch` on `customresourcedefinitions`; without them it refreshes on misses).
+   */
+  getRESTMapper(): DynamicRESTMapper {
+    this.mapper ??= new DynamicRESTMapper(this.transport, { logger: this.log, clock: this.clock });
+    return this.mapper;
+  }
+
+  /**
+   * Resolves with the `ResourceInfo` of `kind` once the cluster serves it — for a CRD, once it is established and in
+   * discovery — waiting meanwhile (woken by the mapper's CRD watch, else asking again after 0.5 s, doubling up to
+   * 30 s); undefined when `signal` aborts first. `onWaiting` gets each reason it waits (a `NoKindMatchError`, or
+   * the error that kept discovery from answering). How a controller's source waits for a kind installed later.
+   */
+  async waitForKind(kind: GroupVersionKind, signal: AbortSignal, onWaiting?: (reason: unknown) => void): Promise<ResourceInfo | undefined> {
+    const mapper = this.getRESTMapper();
+    this.watchCrds();
+    let backoff: number = KIND_WAIT_BACKOFF_MS[0];
+    while (!signal.aborted) {
+      try {
+        return (await mapper.restMapping({ group: kind.group, kind: kind.kind }, kind.version)).info;
+      } catch (err) {
+        if (signal.aborted) break;
+        onWaiting?.(err);
+      }
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          off();
+          this.clock.clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const off = mapper.onCrdChange((group) => group === kind.group && done());
+        const timer = this.clock.setTimeout(done, backoff);
+        signal.addEventListener('abort', done, { once: true });
+      });
+      backoff = Math.min(backoff * 2, KIND_WAIT_BACKOFF_MS[1]);
+    }
+    return undefined;
+  }
+
+  /**
+   * Resolves with the reason (a `NoKindMatchError`) once `kind` is no longer served — its CRD deleted, or the version
+   * no longer served — as the mapper's CRD watch sees it; undefined when `signal` aborts first.
+   */
+  whenKindGone(kind: GroupVersionKind, signal: AbortSignal): Promise<unknown> {
+    const mapper = this.getRESTMapper();
+    this.watchCrds();
+    return new Promise((resolve) => {
+      const done = (reason: unknown): void => {
+        off();
+        signal.removeEventListener('abort', aborted);
+        resolve(reason);
+      };
+      const aborted = (): void => done(undefined);
+      const off = mapper.onCrdChange((group) => {
+        if (group !== kind.group) return;
+        mapper.restMapping({ group: kind.group, kind: kind.kind }, kind.version).then(
+          () => undefined,
+          (err: unknown) => isNoMatchError(err) && done(err),
+        );
+      });
+      if (signal.aborted) aborted();
+      else signal.addEventListener('abort', aborted, { once: true });
+    });
+  }
+
+  /** Starts the mapper's CRD watch once, for the cluster's life. */
+  private watchCrds(): void {
+    if (this.crdWatch || this.stopped) return;
+    this.crdWatch = new AbortController();
+    this.getRESTMapper()
+      .start(this.crdWatch.signal)
+      .catch((err: unknown) => this.log.error('the RESTMapper stopped watching CustomResourceDefinitions', { error: err }));
+  }
+
   /** Starts the cache: the informers asked for so far, and every later one at once. */
   start(): void {
     if (!this.stopped) this.cache.start();
@@ -113,6 +204,7 @@ export class Cluster {
   /** Stops every informer and flushes pending events; resolves once both are done. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.crdWatch?.abort();
     await this.informers.shutdown();
     await this.events?.shutdown();
   }

@@ -74,6 +74,7 @@ export class DynamicRESTMapper implements RESTMapper {
   private readonly crds = new CrdExpectations();
   private readonly backoff = new Map<Scope, { next: number; delayMs: number }>();
   private table: MappingTable | undefined;
+  private readonly listeners = new Set<(group: string) => void>();
   /** Loads run one at a time: this is the tail of the queue. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -183,6 +184,15 @@ export class DynamicRESTMapper implements RESTMapper {
     }
   }
 
+  /**
+   * Calls `listener` (with the group) after each CRD change the watch of `start` sees, once the mapping has been
+   * told to ask again; returns the function that removes it. How a source waiting for a kind wakes up at once.
+   */
+  onCrdChange(listener: (group: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Applies one CRD change (see `crd-expectations.ts`). */
   private crdChanged(prev: unknown, next: unknown): void {
     const group = this.crds.observe(prev === undefined ? undefined : crdServingOf(prev), next === undefined ? undefined : crdServingOf(next));
@@ -191,6 +201,13 @@ export class DynamicRESTMapper implements RESTMapper {
     this.backoff.delete(group);
     this.backoff.delete(ALL);
     this.table = undefined;
+    for (const listener of this.listeners) {
+      try {
+        listener(group);
+      } catch (err) {
+        this.log.error('CRD change listener threw', { error: err });
+      }
+    }
   }
 
   /** Warnings already logged (an ambiguous short name is said once, not on every lookup). */

@@ -6,8 +6,8 @@
  * the controller stops, the handler is detached and the hold given back, so a kind nobody watches any more is no
  * longer cached.
  *
- * A kind that goes away (its CRD deleted: the informer's list or watch answers 404) stops its informers after one
- * warning line, reads 0 in `kubegen_source_kind_served`, and the source waits for the kind to come back (through the
+ * A kind named by `GroupVersionKind` that goes away (its CRD deleted: the informer's list or watch answers 404)
+ * stops its informers after one warning line, reads 0 in `kubegen_source_kind_served`, and the source waits for the kind to come back (through the
  * cluster's `waitForKind`, with a backoff between attempts, so a vanished kind never makes a retry storm of 404s);
  * when it is served again the source attaches anew and the controller sees its objects as creates.
  */
@@ -46,6 +46,8 @@ export interface KindSourceCluster {
    * no-match error), for the source's sync reason. Without it, a `GroupVersionKind` cannot be resolved.
    */
   waitForKind?(kind: GroupVersionKind, signal: AbortSignal, onWaiting?: (reason: unknown) => void): Promise<ResourceInfo | undefined>;
+  /** Resolves with the reason once `kind` is no longer served (its CRD deleted); undefined when `signal` aborts. */
+  whenKindGone?(kind: GroupVersionKind, signal: AbortSignal): Promise<unknown>;
 }
 
 /** Settings of a {@link KindSource}. */
@@ -156,11 +158,8 @@ export class KindSource<T extends KubeObject = KubeObject> implements Source {
 
   private async resolve(signal: AbortSignal): Promise<ResourceInfo | undefined> {
     const { kind, cluster } = this.opts;
-    if (isResourceInfo(kind) && !this.waiting) return kind;
-    if (!cluster.waitForKind) {
-      if (isResourceInfo(kind)) return kind;
-      throw new Error(`source ${this.description}: this cluster has no RESTMapper to resolve a GroupVersionKind`);
-    }
+    if (isResourceInfo(kind)) return kind;
+    if (!cluster.waitForKind) throw new Error(`source ${this.description}: this cluster has no RESTMapper to resolve a GroupVersionKind`);
     const info = await cluster.waitForKind({ group: kind.group, version: kind.version, kind: kind.kind }, signal, (reason) => {
       this.waiting = reason;
       this.notify();
@@ -183,11 +182,11 @@ export class KindSource<T extends KubeObject = KubeObject> implements Source {
   }
 
   /**
-   * Resolves when `signal` aborts (undefined) or, for a kind resolved through the mapper (or when the cluster can
-   * wait for kinds), when an informer's list or watch answers 404 after the kind was served: the error.
+   * Resolves when `signal` aborts (undefined) or, for a kind resolved through the mapper, when an informer's list or
+   * watch answers 404: the error. (A `ResourceInfo` kind keeps its informers, which retry with backoff and say why.)
    */
   private untilGone(a: Attachment, signal: AbortSignal): Promise<unknown> {
-    if (!this.opts.cluster.waitForKind) return new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener('abort', () => resolve(undefined), { once: true })));
+    if (isResourceInfo(this.opts.kind)) return new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener('abort', () => resolve(undefined), { once: true })));
     return new Promise((resolve) => {
       const removers: (() => void)[] = [];
       const done = (value: unknown): void => {
@@ -198,6 +197,13 @@ export class KindSource<T extends KubeObject = KubeObject> implements Source {
       signal.addEventListener('abort', () => done(undefined), { once: true });
       // A list or watch of a collection answers 404 only when the resource itself is not served.
       for (const s of a.sources) removers.push(s.informer.addErrorListener((err) => isNotFound(err) && done(err)));
+      // The mapper's CRD watch says so first, as a rule: a deleted CRD's watches may end only later.
+      const kind = this.opts.kind;
+      if (this.opts.cluster.whenKindGone && !isResourceInfo(kind)) {
+        const stop = new AbortController();
+        removers.push(() => stop.abort());
+        void this.opts.cluster.whenKindGone(kind, stop.signal).then((reason) => reason !== undefined && done(reason));
+      }
     });
   }
 
