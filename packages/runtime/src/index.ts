@@ -57,7 +57,7 @@ export { fromUnstructured, groupVersionKindOf, isObjectOfKind, setListItemKinds,
 export type { Unstructured, UnstructuredList } from './dynamic/unstructured.js';
 export {
   nestedBool, nestedField, NestedFieldError, nestedInt64, nestedMap, nestedNumber, nestedSlice, nestedString,
-  nestedStringMap, nestedStringSlice, removeNestedField, setNestedField,
+  nestedStringMap, nestedStringSlice, removeNestedField, setNestedField, statusConditionsOf,
 } from './dynamic/nested.js';
 export type { Nested } from './dynamic/nested.js';
 export { isValidPathSegmentName, pathSegmentErrors } from './dynamic/path-segment.js';

@@ -13,6 +13,7 @@
  * `nestedStringMap` and `nestedStringSlice` return copies. Only own properties count: `constructor` or `__proto__`
  * is found only when the object really has such a key, and setting one never touches a prototype.
  */
+import type { Condition } from '../api-types.js';
 import { deepCopyJSON, setOwnKey } from '../deepcopy.js';
 
 /** The result of a nested getter (see the module comment). */
@@ -188,4 +189,20 @@ export function removeNestedField(obj: object, ...fields: string[]): boolean {
   if (!parent.found || !isMap(parent.value) || !Object.hasOwn(parent.value, last)) return false;
   delete parent.value[last];
   return true;
+}
+
+/**
+ * The live `status.conditions` array of an unstructured object, made (with `status`) when missing, so the condition
+ * helpers work on it as on a typed object: `setStatusCondition(statusConditionsOf(obj), { type: 'Ready', … })`.
+ * Throws a {@link NestedFieldError} when `status` or `status.conditions` holds something else.
+ */
+export function statusConditionsOf(obj: object): Condition[] {
+  const found = nestedField(obj, 'status', 'conditions');
+  if (found.error) throw found.error;
+  if (found.found && found.value !== null) {
+    if (!Array.isArray(found.value)) throw wrongType(['status', 'conditions'], found.value, 'array').error!;
+    return found.value as Condition[];
+  }
+  setNestedField(obj, [], 'status', 'conditions');
+  return nestedField(obj, 'status', 'conditions').value as Condition[];
 }
