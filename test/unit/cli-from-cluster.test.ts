@@ -22,15 +22,9 @@ import { parseCrdObjects } from 'kubegen/internal/parse/crd/cluster.js';
 import { parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { InputError, InputErrors } from 'kubegen/internal/model/errors.js';
 import { fixture } from '../support/paths.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
 
-const CRD_RESOURCE = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  resource: 'customresourcedefinitions',
-  kind: 'CustomResourceDefinition',
-  listKind: 'CustomResourceDefinitionList',
-  namespaced: false,
-};
+const CRD_RESOURCE = builtinResources.customResourceDefinitions;
 const FOO_FILE = fixture('crds/sample-controller/crd-status-subresource.yaml');
 
 /** A CRD as a server returns it: the file's, with what the server sets added. */

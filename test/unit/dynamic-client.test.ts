@@ -4,7 +4,7 @@ import { ApiError, isConflict, isNotFound } from '@kubegen/runtime/internal/clie
 import type { ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
 import { DynamicClient } from '@kubegen/runtime/internal/dynamic/dynamic-client.js';
 import type { Unstructured, UnstructuredList } from '@kubegen/runtime/internal/dynamic/unstructured.js';
-import type { RESTMapping } from '@kubegen/runtime/internal/restmapper/types.js';
+import { mappingOf } from '@kubegen/runtime/internal/restmapper/types.js';
 import { FakeDynamicClient, newFakeDynamicClient } from '@kubegen/runtime/internal/testing/fake/fake-dynamic.js';
 import { FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import { Reflector } from '@kubegen/runtime/internal/cache/reflector.js';
@@ -24,14 +24,6 @@ const fooObj = (name: string, replicas = 1, extra: Record<string, unknown> = {})
   ...extra,
 });
 
-function mappingOf(info: ResourceInfo): RESTMapping {
-  return {
-    resource: { group: info.group, version: info.version, resource: info.resource },
-    groupVersionKind: { group: info.group, version: info.version, kind: info.kind },
-    namespaced: info.namespaced,
-    info,
-  };
-}
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {

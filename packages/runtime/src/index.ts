@@ -96,7 +96,7 @@ export type {
 } from './discovery/types.js';
 export { DynamicRESTMapper } from './restmapper/dynamic-mapper.js';
 export type { DynamicRESTMapperOptions } from './restmapper/dynamic-mapper.js';
-export { AmbiguousResourceError, isNoMatchError, NoKindMatchError, NoResourceMatchError } from './restmapper/types.js';
+export { AmbiguousResourceError, isNoMatchError, mappingOf, NoKindMatchError, NoResourceMatchError } from './restmapper/types.js';
 export type { PartialResource, RESTMapper, RESTMapping } from './restmapper/types.js';
 
 // Deep copy helpers used by generated code

@@ -17,7 +17,7 @@ import type { ListerWatcher } from '../cache/reflector-types.js';
 import type { TransformFunc } from '../cache/transform.js';
 import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
 import type { GroupVersionResource } from '../discovery/types.js';
-import type { RESTMapping } from '../restmapper/types.js';
+import { mappingOf, type RESTMapping } from '../restmapper/types.js';
 import { DynamicClient } from './dynamic-client.js';
 import type { Unstructured } from './unstructured.js';
 
@@ -127,11 +127,3 @@ function infoOf(r: DynamicResourceRef, namespace: string | undefined): ResourceI
   return { ...r, kind: '', listKind: '', namespaced: Boolean(namespace) };
 }
 
-function mappingOf(info: ResourceInfo): RESTMapping {
-  return {
-    resource: { group: info.group, version: info.version, resource: info.resource },
-    groupVersionKind: { group: info.group, version: info.version, kind: info.kind },
-    namespaced: info.namespaced,
-    info,
-  };
-}

@@ -18,6 +18,7 @@
  * discovery only; plurals never guessed). Errors: `NoKindMatchError`, `NoResourceMatchError` (with a suggestion when
  * a known name is close), `AmbiguousResourceError`; a failure to reach the server rejects with that failure.
  */
+import { builtinResources } from '../builtin/resources.js';
 import { ResourceClient } from '../client/resource-client.js';
 import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
 import { DeletedFinalStateUnknown } from '../cache/keys.js';
@@ -32,15 +33,6 @@ import { MappingTable } from './mapping-table.js';
 import { resolveName } from './resolve-name.js';
 import { isNoMatchError, NoResourceMatchError, type PartialResource, type RESTMapper, type RESTMapping } from './types.js';
 
-/** apiextensions.k8s.io/v1 `customresourcedefinitions`: what the mapper watches. */
-const CRD_INFO: ResourceInfo = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  resource: 'customresourcedefinitions',
-  kind: 'CustomResourceDefinition',
-  listKind: 'CustomResourceDefinitionList',
-  namespaced: false,
-};
 
 /** Settings of a {@link DynamicRESTMapper}; all optional. */
 export interface DynamicRESTMapperOptions {
@@ -163,7 +155,7 @@ export class DynamicRESTMapper implements RESTMapper {
    * and the mapper stays lazy.
    */
   async start(signal: AbortSignal): Promise<void> {
-    const informer = new SharedIndexInformer<KubeObject>(new ResourceClient<KubeObject>(this.discovery.transport, CRD_INFO), {
+    const informer = new SharedIndexInformer<KubeObject>(new ResourceClient<KubeObject>(this.discovery.transport, builtinResources.customResourceDefinitions), {
       name: 'restmapper-crds',
       logger: this.log,
     });

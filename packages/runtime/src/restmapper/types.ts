@@ -14,6 +14,16 @@ export interface RESTMapping {
   info: ResourceInfo;
 }
 
+/** The mapping of a `ResourceInfo` (a generated descriptor, a built-in), whose kind and scope it carries. */
+export function mappingOf(info: ResourceInfo): RESTMapping {
+  return {
+    resource: { group: info.group, version: info.version, resource: info.resource },
+    groupVersionKind: { group: info.group, version: info.version, kind: info.kind },
+    namespaced: info.namespaced,
+    info,
+  };
+}
+
 /** A resource, possibly partial: a missing group or version matches any (kubectl's `deployments`, `deployments.apps`). */
 export interface PartialResource {
   group?: string;

@@ -4,6 +4,7 @@
  * documents that are not CRDs are skipped), create each one (or update it when it exists), then wait until every
  * CRD is `Established` and its resource is served by discovery.
  */
+import { builtinResources } from '../../builtin/resources.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadAll } from 'js-yaml';
@@ -25,14 +26,7 @@ export interface CrdObject extends KubeObject {
 }
 
 /** apiextensions.k8s.io/v1 `customresourcedefinitions` (cluster-scoped): what CRDs are installed through. */
-export const CRD_RESOURCE: ResourceInfo = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  resource: 'customresourcedefinitions',
-  kind: 'CustomResourceDefinition',
-  listKind: 'CustomResourceDefinitionList',
-  namespaced: false,
-};
+export const CRD_RESOURCE: ResourceInfo = builtinResources.customResourceDefinitions;
 
 const CRD_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 
