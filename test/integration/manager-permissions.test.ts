@@ -1,6 +1,7 @@
 /**
- * A manager whose identity may list one kind but not another, against a real kube-apiserver with RBAC (the
- * manager's transport impersonates a user bound to a Role in the test's namespace): the controller of the allowed
+ * A manager whose identity may list one kind but not another, against a real kube-apiserver with RBAC (the manager
+ * runs as a ServiceAccount, with a token from the TokenRequest API, bound to a Role in the test's namespace): the
+ * controller of the allowed
  * kind reconciles; the other waits alone, its log names the forbidden verb, resource and identity (and the RBAC
  * marker), `/readyz` is not ok and `/readyz/controller-<name>` says why; once the Role grants the kind, it syncs
  * (the informer's relist backoff, no restart) and reconciles, and `/readyz` is ok.
@@ -16,6 +17,7 @@ import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client
 import type { KubeObject, ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
 import { createLogger } from '@kubegen/runtime/internal/log.js';
 import { Manager } from '@kubegen/runtime/internal/manager/manager.js';
+import { clusterOf, requestServiceAccountToken } from '@kubegen/runtime/internal/testing/envtest/envtest-rbac.js';
 import { until } from '../support/wait.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
@@ -34,7 +36,8 @@ describe('a manager with a kind it may not list (envtest, RBAC)', () => {
 
   it('runs the allowed controller, holds back the other naming the forbidden request, and starts it once granted', async () => {
     const ns = await env.newNamespace('perms');
-    const user = `kubegen-limited-${ns}`;
+    const user = `system:serviceaccount:${ns}:manager`;
+    await new ResourceClient<KubeObject>(env.transport, builtinResources.serviceAccounts, ns).create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'manager' } });
     const roles = new ResourceClient<KubeObject>(env.transport, ROLES, ns);
     const rule = (resources: string[]) => ({ apiGroups: [''], resources, verbs: READ });
     await roles.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'manager' }, rules: [rule(['configmaps'])] } as KubeObject);
@@ -43,7 +46,7 @@ describe('a manager with a kind it may not list (envtest, RBAC)', () => {
       kind: 'RoleBinding',
       metadata: { name: 'manager' },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'manager' },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+      subjects: [{ kind: 'ServiceAccount', name: 'manager', namespace: ns }],
     } as KubeObject);
     await new ResourceClient<KubeObject>(env.transport, builtinResources.configMaps, ns).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
     await new ResourceClient<KubeObject>(env.transport, builtinResources.services, ns).create({
@@ -55,7 +58,8 @@ describe('a manager with a kind it may not list (envtest, RBAC)', () => {
 
     const lines: Record<string, unknown>[] = [];
     const logger = createLogger({ level: 'info', format: 'json', write: (l) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
-    const transport = new HttpTransport({ ...loadRestConfig({ kubeconfig: env.kubeconfigPath }), impersonate: { user } });
+    const token = await requestServiceAccountToken(env.transport, { namespace: ns, name: 'manager' });
+    const transport = new HttpTransport({ ...clusterOf(loadRestConfig({ kubeconfig: env.kubeconfigPath })), token });
     const mgr = new Manager({ transport, namespace: ns, metricsBindAddress: '0', healthProbeBindAddress: '127.0.0.1:0', logger, registry: new Registry() });
     const seen: string[] = [];
     controllerFor(mgr, builtinResources.configMaps).complete(async (req) => void seen.push(`configmap:${req.name}`));
