@@ -19,8 +19,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { whenAborted } from '../abort.js';
-import { raceAbort } from '../source/source.js';
-import type { SyncStatus } from '../controller/source-sync.js';
 import type { Registry } from '../metrics/prom.js';
 import type { SharedInformerFactory } from '../cache/factory.js';
 import type { WatchListMode } from '../cache/reflector-types.js';
@@ -49,39 +47,17 @@ import type { Shard } from '../sharding/shard.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { installSignalHandler } from './signals.js';
+import { Runnables, type Runnable } from './runnables.js';
 
 export type { ManagerOptions, ManagerShardingOptions } from './manager-options.js';
 export { ShardLostError } from './manager-sharding.js';
+export { RunnableError } from './runnables.js';
+export type { Runnable } from './runnables.js';
 
 /** Default `gracefulShutdownTimeoutMs`: the time runnables get to stop on shutdown (30 s, as controller-runtime). */
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
 /** Default `cacheSyncTimeoutMs`: how long a controller waits for its sources before it says so (2 min, as controller-runtime). */
 export const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
-
-/** Something the manager runs: resolves once it has stopped after `signal` aborted. */
-export interface Runnable {
-  start(signal: AbortSignal): Promise<void>;
-  /** Default true: only run while this process leads (ignored when leader election is off). */
-  readonly needLeaderElection?: boolean;
-  /** Informers that must have synced before `start` is called (not used for runnables with `syncStatus`). */
-  informers?(): SharedIndexInformer<KubeObject>[];
-  /**
-   * A runnable that waits for its own sources (a `Controller`): the manager starts it at once and reports this in a
-   * readiness check `controller-<name>` (`/readyz` fails while it is not synced; `/readyz/controller-<name>` says
-   * why). Needs `name`.
-   */
-  syncStatus?(): SyncStatus;
-  /** Names the runnable in readiness checks and errors (controllers: the controller's name). */
-  readonly name?: string;
-}
-
-/** `start` rejected: a runnable failed (threw or rejected); `cause` is its error. */
-export class RunnableError extends Error {
-  constructor(runnable: string, cause: unknown) {
-    super(`${runnable} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.name = 'RunnableError';
-  }
-}
 
 /** `start` rejected: leadership was lost while running. */
 export class LeaderElectionLostError extends Error {
@@ -108,14 +84,9 @@ export class Manager {
   private readonly opts: ManagerOptions;
   private readonly objects: ClusterCache;
   private shardOfController: Shard | undefined;
-  private readonly runnables: Runnable[] = [];
+  private readonly runnables: Runnables;
   private readonly metricsServer: MetricsServer;
   private readonly probeServer: HealthProbeServer;
-  private leaderPhase: { signal: AbortSignal; running: Promise<void>[] } | undefined;
-  /** Non-leader runnables (and leader-only ones without election) that are running. */
-  private readonly running: Promise<void>[] = [];
-  /** Every runnable started and not yet finished: its own stop and its run. */
-  private readonly active = new Map<Runnable, { stop: AbortController; done: Promise<void> }>();
   private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed' = 'new';
   /** Stops everything: aborted by `start`'s signal, a fatal error, or lost leadership. */
   private stopAll: AbortController | undefined;
@@ -141,6 +112,15 @@ export class Manager {
     });
     this.cache = this.cluster.informers;
     this.objects = this.cluster.cache;
+    this.runnables = new Runnables({
+      // A sharded manager runs them while it holds its shard Lease, as a leader while it holds the leader Lease.
+      needsLeader: (r) => (this.elector !== undefined || this.shardOfController !== undefined) && (r.needLeaderElection ?? true),
+      startCache: () => this.cluster.start(),
+      fail: (err) => this.fail(err),
+      gracefulShutdownTimeoutMs: opts.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS,
+      clock: this.clock,
+      log: this.logger,
+    });
     if (!opts.metricsSecureServing && opts.metricsCertDir !== undefined) {
       throw new TypeError('metricsCertDir needs metricsSecureServing: true (plain HTTP has no certificate)');
     }
@@ -180,7 +160,7 @@ export class Manager {
         clock: this.clock,
         logger: opts.logger ?? getLogger(),
         registry: this.registry,
-        onStartedLeading: (signal) => this.lead(signal),
+        onStartedLeading: (signal) => this.runnables.lead(signal),
       });
     }
   }
@@ -301,10 +281,17 @@ export class Manager {
         return true;
       });
     }
-    this.runnables.push(r);
-    if (this.state !== 'running' || !this.stopAll) return;
-    if (!this.needsLeader(r)) this.running.push(this.runOne(r, this.stopAll.signal));
-    else if (this.leaderPhase) this.leaderPhase.running.push(this.runOne(r, this.leaderPhase.signal));
+    this.runnables.add(r);
+  }
+
+  /**
+   * Stops a runnable (a controller) added to this manager and forgets it: it stops taking work, its in-flight
+   * reconciles finish (bounded by the graceful shutdown timeout), its sources give back their informers (a kind no
+   * other controller watches stops being cached) and its readiness check goes. Resolves once it has stopped.
+   */
+  async remove(r: Runnable): Promise<void> {
+    if (r.syncStatus && r.name && this.runnables.list.includes(r)) this.probeServer.removeReadyzCheck(`controller-${r.name}`);
+    await this.runnables.remove(r);
   }
 
   addHealthzCheck(name: string, check: HealthChecker): void {
@@ -332,7 +319,7 @@ export class Manager {
 
   /** True while running with every started informer synced and every controller's sources synced. */
   get ready(): boolean {
-    return this.state === 'running' && this.cache.hasSynced() && this.runnables.every((r) => !r.syncStatus || r.syncStatus().synced);
+    return this.state === 'running' && this.cache.hasSynced() && this.runnables.list.every((r) => !r.syncStatus || r.syncStatus().synced);
   }
 
 
@@ -355,7 +342,7 @@ export class Manager {
       if (!stopAll.signal.aborted) {
         this.cluster.start();
         this.state = 'running';
-        for (const r of this.runnables) if (!this.needsLeader(r)) this.running.push(this.runOne(r, stopAll.signal));
+        this.runnables.startEverywhere(stopAll.signal);
         leading = this.campaign(stopAll.signal).catch((err: unknown) => this.fail(err));
         await whenAborted(stopAll.signal);
       }
@@ -367,7 +354,7 @@ export class Manager {
       this.state = this.failure === undefined ? 'stopping' : 'failed';
       // A failed manager stops answering probes at once: nothing may report it healthy while it winds down.
       if (this.failure !== undefined) await this.probeServer.close();
-      await this.bounded(Promise.all([...this.running, ...(leading ? [leading] : [])]).then(() => undefined));
+      await Promise.all([this.runnables.whenEverywhereStopped(), leading && this.runnables.bounded(leading)]);
       await this.cluster.stop();
       await this.opts.webhookServer?.close();
       await this.metricsServer.close();
@@ -420,93 +407,15 @@ export class Manager {
   /** Runs the leader-only runnables: at once, while holding the shard Lease, or while leading the election. */
   private async campaign(signal: AbortSignal): Promise<void> {
     if (this.shardOfController) {
-      if (await runAsShard(this.shardOfController, signal, (s) => this.lead(s), this.logger)) this.fail(new ShardLostError());
+      if (await runAsShard(this.shardOfController, signal, (s) => this.runnables.lead(s), this.logger)) this.fail(new ShardLostError());
     } else if (this.elector) {
       await this.elector.run(signal);
       if (!signal.aborted) this.fail(new LeaderElectionLostError());
     } else {
-      await this.lead(signal);
+      await this.runnables.lead(signal);
     }
   }
 
-  /** Runs the leader-only runnables until `signal` aborts; resolves when they stopped or the grace period passed. */
-  private async lead(signal: AbortSignal): Promise<void> {
-    const phase = { signal, running: [] as Promise<void>[] };
-    this.leaderPhase = phase;
-    for (const r of this.runnables) if (this.needsLeader(r)) phase.running.push(this.runOne(r, signal));
-    await whenAborted(signal);
-    this.leaderPhase = undefined;
-    this.logger.info('stopping leader-only runnables', { count: phase.running.length });
-    await this.bounded(Promise.all(phase.running).then(() => undefined));
-  }
-
-  /**
-   * Runs one runnable; never rejects. A controller (`syncStatus`) waits for its own sources itself; another runnable
-   * first waits for the informers it names. A runnable that throws or rejects (not because it was stopped) fails
-   * the manager.
-   */
-  private runOne(r: Runnable, phase: AbortSignal): Promise<void> {
-    // Its own stop, so that `remove` can stop it alone; the phase's stop (shutdown, lost Lease) stops it too.
-    const own = new AbortController();
-    const forward = (): void => own.abort(phase.reason);
-    if (phase.aborted) forward();
-    else phase.addEventListener('abort', forward, { once: true });
-    const signal = own.signal;
-    const entry = { stop: own, done: Promise.resolve() };
-    this.active.set(r, entry);
-    entry.done = (async () => {
-      try {
-        this.cluster.start();
-        const informers = r.syncStatus ? [] : (r.informers?.() ?? []);
-        if (informers.length > 0 && !(await raceAbort(Promise.all(informers.map((i) => i.whenSynced())).then(() => undefined), signal))) return;
-        if (signal.aborted) return;
-        await r.start(signal);
-      } catch (err) {
-        if (!signal.aborted) this.fail(new RunnableError(r.name ?? 'runnable', err));
-      } finally {
-        phase.removeEventListener('abort', forward);
-        if (this.active.get(r) === entry) this.active.delete(r);
-      }
-    })();
-    return entry.done;
-  }
-
-  /**
-   * Stops a runnable (a controller) added to this manager and forgets it: it stops taking work, its in-flight
-   * reconciles finish (bounded by the graceful shutdown timeout), its sources give back their informers (a kind no
-   * other controller watches stops being cached) and its readiness check goes. Resolves once it has stopped.
-   */
-  async remove(r: Runnable): Promise<void> {
-    const i = this.runnables.indexOf(r);
-    if (i < 0) return;
-    this.runnables.splice(i, 1);
-    if (r.syncStatus && r.name) this.probeServer.removeReadyzCheck(`controller-${r.name}`);
-    const running = this.active.get(r);
-    if (!running) return;
-    running.stop.abort(new Error('removed from the manager'));
-    await this.bounded(running.done);
-  }
-
-  /** `p`, but resolves anyway after the graceful shutdown timeout (logging what was abandoned). */
-  private bounded(p: Promise<void>): Promise<void> {
-    const ms = this.opts.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS;
-    return new Promise<void>((resolve) => {
-      const timer = this.clock.setTimeout(() => {
-        this.logger.error('graceful shutdown timed out; abandoning in-flight work', { gracefulShutdownTimeoutMs: ms });
-        resolve();
-      }, ms);
-      const done = (): void => {
-        this.clock.clearTimeout(timer);
-        resolve();
-      };
-      p.then(done, done);
-    });
-  }
-
-  private needsLeader(r: Runnable): boolean {
-    // A sharded manager runs them while it holds its shard Lease, as a leader while it holds the leader Lease.
-    return (this.elector !== undefined || this.shardOfController !== undefined) && (r.needLeaderElection ?? true);
-  }
 }
 
 function inClusterNamespace(): string | undefined {
