@@ -116,6 +116,19 @@ describe('DynamicRESTMapper names and priorities', () => {
     await assert.rejects(m.resolveCategory('nothing'), (e: unknown) => e instanceof NoResourceMatchError && e.message === 'the server doesn\'t have a resource type "nothing"');
   });
 
+  it('takes a name that is also a category as the category, as kubectl does (one kind: its mapping; several: ambiguous)', async () => {
+    const ships = [
+      res('ships.example.com', 'v1', 'frigates', 'Frigate', { singular: 'frigate', categories: ['fleet'] }),
+      res('ships.example.com', 'v1', 'fleets', 'Fleet', { singular: 'fleet', namespaced: false }),
+      res('ships.example.com', 'v1', 'docks', 'Dock', { singular: 'dock', categories: ['harbour'] }),
+      res('ships.example.com', 'v1', 'cranes', 'Crane', { singular: 'crane', categories: ['harbour'] }),
+    ];
+    const m = new DynamicRESTMapper(newFakeTransport([...allBuiltinResources, ...ships]), { logger: logged().logger });
+    assert.equal(where(await m.resolve('fleet')), 'frigates.v1.ships.example.com', 'kubectl get fleet lists the category fleet');
+    assert.equal(where(await m.resolve('fleets')), 'fleets.v1.ships.example.com (cluster)');
+    await assert.rejects(m.resolve('harbour'), AmbiguousResourceError);
+  });
+
   it('loads lazily: nothing before the first lookup, two requests with aggregated discovery, one group from a legacy server', async () => {
     const fake = newFakeTransport(cluster());
     const m = new DynamicRESTMapper(fake, { logger: logged().logger });

@@ -1,6 +1,7 @@
 /**
  * A resource or kind name as kubectl takes it (cli-runtime's `Builder.mappingFor`), resolved on a `MappingTable`:
  *
+ * 0. a category (kubectl expands categories first): the one kind in it, else ambiguous (use `resolveCategory`);
  * 1. as a resource: `plural.version.group` when the name has two dots or more, then `resource.group` (everything
  *    after the first dot is the group, matched by prefix), then the shortcut expander (short names), then priority;
  * 2. failing that, as a kind: `Kind.version.group`, then `Kind.group` (`Kind` alone is a core kind).
@@ -16,6 +17,13 @@ import { AmbiguousResourceError, isNoMatchError, NoResourceMatchError, type Part
 
 /** The mapping kubectl would use for `name` (see the module comment); throws `NoResourceMatchError` when none. */
 export function resolveName(t: MappingTable, name: string, warn?: WarningHandler): RESTMapping {
+  // kubectl expands categories before anything else (cli-runtime's `ReplaceAliases`): `fleet` names the kinds of the
+  // category `fleet` even where a kind's singular is `fleet` too. One kind: its mapping; several: ambiguous.
+  const category = t.categoryNames(name);
+  if (category.length === 1 && category[0] !== name) return resolveName(t, category[0]!, warn);
+  if (category.length > 1) {
+    throw new AmbiguousResourceError(name, category.map((n) => t.resourceFor(t.expandShortcut({ resource: n.split('.')[0]!, group: n.split('.').slice(1).join('.') }, warn))));
+  }
   const dots = name.split('.');
   const firstDot = name.indexOf('.');
   const groupResource: PartialResource = firstDot < 0 ? { resource: name } : { resource: name.slice(0, firstDot), group: name.slice(firstDot + 1) };
