@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HashRing, ringHash } from '@kubegen/runtime/internal/sharding/ring.js';
+import { randomUUID } from 'node:crypto';
+import { HashRing } from '@kubegen/runtime/internal/sharding/ring.js';
+import { HASH_SPACE_END, inRanges, SHARD_BUCKETS, shardHash, shardRangeSelector } from '@kubegen/runtime/internal/sharding/shard-hash.js';
 import {
   drainLabel, sharderLeaseName, shardingKey, shardLabel, shardLeaseName, validateRingName, validateShardIdentity,
 } from '@kubegen/runtime/internal/sharding/labels.js';
@@ -21,47 +23,88 @@ function counts(ring: HashRing): Map<string, number> {
   return m;
 }
 
-describe('HashRing', () => {
-  it('spreads 1000 keys over 3 shards at a third each, within ±15%', () => {
-    const c = counts(new HashRing(['shard-0', 'shard-1', 'shard-2']));
-    assert.equal(c.size, 3);
-    for (const [shard, n] of c) assert.ok(Math.abs(n - 1000 / 3) <= (1000 / 3) * 0.15, `${shard} got ${n} of 1000`);
+describe('KEP-5866 hash and ranges', () => {
+  it('is FNV-1a 64 as 16 hex digits, as apimachinery\'s HashField', () => {
+    // Reference vectors of FNV-1a 64 (the empty string is the offset basis).
+    assert.equal(shardHash(''), 'cbf29ce484222325');
+    assert.equal(shardHash('a'), 'af63dc4c8601ec8c');
+    assert.equal(shardHash('foobar'), '85944171f73967e8');
+    const ref = (v: string): string => {
+      let h = 0xcbf29ce484222325n;
+      for (const byte of new TextEncoder().encode(v)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+      return h.toString(16).padStart(16, '0');
+    };
+    for (let i = 0; i < 2000; i++) {
+      const v = i % 2 ? randomUUID() : `ns-${i}/é€${'x'.repeat(i % 40)}`;
+      assert.equal(shardHash(v), ref(v), v);
+    }
   });
 
-  it('is deterministic and independent of the order of identities', () => {
+  it('the ranges of the live shards cover the hash space exactly once, and the selector agrees with membership', () => {
+    for (const members of [['a'], ['a', 'b'], ['replica-0', 'replica-1', 'replica-2'], ['s1', 's2', 's3', 's4', 's5']]) {
+      const ring = new HashRing(members);
+      const ranges = members.flatMap((m) => ring.rangesOf(m)).sort((x, y) => (x.start < y.start ? -1 : 1));
+      assert.equal(ranges[0]!.start, '0x0000000000000000');
+      assert.equal(ranges.at(-1)!.end, HASH_SPACE_END);
+      for (let i = 1; i < ranges.length; i++) assert.equal(ranges[i]!.start, ranges[i - 1]!.end, `no gap or overlap at ${ranges[i]!.start}`);
+      const byShard = new Map(members.map((m) => [m, ring.rangesOf(m)]));
+      for (let i = 0; i < 3000; i++) {
+        const uid = randomUUID();
+        const owner = ring.get(uid)!;
+        for (const [m, r] of byShard) assert.equal(inRanges(shardHash(uid), r), m === owner, `${uid} in ${m}'s ranges`);
+      }
+      for (const m of members) assert.match(shardRangeSelector(ring.rangesOf(m)), /^shardRange\(object\.metadata\.uid, '0x[0-9a-f]{16}', '0x(1)?[0-9a-f]{16}'\)( \|\| shardRange\(object\.metadata\.uid, '0x[0-9a-f]{16}', '0x(1)?[0-9a-f]{16}'\))*$/);
+    }
+  });
+});
+
+describe('HashRing', () => {
+  const uids = Array.from({ length: 20_000 }, () => randomUUID());
+  const counts = (ring: HashRing): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (const u of uids) m.set(ring.get(u)!, (m.get(ring.get(u)!) ?? 0) + 1);
+    return m;
+  };
+
+  it('gives each of three shards a third of the buckets (bounded loads) and of the objects within 15%', () => {
+    const ring = new HashRing(['replica-0', 'replica-1', 'replica-2']);
+    for (const m of ring.members) assert.ok([85, 86].includes(ring.bucketsOf(m).length) || ring.bucketsOf(m).length <= 90, `${m}: ${ring.bucketsOf(m).length} buckets`);
+    for (const [m, n] of counts(ring)) assert.ok(Math.abs(n / (uids.length / 3) - 1) < 0.15, `${m}: ${n} of ${uids.length}`);
+  });
+
+  it('depends only on the set of identities', () => {
     const a = new HashRing(['x', 'y', 'z']);
     const b = new HashRing(['z', 'x', 'y', 'x']);
-    assert.deepEqual(a.members, ['x', 'y', 'z']);
-    for (const k of keys) assert.equal(a.get(k), b.get(k));
-    assert.equal(ringHash('default/foo'), ringHash('default/foo'));
-    assert.ok(Number.isSafeInteger(ringHash('default/foo')));
+    for (let bucket = 0; bucket < SHARD_BUCKETS; bucket++) assert.equal(a.ownerOfBucket(bucket), b.ownerOfBucket(bucket));
   });
 
-  it('moves only about a quarter of the keys, all to the new shard, when a fourth shard joins', () => {
+  it('a joining shard takes about its share, nearly all from the others; a leaving one hands over its own', () => {
     const before = new HashRing(['a', 'b', 'c']);
     const after = new HashRing(['a', 'b', 'c', 'd']);
     let moved = 0;
-    for (const k of keys) {
-      if (before.get(k) === after.get(k)) continue;
+    let movedElsewhere = 0;
+    for (let bucket = 0; bucket < SHARD_BUCKETS; bucket++) {
+      if (before.ownerOfBucket(bucket) === after.ownerOfBucket(bucket)) continue;
       moved++;
-      assert.equal(after.get(k), 'd', `${k} moved from ${before.get(k)} to ${after.get(k)}, not to the new shard`);
+      if (after.ownerOfBucket(bucket) !== 'd') movedElsewhere++;
     }
-    assert.ok(moved > 250 * 0.7 && moved < 250 * 1.3, `moved ${moved} of 1000 keys`);
+    assert.ok(moved <= SHARD_BUCKETS * 0.35, `${moved} buckets moved (the even share is 64)`);
+    assert.ok(movedElsewhere <= SHARD_BUCKETS * 0.06, `${movedElsewhere} buckets moved between the old shards (bounded loads pass a few on)`);
+    const smaller = new HashRing(['a', 'b']);
+    let stayedMoved = 0;
+    for (let bucket = 0; bucket < SHARD_BUCKETS; bucket++) {
+      if (before.ownerOfBucket(bucket) !== 'c' && smaller.ownerOfBucket(bucket) !== before.ownerOfBucket(bucket)) stayedMoved++;
+    }
+    assert.ok(stayedMoved <= SHARD_BUCKETS * 0.06, `${stayedMoved} buckets of the staying shards moved`);
   });
 
-  it('moves only the leaving shard\'s keys when a shard leaves', () => {
-    const before = new HashRing(['a', 'b', 'c']);
-    const after = new HashRing(['a', 'b']);
-    for (const k of keys) {
-      if (before.get(k) !== 'c') assert.equal(after.get(k), before.get(k), `${k} moved though its shard stayed`);
-      else assert.ok(after.get(k) === 'a' || after.get(k) === 'b');
-    }
-  });
-
-  it('answers undefined when empty and rejects bad virtual node counts', () => {
-    assert.equal(new HashRing([]).get('a/b'), undefined);
-    assert.equal(new HashRing(['only']).get('a/b'), 'only');
+  it('answers undefined when empty and rejects bad settings', () => {
+    assert.equal(new HashRing([]).get('uid'), undefined);
+    assert.deepEqual(new HashRing([]).rangesOf('a'), []);
+    assert.equal(new HashRing(['only']).get('uid'), 'only');
+    assert.deepEqual(new HashRing(['only']).rangesOf('only'), [{ start: '0x0000000000000000', end: HASH_SPACE_END }]);
     assert.throws(() => new HashRing(['a'], { virtualNodes: 0 }), RangeError);
+    assert.throws(() => new HashRing(['a'], { loadFactor: 0.9 }), RangeError);
   });
 });
 

@@ -66,6 +66,8 @@ function deployment(i: number, shard?: string): Deployment {
 }
 
 const key = (i: number): string => `${NS}/foo-${i}`;
+/** The ring hashes an object's UID (KEP-5866), which the fixtures set to `uid-<i>`. */
+const uid = (i: number): string => `uid-${i}`;
 
 interface Running {
   transport: FakeTransport;
@@ -118,7 +120,7 @@ describe('Sharder', () => {
     try {
       await until(r, async () => [...(await labelsOf(r)).values()].every((l) => l[SHARD]), 'every Foo assigned');
       const labels = await labelsOf(r);
-      for (let i = 0; i < N; i++) assert.equal(labels.get(key(i))![SHARD], ring.get(key(i)), key(i));
+      for (let i = 0; i < N; i++) assert.equal(labels.get(key(i))![SHARD], ring.get(uid(i)), key(i));
       await until(r, async () => (await list<Deployment>(r.transport, builtinResources.deployments)).every((d) => d.metadata?.labels?.[SHARD]), 'Deployments labelled');
       for (const d of await list<Deployment>(r.transport, builtinResources.deployments)) {
         assert.equal(d.metadata!.labels![SHARD], labels.get(`${NS}/${d.metadata!.ownerReferences![0]!.name}`)![SHARD]);
@@ -136,16 +138,16 @@ describe('Sharder', () => {
   it('moves objects to a joining shard through the drain handshake only', async () => {
     const before = new HashRing(['a', 'b']);
     const after = new HashRing(['a', 'b', 'c']);
-    const r = startSharder([lease('a'), lease('b'), ...Array.from({ length: N }, (_, i) => foo(i, before.get(key(i)))), ...Array.from({ length: N }, (_, i) => deployment(i, before.get(key(i))))]);
+    const r = startSharder([lease('a'), lease('b'), ...Array.from({ length: N }, (_, i) => foo(i, before.get(uid(i)))), ...Array.from({ length: N }, (_, i) => deployment(i, before.get(uid(i))))]);
     try {
       await until(r, async () => (await metric(r, 'kubegen_shard_live_shards', { ring: RING })) === 2, 'two live shards');
-      const moving = Array.from({ length: N }, (_, i) => i).filter((i) => after.get(key(i)) === 'c');
+      const moving = Array.from({ length: N }, (_, i) => i).filter((i) => after.get(uid(i)) === 'c');
       assert.ok(moving.length > 0);
       await r.transport.request({ verb: 'create', resource: builtinResources.leases, namespace: LEASE_NS, body: lease('c') });
       await until(r, async () => { const l = await labelsOf(r); return moving.every((i) => l.get(key(i))![DRAIN] === 'true'); }, 'drain labels');
       let labels = await labelsOf(r);
       for (let i = 0; i < N; i++) {
-        assert.equal(labels.get(key(i))![SHARD], before.get(key(i)), `${key(i)} must stay with its shard until it acknowledges`);
+        assert.equal(labels.get(key(i))![SHARD], before.get(uid(i)), `${key(i)} must stay with its shard until it acknowledges`);
         if (!moving.includes(i)) assert.equal(labels.get(key(i))![DRAIN], undefined);
       }
       // The current shards acknowledge: both labels removed.
@@ -165,17 +167,17 @@ describe('Sharder', () => {
 
   it('fences a released shard Lease and moves its objects without a drain', async () => {
     const ring = new HashRing(['a', 'b', 'c']);
-    const r = startSharder([lease('a'), lease('b'), lease('c'), ...Array.from({ length: N }, (_, i) => foo(i, ring.get(key(i))))]);
+    const r = startSharder([lease('a'), lease('b'), lease('c'), ...Array.from({ length: N }, (_, i) => foo(i, ring.get(uid(i))))]);
     try {
       await until(r, async () => (await metric(r, 'kubegen_shard_live_shards', { ring: RING })) === 3, 'three live shards');
-      const ofC = Array.from({ length: N }, (_, i) => i).filter((i) => ring.get(key(i)) === 'c');
+      const ofC = Array.from({ length: N }, (_, i) => i).filter((i) => ring.get(uid(i)) === 'c');
       await r.transport.request({ verb: 'update', resource: builtinResources.leases, namespace: LEASE_NS, name: 'foos-shard-c', body: lease('c', '', 1) });
       await until(r, async () => { const l = await labelsOf(r); return ofC.every((i) => ['a', 'b'].includes(l.get(key(i))![SHARD]!)); }, 'c\'s objects moved');
       const fenced = (await r.transport.request({ verb: 'get', resource: builtinResources.leases, namespace: LEASE_NS, name: 'foos-shard-c' })) as Lease;
       assert.ok(fenced.spec?.holderIdentity?.startsWith(FENCE_HOLDER_PREFIX), `fenced: ${fenced.spec?.holderIdentity}`);
       const labels = await labelsOf(r);
       const two = new HashRing(['a', 'b']);
-      for (let i = 0; i < N; i++) assert.equal(labels.get(key(i))![SHARD], ring.get(key(i)) === 'c' ? two.get(key(i)) : ring.get(key(i)));
+      for (let i = 0; i < N; i++) assert.equal(labels.get(key(i))![SHARD], ring.get(uid(i)) === 'c' ? two.get(uid(i)) : ring.get(uid(i)));
       assert.equal(await metric(r, 'kubegen_shard_reassignments_total', { ring: RING, reason: 'dead' }), ofC.length);
       assert.equal(await metric(r, 'kubegen_shard_reassignments_total', { ring: RING, reason: 'drain' }), 0);
     } finally {
@@ -185,7 +187,7 @@ describe('Sharder', () => {
 
   it('deletes a fenced Lease once the fence lapsed and its shard has no objects left, not before', async () => {
     const ring = new HashRing(['a', 'c']);
-    const r = startSharder([lease('a'), lease('c'), ...Array.from({ length: N }, (_, i) => foo(i, ring.get(key(i))))]);
+    const r = startSharder([lease('a'), lease('c'), ...Array.from({ length: N }, (_, i) => foo(i, ring.get(uid(i))))]);
     const getC = async (): Promise<Lease | undefined> =>
       (await r.transport.request({ verb: 'list', resource: builtinResources.leases, namespace: LEASE_NS }) as { items: Lease[] }).items.find((l) => l.metadata?.name === 'foos-shard-c');
     // The moves away from c fail for now, so c keeps objects after its Lease is fenced.
@@ -210,7 +212,7 @@ describe('Sharder', () => {
 
   it('declares a shard dead only after its Lease went unrenewed for leaseDuration on the sharder\'s clock', async () => {
     const ring = new HashRing(['a', 'b']);
-    const r = startSharder([lease('a'), lease('b'), ...Array.from({ length: N }, (_, i) => foo(i, ring.get(key(i))))]);
+    const r = startSharder([lease('a'), lease('b'), ...Array.from({ length: N }, (_, i) => foo(i, ring.get(uid(i))))]);
     try {
       await until(r, async () => (await metric(r, 'kubegen_shard_live_shards', { ring: RING })) === 2, 'two live shards');
       const renew = async (): Promise<void> => {
@@ -222,7 +224,7 @@ describe('Sharder', () => {
       assert.equal(await metric(r, 'kubegen_shard_live_shards', { ring: RING }), 2);
       await renew();
       const labels = await labelsOf(r);
-      for (let i = 0; i < N; i++) assert.equal(labels.get(key(i))![SHARD], ring.get(key(i)), 'nothing moved while both were live');
+      for (let i = 0; i < N; i++) assert.equal(labels.get(key(i))![SHARD], ring.get(uid(i)), 'nothing moved while both were live');
       // b expires at 10 s (+ the check period); a renewed at 9 s and stays live.
       await until(r, async () => [...(await labelsOf(r)).values()].every((l) => l[SHARD] === 'a'), 'b\'s objects moved to a', 3_000);
       assert.ok(r.clock.now() - START >= 10_000, `moved after ${r.clock.now() - START} ms of clock time`);

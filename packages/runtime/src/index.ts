@@ -220,7 +220,11 @@ export { defaultShardIdentity, Shard } from './sharding/shard.js';
 export type { ShardOptions } from './sharding/shard.js';
 export { labelShardSelector } from './sharding/shard-selector.js';
 export type { SelectableOptions, ShardSelector } from './sharding/shard-selector.js';
-export { DEFAULT_VIRTUAL_NODES, HashRing, ringHash } from './sharding/ring.js';
+export { DEFAULT_LOAD_FACTOR, DEFAULT_VIRTUAL_NODES, HashRing } from './sharding/ring.js';
+export {
+  bucketOfHash, HASH_SPACE_END, inRanges, rangesOfBuckets, SHARD_BUCKETS, shardHash, shardRangeSelector,
+} from './sharding/shard-hash.js';
+export type { HashRange, ShardField } from './sharding/shard-hash.js';
 export type { HashRingOptions } from './sharding/ring.js';
 export { shardLeaseTimings } from './sharding/shard-lease.js';
 export type { ShardLeaseTimings } from './sharding/shard-lease.js';

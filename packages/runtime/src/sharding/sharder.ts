@@ -201,7 +201,8 @@ export class Sharder {
     const decision: Assignment = decideAssignment({
       current: labels[this.shardKey],
       draining: labels[this.drainKey] !== undefined,
-      desired: this.ring.get(key),
+      // One hash everywhere: the object's UID, as a KEP-5866 shard selector hashes it.
+      desired: this.ring.get(obj.metadata?.uid ?? key),
       stateOf: (id) => tracker.state(id),
     });
     if (decision.action === 'wait') return;
