@@ -79,14 +79,22 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
     .option('--apis <dir>', 'a folder of TypeScript API types (as `generate --apis`)')
     .option('--kind <Kind>', 'only this kind')
     .option('--version <version>', 'this version instead of the storage version')
-    .action(async (flags: { crds?: string[]; apis?: string; kind?: string; version?: string }) => {
+    .option('--skip-non-crds', 'with --crds: skip documents that are not CRDs (install bundles), listing them on stderr, instead of refusing them')
+    .action(async (flags: { crds?: string[]; apis?: string; kind?: string; version?: string; skipNonCrds?: boolean }) => {
       const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now };
       if ((flags.crds === undefined) === (flags.apis === undefined)) {
         writeErr('error: kubegen sample needs exactly one of --crds <paths...> and --apis <dir>\n');
         exitCode = ExitCode.usage;
         return;
       }
-      const input: SampleInput = flags.crds ? { crds: flags.crds.map((p) => path.resolve(io.cwd, p)) } : { apis: path.resolve(io.cwd, flags.apis!) };
+      if (flags.skipNonCrds && flags.apis !== undefined) {
+        writeErr('error: --skip-non-crds goes with --crds (CRD files and folders), not --apis\n');
+        exitCode = ExitCode.usage;
+        return;
+      }
+      const input: SampleInput = flags.crds
+        ? { crds: flags.crds.map((p) => path.resolve(io.cwd, p)), ...(flags.skipNonCrds ? { skipNonCrds: true } : {}) }
+        : { apis: path.resolve(io.cwd, flags.apis!) };
       exitCode = await runSample(input, { ...(flags.kind !== undefined ? { kind: flags.kind } : {}), ...(flags.version !== undefined ? { version: flags.version } : {}) }, commandIO, pipeline ?? defaultPipeline);
     });
   program
