@@ -96,6 +96,7 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     ...(cfg.runtimeImport !== undefined ? { runtimeImport: cfg.runtimeImport } : {}),
     ...(cfg.emitMarkers ? { emitMarkers: true } : {}),
     ...(cfg.coreTypes === false ? { coreTypes: false } : {}),
+    ...(cfg.groupAccessors !== undefined ? { groupAccessors: cfg.groupAccessors } : {}),
     onProgress: progress.update,
     onCoreTypes: (gv, uses) => void (uses.length > 0 && coreTypes.push({ gv, uses })),
   });
