@@ -19,7 +19,7 @@ function groupOf(name: string): Group {
   if (name === 'kubebuilder:webhook' || name === 'kubegen:conversion') return 'webhook';
   if (/^k8s:(deepcopy-gen|openapi-gen)|^kubebuilder:object:generate$/.test(name)) return 'ignored';
   if (name.startsWith('kubebuilder:validation:') && !/:(Optional|Required)$/.test(name)) return 'validation';
-  if (/^(kubebuilder:(object:root|resource|subresource|printcolumn|storageversion|deprecatedversion|unservedversion|skipversion|selectablefield|metadata|skip)|genclient|groupName|versionName)/.test(name)) return 'kind';
+  if (/^(kubebuilder:(object:root|resource|subresource|printcolumn|storageversion|deprecatedversion|unservedversion|skipversion|selectablefield|metadata|skip)|genclient|groupName|groupGoName|versionName)/.test(name)) return 'kind';
   return 'field';
 }
 

@@ -66,7 +66,7 @@ async function generateAndCompile(dir: string): Promise<Run[]> {
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, f.content);
     }
-    runs.push({ files, kinds: gvs.flatMap((gv) => gv.kinds).filter((kv) => kv.version.storage), groupIds: groupIdentifiers(gvs.map((gv) => gv.group)) });
+    runs.push({ files, kinds: gvs.flatMap((gv) => gv.kinds).filter((kv) => kv.version.storage), groupIds: groupIdentifiers(model) });
   }
   linkRuntimePackage(dir);
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'corpus-crud', type: 'module', private: true }));

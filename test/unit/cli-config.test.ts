@@ -35,7 +35,7 @@ describe('parseConfigText', () => {
       () => parseConfigText('out: gen\n  # c\ncrd: [a.yaml]\n', file, 'codegen.config.yaml'),
       (e: unknown) => {
         assert.ok(e instanceof InputError);
-        assert.equal(e.message, 'codegen.config.yaml:3:1: unknown key "crd"; did you mean "crds"? (known keys: crds, apis, out, crdOut, rbacOut, webhookOut, rbacSources, runtimeImport, coreTypes, fromCluster)');
+        assert.equal(e.message, 'codegen.config.yaml:3:1: unknown key "crd"; did you mean "crds"? (known keys: crds, apis, out, crdOut, rbacOut, webhookOut, rbacSources, runtimeImport, coreTypes, groupAccessors, fromCluster)');
         return true;
       },
     );

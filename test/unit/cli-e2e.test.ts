@@ -140,7 +140,7 @@ describe('codegen binary', () => {
     fs.writeFileSync(path.join(dir, 'codegen.config.yaml'), 'crds: [crds]\nout: src/generated\noutput: x\n');
     const bad = codegen(dir, 'verify');
     assert.equal(bad.code, 1);
-    assert.equal(bad.stderr, 'error: codegen.config.yaml:3:1: unknown key "output" (known keys: crds, apis, out, crdOut, rbacOut, webhookOut, rbacSources, runtimeImport, coreTypes, fromCluster)\n');
+    assert.equal(bad.stderr, 'error: codegen.config.yaml:3:1: unknown key "output" (known keys: crds, apis, out, crdOut, rbacOut, webhookOut, rbacSources, runtimeImport, coreTypes, groupAccessors, fromCluster)\n');
   });
 
   it('--config points at a JSON config elsewhere', () => {

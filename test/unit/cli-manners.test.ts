@@ -59,6 +59,24 @@ describe('CRD folders and install bundles', () => {
     assert.equal(withApis.code, 2);
     assert.match(withApis.err, /--skip-non-crds goes with --crds/);
   });
+
+  it('kubegen sample reads an install bundle with --skip-non-crds, as generate and verify do', async () => {
+    const dir = path.join(tmp, 'bundle-sample');
+    fs.mkdirSync(dir);
+    const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec: {}\n';
+    fs.writeFileSync(path.join(dir, 'install.yaml'), `${deployment}---\n${fs.readFileSync(SAMPLE_CRD, 'utf8')}`);
+    const refused = await cli(dir, 'sample', '--crds', 'install.yaml');
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /install\.yaml:2:\d+.*expected kind CustomResourceDefinition, found "Deployment"/);
+    assert.equal(refused.out, '');
+    const skipped = await cli(dir, 'sample', '--crds', 'install.yaml', '--skip-non-crds');
+    assert.equal(skipped.code, 0, skipped.err);
+    assert.equal(skipped.err, 'skipped install.yaml:1: Deployment web is not a CustomResourceDefinition\n');
+    assert.match(skipped.out, /^---\napiVersion: samplecontroller\.k8s\.io\/v1alpha1\nkind: Foo\n/);
+    const withApis = await cli(dir, 'sample', '--apis', 'apis', '--skip-non-crds');
+    assert.equal(withApis.code, 2);
+    assert.match(withApis.err, /--skip-non-crds goes with --crds/);
+  });
 });
 
 describe('mistakes on the command line', () => {
@@ -95,7 +113,7 @@ describe('mistakes on the command line', () => {
     assert.equal(loadtest.err, "error: unknown option '--templat' (did you mean --template?)\n(run kubegen loadtest --help for usage)\n", 'what follows -- is the controller\'s');
     const far = await cli(tmp, 'init', '--xyzzy');
     assert.equal(far.err, "error: unknown option '--xyzzy'\n(run kubegen init --help for usage)\n");
-    assert.equal(fs.readdirSync(tmp).filter((n) => n !== 'layout' && n !== 'bundle').length, 0, 'nothing was written');
+    assert.equal(fs.readdirSync(tmp).filter((n) => !['layout', 'bundle', 'bundle-sample'].includes(n)).length, 0, 'nothing was written');
   });
 
   it('suggests the closest value from a fixed set (usage error, exit 2)', async () => {

@@ -33,9 +33,10 @@ test('generated informers sync, serve typed listers and deliver events; built-in
   const added: string[] = [];
   const deleted: string[] = [];
   foos.informer.addEventHandler({
-    onAdd: (f) => void added.push(f.metadata!.name!),
+    // Handlers may return anything (here push's number): no `void` needed.
+    onAdd: (f) => added.push(f.metadata!.name!),
     onUpdate: () => {},
-    onDelete: (f) => void deleted.push(("obj" in f ? f.obj : f).metadata!.name!),
+    onDelete: (f) => deleted.push(("obj" in f ? f.obj : f).metadata!.name!),
   });
   informers.start();
   await informers.waitForCacheSync({ timeoutMs: 5000 });

@@ -139,6 +139,34 @@ describe('SharedIndexInformer', () => {
     await informer.stop();
   });
 
+
+  it('takes handlers that return anything: values are ignored, a thenable holds back the next notification', async () => {
+    const { lw, informer } = setup();
+    // Expression-bodied arrows returning numbers and strings: this compiles only while handlers may return any value.
+    const seen: Foo[] = [];
+    const names: string[] = [];
+    informer.addEventHandler({ onAdd: (o) => seen.push(o), onUpdate: (_o, n) => names.push(n.metadata!.name!), onDelete: () => 'ignored' });
+    // A thenable that is not a Promise: the second add waits until the first one's `then` calls back.
+    const order: string[] = [];
+    let release: (() => void) | undefined;
+    informer.addEventHandler({
+      onAdd: (o) => {
+        order.push(`start ${o.metadata!.name}`);
+        if (o.metadata!.name !== 'f0') return 42;
+        return { then: (resolve: () => void) => void (release = () => (order.push('released f0'), resolve())) };
+      },
+    });
+    void informer.run();
+    await until(() => release !== undefined && seen.length === 2, 'first add delivered to both handlers');
+    assert.deepEqual(order, ['start f0'], 'f1 waits for the thenable of f0');
+    release!();
+    await informer.whenSynced();
+    lw.upsert(foo('f0', 2));
+    await until(() => names.length === 1 && order.length === 3, 'update delivered');
+    assert.deepEqual(order, ['start f0', 'released f0', 'start f1']);
+    assert.deepEqual(seen.map((o) => o.metadata!.name), ['f0', 'f1']);
+    await informer.stop();
+  });
   it('resyncs only the handlers that asked for it, on the clock', async () => {
     const { clock, informer } = setup();
     const syncing = recorder();

@@ -73,10 +73,29 @@ export type {
   ServiceAccount, ServiceAccountList, ServiceList, StatefulSet, StatefulSetList,
 } from './builtin/types.js';
 export type {
-  Affinity, Container, ContainerPort, EnvFromSource, EnvVar, JobSpec, Lifecycle, PersistentVolumeClaim,
-  PersistentVolumeClaimSpec, PodAffinityTerm, PodDNSConfig, PodSecurityContext, PodSpec, PodTemplateSpec, Probe,
-  ResourceRequirements, SecurityContext, ServiceSpec, Toleration, TopologySpreadConstraint, Volume, VolumeMount,
+  Affinity, AppArmorProfile, Capabilities, ClientIPConfig, ConfigMapEnvSource, Container, ContainerPort,
+  ContainerResizePolicy, ContainerRestartRule, ContainerRestartRuleOnExitCodes, EnvFromSource, EnvVar, EnvVarSource,
+  EphemeralContainer, ExecAction, FileKeySelector, GRPCAction, HTTPGetAction, HTTPHeader, HostAlias, JobSpec,
+  Lifecycle, LifecycleHandler, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
+  ObjectFieldSelector, PersistentVolumeClaim, PersistentVolumeClaimSpec, PodAffinity, PodAffinityTerm,
+  PodAntiAffinity, PodDNSConfig, PodDNSConfigOption, PodOS, PodReadinessGate, PodResourceClaim, PodSchedulingGate,
+  PodSchedulingGroup, PodSecurityContext, PodSpec, PodTemplateSpec, PreferredSchedulingTerm, Probe, ResourceClaim,
+  ResourceFieldSelector, ResourceRequirements, SELinuxOptions, SeccompProfile, SecretEnvSource, SecurityContext,
+  ServicePort, ServiceSpec, SessionAffinityConfig, SleepAction, Sysctl, TCPSocketAction, Toleration,
+  TopologySpreadConstraint, Volume, VolumeDevice, VolumeMount, WeightedPodAffinityTerm,
+  WindowsSecurityContextOptions,
 } from './builtin/core-types.js';
+export type {
+  AWSElasticBlockStoreVolumeSource, AzureDiskVolumeSource, AzureFileVolumeSource, CSIVolumeSource,
+  CephFSVolumeSource, CinderVolumeSource, ClusterTrustBundleProjection, ConfigMapProjection, ConfigMapVolumeSource,
+  DownwardAPIProjection, DownwardAPIVolumeFile, DownwardAPIVolumeSource, EmptyDirVolumeSource, EphemeralVolumeSource,
+  FCVolumeSource, FlexVolumeSource, FlockerVolumeSource, GCEPersistentDiskVolumeSource, GitRepoVolumeSource,
+  GlusterfsVolumeSource, HostPathVolumeSource, ISCSIVolumeSource, ImageVolumeSource, KeyToPath, NFSVolumeSource,
+  PersistentVolumeClaimTemplate, PersistentVolumeClaimVolumeSource, PhotonPersistentDiskVolumeSource,
+  PodCertificateProjection, PortworxVolumeSource, ProjectedVolumeSource, QuobyteVolumeSource, RBDVolumeSource,
+  ScaleIOVolumeSource, SecretProjection, SecretVolumeSource, ServiceAccountTokenProjection, StorageOSVolumeSource,
+  TypedObjectReference, VolumeProjection, VolumeResourceRequirements, VsphereVirtualDiskVolumeSource,
+} from './builtin/core-volume-types.js';
 export type { Wire } from './builtin/wire.js';
 export { allBuiltinResources, builtinResources } from './builtin/resources.js';
 export { AppsV1Client, BatchV1Client, CoordinationV1Client, CoreV1Client, KubeClientset } from './builtin/clientset.js';

@@ -96,6 +96,7 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     ...(cfg.runtimeImport !== undefined ? { runtimeImport: cfg.runtimeImport } : {}),
     ...(cfg.emitMarkers ? { emitMarkers: true } : {}),
     ...(cfg.coreTypes === false ? { coreTypes: false } : {}),
+    ...(cfg.groupAccessors !== undefined ? { groupAccessors: cfg.groupAccessors } : {}),
     onProgress: progress.update,
     onCoreTypes: (gv, uses) => void (uses.length > 0 && coreTypes.push({ gv, uses })),
   });
@@ -243,8 +244,11 @@ function countKinds(model: ApiModel): number {
   return new Set(model.resources.map((r) => `${r.group}/${r.names.kind}`)).size;
 }
 
-/** Where `kubegen sample` reads its kinds: CRD files or folders, or a TypeScript apis folder. */
-export type SampleInput = { crds: string[] } | { apis: string };
+/**
+ * Where `kubegen sample` reads its kinds: CRD files or folders (with `skipNonCrds`, the other documents of an install
+ * bundle are passed over, each named on stderr), or a TypeScript apis folder.
+ */
+export type SampleInput = { crds: string[]; skipNonCrds?: boolean } | { apis: string };
 
 /**
  * `kubegen sample --crds FILE…` or `--apis DIR`: a minimal valid object per kind (its storage version, or
@@ -252,7 +256,14 @@ export type SampleInput = { crds: string[] } | { apis: string };
  * has it).
  */
 export async function runSample(input: SampleInput, opts: { kind?: string; version?: string }, io: CommandIO, pipeline: Pipeline): Promise<number> {
-  const model = 'crds' in input ? await pipeline.parseCrdPaths(input.crds, {}) : await (pipeline.parseApis ?? defaultPipeline.parseApis!)(input.apis, {});
+  const onSkip = (s: SkippedInput): void => {
+    // As `generate` does: kustomization files in a CRD folder are expected and go unmentioned, skipped documents not.
+    if (s.line > 0) io.stderr.write(`skipped ${displayPath(s.file, io.cwd)}:${s.line}: ${s.reason}\n`);
+  };
+  const model =
+    'crds' in input
+      ? await pipeline.parseCrdPaths(input.crds, { ...(input.skipNonCrds ? { skipNonCrds: true } : {}), onSkip })
+      : await (pipeline.parseApis ?? defaultPipeline.parseApis!)(input.apis, {});
   const where = 'crds' in input ? input.crds.join(', ') : input.apis;
   const docs: string[] = [];
   for (const r of model.resources) {

@@ -4,6 +4,7 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
 import type { ClusterInput } from './cluster-crds.js';
 import { InputError } from '../model/errors.js';
+import { checkGroupAccessor } from '../model/groups.js';
 import { CliInputError, UsageError } from './errors.js';
 import { didYouMean } from './suggest.js';
 
@@ -16,6 +17,9 @@ import { didYouMean } from './suggest.js';
  *
  * Adding a front end or an output (e.g. `apis`, `crdOut`, `rbacOut`) means one entry in `CONFIG_KEYS`, one field in
  * `CliFlags`/`ResolvedConfig` and one line in `resolveConfig`.
+ *
+ * `groupAccessors` names groups' accessors (group → name, e.g. `serving.kserve.io: kserve` gives `kserveV1beta1`)
+ * instead of the group's first DNS label (`model/groups.ts`); `--group-accessor group=name` replaces the mapping.
  *
  * `fromCluster` reads the CRDs of a live cluster instead of files: `fromCluster: true` (every CRD, the default
  * kubeconfig), or a mapping with any of `kubeconfig` (a path), `context`, `crds` (CRD names) and `groups` (API
@@ -36,10 +40,11 @@ export const CONFIG_KEYS = {
   rbacSources: 'paths',
   runtimeImport: 'string',
   coreTypes: 'boolean',
+  groupAccessors: 'names',
   fromCluster: 'cluster',
 } as const satisfies Record<string, ValueKind>;
 
-type ValueKind = 'paths' | 'path' | 'string' | 'boolean' | 'cluster';
+type ValueKind = 'paths' | 'path' | 'string' | 'boolean' | 'names' | 'cluster';
 
 /** The keys of a config file's `fromCluster` mapping. */
 const CLUSTER_KEYS = ['kubeconfig', 'context', 'crds', 'groups'] as const;
@@ -57,6 +62,7 @@ export interface ConfigFile {
   rbacSources?: string[];
   runtimeImport?: string;
   coreTypes?: boolean;
+  groupAccessors?: Record<string, string>;
   fromCluster?: ClusterInput;
 }
 
@@ -78,6 +84,8 @@ export interface CliFlags {
   /** `--no-core-types` sets false. */
   coreTypes?: boolean;
   explain?: boolean;
+  /** `--group-accessor <group=name...>`: names of groups' accessors (replaces the file's `groupAccessors`). */
+  groupAccessor?: string[];
   /** `--from-cluster`: read the CRDs of a live cluster. */
   fromCluster?: boolean;
   kubeconfig?: string;
@@ -120,6 +128,8 @@ export interface ResolvedConfig {
   coreTypes?: false;
   /** List every sub-schema typed as a core type (`--explain`), not just the summary line. */
   explain?: boolean;
+  /** Names of groups' accessors (group → name), from `--group-accessor` or the file's `groupAccessors`. */
+  groupAccessors?: Record<string, string>;
   /** The config file used, if any. */
   configFile?: string;
 }
@@ -169,8 +179,23 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
   if (runtimeImport !== undefined) resolved.runtimeImport = runtimeImport;
   if (flags.coreTypes === false || file?.coreTypes === false) resolved.coreTypes = false;
   if (flags.explain) resolved.explain = true;
+  const accessors = flags.groupAccessor !== undefined ? groupAccessorFlags(flags.groupAccessor) : file?.groupAccessors;
+  if (accessors !== undefined && Object.keys(accessors).length > 0) resolved.groupAccessors = accessors;
   if (file) resolved.configFile = file.file;
   return resolved;
+}
+
+/** `--group-accessor serving.kserve.io=kserve …` as a mapping; a malformed entry or name is a usage error. */
+function groupAccessorFlags(entries: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of entries) {
+    const m = /^([^=\s]+)=(.*)$/.exec(e);
+    if (!m) throw new UsageError(`--group-accessor ${e}: expected <group>=<name>, e.g. serving.kserve.io=kserve`);
+    const bad = checkGroupAccessor(m[2]!);
+    if (bad) throw new UsageError(`--group-accessor ${e}: ${bad}`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
 }
 
 /**
@@ -273,6 +298,19 @@ export function parseConfigText(text: string, file: string, shown: string = file
       });
     } else if (kind === 'cluster') {
       result.fromCluster = parseClusterValue(valueNode, base, (n, p, message) => new InputError(at(n?.range?.[0] ?? keyNode?.range?.[0], p), message));
+    } else if (kind === 'names') {
+      if (!isMap(valueNode)) fail('a mapping of API group to accessor name (e.g. serving.kserve.io: kserve)');
+      const names: Record<string, string> = {};
+      for (const item of (valueNode as unknown as { items: { key: Node | null; value: Node | null }[] }).items) {
+        const group = isScalar(item.key) ? item.key.value : undefined;
+        const v = isScalar(item.value) ? item.value.value : undefined;
+        const p = `${name}.${String(group)}`;
+        if (typeof group !== 'string') throw new InputError(at(item.key?.range?.[0], name), `${name} keys must be API groups (strings)`);
+        const bad = typeof v === 'string' ? checkGroupAccessor(v) : 'must be a name (a string)';
+        if (bad) throw new InputError(at(item.value?.range?.[0] ?? item.key?.range?.[0], p), `${p}: ${bad}`);
+        names[group] = v as string;
+      }
+      result.groupAccessors = names;
     } else if (kind === 'boolean') {
       const v = isScalar(valueNode) ? valueNode.value : undefined;
       if (typeof v !== 'boolean') fail('true or false');

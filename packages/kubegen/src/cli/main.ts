@@ -79,14 +79,22 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
     .option('--apis <dir>', 'a folder of TypeScript API types (as `generate --apis`)')
     .option('--kind <Kind>', 'only this kind')
     .option('--version <version>', 'this version instead of the storage version')
-    .action(async (flags: { crds?: string[]; apis?: string; kind?: string; version?: string }) => {
+    .option('--skip-non-crds', 'with --crds: skip documents that are not CRDs (install bundles), listing them on stderr, instead of refusing them')
+    .action(async (flags: { crds?: string[]; apis?: string; kind?: string; version?: string; skipNonCrds?: boolean }) => {
       const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now };
       if ((flags.crds === undefined) === (flags.apis === undefined)) {
         writeErr('error: kubegen sample needs exactly one of --crds <paths...> and --apis <dir>\n');
         exitCode = ExitCode.usage;
         return;
       }
-      const input: SampleInput = flags.crds ? { crds: flags.crds.map((p) => path.resolve(io.cwd, p)) } : { apis: path.resolve(io.cwd, flags.apis!) };
+      if (flags.skipNonCrds && flags.apis !== undefined) {
+        writeErr('error: --skip-non-crds goes with --crds (CRD files and folders), not --apis\n');
+        exitCode = ExitCode.usage;
+        return;
+      }
+      const input: SampleInput = flags.crds
+        ? { crds: flags.crds.map((p) => path.resolve(io.cwd, p)), ...(flags.skipNonCrds ? { skipNonCrds: true } : {}) }
+        : { apis: path.resolve(io.cwd, flags.apis!) };
       exitCode = await runSample(input, { ...(flags.kind !== undefined ? { kind: flags.kind } : {}), ...(flags.version !== undefined ? { version: flags.version } : {}) }, commandIO, pipeline ?? defaultPipeline);
     });
   program
@@ -251,6 +259,7 @@ function withCommonOptions(cmd: Command): Command {
     .option('--explain', 'list every part of a schema typed with a runtime core type, and any drift from the runtime\'s model')
     .option('--out <dir>', 'output folder; owned by the generator and replaced as a whole')
     .option('--runtime-import <module>', 'module generated code imports the runtime from (default "@kubegen/runtime")')
+    .option('--group-accessor <group=name...>', "name a group's accessors (serving.kserve.io=kserve gives kserveV1beta1) instead of its first DNS label; replaces the config file's groupAccessors")
     .addOption(new Option('--config <file>', 'config file (default: codegen.config.yaml|yml|json in the current directory)'))
     .option('--skip-non-crds', 'with --crds: skip documents that are not CRDs (install bundles), listing them, instead of refusing them')
     .option('--from-cluster', 'read the CustomResourceDefinitions of a live cluster instead of files (all, or those chosen with --crd and --group)')

@@ -41,6 +41,11 @@ export interface GenerateOptions {
   coreTypes?: boolean;
   /** Called once per group/version with the sub-schemas typed as core types (for `--explain` and the summary). */
   onCoreTypes?: (gv: GroupVersion, uses: readonly CoreTypeUse[]) => void;
+  /**
+   * Names of groups' accessors (group → name, `codegen.config.yaml`'s `groupAccessors`) instead of the group's first
+   * DNS label; they win over the model's own (`+groupGoName=`). See `groupIdentifiers`.
+   */
+  groupAccessors?: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_RUNTIME_IMPORT = '@kubegen/runtime';
@@ -58,7 +63,7 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
   const runtimeImport = opts.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
   const ext = opts.importExtension ?? '.js';
   const gvs = groupVersions(model);
-  const groupIds = groupIdentifiers(gvs.map((gv) => gv.group));
+  const groupIds = groupIdentifiers(model, opts.groupAccessors);
   const files: GeneratedFile[] = [];
   const matcher = new CoreTypeMatcher();
   gvs.forEach((gv, i) => {

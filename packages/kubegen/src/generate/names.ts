@@ -30,13 +30,24 @@ export function groupVersionClientName(groupId: string, version: string): string
 }
 
 /**
- * `foos`, `certificateRequests`, `httpRoutes`: the accessor for a kind on its group client, from the CRD plural
- * spelled with the kind's words (`HTTPRoute` + `httproutes` → `httpRoutes`; an unrelated plural is camel-cased).
+ * `foos`, `certificateRequests`, `httpRoutes`, `envoyProxies`, `cephNfses`: the accessor for a kind on its group
+ * client, from the CRD plural cased with the kind's words — the plural is cut wherever a word of the kind starts, as
+ * far as the plural spells the kind (`EnvoyProxy` + `envoyproxies` → envoy|proxies; `CephNFS` + `cephnfses` →
+ * ceph|nfses), and each piece after the first is capitalised. A plural unlike the kind is camel-cased as it is.
  */
 export function pluralMember(kv: KindVersion): string {
   const { kind, plural } = kv.resource.names;
-  if (plural.startsWith(kind.toLowerCase())) return lowerCamel(kind) + plural.slice(kind.length).replace(/[^a-z0-9]/g, '');
-  return camel(plural);
+  const lower = kind.toLowerCase();
+  let common = 0;
+  while (common < plural.length && common < lower.length && plural[common] === lower[common]) common++;
+  const cuts: number[] = [];
+  let at = 0;
+  for (const word of nameWords(kind)) {
+    if (at > 0 && at < common) cuts.push(at);
+    at += word.length;
+  }
+  const pieces = [0, ...cuts].map((start, i) => plural.slice(start, cuts[i] ?? plural.length));
+  return pieces.map((p, i) => (i === 0 ? camel(p) : pascal(p))).join('');
 }
 
 /**

@@ -4,6 +4,7 @@
  * Each model module is loaded lazily, only when a spec uses that type. Quantities (typed `string` there) get the
  * Quantity schema as controller-gen gives them; recursive models (JSONSchemaProps) end in a preserve-unknown object.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { JSONSchemaProps } from './schema.js';
 import { runtimeTypeSchema } from './known-types.js';
@@ -38,12 +39,52 @@ function load(name: string): Model | undefined {
   return model;
 }
 
+/** What a model's declaration file says of its fields beyond their types. */
+export interface ClientNodeDeclaration {
+  /** The description of each field (by JSON name): the OpenAPI descriptions controller-gen copies into CRDs. */
+  descriptions: ReadonlyMap<string, string>;
+  /** The fields (by JSON name) declared without `?`: required in the API. */
+  required: ReadonlySet<string>;
+}
+
+const declarations = new Map<string, ClientNodeDeclaration>();
+
+/** Descriptions and required fields of model `name`, read from its declaration file; empty when there is none. */
+export function clientNodeDeclaration(name: string): ClientNodeDeclaration {
+  let found = declarations.get(name);
+  if (found) return found;
+  const descriptions = new Map<string, string>();
+  const required = new Set<string>();
+  const attrs = load(name)?.attributeTypeMap ?? [];
+  try {
+    const file = requireFromHere.resolve(`@kubernetes/client-node/dist/gen/models/${name}.js`).replace(/\.js$/, '.d.ts');
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/\/\*\*\n((?:[ \t]*\*(?!\/).*\n)+?)[ \t]*\*\/\n[ \t]*'([^']+)'(\??):/g)) {
+      const attr = attrs.find((a) => a.name === m[2]);
+      if (!attr) continue;
+      const doc = m[1]!.split('\n').map((l) => l.replace(/^[ \t]*\* ?/, '')).join(' ');
+      descriptions.set(attr.baseName, doc.replace(/\\(.)/g, '$1').replace(/\s+/g, ' ').trim());
+      if (m[3] === '') required.add(attr.baseName);
+    }
+  } catch {
+    // no declaration file: nothing known
+  }
+  found = { descriptions, required };
+  declarations.set(name, found);
+  return found;
+}
+
 /** Fields typed `string` (or a map of strings) in the client that are Quantities on the wire. */
 const QUANTITY_FIELDS = new Set([
   'V1ResourceRequirements.limits', 'V1ResourceRequirements.requests', 'V1VolumeResourceRequirements.limits',
   'V1VolumeResourceRequirements.requests', 'V1EmptyDirVolumeSource.sizeLimit', 'V1ResourceFieldSelector.divisor',
   'V1PersistentVolumeClaimStatus.capacity', 'V1PersistentVolumeClaimStatus.allocatedResources',
 ]);
+
+/** The fields of model `name` as the package declares them (JSON name, TypeScript type), or none. */
+export function clientNodeAttributes(name: string): readonly { baseName: string; type: string }[] {
+  return load(name)?.attributeTypeMap ?? [];
+}
 
 /** True when `name` is a model class of `@kubernetes/client-node`. */
 export function isClientNodeModel(name: string): boolean {

@@ -1,8 +1,9 @@
 /**
  * The core Kubernetes types the runtime exports as plain JSON types (`@kubegen/runtime`'s `PodTemplateSpec`,
- * `Container`, … — each `Wire<V1…>` of a `@kubernetes/client-node` model). The generator types matching CRD
- * sub-schemas with them (`generate/types/core-types.ts`); the TypeScript front end expands them to schemas when a
- * user's API type names one (`parse/typescript/type-schema.ts`).
+ * `Container`, … — each `Wire<V1…>` of a `@kubernetes/client-node` model): every core/v1 struct reachable from
+ * PodTemplateSpec, ServiceSpec and PersistentVolumeClaimSpec, and a few more CRDs embed (JobSpec, Condition, …).
+ * The generator types matching CRD sub-schemas with them (`generate/types/core-types.ts`); the TypeScript front end
+ * expands them to schemas when a user's API type names one (`parse/typescript/type-schema.ts`).
  */
 
 export interface CoreType {
@@ -10,14 +11,17 @@ export interface CoreType {
   name: string;
   /** The `@kubernetes/client-node` model the runtime type is `Wire<…>` of. */
   model: string;
-  /** Properties (dotted paths for nested ones) a sub-schema must have to be taken for this type. */
-  keys: string[];
+  /**
+   * Properties (dotted paths for nested ones) a sub-schema must have to be taken for this type. Absent: the type is
+   * recognised by the generic rule (how much of it the sub-schema has, field names, descriptions; see the matcher).
+   */
+  keys?: string[];
   /** How many of the type's properties a sub-schema must have at its own level (default: all of `keys`' heads). */
   minCommon?: number;
 }
 
-/** The core types recognised, largest first. Every `name` is a type export of `@kubegen/runtime`. */
-export const CORE_TYPES: readonly CoreType[] = [
+/** The core types recognised by their own keys, largest first. Every `name` is a type export of `@kubegen/runtime`. */
+const KEYED_TYPES: readonly CoreType[] = [
   { name: 'JobSpec', model: 'V1JobSpec', keys: ['template.spec.containers'] },
   { name: 'PodTemplateSpec', model: 'V1PodTemplateSpec', keys: ['spec.containers'] },
   { name: 'PodSpec', model: 'V1PodSpec', keys: ['containers'], minCommon: 3 },
@@ -48,3 +52,31 @@ export const CORE_TYPES: readonly CoreType[] = [
   { name: 'TypedLocalObjectReference', model: 'V1TypedLocalObjectReference', keys: ['apiGroup', 'kind', 'name'] },
 ];
 
+/** The core/v1 types recognised by the generic rule; each is `V1<name>` in `@kubernetes/client-node`. */
+const GENERIC_TYPES: readonly string[] = [
+  'NodeAffinity', 'PreferredSchedulingTerm', 'NodeSelectorTerm', 'NodeSelectorRequirement', 'NodeSelector',
+  'PodAffinity', 'WeightedPodAffinityTerm', 'PodAntiAffinity', 'EnvVarSource', 'ObjectFieldSelector',
+  'FileKeySelector', 'ResourceFieldSelector', 'ConfigMapEnvSource', 'SecretEnvSource', 'LifecycleHandler',
+  'ExecAction', 'HTTPGetAction', 'HTTPHeader', 'SleepAction', 'TCPSocketAction', 'GRPCAction',
+  'ContainerResizePolicy', 'ResourceClaim', 'ContainerRestartRule', 'ContainerRestartRuleOnExitCodes',
+  'AppArmorProfile', 'Capabilities', 'SELinuxOptions', 'SeccompProfile', 'WindowsSecurityContextOptions',
+  'VolumeDevice', 'EphemeralContainer', 'PodDNSConfigOption', 'HostAlias', 'PodOS', 'PodReadinessGate',
+  'PodResourceClaim', 'PodSchedulingGate', 'PodSchedulingGroup', 'Sysctl', 'ServicePort', 'SessionAffinityConfig',
+  'ClientIPConfig', 'AWSElasticBlockStoreVolumeSource', 'AzureDiskVolumeSource', 'AzureFileVolumeSource',
+  'CephFSVolumeSource', 'CinderVolumeSource', 'ConfigMapVolumeSource', 'KeyToPath', 'CSIVolumeSource',
+  'DownwardAPIVolumeSource', 'DownwardAPIVolumeFile', 'EmptyDirVolumeSource', 'EphemeralVolumeSource',
+  'PersistentVolumeClaimTemplate', 'TypedObjectReference', 'VolumeResourceRequirements', 'FCVolumeSource',
+  'FlexVolumeSource', 'FlockerVolumeSource', 'GCEPersistentDiskVolumeSource', 'GitRepoVolumeSource',
+  'GlusterfsVolumeSource', 'HostPathVolumeSource', 'ImageVolumeSource', 'ISCSIVolumeSource', 'NFSVolumeSource',
+  'PersistentVolumeClaimVolumeSource', 'PhotonPersistentDiskVolumeSource', 'PortworxVolumeSource',
+  'ProjectedVolumeSource', 'VolumeProjection', 'ClusterTrustBundleProjection', 'ConfigMapProjection',
+  'DownwardAPIProjection', 'PodCertificateProjection', 'SecretProjection', 'ServiceAccountTokenProjection',
+  'QuobyteVolumeSource', 'RBDVolumeSource', 'ScaleIOVolumeSource', 'SecretVolumeSource', 'StorageOSVolumeSource',
+  'VsphereVirtualDiskVolumeSource', 'LocalObjectReference', 'LabelSelectorRequirement',
+];
+
+/** Every core type: the keyed ones (tried first, in order), then the generic ones. */
+export const CORE_TYPES: readonly CoreType[] = [
+  ...KEYED_TYPES,
+  ...GENERIC_TYPES.map((name) => ({ name, model: name === 'ResourceClaim' ? 'CoreV1ResourceClaim' : `V1${name}` })),
+];

@@ -1,3 +1,4 @@
+import { InputError, InputErrors } from './errors.js';
 import type { ApiModel, GroupVersion, KindVersion } from './resource.js';
 
 /**
@@ -35,24 +36,64 @@ export function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Every group's identifier, unique in the model: the first DNS label camel-cased, widened on a clash. */
-export function groupIdentifiers(groups: readonly string[]): Map<string, string> {
-  const unique = [...new Set(groups)].sort(cmp);
-  const result = new Map<string, string>();
-  for (let labels = 1; unique.some((g) => !result.has(g)); labels++) {
-    const taken = new Map<string, string[]>();
-    for (const g of unique) {
-      if (result.has(g)) continue;
-      const id = camel(g.split('.').slice(0, labels).join('-'));
-      taken.set(id, [...(taken.get(id) ?? []), g]);
-    }
-    for (const [id, gs] of taken) {
-      const full = gs.length === 1 && gs[0] !== undefined;
-      const used = [...result.values()].includes(id);
-      if (full && !used) result.set(gs[0]!, id);
-      else if (labels > 8) gs.forEach((g, i) => result.set(g, `${camel(g.replace(/\./g, '-'))}${i || ''}`));
-    }
+/**
+ * The identifier a group's accessors are named from (`serving` for `serving.knative.dev`: the clientset's
+ * `servingV1`, the client class `ServingV1Client`, the informer factory's `servingV1`), decided by the group alone so
+ * that adding a CRD of another group never renames an existing accessor. The rule is client-go's: the first DNS
+ * label of the group, camel-cased (`cert-manager.io` → `certManager`). A name given explicitly (`groupAccessors` in
+ * `codegen.config.yaml`, `+groupGoName=` in a TypeScript package's doc comment) replaces it.
+ */
+export function groupIdentifier(group: string): string {
+  return camel(group.split('.')[0]!);
+}
+
+/** Undefined when `name` can name a group's accessors (an ASCII identifier of letters and digits), else why not. */
+export function checkGroupAccessor(name: string): string | undefined {
+  if (/^[A-Za-z][A-Za-z0-9]*$/.test(name)) return undefined;
+  return `"${name}" cannot name a group's accessors: use letters and digits, starting with a letter (e.g. knativeServing)`;
+}
+
+/**
+ * Every generated group's identifier ({@link groupIdentifier}): `overrides` (group → name; a PascalCase name such as
+ * client-go's `+groupGoName=KnativeServing` is lower-cased at its start), else the model's own (`model.groupAccessors`),
+ * else the first DNS label. Overrides for groups the model lacks are ignored. Two groups with one identifier would
+ * give two clients one name: that is an `InputError` (every such pair at once) naming both groups and the fix, never
+ * a renamed accessor. Groups without a served version generate nothing and are left out.
+ */
+export function groupIdentifiers(model: ApiModel, overrides: Readonly<Record<string, string>> = {}): Map<string, string> {
+  const firstOf = new Map<string, ApiModel['resources'][number]>();
+  for (const r of [...model.resources].sort((a, b) => cmp(a.group, b.group))) {
+    if (r.versions.some((v) => v.served) && !firstOf.has(r.group)) firstOf.set(r.group, r);
   }
+  const result = new Map<string, string>();
+  const byId = new Map<string, string>();
+  const errors: InputError[] = [];
+  for (const [group, r] of firstOf) {
+    const explicit = overrides[group] ?? model.groupAccessors?.[group];
+    if (explicit !== undefined) {
+      const bad = checkGroupAccessor(explicit);
+      if (bad) {
+        errors.push(new InputError(r.source, `group ${group}: ${bad}`));
+        continue;
+      }
+    }
+    const id = explicit !== undefined ? explicit.charAt(0).toLowerCase() + explicit.slice(1) : groupIdentifier(group);
+    const other = byId.get(id);
+    if (other !== undefined) {
+      const example = `${camel(group.split('.').slice(0, 2).join('-'))}`;
+      errors.push(
+        new InputError(
+          r.source,
+          `groups ${other} and ${group} would both name their accessors ${id} (${id}${pascal(r.versions.find((v) => v.served)!.name)}, …); ` +
+            `give one its own name: groupAccessors: { ${group}: ${example} } in codegen.config.yaml (or +groupGoName=${pascal(example)} in the doc comment of its TypeScript package)`,
+        ),
+      );
+      continue;
+    }
+    byId.set(id, group);
+    result.set(group, id);
+  }
+  InputErrors.throwIfAny(errors);
   return result;
 }
 

@@ -18,6 +18,11 @@ export interface ApiModel {
   rbacRules?: RbacRule[];
   /** The `+kubebuilder:webhook` markers the TypeScript front end found, in file order (absent for CRD input). */
   webhooks?: AdmissionWebhookSpec[];
+  /**
+   * Names of groups' accessors given in the input (group → name; the TypeScript front end's `+groupGoName=`), used
+   * instead of the group's first DNS label (`groupIdentifiers`). `codegen.config.yaml`'s `groupAccessors` win.
+   */
+  groupAccessors?: Record<string, string>;
 }
 
 /** Where a piece of the model came from, for error messages. */

@@ -5,7 +5,7 @@
  */
 import { checkGroup, checkKind, checkLabel, checkVersion } from '../parse/crd/names.js';
 import { pluralize } from '../parse/typescript/kind.js';
-import { groupIdentifiers } from '../model/index.js';
+import { groupIdentifier } from '../model/index.js';
 import type { KindVersion } from '../model/index.js';
 import { groupVersionMember, pluralMember, resourceConstName } from '../generate/names.js';
 import { ScaffoldError } from './errors.js';
@@ -96,7 +96,7 @@ export function apiNames(group: string, domain: string, version: string, kind: s
   const p = plural ?? defaultPlural;
   checkPlural(p);
   const kv = { resource: { names: { kind, plural: p } } } as unknown as KindVersion;
-  const groupId = groupIdentifiers([fullGroup]).get(fullGroup)!;
+  const groupId = groupIdentifier(fullGroup);
   return {
     group,
     domain,

@@ -5,18 +5,20 @@ import type { DeletedFinalStateUnknown } from './keys.js';
  * Callbacks for cache changes (client-go `ResourceEventHandler`). Objects passed in are the cache's shared objects:
  * read-only, never mutate them (copy with `structuredClone` first).
  *
- * A callback may return a promise: the next notification to the same handler waits until it settles (so an async
- * handler sees changes in order). A callback that throws or rejects is logged and skipped; one that never returns
- * only stalls its own handler, never other handlers or the watch.
+ * A callback may return anything: a promise (or any thenable) makes the next notification to the same handler wait
+ * until it settles (so an async handler sees changes in order); any other value is ignored, so an arrow function
+ * whose body is an expression (`onAdd: (o) => seen.push(o)`) is a handler as it is. A callback that throws or
+ * rejects is logged and skipped; one that never returns only stalls its own handler, never other handlers or the
+ * watch.
  */
 export interface ResourceEventHandler<T> {
   /** An object appeared. `isInInitialList` is true for objects of the informer's first list (or, for a handler
    * added later, for the objects already in the cache when it was added). */
-  onAdd?(obj: T, isInInitialList: boolean): void | Promise<void>;
+  onAdd?(obj: T, isInInitialList: boolean): unknown;
   /** An object changed, or a periodic resync re-delivered it (then `oldObj === newObj` or has the same resourceVersion). */
-  onUpdate?(oldObj: T, newObj: T): void | Promise<void>;
+  onUpdate?(oldObj: T, newObj: T): unknown;
   /** An object went away: its final state, or a tombstone when the deletion was missed while disconnected. */
-  onDelete?(obj: T | DeletedFinalStateUnknown<T>): void | Promise<void>;
+  onDelete?(obj: T | DeletedFinalStateUnknown<T>): unknown;
 }
 
 const ADD = 0;
@@ -143,7 +145,7 @@ export class ProcessorListener<T> {
       this.compact();
       try {
         const r = this.call(op, obj, old);
-        if (r !== undefined && typeof (r as Promise<void>).then === 'function') await r;
+        if (isThenable(r)) await r;
       } catch (err) {
         this.log.error('event handler failed', { op: OP_NAMES[op], error: err instanceof Error ? err.message : String(err) });
       }
@@ -158,7 +160,7 @@ export class ProcessorListener<T> {
     this.wakeIdle();
   }
 
-  private call(op: Op, obj: unknown, old: unknown): void | Promise<void> {
+  private call(op: Op, obj: unknown, old: unknown): unknown {
     const h = this.handler;
     switch (op) {
       case ADD:
@@ -197,3 +199,8 @@ export class ProcessorListener<T> {
 }
 
 const OP_NAMES = ['add', 'add', 'update', 'delete'] as const;
+
+/** A promise or any object with a `then` method (what `await` waits for). */
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}

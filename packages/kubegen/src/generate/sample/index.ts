@@ -10,8 +10,8 @@
  * Output is deterministic: the same schema gives the same sample.
  */
 import { createRequire } from 'node:module';
-import { stringify as stringifyYaml } from 'yaml';
 import type { JSONSchemaProps, KindVersion } from '../../model/index.js';
+import { portableYaml } from '../portable-yaml.js';
 
 /** The part of randexp used here. It is CommonJS whose module.exports is the class (its typings say otherwise). */
 interface RandExpLike {
@@ -58,7 +58,7 @@ export interface SampleYamlOptions extends SampleOptions {
 export function sampleYaml(kv: KindVersion, opts: SampleYamlOptions = {}): string {
   const obj = minimalSample(kv, opts);
   if (opts.labels && Object.keys(opts.labels).length > 0) obj['metadata'] = { labels: opts.labels, ...(obj['metadata'] as object) };
-  let text = stringifyYaml(obj);
+  let text = portableYaml(obj);
   if (opts.specComment !== undefined) {
     const comment = opts.specComment.split('\n').map((l) => `# ${l}`.trimEnd()).join('\n');
     text = text.replace(/^spec:/m, `${comment}\nspec:`);

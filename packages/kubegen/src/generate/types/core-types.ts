@@ -1,31 +1,46 @@
 /**
  * Embedded core types: CRDs inline Kubernetes' own structs (a Rollout's `spec.template` is a PodTemplateSpec, a
- * Prometheus has Containers, Volumes, Affinity, Tolerations…). `CoreTypeMatcher` recognises such sub-schemas by
- * structure and names the runtime's model type for them, so that a generated `spec.template` is the same
- * `PodTemplateSpec` the built-in clients use, and `types.ts`/`deepcopy.ts` do not carry a private copy of it.
+ * Prometheus has Containers, Volumes, Affinity, Tolerations, HostAliases…). `CoreTypeMatcher` recognises such
+ * sub-schemas by structure and names the runtime's model type for them, so that a generated `spec.template` is the
+ * same `PodTemplateSpec` the built-in clients use, and `types.ts`/`deepcopy.ts` do not carry a private copy of it.
  *
  * The reference for each core type is the `@kubernetes/client-node` model the runtime's type is built from
- * (`Wire<V1PodTemplateSpec>`), expanded to a schema (`clientNodeSchema`). A sub-schema is core type T when:
- * - it has every one of T's key properties (`keys`, dotted paths), and at least `minCommon` of T's properties;
- * - no property anywhere below has a different JSON kind than T's (string, number, boolean, array, object, map;
- *   int-or-string is compatible with string, since client-node types Quantities as strings; a free-form object
- *   on either side is compatible with anything);
- * - below its own level, at most {@link MAX_DRIFT} properties in all, and at most one in {@link DRIFT_RATIO} of any
- *   one object's, are unknown to T. That is the drift between the Kubernetes version the CRD was generated from and
- *   the runtime's models (client-node tracks the newest release): it is reported, and the data is kept (deep copies
- *   copy every key), but the type does not name it. Properties T has and the CRD lacks (an older Kubernetes, a
- *   trimmed CRD) do not matter.
- * At its own level, a sub-schema with properties T lacks *extends* T when it shares at least
- * {@link MIN_COMMON_TO_EXTEND} of T's and has at most half as many of its own (Argo's script template is a
- * Container plus `source`, Knative's RevisionSpec a PodSpec plus timeouts): the generated interface
- * `extends Container` and declares only its own properties.
- * Required-ness, descriptions, defaults and validation are not compared: the CRD keeps them all (the CRD YAML is
- * written from the schema, not from the type).
+ * (`Wire<V1PodTemplateSpec>`), expanded to a schema (`clientNodeSchema`). Every candidate must pass the structural
+ * comparison: no property anywhere below has a different JSON kind than the reference's (string, number, boolean,
+ * array, object, map; int-or-string is compatible with string, since client-node types Quantities as strings; a
+ * free-form object on either side is compatible with anything), and below its own level at most {@link MAX_DRIFT}
+ * properties in all, and at most one in {@link DRIFT_RATIO} of any one object's, are unknown to the reference. That
+ * is the drift between the Kubernetes version the CRD was generated from and the runtime's models (client-node
+ * tracks the newest release): it is reported, and the data is kept (deep copies copy every key), but the type does
+ * not name it. Properties the reference has and the CRD lacks (an older Kubernetes, a trimmed CRD) do not matter.
  *
- * Candidates are tried in the order of {@link CORE_TYPES} (largest first) at every object node, top-down: a node
- * that matches is not descended into.
+ * Keyed types (the large, common ones: PodTemplateSpec, PodSpec, Container, Volume, …; see `model/core-types.ts`) are
+ * tried first, in order: a sub-schema is one when it has every key property and at least `minCommon` of the type's.
+ * Every other core/v1 struct reachable from PodTemplateSpec, ServiceSpec and PersistentVolumeClaimSpec is
+ * recognised by the generic rule, which asks for evidence beyond shared names, since small structs share shapes
+ * (`{name, value}` is an HTTPHeader, a Sysctl and a DNS option; `{key, name, optional}` selects a Secret's or a
+ * ConfigMap's key). A generic type T is a candidate when the sub-schema has at least half of T's properties and
+ * - it lacks at most one in four of them (none of a type with up to three) and either its field is named as a field
+ *   of type T is in core/v1 (`hostAliases`, `secretKeyRef`, `nodeAffinity`, `emptyDir`…) or one of its properties
+ *   has T's description (controller-gen copies the Go doc comments into the CRD); or
+ * - {@link MIN_EVIDENCE} or more of its property names, counted at every depth, are T's (a NodeSelectorTerm's
+ *   `matchExpressions[].key/operator/values`…).
+ * A generic type is never taken for a sub-schema that requires a property the type leaves optional (Flux's own
+ * LocalObjectReference requires its `name`; core/v1's does not). Of several candidates the one with the matching
+ * field name wins, then the one with more matching descriptions,
+ * then the one the sub-schema covers more of, then the larger match; a tie between different types is no match.
+ *
+ * At its own level, a sub-schema with properties T lacks *extends* T ("the fields the base has, whatever the
+ * extras") when it shares at least {@link MIN_COMMON_TO_EXTEND} of T's properties and has at least
+ * {@link EXTEND_COVERAGE} of them (KServe's predictor: a whole PodSpec plus 28 fields of its own), or when it has at
+ * most half as many of its own (Argo's script template is a Container plus `source`, Knative's RevisionSpec a
+ * trimmed PodSpec plus timeouts): the generated interface `extends Container` and declares only its own properties.
+ * Required-ness, defaults and validation are not compared: the CRD keeps them all (the CRD YAML is written from the
+ * schema, not from the type).
+ *
+ * Matching is top-down: a node that matches is not descended into.
  */
-import { clientNodeSchema } from '../../model/client-node-schemas.js';
+import { clientNodeAttributes, clientNodeDeclaration, clientNodeSchema } from '../../model/client-node-schemas.js';
 import { CORE_TYPES } from '../../model/core-types.js';
 import type { CoreType } from '../../model/core-types.js';
 import type { JSONSchemaProps } from '../../model/index.js';
@@ -40,6 +55,10 @@ export const DRIFT_RATIO = 20;
 
 /** A sub-schema with properties of its own beside a core type's needs this many of the core type's to extend it. */
 export const MIN_COMMON_TO_EXTEND = 5;
+/** A sub-schema with this share of a core type's properties extends it however many of its own it has. */
+export const EXTEND_COVERAGE = 0.75;
+/** Property names (at every depth) a generic core type's match must share with it when nothing else speaks for it. */
+export const MIN_EVIDENCE = 6;
 
 /** One recognised sub-schema. */
 export interface CoreMatch {
@@ -52,45 +71,169 @@ export interface CoreMatch {
 
 type Kind = 'string' | 'number' | 'boolean' | 'ios' | 'array' | 'object' | 'map' | 'any';
 
+/** The field a JSON path from a kind's root ends in (`spec.hostAliases[]` → `hostAliases`), if any. */
+export function fieldName(where: string): string | undefined {
+  return /([^.[\]{}]+)(?:\[\]|\{\})*$/.exec(where)?.[1];
+}
+
+/**
+ * Whether a `metadata` field's schema is an object's metadata left free-form (`type: object`, maybe
+ * `x-kubernetes-preserve-unknown-fields`: what controller-gen writes for an embedded `metav1.ObjectMeta` unless
+ * asked for its fields, e.g. KubeVirt's VM template): it is typed `ObjectMeta`, so `template.metadata?.labels` is
+ * typed. A `metadata` with properties of its own (Strimzi's `{labels, annotations}`) or a typed map is left alone.
+ */
+export function isEmbeddedObjectMeta(s: JSONSchemaProps): boolean {
+  if (s.type !== 'object' && !(s.type === undefined && s['x-kubernetes-preserve-unknown-fields'])) return false;
+  return Object.keys(s.properties ?? {}).length === 0 && typeof s.additionalProperties !== 'object' && !s.oneOf && !s.anyOf && !s.allOf;
+}
+
+interface Reference {
+  type: CoreType;
+  schema: JSONSchemaProps;
+  props: readonly string[];
+}
+
+/** A generic candidate and what speaks for it. */
+interface Candidate extends CoreMatch {
+  hinted: boolean;
+  docs: number;
+  coverage: number;
+  evidence: number;
+}
+
 /** Matches sub-schemas against {@link CORE_TYPES}. Reference schemas are built once per matcher, on first use. */
 export class CoreTypeMatcher {
-  private refs: { type: CoreType; schema: JSONSchemaProps }[] | undefined;
+  private refs: { keyed: Reference[]; generic: Reference[]; byProp: Map<string, Reference[]>; hints: Map<string, Set<string>> } | undefined;
 
   constructor(private readonly types: readonly CoreType[] = CORE_TYPES) {}
 
-  /** The core type `s` is (or extends), or undefined. Only objects with properties can match. */
-  match(s: JSONSchemaProps): CoreMatch | undefined {
+  /**
+   * The core type `s` is (or extends), or undefined. Only objects with properties can match. `field` is the name of
+   * the property `s` is the schema of (for an array's items, the array's), when it has one.
+   */
+  match(s: JSONSchemaProps, field?: string): CoreMatch | undefined {
     if (kindOf(s) !== 'object') return undefined;
     const names = Object.keys(s.properties!);
-    for (const ref of this.references()) {
-      if (!ref.type.keys.every((k) => hasPath(s, k))) continue;
-      const own = ref.schema.properties ?? {};
-      const extras = names.filter((p) => !Object.hasOwn(own, p));
+    const refs = this.references();
+    for (const ref of refs.keyed) {
+      const keys = ref.type.keys!;
+      if (!keys.every((k) => hasPath(s, k))) continue;
+      const extras = names.filter((p) => !Object.hasOwn(ref.schema.properties!, p));
       const common = names.length - extras.length;
-      const minCommon = Math.max(1, ref.type.minCommon ?? new Set(ref.type.keys.map((k) => k.split('.')[0])).size);
+      const minCommon = Math.max(1, ref.type.minCommon ?? new Set(keys.map((k) => k.split('.')[0])).size);
       if (common < minCommon) continue;
-      // A few properties of its own on top of the core type's: the CRD's type embeds it (`extends`).
-      if (extras.length > 0 && (common < Math.max(minCommon, MIN_COMMON_TO_EXTEND) || extras.length * 2 > common)) continue;
-      const acc: Diff = { drift: [], conflict: false };
+      if (extras.length > 0 && !extendable(common, extras.length, ref.props.length, minCommon)) continue;
+      const acc: Diff = { drift: [], conflict: false, evidence: 0 };
       compare(s, ref.schema, '', acc, 0);
       if (!acc.conflict && acc.drift.length <= MAX_DRIFT) return { type: ref.type, drift: acc.drift, extras };
     }
-    return undefined;
+    return this.generic(s, names, field);
   }
 
-  private references(): { type: CoreType; schema: JSONSchemaProps }[] {
-    this.refs ??= this.types.map((type) => {
+  private generic(s: JSONSchemaProps, names: string[], field: string | undefined): CoreMatch | undefined {
+    const refs = this.references();
+    const shared = new Map<Reference, number>();
+    for (const n of names) for (const ref of refs.byProp.get(n) ?? []) shared.set(ref, (shared.get(ref) ?? 0) + 1);
+    const candidates: Candidate[] = [];
+    for (const [ref, common] of shared) {
+      const total = ref.props.length;
+      const coverage = common / total;
+      if (coverage < 0.5) continue;
+      const extras = names.filter((p) => !Object.hasOwn(ref.schema.properties!, p));
+      if (extras.length > 0 && !extendable(common, extras.length, total, MIN_COMMON_TO_EXTEND)) continue;
+      // A field the sub-schema requires and the type leaves optional: its own struct (Flux's LocalObjectReference,
+      // whose name is required), which the runtime's type would make looser.
+      const required = clientNodeDeclaration(ref.type.model).required;
+      if ((s.required ?? []).some((p) => Object.hasOwn(ref.schema.properties!, p) && !required.has(p))) continue;
+      const acc: Diff = { drift: [], conflict: false, evidence: 0 };
+      compare(s, ref.schema, '', acc, 0);
+      if (acc.conflict || acc.drift.length > MAX_DRIFT) continue;
+      const hinted = field !== undefined && (refs.hints.get(field)?.has(ref.type.name) ?? false);
+      const complete = total - common <= Math.floor(total / 4);
+      const docs = complete && !hinted && acc.evidence < MIN_EVIDENCE ? sameDescriptions(s, ref) : 0;
+      if (!((complete && (hinted || docs > 0)) || acc.evidence >= MIN_EVIDENCE)) continue;
+      candidates.push({ type: ref.type, drift: acc.drift, extras, hinted, docs: hinted ? 0 : docs, coverage, evidence: acc.evidence });
+    }
+    if (candidates.length === 0) return undefined;
+    candidates.sort(byStrength);
+    const [best, next] = candidates;
+    if (next && byStrength(best!, next) === 0 && next.type.name !== best!.type.name) return undefined;
+    return { type: best!.type, drift: best!.drift, extras: best!.extras };
+  }
+
+  private references(): NonNullable<CoreTypeMatcher['refs']> {
+    if (this.refs) return this.refs;
+    const keyed: Reference[] = [];
+    const generic: Reference[] = [];
+    const byProp = new Map<string, Reference[]>();
+    const models = new Map<string, string>();
+    for (const type of this.types) {
       const schema = clientNodeSchema(type.model);
       if (!schema) throw new Error(`@kubernetes/client-node has no model ${type.model} (core type ${type.name})`);
-      return { type, schema };
-    });
+      const ref = { type, schema, props: Object.keys(schema.properties ?? {}) };
+      models.set(type.model, type.name);
+      if (type.keys) keyed.push(ref);
+      else {
+        generic.push(ref);
+        for (const p of ref.props) byProp.set(p, [...(byProp.get(p) ?? []), ref]);
+      }
+    }
+    this.refs = { keyed, generic, byProp, hints: fieldHints(models) };
     return this.refs;
   }
+}
+
+/** Whether a sub-schema sharing `common` of a type's `total` properties, with `extras` of its own, extends it. */
+function extendable(common: number, extras: number, total: number, minCommon: number): boolean {
+  if (common < Math.max(minCommon, MIN_COMMON_TO_EXTEND)) return false;
+  return common / total >= EXTEND_COVERAGE || extras * 2 <= common;
+}
+
+/** Stronger first: the field's name, descriptions, coverage, then the size of the match. */
+function byStrength(a: Candidate, b: Candidate): number {
+  return Number(b.hinted) - Number(a.hinted) || b.docs - a.docs || b.coverage - a.coverage || b.evidence - a.evidence;
+}
+
+/**
+ * Field name → the core types a field of that name has in core/v1 (`hostAliases` → HostAlias, `secretKeyRef` →
+ * SecretKeySelector), from the models of the core types (`models`: model → runtime name) and their fields.
+ */
+function fieldHints(models: ReadonlyMap<string, string>): Map<string, Set<string>> {
+  const hints = new Map<string, Set<string>>();
+  for (const model of models.keys()) {
+    for (const a of clientNodeAttributes(model)) {
+      const target = models.get(a.type.replace(/^Array<(.*)>$/, '$1').replace(/^\{ \[key: string\]: (.*); \}$/, '$1'));
+      if (target === undefined) continue;
+      const set = hints.get(a.baseName) ?? new Set<string>();
+      set.add(target);
+      hints.set(a.baseName, set);
+    }
+  }
+  return hints;
+}
+
+/** How many of `s`'s own properties carry the description the reference type's field has (first sentence). */
+function sameDescriptions(s: JSONSchemaProps, ref: Reference): number {
+  const docs = clientNodeDeclaration(ref.type.model).descriptions;
+  let n = 0;
+  for (const [name, sub] of Object.entries(s.properties ?? {})) {
+    const theirs = docs.get(name);
+    if (theirs !== undefined && sub.description !== undefined && firstSentence(sub.description) === firstSentence(theirs)) n++;
+  }
+  return n;
+}
+
+function firstSentence(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  const end = t.search(/\.(\s|$)/);
+  return end < 0 ? t : t.slice(0, end);
 }
 
 interface Diff {
   drift: string[];
   conflict: boolean;
+  /** Properties of the sub-schema the reference has, at every depth. */
+  evidence: number;
 }
 
 function kindOf(s: JSONSchemaProps): Kind {
@@ -135,8 +278,10 @@ function compare(s: JSONSchemaProps, r: JSONSchemaProps, path: string, acc: Diff
     let unknown = 0;
     for (const [name, sub] of entries) {
       const p = path === '' ? name : `${path}.${name}`;
-      if (Object.hasOwn(own, name)) compare(sub, own[name]!, p, acc, depth + 1);
-      else if (depth > 0) {
+      if (Object.hasOwn(own, name)) {
+        acc.evidence++;
+        compare(sub, own[name]!, p, acc, depth + 1);
+      } else if (depth > 0) {
         acc.drift.push(p);
         unknown++;
       }

@@ -2,7 +2,7 @@ import { InputError } from '../../model/index.js';
 import type { GroupVersion, JSONSchemaProps, KindVersion } from '../../model/index.js';
 import { pascalSegment, uniqueName } from '../emit-util.js';
 import { describeConstraint } from './constraints.js';
-import { CORE_TYPES, CoreTypeMatcher } from './core-types.js';
+import { CORE_TYPES, CoreTypeMatcher, fieldName, isEmbeddedObjectMeta } from './core-types.js';
 import type { CoreMatch } from './core-types.js';
 import { refKey } from './type-ref.js';
 import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
@@ -196,7 +196,7 @@ export class TypeGraph {
   }
 
   private coreType(s: JSONSchemaProps, path: string[], where: string): TypeRef | undefined {
-    const m = this.matching?.match(s);
+    const m = this.matching?.match(s, fieldName(where));
     if (!m) return undefined;
     this.coreTypeUses.push({ ...m, kind: path[0]!, where });
     if (m.extras.length > 0) return this.objectType(s, path, where, undefined, false, m);
@@ -222,7 +222,8 @@ export class TypeGraph {
     }
     for (const [name, sub] of Object.entries(s.properties ?? {})) {
       if (base && !base.extras.includes(name)) continue;
-      const type = embedded && name === 'metadata' ? ({ k: 'meta' } as TypeRef) : this.resolve(sub, [...path, name], `${where}.${name}`);
+      const meta = name === 'metadata' && (embedded || (this.matching !== undefined && isEmbeddedObjectMeta(sub)));
+      const type = meta ? ({ k: 'meta' } as TypeRef) : this.resolve(sub, [...path, name], `${where}.${name}`);
       props.push({ name, type, required: required.has(name), schema: sub });
     }
     let index: TypeRef | undefined;

@@ -4,7 +4,8 @@
  *
  * Layout: `apis/<group-short-name>/<version>/*.ts`. The group comes from `+groupName=` in the leading JSDoc block of
  * any file of the version folder (conventionally `doc.ts`), where `+kubebuilder:validation:Optional` can also make
- * fields optional by default (see `package-markers.ts`); a root kind is an exported interface marked
+ * fields optional by default (see `package-markers.ts`) and `+groupGoName=` names the group's accessors as client-go's
+ * does (`KnativeServing` → `knativeServingV1`; see `model/groups.ts`); a root kind is an exported interface marked
  * `+kubebuilder:object:root=true` or `+genclient` (its `<Kind>List` interface, marked or not, is the list type).
  * Types may live in any file and import each other (also across versions and from shared folders). Every problem is
  * an `InputError` with file:line:column; nothing is written by this module.
@@ -13,7 +14,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Project } from 'ts-morph';
 import type { InterfaceDeclaration, SourceFile } from 'ts-morph';
-import { InputError, InputErrors, sortModel } from '../../model/index.js';
+import { checkGroupAccessor, InputError, InputErrors, sortModel } from '../../model/index.js';
 import type { AdmissionWebhookSpec, ApiModel, RbacRule, ResourceModel, SourceLocation } from '../../model/index.js';
 import { checkGroup, checkVersion } from '../crd/names.js';
 import { kindFacts } from './kind.js';
@@ -83,6 +84,8 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), sf]);
   }
   const perKind = new Map<string, { group: string; facts: KindFacts[] }>();
+  /** `+groupGoName=` per group, and the file that set it. */
+  const groupGoNames = new Map<string, { name: string; where: string }>();
   // Every problem is collected (per folder, per kind) and reported together at the end, sorted, as controller-gen does.
   const errors: InputError[] = [];
   const collect = (fn: () => void): void => {
@@ -116,6 +119,15 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
     const versionName = (versionMarker?.value as string | undefined) ?? rel[1]!;
     const ve = checkVersion(versionName);
     if (ve) throw new InputError(versionMarker?.loc ?? builder.loc(firstRoot.decl), `${ve} (the folder name, or +versionName)`);
+    const goName = lastMarker(pkg, 'groupGoName');
+    if (goName) {
+      const name = goName.value as string;
+      const bad = checkGroupAccessor(name);
+      if (bad) throw new InputError(goName.loc, `+groupGoName: ${bad}`);
+      const prev = groupGoNames.get(group);
+      if (prev && prev.name !== name) throw new InputError(goName.loc, `+groupGoName=${name} for ${group}, which ${prev.where} names ${prev.name}: give a group one name`);
+      groupGoNames.set(group, { name, where: goName.loc.file });
+    }
 
     const listNames = new Set(folderFiles.flatMap((sf) => sf.getInterfaces().filter((i) => i.isExported()).map((i) => i.getName())));
     for (const { decl, markers } of roots) collect(() => {
@@ -137,7 +149,9 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
   const resources: ResourceModel[] = [];
   for (const { group, facts } of perKind.values()) collect(() => void resources.push(toResource(group, facts)));
   InputErrors.throwIfAny(errors);
-  return sortModel({ resources, rbacRules, webhooks });
+  const model: ApiModel = { resources, rbacRules, webhooks };
+  if (groupGoNames.size > 0) model.groupAccessors = Object.fromEntries([...groupGoNames].map(([g, { name }]) => [g, name]));
+  return sortModel(model);
 }
 
 interface Root {

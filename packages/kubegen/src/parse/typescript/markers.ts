@@ -89,6 +89,7 @@ export const MARKERS: Readonly<Record<string, MarkerDef>> = {
   'k8s:deepcopy-gen:interfaces': { value: 'string' },
   'k8s:openapi-gen': { value: 'string' },
   groupName: { value: 'string' },
+  groupGoName: { value: 'string' },
   versionName: { value: 'string' },
   'kubebuilder:skip': { value: 'flag' },
   'kubebuilder:resource': {

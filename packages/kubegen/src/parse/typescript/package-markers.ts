@@ -1,6 +1,7 @@
 /**
  * Package-level markers: those in the leading JSDoc blocks of the files of one folder (the TypeScript stand-in for a
- * Go package's doc comment, conventionally `doc.ts`). `+groupName` and `+versionName` name the group version;
+ * Go package's doc comment, conventionally `doc.ts`). `+groupName` and `+versionName` name the group version,
+ * `+groupGoName` the group's accessors in generated code (client-go's marker);
  * `+kubebuilder:validation:Optional` / `+kubebuilder:validation:Required` set whether a field without `?`, `+optional`
  * or `+required` is required (controller-gen `pkg/crd/markers/package.go`; the default is required). Pure reads of
  * the source files; conflicting markers are an `InputError` at the second one.
@@ -13,7 +14,7 @@ import type { Marker } from './markers.js';
 
 const V = 'kubebuilder:validation:';
 /** The markers read at package level. */
-export const PACKAGE_MARKERS: ReadonlySet<string> = new Set(['groupName', 'versionName', `${V}Optional`, `${V}Required`]);
+export const PACKAGE_MARKERS: ReadonlySet<string> = new Set(['groupName', 'groupGoName', 'versionName', `${V}Optional`, `${V}Required`]);
 /** Package-level markers that mean something else on a declaration or field, so they are checked by position there. */
 export const DEFAULT_MODE_MARKERS: ReadonlySet<string> = new Set([`${V}Optional`, `${V}Required`]);
 

@@ -29,7 +29,7 @@ export const KIND_MARKERS: ReadonlySet<string> = new Set([
 ]);
 const TYPE_MARKERS: ReadonlySet<string> = new Set([...SCHEMA_MARKERS, ...TYPE_ONLY_MARKERS, ...KIND_MARKERS]);
 /** Markers read elsewhere (package level, RBAC) and ignored on declarations. */
-const ELSEWHERE = new Set(['groupName', 'versionName', 'kubebuilder:rbac', 'kubebuilder:webhook']);
+const ELSEWHERE = new Set(['groupName', 'groupGoName', 'versionName', 'kubebuilder:rbac', 'kubebuilder:webhook']);
 
 export function locate(node: Node, file: string = node.getSourceFile().getFilePath()): SourceLocation {
   const sf = node.getSourceFile();

@@ -18,7 +18,7 @@ export class SecurityV1Client {
   }
 
   /** AuthorizationPolicy objects in `namespace`; `''` means all namespaces (for list, watch and deleteCollection only). */
-  authorizationpolicies(namespace: string): AuthorizationPolicyInterface {
+  authorizationPolicies(namespace: string): AuthorizationPolicyInterface {
     return new ResourceClient<AuthorizationPolicy, AuthorizationPolicyList, AuthorizationPolicyApply>(this.transport, authorizationPolicyResource, namespace);
   }
 }

@@ -20,7 +20,7 @@ export class SecurityV1beta1Informers {
   }
 
   /** The shared AuthorizationPolicy informer for these options (namespace, selectors, resync, transform). */
-  authorizationpolicies(opts: InformerOptions<AuthorizationPolicy> = {}): AuthorizationPolicyInformer {
+  authorizationPolicies(opts: InformerOptions<AuthorizationPolicy> = {}): AuthorizationPolicyInformer {
     const informer = this.factory.informerFor<AuthorizationPolicy>(authorizationPolicyResource, opts);
     return { informer, lister: informer.lister() };
   }
