@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { realClock, type Clock } from '../clock.js';
 import { ResourceClient } from '../client/resource-client.js';
 import { toPartialObjectMetadata, type KubeObject, type ResourceInfo, type Transport } from '../client/types.js';
@@ -12,6 +13,8 @@ export interface InformerOptions<T> {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** A KEP-5866 shard selector (`ListOptions.shardSelector`); part of the informer's key. */
+  shardSelector?: string;
   /** Default resync period of the informer's handlers; 0 = none. */
   resyncPeriodMs?: number;
   transform?: TransformFunc<T>;
@@ -49,7 +52,7 @@ export interface SharedInformerFactoryOptions {
    * Reflector tuning passed to every informer: page size, timeouts, backoff, and `watchList` (WatchList or list +
    * watch; default `KUBEGEN_WATCH_LIST`, else `'auto'`: WatchList where the apiserver supports it).
    */
-  reflector?: Omit<ReflectorOptions, 'name' | 'labelSelector' | 'fieldSelector' | 'clock' | 'logger' | 'onError'>;
+  reflector?: Omit<ReflectorOptions, 'name' | 'labelSelector' | 'fieldSelector' | 'shardSelector' | 'clock' | 'logger' | 'onError'>;
   freezeObjects?: boolean;
   /**
    * What an informer lists and watches through (default, and when it returns undefined: a `ResourceClient` of the
@@ -176,11 +179,12 @@ export class SharedInformerFactory {
   }
 
   /** The key of the informer `informerFor`/`acquire` would hand out for these arguments. */
-  keyOf(info: ResourceInfo, opts: Pick<InformerOptions<KubeObject>, 'namespace' | 'labelSelector' | 'fieldSelector'>, metadataOnly: boolean): string {
+  keyOf(info: ResourceInfo, opts: Pick<InformerOptions<KubeObject>, 'namespace' | 'labelSelector' | 'fieldSelector' | 'shardSelector'>, metadataOnly: boolean): string {
     return informerKey(info, {
       namespace: info.namespaced ? (opts.namespace ?? this.opts.namespace ?? '') : '',
       labelSelector: opts.labelSelector ?? this.opts.labelSelector ?? '',
       fieldSelector: opts.fieldSelector ?? this.opts.fieldSelector ?? '',
+      shardSelector: opts.shardSelector ?? '',
       metadataOnly,
     });
   }
@@ -200,6 +204,7 @@ export class SharedInformerFactory {
       name: key,
       labelSelector: labelSelector || undefined,
       fieldSelector: fieldSelector || undefined,
+      shardSelector: opts.shardSelector || undefined,
       resyncPeriodMs: opts.resyncPeriodMs ?? this.opts.resyncPeriodMs ?? 0,
       // Metadata only: the kind's own apiVersion/kind on every object, and nothing but metadata even from a server
       // that answered with whole objects; then the caller's transform.
@@ -301,12 +306,14 @@ export interface InformerKeyOptions {
   namespace: string;
   labelSelector: string;
   fieldSelector: string;
+  /** A KEP-5866 shard selector, or `''`. */
+  shardSelector?: string;
   metadataOnly: boolean;
 }
 
 /**
  * The one key of "a kind with cache options" (seam 5): the resource, namespace, selectors and metadata-only —
- * `[metadata:]resource.group/version[@namespace][?labels][#fields]`, e.g.
+ * `[metadata:]resource.group/version[@namespace][?labels][#fields][%shard-selector-digest]`, e.g.
  * `foos.samplecontroller.k8s.io/v1alpha1@ns1`. Informer factories, the manager's cache, informer names in logs and
  * metrics use it; two informers with the same key are the same informer.
  */
@@ -315,6 +322,8 @@ export function informerKey(info: Pick<ResourceInfo, 'group' | 'version' | 'reso
   if (opts.namespace) key += `@${opts.namespace}`;
   if (opts.labelSelector) key += `?${opts.labelSelector}`;
   if (opts.fieldSelector) key += `#${opts.fieldSelector}`;
+  // A shard selector can be a few kilobytes: the key carries a digest of it.
+  if (opts.shardSelector) key += `%${createHash('sha1').update(opts.shardSelector).digest('hex').slice(0, 12)}`;
   return key;
 }
 

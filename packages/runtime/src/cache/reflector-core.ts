@@ -84,6 +84,7 @@ export abstract class ReflectorCore<T extends KubeObject> {
         this.lw.watch({
           labelSelector: this.opts.labelSelector,
           fieldSelector: this.opts.fieldSelector,
+          shardSelector: this.opts.shardSelector,
           ...extra,
           allowWatchBookmarks: true,
           timeoutSeconds,

@@ -51,6 +51,8 @@ export interface ReflectorOptions {
   name?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** A KEP-5866 shard selector sent with every list and watch (see `ListOptions.shardSelector`). */
+  shardSelector?: string;
   /**
    * Page size for lists (`limit`). Default 500. When left unset, lists at a specific resourceVersion (relists) are
    * not paginated so the apiserver's watch cache can serve them, as client-go does.

@@ -113,7 +113,7 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
       this.withTimeout(this.opts.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS, 'list', (signal) => this.lw.list({ ...opts, signal }));
     let list;
     try {
-      const first = { labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector, resourceVersion: rv };
+      const first = { labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector, shardSelector: this.opts.shardSelector, resourceVersion: rv };
       list = await listPages(request, pageSize > 0 ? { ...first, limit: pageSize } : first, this.log);
     } catch (err) {
       if (isGone(err) || isTooLargeResourceVersion(err)) this.lastRVUnavailable = true;

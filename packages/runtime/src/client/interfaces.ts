@@ -19,6 +19,13 @@ export interface ListOptions extends CallOptions {
   /** Kubernetes label selector syntax, e.g. `app=nginx,tier in (web,api)`. */
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * KEP-5866 (Kubernetes 1.36, alpha, feature gate `ShardedListAndWatch`): only objects whose hashed field falls in
+   * these ranges, e.g. `shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000') || …` (see
+   * `shardRangeSelector`). A server without the feature ignores it; one that filters echoes it in the list's
+   * `metadata.shardInfo.selector`.
+   */
+  shardSelector?: string;
   limit?: number;
   continue?: string;
   resourceVersion?: string;
@@ -36,6 +43,8 @@ export interface ListOptions extends CallOptions {
 export interface WatchOptions extends CallOptions {
   labelSelector?: string;
   fieldSelector?: string;
+  /** As `ListOptions.shardSelector`: a filtering server sends only the selected objects' events (and initial events). */
+  shardSelector?: string;
   resourceVersion?: string;
   /** Only `NotOlderThan`, and only with `sendInitialEvents` (the apiserver refuses it on any other watch). */
   resourceVersionMatch?: 'NotOlderThan';

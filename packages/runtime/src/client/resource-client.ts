@@ -81,6 +81,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
           watch: true,
           labelSelector: opts.labelSelector,
           fieldSelector: opts.fieldSelector,
+          shardSelector: opts.shardSelector,
           resourceVersion: opts.resourceVersion,
           resourceVersionMatch: opts.resourceVersionMatch,
           allowWatchBookmarks: opts.allowWatchBookmarks,
@@ -238,6 +239,7 @@ function listQuery(opts: ListOptions): Record<string, QueryValue> {
   return {
     labelSelector: opts.labelSelector,
     fieldSelector: opts.fieldSelector,
+    shardSelector: opts.shardSelector,
     limit: opts.limit,
     continue: opts.continue,
     resourceVersion: opts.resourceVersion,

@@ -43,6 +43,8 @@ export interface ListMeta {
   continue?: string;
   remainingItemCount?: number;
   selfLink?: string;
+  /** Set by a server that filtered the list by a shard selector (KEP-5866): the selector, echoed. */
+  shardInfo?: { selector: string };
 }
 
 /** Any Kubernetes object. Generated kinds are structurally assignable to it. */

@@ -17,6 +17,8 @@ export const SHARD_OBJECTS = 'kubegen_shard_objects';
 export const SHARD_REASSIGNMENTS_TOTAL = 'kubegen_shard_reassignments_total';
 export const SHARD_LIVE_SHARDS = 'kubegen_shard_live_shards';
 export const SHARD_CACHED_OBJECTS = 'kubegen_shard_cached_objects';
+export const SHARD_BUCKETS_METRIC = 'kubegen_shard_buckets';
+export const SHARD_MODE = 'kubegen_shard_mode';
 
 /** Why the sharder assigned an object (the `reason` label of `kubegen_shard_reassignments_total`). */
 export type ReassignmentReason = 'new' | 'dead' | 'drain';
@@ -34,6 +36,10 @@ export interface ShardingMetrics {
   collectObjects(collector: GaugeCollector<'ring' | 'shard'>): () => void;
   /** Registers a collector of `kubegen_shard_cached_objects`; call the returned function to remove it. */
   collectCachedObjects(collector: GaugeCollector<'ring' | 'shard' | 'resource'>): () => void;
+  /** Registers a collector of `kubegen_shard_buckets{state=desired|active}`; call the returned function to remove it. */
+  collectBuckets(collector: GaugeCollector<'ring' | 'shard' | 'state'>): () => void;
+  /** 1 for the way this replica shards (`server`, `client` or `labels`). */
+  mode: Gauge<'ring' | 'mode'>;
 }
 
 const cache = new WeakMap<Registry, ShardingMetrics>();
@@ -45,6 +51,7 @@ export function shardingMetrics(registry: Registry = metricsRegistry): ShardingM
   const registers = [registry];
   const objects = collectedGauge(registry, SHARD_OBJECTS, 'Objects of the sharded kind assigned to each shard, as the sharder sees them', ['ring', 'shard'] as const);
   const cached = collectedGauge(registry, SHARD_CACHED_OBJECTS, 'Objects in the informer caches of this shard, per resource', ['ring', 'shard', 'resource'] as const);
+  const buckets = collectedGauge(registry, SHARD_BUCKETS_METRIC, 'Hash buckets of the ring (of 256) this shard is given (desired) and reconciles (active)', ['ring', 'shard', 'state'] as const);
   m = {
     reassignments: registeredOr(registry, SHARD_REASSIGNMENTS_TOTAL, () =>
       new Counter({ name: SHARD_REASSIGNMENTS_TOTAL, help: 'Assignments of objects to shards made by the sharder, by reason (new, dead, drain)', labelNames: ['ring', 'reason'] as const, registers })),
@@ -52,6 +59,9 @@ export function shardingMetrics(registry: Registry = metricsRegistry): ShardingM
       new Gauge({ name: SHARD_LIVE_SHARDS, help: 'Shards of the ring whose Lease the sharder considers held', labelNames: ['ring'] as const, registers })),
     collectObjects: (c) => add(objects, c),
     collectCachedObjects: (c) => add(cached, c),
+    collectBuckets: (c) => add(buckets, c),
+    mode: registeredOr(registry, SHARD_MODE, () =>
+      new Gauge({ name: SHARD_MODE, help: 'How this replica shards its controller: server (KEP-5866 shard selectors), client (the same ranges filtered here) or labels (the sharder labels objects)', labelNames: ['ring', 'mode'] as const, registers })),
   };
   cache.set(registry, m);
   return m;
