@@ -5,7 +5,8 @@
  * - Which resources: every one discovery lists with `list`, `watch` and `delete`, in its preferred version, that the
  *   flags admit (resources.ts), read from the manager's RESTMapper.
  * - When it looks: at start; after every CustomResourceDefinition change the mapper's CRD watch sees (a quarter of a
- *   second later, and again after 2 s and 6 s, because discovery can lag a CRD); and every `discoveryIntervalMs`,
+ *   second later, and again after 2 s and 6 s, because discovery can lag a CRD; a burst of changes shares its looks);
+ *   and every `discoveryIntervalMs`,
  *   when the API groups (`/api`, `/apis`: two requests) changed since the last look (an aggregated API added or
  *   removed), after the mapper is told to forget what it knew.
  * - A new resource gets a controller — once a SelfSubjectAccessReview says the janitor may list, watch and delete it
@@ -83,8 +84,16 @@ export class Janitor implements Runnable {
   async start(signal: AbortSignal): Promise<void> {
     const cluster = this.o.manager.cluster;
     const mapper = cluster.getRESTMapper();
+    // A burst of CRD changes (an operator's install) makes a few looks, not three per change: a look already due
+    // at least half its delay from now covers a change.
+    const due = new Map<number, number>();
     const off = mapper.onCrdChange(() => {
-      for (const ms of AFTER_CRD_CHANGE_MS) this.lookAfter(ms);
+      const now = this.o.clock.now();
+      for (const ms of AFTER_CRD_CHANGE_MS) {
+        if ((due.get(ms) ?? -Infinity) >= now + ms / 2) continue;
+        due.set(ms, now + ms);
+        this.lookAfter(ms);
+      }
     });
     cluster.watchCrds();
     let interval: ReturnType<Clock['setTimeout']> | undefined;
