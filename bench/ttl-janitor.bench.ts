@@ -92,7 +92,8 @@ async function metric(address: string, name: string): Promise<number> {
 
 /** A fresh cluster with `kinds` CRDs of `perKind` objects each; the janitor measured once per entry of `variants`. */
 async function scenario(kinds: number, perKind: number, samples: number, variants: readonly string[]): Promise<Row[]> {
-  const env = await Envtest.start({ attachOutput: false });
+  // A loaded machine can take a while to bring kube-apiserver up: wait longer than envtest's default.
+  const env = await Envtest.start({ attachOutput: false, startTimeoutMs: 120_000 });
   try {
     const admin = env.transport({ timeoutMs: 60_000 });
     const infos = Array.from({ length: kinds }, (_, i) => kindInfo(i));
@@ -148,7 +149,9 @@ async function measure(kubeconfig: string, kinds: number, perKind: number, sampl
     // to while the lists came in) and memory outside the heap.
     const mb = async (series: string): Promise<string> => ((await metric(metrics, series)) / 1024 / 1024).toFixed(1);
     process.stderr.write(`${kinds} kinds × ${perKind}${flags ? ` (${flags})` : ''}: heap committed ${await mb('nodejs_heap_size_total_bytes')} MB (new space ${await mb('nodejs_heap_space_size_total_bytes{space="new"}')} MB), external ${await mb('nodejs_external_memory_bytes')} MB\n`);
-    return { kinds, objects: kinds * perKind, flags, watched, readySeconds, rssMB: median(rssMB), anonMB: median(anonMB), heapMB: median(heap), peakMB: rss(child.pid!).peakMB };
+    const row = { kinds, objects: kinds * perKind, flags, watched, readySeconds, rssMB: median(rssMB), anonMB: median(anonMB), heapMB: median(heap), peakMB: rss(child.pid!).peakMB };
+    process.stderr.write(`${JSON.stringify(row)}\n`);
+    return row;
   } finally {
     child.kill('SIGTERM');
     await exited;
