@@ -124,4 +124,23 @@ describe('a controller for a GroupVersionKind', () => {
       await run;
     }
   });
+
+  it('a removed controller takes its kubegen_source_kind_served series with it', async () => {
+    const transport = newFakeTransport([...allBuiltinResources], widgetCrd());
+    const registry = new Registry();
+    const mgr = new Manager({ transport, metricsBindAddress: '0', logger: createLogger({ level: 'silent' }), registry });
+    const controller = controllerFor(mgr, { group: 'example.com', version: 'v1', kind: 'Widget' }).complete(async () => undefined);
+    const served = async (): Promise<number | undefined> =>
+      (await registry.getSingleMetric('kubegen_source_kind_served')!.get()).values.find((v) => v.labels['controller'] === 'widget')?.value;
+    const stop = new AbortController();
+    const run = mgr.start(stop.signal);
+    try {
+      await until(async () => (await served()) === 1, 'the kind is served', 10_000);
+      await mgr.remove(controller);
+      await until(async () => (await served()) === undefined, 'the series is gone with the controller', 10_000);
+    } finally {
+      stop.abort();
+      await run;
+    }
+  });
 });
