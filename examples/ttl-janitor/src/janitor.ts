@@ -12,8 +12,8 @@
  * - A new resource gets a controller — once a SelfSubjectAccessReview says the janitor may list, watch and delete it
  *   (access.ts); one it may not use is reported once (a warning naming the verbs) and skipped, and asked about again
  *   at the next look. A resource no longer served (its CRD deleted) loses its controller: `Manager.remove` stops it
- *   and frees its informer. (The controller's own source lets go of a deleted CRD's kind first, with the runtime's
- *   one warning; the janitor then removes the controller and says so at info level.) A resource whose preferred
+ *   and frees its informer. (The controller's own source usually lets go of a deleted CRD's kind first, with the
+ *   runtime's one warning; the janitor then removes the controller and says so at info level.) A resource whose preferred
  *   version changed gets a new controller for the new version.
  * - A failed look (discovery unreachable) changes nothing and is retried after 5 s, doubling to the interval.
  */
