@@ -2,7 +2,8 @@
  * The newcomer's path, end to end, in a fresh temporary folder with no access to this repo's node_modules and, on
  * this machine, the system's Node 20 as the only `node` on PATH (support/newcomer.ts):
  *
- *   npm pack --workspaces → npm install the two tarballs (the CLI) → npx kubegen init --kubegen-from → npm install
+ *   npm pack --workspaces → npm install the two tarballs (the CLI) → examples/ttl-janitor copied out and installed from
+ *   them (verify, build, its unit tests; support/newcomer-janitor.ts) → npx kubegen init --kubegen-from → npm install
  *   → create api ×3 (one cluster-scoped, one a second version) → create webhook (defaulting, validation, conversion) → generate → without the
  *   status RBAC marker, npm run test:envtest fails naming the forbidden request (the manager runs as its ServiceAccount) → restored → verify → npm test (unit) → npm run test:envtest (its own
  *   control plane) → kubegen loadtest of its manager (30 objects, churn, an apiserver restart) → install-crds + samples on the shared control plane → the built manager reconciles the sample
@@ -25,6 +26,7 @@ import { REPO_ROOT } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { newcomerEnv, run, treeSize } from './support/newcomer.js';
 import { checkDevLoop } from './support/newcomer-dev.js';
+import { checkJanitorExample } from './support/newcomer-janitor.js';
 import { procRssMB } from '../support/proc.js';
 import { scrape } from '../support/scrape.js';
 
@@ -122,6 +124,10 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   fs.mkdirSync(cli);
   run('npm', ['install', '--no-audit', '--no-fund', runtimeTgz, cliTgz], { cwd: cli, env: userEnv });
   assert.equal(run(path.join(cli, 'node_modules/.bin/kubegen'), ['--version'], { cwd: cli, env: userEnv }).stdout.trim(), '0.1.0');
+
+  // 2b. examples/ttl-janitor copied out of the repo and installed from the same tarballs: verify, build, unit tests.
+  const janitor = checkJanitorExample(work, { runtime: runtimeTgz, cli: cliTgz }, userEnv);
+  t.diagnostic(`examples/ttl-janitor from a clean folder: npm install ${janitor.installSeconds.toFixed(1)} s, ${janitor.unitTests} unit tests passed`);
 
   // 3. A project that installs kubegen from the tarballs, with a plain npm install.
   const project = path.join(work, 'fleet-operator');

@@ -176,7 +176,7 @@ describe('codegen (in-process, stub generators)', () => {
     assert.match(unknown.err(), /error: unknown option '--bogus'/);
     const none = capture(dir);
     assert.equal(await main([], none.io, stubPipeline()), 2);
-    assert.equal(none.err(), 'error: no input: pass --crds <file|dir>..., --apis <dir> or --from-cluster, or create codegen.config.yaml\n');
+    assert.equal(none.err(), 'error: no input: pass --crds <file|dir>..., --apis <dir>, --from-cluster or --rbac-source <dir>..., or create codegen.config.yaml\n');
     const help = capture(dir);
     assert.equal(await main(['--help'], help.io, stubPipeline()), 0);
     assert.match(help.out(), /Usage: kubegen/);

@@ -104,4 +104,43 @@ describe('a controller for a GroupVersionKind', () => {
       await run;
     }
   });
+
+  it('Cluster.watchCrds() lets onCrdChange listeners hear of CRDs before any controller waits for a kind', async () => {
+    const transport = newFakeTransport([...allBuiltinResources]);
+    const mgr = new Manager({ transport, metricsBindAddress: '0', logger: createLogger({ level: 'silent' }), registry: new Registry() });
+    const heard: string[] = [];
+    mgr.cluster.getRESTMapper().onCrdChange((group) => heard.push(group));
+    const stop = new AbortController();
+    const run = mgr.start(stop.signal);
+    try {
+      mgr.cluster.watchCrds();
+      mgr.cluster.watchCrds(); // once: a second call starts no second watch
+      await until(() => transport.actions().some((a) => a.verb === 'watch' && a.resource === 'customresourcedefinitions'), 'the CRD watch is open', 10_000);
+      transport.tracker.create(CRDS, undefined, widgetCrd());
+      await until(() => heard.includes('example.com'), 'the listener hears of the new CRD', 10_000);
+      assert.equal(transport.actions().filter((a) => a.verb === 'list' && a.resource === 'customresourcedefinitions').length, 1, 'one CRD watch');
+    } finally {
+      stop.abort();
+      await run;
+    }
+  });
+
+  it('a removed controller takes its kubegen_source_kind_served series with it', async () => {
+    const transport = newFakeTransport([...allBuiltinResources], widgetCrd());
+    const registry = new Registry();
+    const mgr = new Manager({ transport, metricsBindAddress: '0', logger: createLogger({ level: 'silent' }), registry });
+    const controller = controllerFor(mgr, { group: 'example.com', version: 'v1', kind: 'Widget' }).complete(async () => undefined);
+    const served = async (): Promise<number | undefined> =>
+      (await registry.getSingleMetric('kubegen_source_kind_served')!.get()).values.find((v) => v.labels['controller'] === 'widget')?.value;
+    const stop = new AbortController();
+    const run = mgr.start(stop.signal);
+    try {
+      await until(async () => (await served()) === 1, 'the kind is served', 10_000);
+      await mgr.remove(controller);
+      await until(async () => (await served()) === undefined, 'the series is gone with the controller', 10_000);
+    } finally {
+      stop.abort();
+      await run;
+    }
+  });
 });

@@ -1,7 +1,8 @@
 /**
- * Runs the compiled sample controller (`examples/sample-controller/dist/main.js`) as a child process for integration
- * tests and lets them wait on its structured (JSON lines) log. Building the example when its `dist/` is missing is
- * done once per file by {@link ensureSampleControllerBuilt}. The caller owns the process: `kill()` it in `after`.
+ * Runs the compiled sample controller (`examples/sample-controller/dist/main.js`), or another example's, as a child
+ * process for integration tests and lets them wait on its structured (JSON lines) log. Building the example when its
+ * `dist/` is missing is done once per file by {@link ensureExampleBuilt}. The caller owns the process: `kill()` it in
+ * `after`.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -25,14 +26,21 @@ export interface ExitStatus {
  * (`npm run build:examples` without verify), so a test never runs a stale build of the controller.
  */
 export function ensureSampleControllerBuilt(): void {
-  if (fs.existsSync(SAMPLE_CONTROLLER_MAIN)) {
-    const built = fs.statSync(SAMPLE_CONTROLLER_MAIN).mtimeMs;
-    const src = path.join(REPO_ROOT, 'examples/sample-controller/src');
+  ensureExampleBuilt('sample-controller');
+}
+
+/** `ensureSampleControllerBuilt` for any example (`examples/<name>`, built into its `dist/`); returns its main.js. */
+export function ensureExampleBuilt(name: string): string {
+  const main = path.join(REPO_ROOT, 'examples', name, 'dist/main.js');
+  if (fs.existsSync(main)) {
+    const built = fs.statSync(main).mtimeMs;
+    const src = path.join(REPO_ROOT, 'examples', name, 'src');
     const newer = fs.globSync('**/*.ts', { cwd: src }).some((f) => fs.statSync(path.join(src, f)).mtimeMs > built);
-    if (!newer) return;
+    if (!newer) return main;
   }
-  const tsc = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'examples/sample-controller/tsconfig.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
-  assert.equal(tsc.status, 0, 'building the example failed (npm run build:examples)');
+  const tsc = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', `examples/${name}/tsconfig.json`], { cwd: REPO_ROOT, stdio: 'inherit' });
+  assert.equal(tsc.status, 0, `building examples/${name} failed (npm run build:examples)`);
+  return main;
 }
 
 /** A free TCP port on 127.0.0.1 (bound and released at once; fine for tests on one host). */
@@ -56,8 +64,10 @@ export class SampleControllerProcess {
     readonly name: string,
     args: readonly string[],
     env: Record<string, string> = {},
+    /** The script run (default the sample controller's; e.g. `ensureExampleBuilt('ttl-janitor')`). */
+    main: string = SAMPLE_CONTROLLER_MAIN,
   ) {
-    this.child = spawn(process.execPath, [SAMPLE_CONTROLLER_MAIN, ...args], {
+    this.child = spawn(process.execPath, [main, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, KUBEGEN_LOG_LEVEL: 'info', ...env },
     });

@@ -51,6 +51,19 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
   const progress = new Progress(io.stderr, { now: io.now, enabled: !cfg.quiet && io.stderr.isTTY === true });
   let model: ApiModel;
   let yaml: Generated['yaml'];
+  if (cfg.inputs.markers !== undefined) {
+    // Markers only (`--rbac-source` alone): role.yaml and webhook manifests, no code and no generator run.
+    const shown = io.cwd === process.cwd() ? cfg.inputs.markers.map((p) => displayPath(p, io.cwd)) : cfg.inputs.markers;
+    const { scanMarkerSources } = await import('../parse/typescript/code-markers.js');
+    const found = await scanMarkerSources(shown, new Set());
+    if (found.rbacRules.length === 0 && found.webhooks.length === 0) {
+      throw new CliInputError(`${shown.join(', ')}: no +kubebuilder:rbac or +kubebuilder:webhook marker found in a .ts file`);
+    }
+    model = { resources: [], rbacRules: found.rbacRules, webhooks: found.webhooks };
+    const manifests = emitWebhookManifests(model);
+    yaml = { crds: [], rbac: [{ path: ROLE_FILE, content: emitRbac(model) }], webhook: manifests !== undefined ? [{ path: WEBHOOK_MANIFESTS_FILE, content: manifests }] : [] };
+    return { model, files: [], yaml, progress, started, coreTypes: [] };
+  }
   if (cfg.inputs.apis !== undefined) {
     const apis = cfg.inputs.apis;
     const shownApis = io.cwd === process.cwd() ? displayPath(apis, io.cwd) : apis;
@@ -117,7 +130,8 @@ interface YamlTarget {
 
 function yamlTargets(cfg: ResolvedConfig, yaml: NonNullable<Generated['yaml']>): YamlTarget[] {
   const list = [
-    { dir: cfg.crdOut!, files: yaml.crds, prune: true },
+    // A markers-only run has no CRDs: it leaves the CRD folder alone.
+    ...(cfg.inputs.markers === undefined ? [{ dir: cfg.crdOut!, files: yaml.crds, prune: true }] : []),
     { dir: cfg.rbacOut!, files: yaml.rbac, prune: false },
     { dir: cfg.webhookOut!, files: yaml.webhook, prune: true },
   ];
@@ -132,8 +146,9 @@ function yamlTargets(cfg: ResolvedConfig, yaml: NonNullable<Generated['yaml']>):
  */
 export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pipeline): Promise<number> {
   const shown = (p: string): string => displayPath(p, io.cwd);
+  const code = cfg.inputs.markers === undefined;
   // Fail fast, before the (possibly long) generation, when the code folder is not ours. writeOutput checks again.
-  const foreign = await foreignFiles(cfg.out);
+  const foreign = code ? await foreignFiles(cfg.out) : [];
   if (foreign.length > 0) throw new OutputOwnershipError(shown(cfg.out), foreign);
   const { model, files, progress, started, yaml, coreTypes } = await parseAndGenerate(cfg, io, pipeline);
   const targets = yaml ? yamlTargets(cfg, yaml) : [];
@@ -145,9 +160,9 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
   if (refusals.length === 1) throw refusals[0];
   if (refusals.length > 1) throw new AggregateError(refusals, refusals.map((e) => e.message).join('\n'));
   progress.phase(`writing ${files.length} files`);
-  let result;
+  let result: Awaited<ReturnType<typeof writeOutput>> | undefined;
   try {
-    result = await writeOutput(cfg.out, files);
+    if (code) result = await writeOutput(cfg.out, files);
     for (const t of targets) {
       // No webhooks: nothing is written, and a manifests.yaml written before (ours: it has the header) is removed.
       if (t.files.length === 0 && !(await exists(t.dir))) continue;
@@ -156,10 +171,18 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
   } finally {
     progress.clear();
   }
-  const out = shown(cfg.out);
-  if (result.leftover !== undefined) {
+  if (result?.leftover !== undefined) {
     io.stderr.write(`warning: could not remove the previous output at ${result.leftover}; delete it by hand\n`);
   }
+  if (!code) {
+    if (!cfg.quiet) {
+      const rules = model.rbacRules?.length ?? 0;
+      io.stdout(`wrote ${ROLE_FILE} (${rules} rule${rules === 1 ? '' : 's'} from +kubebuilder:rbac markers) into ${shown(cfg.rbacOut!)}\n`);
+      if (yaml!.webhook.length > 0) io.stdout(`wrote ${WEBHOOK_MANIFESTS_FILE} into ${shown(cfg.webhookOut!)}\n`);
+    }
+    return ExitCode.ok;
+  }
+  const out = shown(cfg.out);
   if (!cfg.quiet) {
     const ms = Math.round(io.now() - started);
     io.stdout(`generated ${files.length} files for ${countKinds(model)} kinds in ${ms} ms into ${out}\n`);
@@ -183,16 +206,19 @@ export async function runVerify(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
   const folders: [string, VerifyResult][] = [];
   try {
     progress.phase(`comparing ${files.length} files`);
-    folders.push([shown(cfg.out), await verifyOutput(cfg.out, files)]);
+    if (cfg.inputs.markers === undefined) folders.push([shown(cfg.out), await verifyOutput(cfg.out, files)]);
     for (const t of yaml ? yamlTargets(cfg, yaml) : []) {
       folders.push([shown(t.dir), await verifyYamlOutput(t.dir, t.files, { prune: t.prune, keep: t.keep })]);
     }
   } finally {
     progress.clear();
   }
-  const result = mergeResults(folders[0]![1], folders.slice(1));
+  // Paths in the report are relative to the code folder; a markers-only run has none, so every path names its folder.
+  const none: VerifyResult = { upToDate: true, changed: [], missing: [], extra: [], foreign: [], expected: 0 };
+  const result = cfg.inputs.markers === undefined ? mergeResults(folders[0]![1], folders.slice(1)) : mergeResults(none, folders);
   if (result.upToDate) {
-    if (!cfg.quiet) io.stdout(`${shown(cfg.out)} is up to date (${result.expected} files)\n`);
+    // The code folder, or for a markers-only run the RBAC folder (the first of its outputs).
+    if (!cfg.quiet) io.stdout(`${folders[0]![0]} is up to date (${result.expected} files)\n`);
     return ExitCode.ok;
   }
   io.stdout(formatVerifyReport(result));

@@ -24,6 +24,11 @@ import { didYouMean } from './suggest.js';
  * `fromCluster` reads the CRDs of a live cluster instead of files: `fromCluster: true` (every CRD, the default
  * kubeconfig), or a mapping with any of `kubeconfig` (a path), `context`, `crds` (CRD names) and `groups` (API
  * groups); `--from-cluster`, `--kubeconfig`, `--context`, `--crd` and `--group` set or replace them.
+ *
+ * `rbacSources` (`--rbac-source`) without any other input is a run of its own (controller-gen's `rbac` generator
+ * alone, for a controller with no API types of its own, such as one that works on kinds known only at run time):
+ * the markers of those folders into `role.yaml` (in `rbacOut`) and, when there are webhook markers,
+ * `manifests.yaml` (in `webhookOut`); no code, so no `out`.
  */
 
 /** File names looked up in the current directory, in this order. */
@@ -105,16 +110,24 @@ export interface ResolvedConfig {
     apis?: string;
     /** The CRDs of a live cluster (`--from-cluster`). */
     cluster?: ClusterInput;
+    /**
+     * Only the `+kubebuilder:rbac` and `+kubebuilder:webhook` markers of these folders (`--rbac-source` with no
+     * other input): `role.yaml` and the webhook manifests, no code. `out` is then empty.
+     */
+    markers?: string[];
   };
-  /** Output folder, owned by the generator. */
+  /** Output folder, owned by the generator (`''` for a markers-only run, which writes no code). */
   out: string;
   /** With `apis`: folder of the CRD YAML (`<group>_<plural>.yaml`). Default `config/crd/bases`. */
   crdOut?: string;
-  /** With `apis`: folder of `role.yaml` (RBAC markers). Default `config/rbac`. */
+  /** With `apis` or `markers`: folder of `role.yaml` (RBAC markers). Default `config/rbac`. */
   rbacOut?: string;
-  /** With `apis`: folder of `manifests.yaml` (webhook markers). Default `config/webhook`. */
+  /** With `apis` or `markers`: folder of `manifests.yaml` (webhook markers). Default `config/webhook`. */
   webhookOut?: string;
-  /** With `apis`: more folders scanned for `+kubebuilder:rbac` markers (the apis folder always is). */
+  /**
+   * With `apis`: more folders scanned for `+kubebuilder:rbac` markers (the apis folder always is). Without any
+   * input they become the input (`inputs.markers`).
+   */
   rbacSources?: string[];
   /** Emit `types.ts` with controller-gen markers (CRD input only). */
   emitMarkers?: boolean;
@@ -158,9 +171,9 @@ export async function resolveConfig(flags: CliFlags, cwd: string): Promise<Resol
   if (crds !== undefined && crds.length > 0 && apis !== undefined) throw new UsageError('pass either --crds or --apis, not both');
   if (flags.fromCluster && (flags.crds !== undefined || flags.apis !== undefined)) throw new UsageError('pass one of --crds, --apis and --from-cluster');
   if (cluster !== undefined && (crds !== undefined || apis !== undefined)) throw new UsageError(`${displayPath(file!.file, cwd)}: set one of crds, apis and fromCluster`);
-  if ((crds === undefined || crds.length === 0) && apis === undefined && cluster === undefined) {
-    throw new UsageError(`no input: pass --crds <file|dir>..., --apis <dir> or --from-cluster,${where}`);
-  }
+  const noInput = (crds === undefined || crds.length === 0) && apis === undefined && cluster === undefined;
+  if (noInput && rbacSources !== undefined && rbacSources.length > 0) return markersOnly(flags, file, cwd, rbacSources, out, rbacOut, webhookOut);
+  if (noInput) throw new UsageError(`no input: pass --crds <file|dir>..., --apis <dir>, --from-cluster or --rbac-source <dir>...,${where}`);
   if (out === undefined) throw new UsageError(`no output folder: pass --out <dir>${where}`);
   if (runtimeImport !== undefined && runtimeImport.trim() === '') throw new UsageError('--runtime-import must not be empty');
 
@@ -196,6 +209,28 @@ function groupAccessorFlags(entries: readonly string[]): Record<string, string> 
     out[m[1]!] = m[2]!;
   }
   return out;
+}
+
+/**
+ * A markers-only run (`--rbac-source` with no other input, see the module comment): `role.yaml` and the webhook
+ * manifests from those folders. Options that only make sense with code (`out`, `--runtime-import`, …) are refused.
+ */
+function markersOnly(flags: CliFlags, file: ConfigFile | undefined, cwd: string, sources: string[], out: string | undefined, rbacOut: string, webhookOut: string): ResolvedConfig {
+  const codeOnly = [
+    out !== undefined ? (flags.out !== undefined ? '--out' : 'out') : '',
+    flags.runtimeImport !== undefined || file?.runtimeImport !== undefined ? '--runtime-import' : '',
+    flags.emitMarkers ? '--emit-markers' : '',
+    flags.skipNonCrds ? '--skip-non-crds' : '',
+    flags.explain ? '--explain' : '',
+  ].filter(Boolean);
+  if (codeOnly.length > 0) {
+    const where = file && flags.out === undefined && out !== undefined ? ` (from ${displayPath(file.file, cwd)})` : '';
+    throw new UsageError(`${codeOnly.join(', ')}${where}: --rbac-source alone writes only role.yaml and webhook manifests, no code; add --crds, --apis or --from-cluster to generate code`);
+  }
+  const resolved: ResolvedConfig = { inputs: { markers: sources }, out: '', rbacOut, webhookOut, quiet: flags.quiet === true };
+  if (flags.verbose) resolved.verbose = true;
+  if (file) resolved.configFile = file.file;
+  return resolved;
 }
 
 /**

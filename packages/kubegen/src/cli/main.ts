@@ -24,6 +24,7 @@ import type { ProgressSink } from './progress.js';
  *   codegen [generate] [--crds <file|dir>... | --apis <dir>] [--out <dir>] [--crd-out <dir>] [--rbac-out <dir>]
  *                      [--emit-markers] [--no-core-types] [--explain] [--runtime-import <module>] [--config <file>] [--quiet]
  *   codegen [generate] --from-cluster [--kubeconfig <file>] [--context <name>] [--crd <name>... | --group <group>...] --out <dir>
+ *   codegen [generate] --rbac-source <dir>... [--rbac-out <dir>] [--webhook-out <dir>]   (markers only: role.yaml, no code)
  *   codegen verify     (same flags)
  *   codegen init [--domain <d>] [--name <project>] [--runtime-version <range> | --kubegen-from <path>] [dir]
  *   codegen create api --group <g> --version <v> --kind <Kind> [--namespaced[=bool]] [--controller[=bool]] [--plural <p>] [--dry-run]
@@ -251,9 +252,9 @@ function withCommonOptions(cmd: Command): Command {
     .option('--crds <paths...>', 'CRD YAML/JSON files or folders (multi-document YAML is fine)')
     .option('--apis <dir>', 'folder of TypeScript API types with markers: apis/<group>/<version>/*.ts (instead of --crds)')
     .option('--crd-out <dir>', 'with --apis: folder for the CRD YAML (default config/crd/bases)')
-    .option('--rbac-out <dir>', 'with --apis: folder for role.yaml from +kubebuilder:rbac markers (default config/rbac)')
-    .option('--webhook-out <dir>', 'with --apis: folder for manifests.yaml from +kubebuilder:webhook markers (default config/webhook)')
-    .option('--rbac-source <dirs...>', 'with --apis: more folders scanned for +kubebuilder:rbac markers (e.g. your controllers)')
+    .option('--rbac-out <dir>', 'with --apis or --rbac-source: folder for role.yaml from +kubebuilder:rbac markers (default config/rbac)')
+    .option('--webhook-out <dir>', 'with --apis or --rbac-source: folder for manifests.yaml from +kubebuilder:webhook markers (default config/webhook)')
+    .option('--rbac-source <dirs...>', 'with --apis: more folders scanned for +kubebuilder:rbac markers (e.g. your controllers); alone: only role.yaml (and webhook manifests) from these folders, no code, no --out')
     .option('--emit-markers', 'write types.ts with controller-gen markers (readable back by --apis)')
     .option('--no-core-types', 'never type embedded Kubernetes structs (PodTemplateSpec, Container, ...) with the runtime\'s types')
     .option('--explain', 'list every part of a schema typed with a runtime core type, and any drift from the runtime\'s model')

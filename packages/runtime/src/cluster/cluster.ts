@@ -182,8 +182,14 @@ export class Cluster {
     });
   }
 
-  /** Starts the mapper's CRD watch once, for the cluster's life. */
-  private watchCrds(): void {
+  /**
+   * Starts the RESTMapper's watch of CustomResourceDefinitions, once for the cluster's life (until `stop`), so that
+   * the mapper follows CRDs as they come and go and its `onCrdChange` listeners hear of each change. `waitForKind`
+   * and `whenKindGone` start it themselves; a controller that follows every kind the cluster serves (a generic one,
+   * such as examples/ttl-janitor) starts it before it has any kind to wait for. Needs `list` and `watch` on
+   * `customresourcedefinitions`.
+   */
+  watchCrds(): void {
     if (this.crdWatch || this.stopped) return;
     this.crdWatch = new AbortController();
     this.getRESTMapper()

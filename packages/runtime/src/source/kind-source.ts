@@ -9,7 +9,8 @@
  * A kind named by `GroupVersionKind` that goes away (its CRD deleted: the informer's list or watch answers 404)
  * stops its informers after one warning line, reads 0 in `kubegen_source_kind_served`, and the source waits for the kind to come back (through the
  * cluster's `waitForKind`, with a backoff between attempts, so a vanished kind never makes a retry storm of 404s);
- * when it is served again the source attaches anew and the controller sees its objects as creates.
+ * when it is served again the source attaches anew and the controller sees its objects as creates. When the
+ * controller stops (`Manager.remove`, shutdown), the source's `kubegen_source_kind_served` series goes with it.
  */
 import { isNotFound } from '../client/errors.js';
 import type { KubeObject, ResourceInfo } from '../client/types.js';
@@ -131,7 +132,17 @@ export class KindSource<T extends KubeObject = KubeObject> implements Source {
     return undefined;
   }
 
+  /** Follows the kind until `signal` aborts; then the source's served series goes (its controller stopped). */
   private async run(sink: RequestSink, signal: AbortSignal): Promise<void> {
+    try {
+      await this.follow(sink, signal);
+    } finally {
+      const s = this.opts.served;
+      if (s) s.gauge.remove({ controller: s.controller, source: this.description });
+    }
+  }
+
+  private async follow(sink: RequestSink, signal: AbortSignal): Promise<void> {
     let backoff: number = GONE_BACKOFF_MS[0];
     while (!signal.aborted) {
       const info = await this.resolve(signal);

@@ -2,8 +2,10 @@
  * Markers that controller-gen reads from any comment (`//`, `/* *\/`, JSDoc) of any `.ts` file under a scanned folder,
  * not from the type they sit on: `+kubebuilder:rbac:groups=,resources=,resourceNames=,verbs=,urls=,namespace=`
  * (permissions, usually on controller code) and `+kubebuilder:webhook:path=,mutating=,failurePolicy=,…` (admission
- * webhooks, usually on webhook code).
+ * webhooks, usually on webhook code). `scanMarkerSources` reads them from whole folders (`--rbac-source`).
  */
+import { readdir, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
 import { InputError } from '../../model/index.js';
 import type { AdmissionWebhookSpec, RbacRule, SourceLocation } from '../../model/index.js';
 import { parseMarker } from './markers.js';
@@ -87,3 +89,44 @@ function admissionWebhook(marker: ParsedMarker, loc: SourceLocation): AdmissionW
   if (spec.reinvocationPolicy && !spec.mutating) bad('reinvocationPolicy is only for mutating webhooks');
   return spec;
 }
+
+/**
+ * RBAC and webhook markers of every `.ts` file under `dirs` (test files and `node_modules` skipped) not already read
+ * (`seen`: the apis and output folders; the files read are added to it). A folder that does not exist is an
+ * `InputError` naming it.
+ */
+export async function scanMarkerSources(dirs: string[], seen: Set<string>): Promise<{ rbacRules: RbacRule[]; webhooks: AdmissionWebhookSpec[] }> {
+  const out = { rbacRules: [] as RbacRule[], webhooks: [] as AdmissionWebhookSpec[] };
+  for (const dir of dirs) {
+    const abs = path.resolve(dir);
+    let files: string[];
+    try {
+      files = await listTsFiles(abs);
+    } catch {
+      throw new InputError({ file: dir, line: 0, column: 0 }, 'no such folder (an RBAC marker source)');
+    }
+    for (const f of files) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const rel = path.relative(process.cwd(), f);
+      const found = scanCodeMarkers(await readFile(f, 'utf8'), rel.startsWith('..') ? f : rel);
+      out.rbacRules.push(...found.rbacRules);
+      out.webhooks.push(...found.webhooks);
+    }
+  }
+  return out;
+}
+
+/** The `.ts` files under `dir`, sorted, without tests (`*.test.ts`, `*.spec.ts`), `node_modules` and dot folders. */
+export async function listTsFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules' && !e.name.startsWith('.')) out.push(...(await listTsFiles(full)));
+    } else if (e.isFile() && /\.m?ts$/.test(e.name) && !/\.(test|spec)\.m?ts$/.test(e.name)) out.push(full);
+  }
+  return out;
+}
+

@@ -10,7 +10,7 @@
  * Types may live in any file and import each other (also across versions and from shared folders). Every problem is
  * an `InputError` with file:line:column; nothing is written by this module.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Project } from 'ts-morph';
 import type { InterfaceDeclaration, SourceFile } from 'ts-morph';
@@ -22,7 +22,7 @@ import type { KindFacts } from './kind.js';
 import { lastMarker } from './markers.js';
 import { optionalByDefault, packageMarkers } from './package-markers.js';
 import type { Marker } from './markers.js';
-import { scanCodeMarkers } from './code-markers.js';
+import { listTsFiles, scanCodeMarkers, scanMarkerSources } from './code-markers.js';
 import { Resolver } from './resolve.js';
 import { SchemaBuilder } from './type-schema.js';
 
@@ -223,39 +223,3 @@ function toResource(group: string, facts: KindFacts[]): ResourceModel {
 /** Groups the Kubernetes project owns (KEP-2337): their CRDs need an API review annotation. */
 const PROTECTED_GROUP = /(^|\.)(k8s\.io|kubernetes\.io)$/;
 const API_APPROVED = 'api-approved.kubernetes.io';
-
-/** RBAC and webhook markers of every `.ts` file under `dirs` not already read (`seen`: the apis and output folders). */
-async function scanMarkerSources(dirs: string[], seen: Set<string>): Promise<{ rbacRules: RbacRule[]; webhooks: AdmissionWebhookSpec[] }> {
-  const out = { rbacRules: [] as RbacRule[], webhooks: [] as AdmissionWebhookSpec[] };
-  for (const dir of dirs) {
-    const abs = path.resolve(dir);
-    let files: string[];
-    try {
-      files = await listTsFiles(abs);
-    } catch {
-      throw new InputError({ file: dir, line: 0, column: 0 }, 'no such folder (an RBAC marker source)');
-    }
-    for (const f of files) {
-      if (seen.has(f)) continue;
-      seen.add(f);
-      const rel = path.relative(process.cwd(), f);
-      const found = scanCodeMarkers(await readFile(f, 'utf8'), rel.startsWith('..') ? f : rel);
-      out.rbacRules.push(...found.rbacRules);
-      out.webhooks.push(...found.webhooks);
-    }
-  }
-  return out;
-}
-
-async function listTsFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name !== 'node_modules' && !e.name.startsWith('.')) out.push(...(await listTsFiles(full)));
-    } else if (e.isFile() && /\.m?ts$/.test(e.name) && !/\.(test|spec)\.m?ts$/.test(e.name)) out.push(full);
-  }
-  return out;
-}
-
