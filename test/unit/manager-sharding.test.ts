@@ -29,7 +29,7 @@ const foo = (name: string, labels: Record<string, string> = {}): KubeObject =>
   ({ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name, namespace: 'ns', uid: `u-${name}`, generation: 1, labels }, spec: {} }) as KubeObject;
 
 const newManager = (transport: ReturnType<typeof newFakeTransport>, extra: Partial<ConstructorParameters<typeof Manager>[0]> = {}): Manager =>
-  new Manager({ transport, metricsBindAddress: '0', logger: nullLogger, registry: new Registry(), sharding: { identity: 'r0', leaseNamespace: 'kube-system' }, ...extra });
+  new Manager({ transport, metricsBindAddress: '0', logger: nullLogger, registry: new Registry(), sharding: { identity: 'r0', leaseNamespace: 'kube-system', mode: 'labels' }, ...extra });
 
 describe('Manager with sharding', () => {
   it('caches only its shard, reconciles what the sharder assigns it, and acknowledges drains instead of reconciling', async () => {
@@ -86,6 +86,6 @@ describe('Manager with sharding', () => {
     assert.throws(() => controllerFor(mgr, DEPLOYMENTS).complete(async () => {}), /already shards foo/);
     const early = newManager(transport);
     early.getInformer(fooResource);
-    assert.throws(() => controllerFor(early, fooResource).complete(async () => {}), /already cached without the selector/);
+    assert.throws(() => controllerFor(early, fooResource).complete(async () => {}), /already cached without its shard's selection/);
   });
 });

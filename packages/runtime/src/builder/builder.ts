@@ -26,7 +26,6 @@ import type { ReconcileFunc, Reconciler } from '../reconcile/index.js';
 import { enqueueForObject, enqueueForOwner, type EventHandler, type OwnerType } from '../handler/handler.js';
 import type { Manager } from '../manager/manager.js';
 import type { Predicate } from '../predicate/predicate.js';
-import { drainRequested, withDrainHandshake } from '../sharding/drain-reconciler.js';
 import { describeKind, isResourceInfo, KindSource, type KindRef } from '../source/kind-source.js';
 
 export type { KindRef };
@@ -161,7 +160,7 @@ export class ControllerBuilder {
       cacheSyncTimeoutMs: this.manager.cacheSyncTimeoutMs,
       ...this.options,
       name,
-      reconciler: shard ? withDrainHandshake(shard, reconciler, forInformers) : reconciler,
+      reconciler: shard ? shard.gate(reconciler, forInformers) : reconciler,
       registry: this.manager.registry,
       clock: this.manager.clock,
       logger: log,
@@ -182,10 +181,15 @@ export class ControllerBuilder {
         handler = enqueueForOwner(ownerTypeOf(forKind, () => sources.find((s) => s.isFor)?.source.info));
       }
       if (!handler) throw new Error('watch without a handler');
-      watch(w, handler, [...this.globalPredicates, ...w.predicates]);
+      // A sharded controller sees only the events of its part of the ring (ranges; labels select on the server).
+      watch(w, handler, [...(shard && w.isFor ? [shard.admits()] : []), ...this.globalPredicates, ...w.predicates]);
     }
-    // The update that asks for a drain must reach the queue whatever the controller's predicates filter out.
-    if (shard && forKind) watch({ kind: forKind, metadataOnly: this.pending[0]!.metadataOnly, predicates: [], isFor: false }, enqueueForObject(), [drainRequested(shard)]);
+    if (shard && forKind) {
+      // Labels: the update that asks for a drain must reach the queue whatever the controller's predicates filter out.
+      watch({ kind: forKind, metadataOnly: this.pending[0]!.metadataOnly, predicates: [], isFor: false }, enqueueForObject(), [shard.drainPredicate()]);
+      // Ranges: the objects of buckets this shard takes over are reconciled (their events went to the previous owner).
+      controller.watchSource(shard.activationSource(forInformers));
+    }
     this.manager.add(controller);
     return controller;
   }

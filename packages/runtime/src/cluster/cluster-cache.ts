@@ -93,6 +93,16 @@ interface KindEntry {
   explicit: boolean;
   /** The strip decision can no longer change (explicit, or objects may have been cached). */
   fixed: boolean;
+  /** The version of the kind's scope the entry was made with. */
+  scopeVersion: number;
+}
+
+/** A selection of a kind's objects that may change over time, e.g. a shard's part of a ring (see `scopeKind`). */
+export interface KindScope {
+  /** The selection now: a label selector and/or a KEP-5866 shard selector; `version` changes with every change. */
+  current(): { labelSelector?: string; shardSelector?: string; version: number };
+  /** Calls `listener` after each change; returns the function that removes it. */
+  onChange(listener: () => void): () => void;
 }
 
 /** The manager's informers, per kind (see the module comment). */
@@ -101,8 +111,8 @@ export class ClusterCache {
   private readonly metadata = new Map<string, KindEntry>();
   /** Kinds some announced watch (`expect`) reads with managedFields. */
   private readonly readsManagedFields = new Set<string>();
-  /** Label selectors added to a kind's own (`selectKind`), e.g. a shard's. */
-  private readonly extraSelectors = new Map<string, string>();
+  /** Selections added to a kind's own (`selectKind`, `scopeKind`), e.g. a shard's. */
+  private readonly scopes = new Map<string, KindScope>();
   private started = false;
 
   constructor(
@@ -185,11 +195,26 @@ export class ClusterCache {
    * come before the kind's first informer: a cache already made without it would hold objects of other shards.
    */
   selectKind(info: ResourceInfo, labelSelector: string): void {
+    this.scopeKind(info, { current: () => ({ labelSelector, version: 0 }), onChange: () => () => undefined });
+  }
+
+  /**
+   * Narrows `info`'s informers (full and metadata-only) to a selection that may change over time — a shard's part
+   * of a ring, as a label selector and/or a KEP-5866 shard selector. Must come before the kind's first informer.
+   * When it changes, the next hold of the kind gets new informers with the new selection while the old ones serve
+   * their holders until released (a controller's `KindSource` moves over: see {@link onScopeChange}).
+   */
+  scopeKind(info: ResourceInfo, scope: KindScope): void {
     const key = resourceKey(info);
     if (this.full.has(key) || this.metadata.has(key)) {
-      throw new Error(`${key} is already cached without the selector ${labelSelector}: build the sharded controller before asking for its informers`);
+      throw new Error(`${key} is already cached without its shard's selection: build the sharded controller before asking for its informers`);
     }
-    this.extraSelectors.set(key, labelSelector);
+    this.scopes.set(key, scope);
+  }
+
+  /** Calls `listener` when the selection of `info` changes (see `scopeKind`); returns the remover. */
+  onScopeChange(info: ResourceInfo, listener: () => void): () => void {
+    return this.scopes.get(resourceKey(info))?.onChange(listener) ?? (() => undefined);
   }
 
   /**
@@ -211,12 +236,15 @@ export class ClusterCache {
     const kinds = metadataOnly ? this.metadata : this.full;
     const key = resourceKey(info);
     const byObject = this.opts.byObject?.find((b) => resourceKey(b.resource) === key);
+    const scope = this.scopes.get(key)?.current();
     let entry = kinds.get(key);
+    // A selection that changed since the entry was made: a new entry (its holders keep the old one until released).
+    if (entry && scope && entry.scopeVersion !== scope.version) entry = undefined;
     if (!entry) {
       const explicit = req.stripManagedFields ?? byObject?.stripManagedFields ?? this.opts.defaultStripManagedFields;
       // A watch announced with `expect` that reads managedFields keeps them, whichever request comes first.
       const dependentOnly = (req.dependentOnly ?? false) && !(metadataOnly ? false : this.readsManagedFields.has(key));
-      entry = { informers: new Map(), leases: [], holds: 0, strip: explicit ?? dependentOnly, explicit: explicit !== undefined, fixed: explicit !== undefined || this.started };
+      entry = { informers: new Map(), leases: [], holds: 0, strip: explicit ?? dependentOnly, explicit: explicit !== undefined, fixed: explicit !== undefined || this.started, scopeVersion: scope?.version ?? 0 };
       kinds.set(key, entry);
       if ((metadataOnly ? this.full : this.metadata).has(key)) {
         // controller-runtime's builder warns of the same trap: two caches and two watches of one kind.
@@ -228,8 +256,9 @@ export class ClusterCache {
       for (const ns of this.namespacesOf(info, byObject)) {
         const opts = {
           namespace: ns,
-          labelSelector: [byObject?.labelSelector ?? this.opts.defaultLabelSelector, this.extraSelectors.get(key)].filter(Boolean).join(','),
+          labelSelector: [byObject?.labelSelector ?? this.opts.defaultLabelSelector, scope?.labelSelector].filter(Boolean).join(','),
           fieldSelector: byObject?.fieldSelector ?? this.opts.defaultFieldSelector ?? '',
+          ...(scope?.shardSelector ? { shardSelector: scope.shardSelector } : {}),
         };
         const lease = metadataOnly
           ? this.factory.acquire(info, { ...opts, keepManagedFields: !e.strip, ...(transform ? { transform } : {}) }, true)

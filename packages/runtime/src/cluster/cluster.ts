@@ -102,6 +102,11 @@ export class Cluster {
     return this.cache.acquire(info, req, metadataOnly);
   }
 
+  /** Calls `listener` when the selection of `info` changes (a sharded kind's: see `ClusterCache.scopeKind`). */
+  onScopeChange(info: ResourceInfo, listener: () => void): () => void {
+    return this.cache.onScopeChange(info, listener);
+  }
+
   /** Indexes the cached objects of `info` by `field` (see `Manager.indexField`). */
   indexField<T extends KubeObject>(info: ResourceInfo, field: string, extract: FieldExtractFunc<T>): void {
     this.cache.indexField(info, field, extract);

@@ -15,7 +15,16 @@ import type { CacheOptions } from '../cluster/cluster-cache.js';
  * own Lease and reconciles only the objects the ring assigns to it; one of them also runs the sharder. Timings
  * default to leader election's (15 s lease, 10 s renew deadline, 2 s retry).
  */
+/**
+ * How a sharded manager selects its shard's objects (docs/sharding.md): `server` (KEP-5866 shard selectors),
+ * `client` (the same hash ranges, filtered by the replica), `labels` (the sharder labels objects), or `auto` (the
+ * default: what the server supports, decided at start).
+ */
+export type ShardingMode = 'auto' | 'server' | 'client' | 'labels';
+
 export interface ManagerShardingOptions extends ShardLeaseTimings {
+  /** Default `auto` (see {@link ShardingMode}). */
+  mode?: ShardingMode;
   /** Name of the ring, an RFC 1123 label (default: the sharded controller's name). */
   ringName?: string;
   /** This replica's identity, stable across restarts (default `$POD_NAME`, else the host name). */

@@ -42,15 +42,14 @@ import type { CachedClient } from '../cluster/cached-client.js';
 import { Cluster } from '../cluster/cluster.js';
 import { ClusterCache, type FieldExtractFunc, type InformerRequest } from '../cluster/cluster-cache.js';
 import type { ManagerOptions } from './manager-options.js';
-import { newManagerShard, runAsShard, ShardLostError } from './manager-sharding.js';
-import type { Shard } from '../sharding/shard.js';
+import { newManagerShard, ShardLostError, type ManagerShard } from './manager-sharding.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { installSignalHandler } from './signals.js';
 import { Runnables, type Runnable } from './runnables.js';
 
 export type { ManagerOptions, ManagerShardingOptions } from './manager-options.js';
-export { ShardLostError } from './manager-sharding.js';
+export { detectShardingMode, ManagerShard, ShardLostError } from './manager-sharding.js';
 export { RunnableError } from './runnables.js';
 export type { Runnable } from './runnables.js';
 
@@ -83,7 +82,7 @@ export class Manager {
   readonly elector: LeaderElector | undefined;
   private readonly opts: ManagerOptions;
   private readonly objects: ClusterCache;
-  private shardOfController: Shard | undefined;
+  private shardOfController: ManagerShard | undefined;
   private readonly runnables: Runnables;
   private readonly metricsServer: MetricsServer;
   private readonly probeServer: HealthProbeServer;
@@ -210,7 +209,7 @@ export class Manager {
    * (undefined otherwise). Objects the reconciler creates for an owner carry `shard.labelsFor(owner)`, so that they
    * land in this replica's cache at once.
    */
-  get shard(): Shard | undefined {
+  get shard(): ManagerShard | undefined {
     return this.shardOfController;
   }
 
@@ -224,7 +223,7 @@ export class Manager {
    * (ring name: the controller's, unless set), narrows the cache of `info` and `owned` to the shard's label and
    * returns it; undefined without sharding. A manager shards one controller: a second one is refused.
    */
-  shardController(name: string, info: ResourceInfo, owned: readonly ResourceInfo[]): Shard | undefined {
+  shardController(name: string, info: ResourceInfo, owned: readonly ResourceInfo[]): ManagerShard | undefined {
     const sharding = this.opts.sharding;
     if (!sharding) return undefined;
     if (this.shardOfController) {
@@ -407,7 +406,7 @@ export class Manager {
   /** Runs the leader-only runnables: at once, while holding the shard Lease, or while leading the election. */
   private async campaign(signal: AbortSignal): Promise<void> {
     if (this.shardOfController) {
-      if (await runAsShard(this.shardOfController, signal, (s) => this.runnables.lead(s), this.logger)) this.fail(new ShardLostError());
+      if (await this.shardOfController.run(signal, (s) => this.runnables.lead(s))) this.fail(new ShardLostError());
     } else if (this.elector) {
       await this.elector.run(signal);
       if (!signal.aborted) this.fail(new LeaderElectionLostError());

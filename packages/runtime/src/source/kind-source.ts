@@ -49,6 +49,8 @@ export interface KindSourceCluster {
   waitForKind?(kind: GroupVersionKind, signal: AbortSignal, onWaiting?: (reason: unknown) => void): Promise<ResourceInfo | undefined>;
   /** Resolves with the reason once `kind` is no longer served (its CRD deleted); undefined when `signal` aborts. */
   whenKindGone?(kind: GroupVersionKind, signal: AbortSignal): Promise<unknown>;
+  /** Calls `listener` when the selection of `info` changes (a sharded kind); returns the remover. */
+  onScopeChange?(info: ResourceInfo, listener: () => void): () => void;
 }
 
 /** Settings of a {@link KindSource}. */
@@ -148,10 +150,14 @@ export class KindSource<T extends KubeObject = KubeObject> implements Source {
       const info = await this.resolve(signal);
       if (!info || signal.aborted) return;
       const attached = this.attach(info, sink, signal);
+      // A sharded kind's selection moves with the shard's part of the ring: take new informers, then let the old go.
+      const offScope = this.opts.cluster.onScopeChange?.(info, () => this.reattach(sink, signal)) ?? (() => undefined);
       const gone = await this.untilGone(attached, signal);
+      offScope();
+      const last = this.current ?? attached;
       this.current = undefined;
-      attached.stop.abort();
-      await attached.release();
+      last.stop.abort();
+      await last.release();
       this.notify();
       if (!gone || signal.aborted) return;
       this.setServed(false);
@@ -177,6 +183,18 @@ export class KindSource<T extends KubeObject = KubeObject> implements Source {
     });
     this.waiting = undefined;
     return info;
+  }
+
+  /**
+   * Moves to the informers of the kind's new selection: attaches to them first (the objects they list arrive as
+   * creates, duplicates the queue collapses), then detaches from the old ones and gives them back.
+   */
+  private reattach(sink: RequestSink, signal: AbortSignal): void {
+    const old = this.current;
+    if (!old || signal.aborted) return;
+    this.attach(old.info, sink, signal);
+    old.stop.abort();
+    void old.release();
   }
 
   private attach(info: ResourceInfo, sink: RequestSink, signal: AbortSignal): Attachment {

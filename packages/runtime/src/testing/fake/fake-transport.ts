@@ -12,6 +12,7 @@ import type { DeleteOptions, Preconditions, Scale } from '../../client/interface
 import type { KubeList, KubeObject, QueryValue, RawRequestInit, RawResponse, ResourceRequest, Transport, Verb, Watch } from '../../client/types.js';
 import type { FakeDiscoveryFormat } from './fake-discovery.js';
 import { serveFakeRaw } from './fake-raw.js';
+import { filterWatch, matchesShardSelector, parseShardSelector, type ParsedShardSelector } from './fake-shard-selector.js';
 import { actionFor, actionMatches } from './fake-actions.js';
 import type { FakeAction, ReactionFunc, Reactor } from './fake-actions.js';
 import { resourceNotFound } from './fake-errors.js';
@@ -42,6 +43,13 @@ export class FakeTransport implements Transport {
    * Default false, as client-go's fake clientset: they list and watch, and `actions()` shows `list` then `watch`.
    */
   watchListSemantics = false;
+
+  /**
+   * Whether lists and watches honour KEP-5866's `shardSelector` (a server with `ShardedListAndWatch` on): only the
+   * selected objects, and an invalid selector refused. Default false: the parameter is ignored, as by a server
+   * without the feature.
+   */
+  shardSelectors = false;
   /**
    * How discovery is served (see fake-discovery.ts): `aggregated` (default; when the request's `Accept` asks for
    * it, as 1.30+ servers) or `legacy` only (`/api`, `/apis`, then one request per group version, as servers before
@@ -119,8 +127,21 @@ export class FakeTransport implements Transport {
     const reaction = await this.react(action);
     if (reaction) return reaction as Watch<T>;
     const q = req.query ?? {};
-    const watch = this.trackerWatch(req, q);
+    const shard = this.shardSelectorOf(req);
+    const tracked = this.trackerWatch(req, q);
+    const watch = shard ? filterWatch(tracked, shard) : tracked;
     return (req.as === 'metadata' ? metadataWatch(watch) : watch) as unknown as Watch<T>;
+  }
+
+  /** The request's shard selector, parsed, when this fake honours them (see `shardSelectors`). */
+  private shardSelectorOf(req: ResourceRequest): ParsedShardSelector | undefined {
+    const expr = str(req.query?.['shardSelector']);
+    if (!this.shardSelectors || !expr) return undefined;
+    try {
+      return parseShardSelector(expr);
+    } catch (err) {
+      throw withRequest(err, req);
+    }
   }
 
   private trackerWatch(req: ResourceRequest, q: NonNullable<ResourceRequest['query']>): ReturnType<ObjectTracker['watch']> {
@@ -177,13 +198,16 @@ export class FakeTransport implements Transport {
     switch (req.verb) {
       case 'get':
         return sub === 'scale' ? t.getScale(r, ns, name) : t.get(r, ns, name, sub || undefined);
-      case 'list':
-        return t.list(r, ns, {
+      case 'list': {
+        const shard = this.shardSelectorOf(req);
+        const list = t.list(r, ns, {
           labelSelector: str(q['labelSelector']),
           fieldSelector: str(q['fieldSelector']),
           limit: num(q['limit']),
           continue: str(q['continue']),
         });
+        return shard ? { ...list, items: list.items.filter((o) => matchesShardSelector(o, shard)) } : list;
+      }
       case 'create':
         if (sub) throw resourceNotFound();
         return t.create(r, ns, req.body as KubeObject, { dryRun });
