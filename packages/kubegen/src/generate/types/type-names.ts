@@ -175,7 +175,11 @@ export class TypeNamer {
     const ready: Node[] = [];
     for (const n of nodes) {
       const open = [...n.parents].filter((p) => !named.has(p));
-      for (const p of open) children.set(p, [...(children.get(p) ?? []), n]);
+      for (const p of open) {
+        const list = children.get(p);
+        if (list) list.push(n);
+        else children.set(p, [n]);
+      }
       if (open.length === 0) ready.push(n);
       else waiting.set(n, open.length);
     }
@@ -367,7 +371,9 @@ function resolveSiblings(edges: Edge[], nodes: Node[]): void {
     if (!target.has(e)) continue;
     const bySeg = byParent.get(e.parent) ?? new Map<string, Edge[]>();
     byParent.set(e.parent, bySeg);
-    bySeg.set(e.seg, [...(bySeg.get(e.seg) ?? []), e]);
+    const group = bySeg.get(e.seg);
+    if (group) group.push(e);
+    else bySeg.set(e.seg, [e]);
   }
   for (const bySeg of byParent.values()) {
     for (const group of bySeg.values()) {
