@@ -108,6 +108,7 @@ describe('--emit-markers: arrays of objects, shared shapes, enums and core types
   it('writes types deepcopy.ts and applyconfigurations.ts agree with, which compile (strict, noUnusedLocals)', () => {
     const dir = fs.mkdtempSync(path.join(tmp, 'marked-'));
     const files = generate({ resources: parseCrdText(text, 'pipeline.yaml') }, { emitMarkers: true });
+    assert.deepEqual(generate({ resources: parseCrdText(text, 'pipeline.yaml') }, { emitMarkers: true }), files, 'deterministic');
     for (const f of files) {
       fs.mkdirSync(path.dirname(path.join(dir, 'generated', f.path)), { recursive: true });
       fs.writeFileSync(path.join(dir, 'generated', f.path), f.content);

@@ -253,7 +253,10 @@ export class TypeNamer {
     return { name, stem: { anchor: chain.length > 0 ? first.stem.anchor : name, chain } };
   }
 
-  /** `<parent><seg>` (and `<parent><alt>`), or, past the length limit, the anchor + the last segments that fit. */
+  /**
+   * `<parent><seg>` (then `<parent><alt>`); past the length limit, the parent's anchor (its kind) + `seg`, then + the
+   * segments above it one by one.
+   */
   private candidates(parent: ObjectDef, seg: string, alt?: string): Candidate[] {
     const stem = this.stems.get(parent)!;
     const out: Candidate[] = [];
