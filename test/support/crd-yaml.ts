@@ -1,3 +1,5 @@
+import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
+
 /**
  * A minimal apiextensions.k8s.io/v1 CRD as YAML text for schema tests: group `x.io`, namespaced kind `Thing`
  * (`things`), one served storage version `v1`, whose `spec` object has the given properties — each entry
@@ -26,4 +28,23 @@ spec:
             type: object
             properties:
 ${props}`;
+}
+
+/** An object schema with `properties`. */
+export const obj = (properties: Record<string, JSONSchemaProps>): JSONSchemaProps => ({ type: 'object', properties });
+
+/** A CRD (JSON is YAML) for `kind` in `group` with the given root properties. */
+export function kindCrd(group: string, kind: string, props: Record<string, JSONSchemaProps>): string {
+  const plural = `${kind.toLowerCase()}s`;
+  return JSON.stringify({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: obj(props) } }],
+    },
+  });
 }

@@ -120,8 +120,8 @@ export async function use(cs: Clientset): Promise<number | undefined> {
     });
     const files = generate({ resources: parseCrdText(text, 'thing.yaml') });
     const apply = contentOf(files, 'x.io/v1/applyconfigurations.ts');
-    assert.match(apply, /export interface ThingSpecApply2 \{\n  apply\?: ThingSpecApplyApply;\n  "odd-key \*\/"\?: "a\\"b" \| "\*\/ c";\n\}/);
+    assert.match(apply, /export interface ThingSpecApplyConfiguration \{\n  apply\?: ThingSpecApplyApply;\n  "odd-key \*\/"\?: "a\\"b" \| "\*\/ c";\n\}/);
     assert.doesNotMatch(apply, /pwned/);
-    assert.equal(compile(files, { 'use.ts': `import type { ThingSpecApply, ThingSpecApply2 } from './generated/x.io/v1/index.js';\nexport type T = [ThingSpecApply, ThingSpecApply2];\n` }), '');
+    assert.equal(compile(files, { 'use.ts': `import type { ThingSpecApply, ThingSpecApplyConfiguration } from './generated/x.io/v1/index.js';\nexport type T = [ThingSpecApply, ThingSpecApplyConfiguration];\n` }), '');
   });
 });

@@ -9,7 +9,7 @@ import type { KindVersion } from 'kubegen/internal/model/index.js';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
 import { generate } from 'kubegen/internal/generate/index.js';
 import { lowerCamel, nameWords, pluralMember, resourceConstName } from 'kubegen/internal/generate/names.js';
-import { MAX_TYPE_NAME, singular, typeNameForPath } from 'kubegen/internal/generate/types/type-graph.js';
+import { MAX_TYPE_NAME, singular } from 'kubegen/internal/generate/types/type-graph.js';
 import { corpusRuns } from '../support/corpus.js';
 import { thingCrd } from '../support/crd-yaml.js';
 import { emitTypes } from 'kubegen/internal/generate/types/index.js';
@@ -85,42 +85,57 @@ describe('type names', () => {
     for (const [plural, one] of cases) assert.equal(singular(plural), one, plural);
   });
 
-  it(`keeps <Kind> and the last path segments that fit in ${MAX_TYPE_NAME} characters`, () => {
-    assert.equal(typeNameForPath(['Foo', 'spec', 'template']), 'FooSpecTemplate');
-    const long = ['Rollout', 'spec', 'template', 'spec', 'affinity', 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', 'preference'];
-    assert.equal(typeNameForPath(long), 'RolloutPreferredDuringSchedulingIgnoredDuringExecutionPreference', '111 characters → 64');
-    const longer = [...long.slice(0, -1), 'preferenceWithAVeryLongFieldName'];
-    assert.equal(typeNameForPath(longer), 'RolloutPreferenceWithAVeryLongFieldName', 'at least the last segment');
-    assert.equal(typeNameForPath(['Rollout', 'x'.repeat(80)]), `RolloutX${'x'.repeat(79)}`, 'a single segment is kept whole');
+  it(`past ${MAX_TYPE_NAME} characters a name starts again from the kind, and its children extend it`, () => {
+    const placement =
+      '{type: object, properties: {spec: {type: object, properties: {placement: {type: object, properties: {nodePlacement: {type: object, properties: {preferredDuringSchedulingIgnoredDuringExecution: {type: array, items: {type: object, properties: {preference: {type: object, properties: {matchExpressions: {type: array, items: {type: object, properties: {key: {type: string}}}}}}}}}}}}}}}}}';
+    const t = emitTypes(groupVersions({ resources: parseCrdText(thingCrd({ template: placement }), 'c.yaml') })[0]!);
+    // ThingSpecTemplateSpecPlacementNodePlacement (43) + PreferredDuringSchedulingIgnoredDuringExecution (47) is too long.
+    assert.match(t, /^export interface ThingSpecTemplateSpecPlacementNodePlacement \{\n {2}preferredDuringSchedulingIgnoredDuringExecution\?: ThingPreferredDuringSchedulingIgnoredDuringExecution\[\];$/m);
+    assert.match(t, /^ {2}preference\?: ThingPreferredDuringSchedulingIgnoredDuringExecutionPreference;$/m, 'the child extends its shortened parent');
+    assert.match(t, /^ {2}matchExpressions\?: ThingMatchExpression\[\];$/m, 'past the limit again, the kind again');
+    for (const m of t.matchAll(/^export interface (\w+)/gm)) assert.ok(!/\d$/.test(m[1]!), m[1]);
   });
 
-  it('corpus: singular item types (HTTPRouteSpecRule, IssuerSpecAcmeSolver), no name over the limit, deterministic', async () => {
+  it('a long name whose shortened form is taken adds the field above it, not a number', () => {
+    const shape = (extra: string) => `{type: object, properties: {requiredDuringSchedulingIgnoredDuringExecutionTerms: {type: array, items: {type: object, properties: {${extra}: {type: string}}}}}}`;
+    const t = emitTypes(groupVersions({ resources: parseCrdText(thingCrd({ veryLongFieldNameForTheFirstAffinity: shape('a'), veryLongFieldNameForTheOtherAffinity: shape('b') }), 'c.yaml') })[0]!);
+    assert.match(t, /^ {2}requiredDuringSchedulingIgnoredDuringExecutionTerms\?: ThingRequiredDuringSchedulingIgnoredDuringExecutionTerm\[\];$/m);
+    assert.match(t, /^ {2}requiredDuringSchedulingIgnoredDuringExecutionTerms\?: ThingVeryLongFieldNameForTheOtherAffinityRequiredDuringSchedulingIgnoredDuringExecutionTerm\[\];$/m);
+  });
+
+  it('corpus: singular item types (HTTPRouteSpecRule, AcmeSolver), no name over the limit, deterministic', async () => {
     const names = new Set<string>();
     for (const run of corpusRuns()) {
       const files = generate(await parseCrdPaths(run));
       assert.deepEqual(generate(await parseCrdPaths(run)).map((f) => f.content), files.map((f) => f.content), 'deterministic');
       for (const f of files.filter((x) => x.path.endsWith('/types.ts'))) {
-        for (const m of f.content.matchAll(/^export interface (\w+)/gm)) {
-          names.add(m[1]!);
-          assert.ok(m[1]!.length <= MAX_TYPE_NAME + 3, `${m[1]} (${m[1]!.length} characters) in ${f.path}`);
+        const declared = [...f.content.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
+        for (const n of declared) {
+          names.add(n);
+          // Past the limit only when the shortened form is taken: `<Kind><Field>` is declared, `<Kind><Above><Field>` is this.
+          const shortenedTaken = declared.some((o) => o !== n && o.length <= MAX_TYPE_NAME && n.endsWith(o.replace(/^[A-Z][a-z0-9]*/, '')) && n.startsWith(o.match(/^[A-Z][a-z0-9]*/)![0]));
+          assert.ok(n.length <= MAX_TYPE_NAME || shortenedTaken, `${n} (${n.length} characters) in ${f.path}`);
         }
       }
     }
-    for (const n of ['HTTPRouteSpecRule', 'IssuerSpecAcmeSolver']) assert.ok(names.has(n), n);
-    for (const n of ['HTTPRouteSpecRules', 'IssuerSpecAcmeSolvers', 'CertificateStatusConditions']) assert.ok(!names.has(n), n);
+    for (const n of ['HTTPRouteSpecRule', 'AcmeSolver']) assert.ok(names.has(n), n);
+    for (const n of ['HTTPRouteSpecRules', 'AcmeSolvers', 'CertificateStatusConditions']) assert.ok(!names.has(n), n);
   });
 });
 
 describe('shared type names', () => {
-  it('a type shared by several fields is named by rule (shortest path, then shortest name, then A–Z), not by field order', () => {
+  it('a shape shared by unrelated fields is named by rule (shortest path, then shortest name, then A–Z), the others alias it', () => {
     const shape = '{type: object, properties: {x: {type: string}}}';
     const typesOf = (props: Record<string, string>): string => emitTypes(groupVersions({ resources: parseCrdText(thingCrd(props), 'c.yaml') })[0]!);
     for (const order of [{ constructor: shape, aB: shape, deep: `{type: object, properties: {zz: ${shape}}}` }, { deep: `{type: object, properties: {zz: ${shape}}}`, aB: shape, constructor: shape }]) {
       const t = typesOf(order);
+      assert.match(t, /^export interface ThingSpecAB \{$/m, 'one interface');
+      assert.equal(t.match(/^export interface ThingSpec(AB|Constructor|DeepZz) /gm)?.length, 1);
       assert.match(t, /^ {2}aB\?: ThingSpecAB;$/m);
-      assert.match(t, /^ {2}"?constructor"?\?: ThingSpecAB \| \{\}\["constructor"\];$/m);
-      assert.match(t, /^ {2}zz\?: ThingSpecAB;$/m, 'the deeper occurrence does not name it');
-      assert.doesNotMatch(t, /ThingSpecConstructor|ThingSpecDeepZz\b/);
+      assert.match(t, /^ {2}"?constructor"?\?: ThingSpecConstructor \| \{\}\["constructor"\];$/m);
+      assert.match(t, /^export type ThingSpecConstructor = ThingSpecAB;$/m);
+      assert.match(t, /^ {2}zz\?: ThingSpecDeepZz;$/m, 'every field reads as its own');
+      assert.match(t, /^export type ThingSpecDeepZz = ThingSpecAB;$/m);
     }
   });
 });

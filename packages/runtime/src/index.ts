@@ -192,7 +192,7 @@ export {
 } from './manager/manager.js';
 export { DEFAULT_EXIT_GRACE_MS, runMain } from './manager/run-main.js';
 export type { RunMainOptions } from './manager/run-main.js';
-export type { ManagerOptions, ManagerShardingOptions, Runnable } from './manager/manager.js';
+export type { ManagerOptions, ManagerShardingOptions, Runnable, ShardingMode } from './manager/manager.js';
 export type { ByObjectCacheOptions, CacheOptions, FieldExtractFunc, InformerRequest, ObjectCacheOptions } from './cluster/cluster-cache.js';
 export { CachedClient, CachedResourceClient } from './cluster/cached-client.js';
 export { Cluster } from './cluster/cluster.js';

@@ -35,15 +35,26 @@ export function pascalSegment(segment: string): string {
 
 /** Makes `candidate` a safe type/value name: not reserved, not a global, not in `taken`. Adds a numeric suffix. */
 export function uniqueName(candidate: string, taken: ReadonlySet<string>): string {
-  let base = candidate;
-  if (!/^[A-Za-z_$]/.test(base)) base = `T${base}`;
-  if (!isUsable(base, taken)) {
-    for (let i = 2; ; i++) {
-      const c = `${base}${i}`;
-      if (isUsable(c, taken)) return c;
-    }
+  return firstFreeName([candidate], taken);
+}
+
+/**
+ * The first of `candidates` (in order of preference, at least one) that is a safe type/value name — not reserved,
+ * not a global, not in `taken` — or, when none is, the first with the lowest numeric suffix that makes it one.
+ */
+export function firstFreeName(candidates: readonly string[], taken: ReadonlySet<string>): string {
+  const safe = candidates.map((c) => (/^[A-Za-z_$]/.test(c) ? c : `T${c}`));
+  const free = safe.find((c) => isUsable(c, taken));
+  if (free !== undefined) return free;
+  for (let i = 2; ; i++) {
+    const c = `${safe[0]!}${i}`;
+    if (isUsable(c, taken)) return c;
   }
-  return base;
+}
+
+/** True when `name` may name a generated type: not a reserved word, not a global, not in `taken`. */
+export function isUsableName(name: string, taken: ReadonlySet<string>): boolean {
+  return /^[A-Za-z_$]/.test(name) && isUsable(name, taken);
 }
 
 function isUsable(name: string, taken: ReadonlySet<string>): boolean {

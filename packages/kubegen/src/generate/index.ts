@@ -69,20 +69,21 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
   gvs.forEach((gv, i) => {
     const dir = groupVersionDir(gv.group, gv.version);
     const user = hasUserTypes(gv);
-    // The user's own types (TypeScript front end) and marked types (`--emit-markers`) spell every struct out.
-    const graph = new TypeGraph(gv, { coreTypes: opts.coreTypes !== false && !opts.emitMarkers && !user, matcher });
+    // The user's own types (TypeScript front end) spell every struct out; there is no types.ts to name enums in.
+    // Marked types (`--emit-markers`) are written from an exact graph, so deepcopy and apply use their names.
+    const graph = new TypeGraph(gv, { coreTypes: opts.coreTypes !== false && !user, matcher, exact: opts.emitMarkers === true && !user, enums: !user });
     opts.onCoreTypes?.(gv, graph.coreTypeUses);
     const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
     const typeNames = user ? userTypeNames(gv) : (kind: string): { root: string; list: string } => names.get(kind)!;
     const exported = new Set<string>();
     if (!user) {
-      const types = opts.emitMarkers ? emitMarkedTypes(gv, { runtimeImport }) : emitTypes(gv, { runtimeImport, graph });
+      const types = opts.emitMarkers ? emitMarkedTypes(gv, { runtimeImport, graph }) : emitTypes(gv, { runtimeImport, graph });
       files.push({ path: `${dir}/types.ts`, content: types });
       for (const m of types.matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)) exported.add(m[1]!);
     }
     const apply = applyNames(graph, versionTypeNames(gv, groupIds.get(gv.group)!, typeNames, exported));
     files.push(
-      { path: `${dir}/applyconfigurations.ts`, content: emitApplyConfigurations(gv, graph, apply, runtimeImport) },
+      { path: `${dir}/applyconfigurations.ts`, content: emitApplyConfigurations(gv, graph, apply, runtimeImport, ext) },
       { path: `${dir}/deepcopy.ts`, content: emitDeepCopy(gv, { runtimeImport, importExtension: ext, graph }) },
       { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport) },
       { path: `${dir}/client.ts`, content: emitClient(gv, groupIds.get(gv.group)!, typeNames, apply.root, runtimeImport, ext) },

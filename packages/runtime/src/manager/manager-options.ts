@@ -11,17 +11,17 @@ import type { ShardLeaseTimings } from '../sharding/shard-lease.js';
 import type { CacheOptions } from '../cluster/cluster-cache.js';
 
 /**
- * Sharding of a manager's controller across replicas (see docs/sharding.md): every replica is a shard holding its
- * own Lease and reconciles only the objects the ring assigns to it; one of them also runs the sharder. Timings
- * default to leader election's (15 s lease, 10 s renew deadline, 2 s retry).
- */
-/**
  * How a sharded manager selects its shard's objects (docs/sharding.md): `server` (KEP-5866 shard selectors),
  * `client` (the same hash ranges, filtered by the replica), `labels` (the sharder labels objects), or `auto` (the
  * default: what the server supports, decided at start).
  */
 export type ShardingMode = 'auto' | 'server' | 'client' | 'labels';
 
+/**
+ * Sharding of a manager's controller across replicas (see docs/sharding.md): every replica is a shard holding its
+ * own Lease and reconciles only the objects the ring assigns to it; in `labels` mode one of them also runs the sharder. Timings
+ * default to leader election's (15 s lease, 10 s renew deadline, 2 s retry).
+ */
 export interface ManagerShardingOptions extends ShardLeaseTimings {
   /** Default `auto` (see {@link ShardingMode}). */
   mode?: ShardingMode;

@@ -48,7 +48,7 @@ import type { WebhookServer } from '../webhook/server.js';
 import { installSignalHandler } from './signals.js';
 import { Runnables, type Runnable } from './runnables.js';
 
-export type { ManagerOptions, ManagerShardingOptions } from './manager-options.js';
+export type { ManagerOptions, ManagerShardingOptions, ShardingMode } from './manager-options.js';
 export { detectShardingMode, ManagerShard, ShardLostError } from './manager-sharding.js';
 export { RunnableError } from './runnables.js';
 export type { Runnable } from './runnables.js';

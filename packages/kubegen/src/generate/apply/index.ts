@@ -14,12 +14,12 @@
  * quoted keys; names are checked against every name the version's modules export (`reservedNames`).
  */
 import type { GroupVersion, KindVersion } from '../../model/index.js';
-import { HEADER, literal, propertyKey, RuntimeNames, uniqueName } from '../emit-util.js';
+import { firstFreeName, HEADER, literal, propertyKey, RuntimeNames } from '../emit-util.js';
 import { lowerCamel } from '../names.js';
 import { CORE_TYPES } from '../types/core-types.js';
 import type { TypeGraph } from '../types/type-graph.js';
 import { OBJECT_PROTOTYPE_KEYS, typeText } from '../types/emit-types.js';
-import type { ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
+import type { AliasDef, ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
 
 /** Runtime names an apply configurations module may import. */
 const RUNTIME_APPLY_NAMES: readonly string[] = [
@@ -28,8 +28,11 @@ const RUNTIME_APPLY_NAMES: readonly string[] = [
 
 /** The names of one group/version's apply configurations: per named type, and per kind its root's and constructor. */
 export interface ApplyNames {
-  /** `FooSpec` → `FooSpecApply` (a numeric suffix when that is taken). */
-  types: Map<ObjectDef, string>;
+  /**
+   * `FooSpec` → `FooSpecApply`, and an alias of a shared type (`types.ts`'s `export type A = B`) → `AApply`
+   * (`…ApplyConfiguration` when that is taken, a numeric suffix as the last resort).
+   */
+  types: Map<ObjectDef | AliasDef, string>;
   /** Kind → its root apply type (`FooApply`). */
   root(kind: string): string;
   /** Kind → its constructor (`fooApply`). */
@@ -42,14 +45,27 @@ export interface ApplyNames {
  */
 export function applyNames(graph: TypeGraph, reserved: ReadonlySet<string>): ApplyNames {
   const taken = new Set(reserved);
-  const types = new Map<ObjectDef, string>();
+  const types = new Map<ObjectDef | AliasDef, string>();
   for (const def of applyDefs(graph)) {
-    const name = uniqueName(`${def.name}Apply`, taken);
-    taken.add(name);
-    types.set(def, name);
+    for (const t of [def, ...objectAliases(def)]) {
+      const name = firstFreeName([`${t.name}Apply`, `${t.name}ApplyConfiguration`], taken);
+      taken.add(name);
+      types.set(t, name);
+    }
   }
   const roots = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, types.get(k.root)!]));
   return { types, root: (kind) => roots.get(kind)!, constructorName: (kind) => `${lowerCamel(kind)}Apply` };
+}
+
+/** The aliases of interfaces declared after `def` in `types.ts` (aliases of literal unions need no apply form). */
+function objectAliases(def: ObjectDef): AliasDef[] {
+  return (def.after ?? []).filter((a): a is AliasDef => 'target' in a && 'props' in a.target);
+}
+
+function hasNamedLiteral(t: TypeRef): boolean {
+  if (t.k === 'lit') return t.named !== undefined || t.alias !== undefined;
+  if (t.k === 'array' || t.k === 'map' || t.k === 'null') return hasNamedLiteral(t.of);
+  return t.k === 'union' && t.of.some(hasNamedLiteral);
 }
 
 /** The graph's named types an apply configuration uses: all but the kinds' list types. */
@@ -59,18 +75,23 @@ function applyDefs(graph: TypeGraph): ObjectDef[] {
 }
 
 /** The content of `applyconfigurations.ts` for `gv` (see the module comment). */
-export function emitApplyConfigurations(gv: GroupVersion, graph: TypeGraph, names: ApplyNames, runtimeImport: string): string {
+export function emitApplyConfigurations(gv: GroupVersion, graph: TypeGraph, names: ApplyNames, runtimeImport: string, importExtension = '.js'): string {
   const rt = new RuntimeNames(new Set(names.types.values()));
   const roots = new Map(graph.kinds.map((k) => [k.root, k.kv]));
   const body: string[] = [];
   for (const def of applyDefs(graph)) {
     const kv = roots.get(def);
     body.push(kv ? emitRoot(def, kv, names, rt) : emitStruct(def, names, rt));
+    const aliases = objectAliases(def).map((a) => `export type ${names.types.get(a)!} = ${names.types.get(a.target as ObjectDef)!};\n`);
+    if (aliases.length > 0) body.push(aliases.join(''));
   }
   const imports = rt.specifiers(RUNTIME_APPLY_NAMES);
+  // The literal unions types.ts names are spelled `types.<Name>`.
+  const named = applyDefs(graph).some((d) => d.props.some((p) => hasNamedLiteral(p.type)) || (d.index !== undefined && hasNamedLiteral(d.index)));
   return [
     HEADER,
     `// Server-side apply configurations for ${gv.group}/${gv.version}.`,
+    ...(named ? [`import type * as types from ${literal(`./types${importExtension}`)};`] : []),
     ...(imports ? [`import type { ${imports} } from ${literal(runtimeImport)};`] : []),
     '',
     body.join('\n'),
@@ -132,7 +153,8 @@ function property(p: PropDef, names: ApplyNames, rt: RuntimeNames): string {
 /** The apply form of a type reference: named objects by their apply names, core types deep-partial. */
 export function applyType(t: TypeRef, names: ApplyNames, rt: RuntimeNames): string {
   return typeText(t, rt, {
-    obj: (o) => names.types.get(o.def)!,
+    obj: (o) => names.types.get(o.alias ?? o.def)!,
+    named: (name) => `types.${name}`,
     core: (name) => `${rt.use('ApplyConfiguration')}<${rt.use(name)}>`,
     array: (a, item) => (a.keys && (a.of.k === 'obj' || a.of.k === 'core') ? `${rt.use('ListMapEntry')}<${item}, ${a.keys.map(literal).join(' | ')}>[]` : undefined),
   });

@@ -1,7 +1,7 @@
 import type { GroupVersion } from '../../model/index.js';
 import { HEADER, jsDoc, literal, propertyKey, RuntimeNames } from '../emit-util.js';
 import { RUNTIME_TYPE_NAMES, TypeGraph } from './type-graph.js';
-import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
+import type { AliasDef, EnumDef, ObjectDef, PropDef, TypeRef } from './type-ref.js';
 
 export interface EmitTypesOptions {
   /** Module the runtime types (`ObjectMeta`, `ListMeta`, `IntOrString`, core types) are imported from. Default `@kubegen/runtime`. */
@@ -12,23 +12,37 @@ export interface EmitTypesOptions {
 
 /**
  * The content of `<group>/<version>/types.ts`: for every kind `export interface <Kind>` (apiVersion/kind literal
- * types, `metadata?: ObjectMeta`, every other top-level schema property), `export interface <Kind>List`, and one
- * interface per distinct nested object schema. Output is deterministic. The text never contains input verbatim
+ * types, `metadata?: ObjectMeta`, every other top-level schema property), `export interface <Kind>List`, one
+ * interface per distinct nested object schema, and after an interface the aliases its fields use (a shared shape
+ * under a field's own name) and the literal unions several fields use (`type-names.ts`). Output is deterministic. The text never contains input verbatim
  * outside of JSON string literals, quoted keys and escaped JSDoc. No global names are referenced (maps are written
  * as index signatures), so kinds such as `Function` or `Map` are safe.
  */
 export function emitTypes(gv: GroupVersion, opts: EmitTypesOptions = {}): string {
   const graph = opts.graph ?? new TypeGraph(gv);
   const defs = graph.orderedDefs();
-  const used = new RuntimeNames(new Set(defs.map((d) => d.name)));
+  const used = new RuntimeNames(declaredNames(defs));
   const body: string[] = [];
-  for (const def of defs) body.push(emitInterface(def, used));
+  for (const def of defs) {
+    body.push(emitInterface(def, used));
+    if (def.after) body.push(def.after.map(emitNamedType).join(''));
+  }
   const imports = used.specifiers(RUNTIME_TYPE_NAMES);
   const runtime = opts.runtimeImport ?? '@kubegen/runtime';
   let out = `${HEADER}\n`;
   out += `// Types for ${gv.group}/${gv.version}.\n`;
   if (imports) out += `import type { ${imports} } from ${literal(runtime)};\n`;
   return `${out}\n${body.join('\n')}`;
+}
+
+/** Every name a `types.ts` over `defs` declares: the interfaces, aliases and named literal unions. */
+export function declaredNames(defs: readonly ObjectDef[]): Set<string> {
+  return new Set(defs.flatMap((d) => [d.name, ...(d.after ?? []).map((a) => a.name)]));
+}
+
+/** `export type <alias> = <target>;`, or a named literal union `export type <name> = "a" | "b";`. */
+function emitNamedType(decl: AliasDef | EnumDef): string {
+  return 'target' in decl ? `export type ${decl.name} = ${decl.target.name};\n` : `export type ${decl.name} = ${decl.values.map(literal).join(' | ')};\n`;
 }
 
 function emitInterface(def: ObjectDef, used: RuntimeNames): string {
@@ -64,6 +78,8 @@ export const OBJECT_PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['constructor'
  */
 export interface TypeTextForm {
   obj?: (t: Extract<TypeRef, { k: 'obj' }>) => string;
+  /** A named literal union (or its alias) by `name`. */
+  named?: (name: string) => string;
   core?: (name: string) => string;
   array?: (t: Extract<TypeRef, { k: 'array' }>, item: string) => string | undefined;
 }
@@ -83,8 +99,11 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
       return used.use('ListMeta');
     case 'core':
       return form.core ? form.core(t.name) : used.use(t.name);
-    case 'lit':
+    case 'lit': {
+      const name = t.alias?.name ?? t.named?.name;
+      if (name !== undefined) return form.named ? form.named(name) : name;
       return t.values.map(literal).join(' | ');
+    }
     case 'array': {
       const inner = typeText(t.of, used, form);
       return form.array?.(t, inner) ?? (needsParens(t.of) ? `(${inner})[]` : `${inner}[]`);
@@ -92,7 +111,7 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
     case 'map':
       return `{ [key: string]: ${typeText(t.of, used, form)} }`;
     case 'obj':
-      return form.obj ? form.obj(t) : t.def.name;
+      return form.obj ? form.obj(t) : t.alias?.name ?? t.def.name;
     case 'union':
       return t.of.map((m) => typeText(m, used, form)).join(' | ');
     case 'null':
@@ -101,5 +120,5 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
 }
 
 function needsParens(t: TypeRef): boolean {
-  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && t.values.length > 1);
+  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && t.values.length > 1 && !t.alias && !t.named);
 }

@@ -1,16 +1,22 @@
 import { InputError } from '../../model/index.js';
 import type { GroupVersion, JSONSchemaProps, KindVersion } from '../../model/index.js';
-import { pascalSegment, uniqueName } from '../emit-util.js';
+import { uniqueName } from '../emit-util.js';
 import { describeConstraint } from './constraints.js';
 import { CORE_TYPES, CoreTypeMatcher, fieldName, isEmbeddedObjectMeta } from './core-types.js';
 import type { CoreMatch } from './core-types.js';
 import { refKey } from './type-ref.js';
 import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
+import { singular, TypeNamer } from './type-names.js';
+
+export { MAX_TYPE_NAME, singular } from './type-names.js';
 
 /** What the client, lister and informer modules append to a kind's name for the types they export. */
 export const KIND_DERIVED_SUFFIXES = ['Interface', 'Lister', 'NamespaceLister', 'Informer'] as const;
 
-/** Names the generated `types.ts` imports from the runtime; generated type names never take them. */
+/**
+ * Names the generated `types.ts` may import from the runtime. Generated type names may take them: a file that
+ * declares one imports the runtime's aliased (`RuntimeNames`).
+ */
 export const RUNTIME_TYPE_NAMES: readonly string[] = ['ObjectMeta', 'ListMeta', 'IntOrString', ...CORE_TYPES.map((c) => c.name)];
 
 /** CRD annotation that turns core-type matching off for that CRD (value `"false"`). */
@@ -21,6 +27,15 @@ export interface TypeGraphOptions {
   coreTypes?: boolean;
   /** A matcher to share between graphs (its reference schemas are built once). */
   matcher?: CoreTypeMatcher;
+  /**
+   * For `--emit-markers`: every interface must carry its schema's markers, so only sub-schemas identical in every
+   * keyword (but their own description) share one; a sub-schema is a core type only when the runtime's model knows
+   * every property below it (no drift); enums are literal unions only for strings, `oneOf`/`anyOf` are no unions,
+   * and embedded resources get no implied `apiVersion`/`kind`/`metadata` — the graph has the marked types' shape.
+   */
+  exact?: boolean;
+  /** Give a literal union that types several fields one name (default true). */
+  enums?: boolean;
 }
 
 /** A sub-schema typed as a core type: the kind, where in it (`spec.containers[]`; `{}` for map values), and what. */
@@ -46,16 +61,11 @@ export interface KindTypes {
  * The object's *own* description is not part of the identity (Kubernetes inlines the same struct under fields with
  * different docs, e.g. livenessProbe/readinessProbe); the interface keeps a description only when all occurrences
  * agree, and each property always carries its own. A kind's top-level properties (`<Kind>Spec`, `<Kind>Status`)
- * are never shared with another kind. Work is linear in schema size: keys refer to children by id.
+ * are never shared with another kind. Work is linear in schema size: keys refer to children by id. An `exact` graph
+ * (`--emit-markers`) shares only sub-schemas identical in every keyword but their own description.
  *
- * Naming: `<Kind>` + PascalCase path segments, using the shortest path among a shared type's occurrences. An
- * array's item type takes the array's field name in the singular where the English plural is regular
- * (`rules` → `HTTPRouteSpecRule`, `policies` → `…Policy`, `addresses` → `…Address`; see `singular`); map values
- * add nothing. A name longer than {@link MAX_TYPE_NAME} characters keeps `<Kind>` and only as many of the last path
- * segments as fit (at least the last one): `RolloutSpecTemplateSpecAffinityNodeAffinityPreferredDuring…Preference`
- * becomes `RolloutPreference`. A numeric suffix is added only when two different types would get one name or a
- * name is reserved (TS words, JS globals, runtime imports, other kinds' root/list names); names are assigned in a
- * fixed order (shortest path first, then by name), so they are deterministic.
+ * Naming: see `type-names.ts` (a field's type is named after the field, shared shapes for what their fields have
+ * in common, with aliases where they have nothing).
  */
 export class TypeGraph {
   readonly kinds: KindTypes[] = [];
@@ -65,11 +75,17 @@ export class TypeGraph {
   private nextId = 0;
   private readonly matcher: CoreTypeMatcher | undefined;
   private matching: CoreTypeMatcher | undefined;
+  private readonly exact: boolean;
+  private readonly enums: boolean;
+  /** Claims names beside the graph's (the marked types' element aliases); set once the graph is named. */
+  namer!: TypeNamer;
 
   constructor(
     readonly gv: GroupVersion,
     opts: TypeGraphOptions = {},
   ) {
+    this.exact = opts.exact === true;
+    this.enums = opts.enums !== false;
     this.matcher = opts.coreTypes === false ? undefined : opts.matcher ?? new CoreTypeMatcher();
     for (const kv of gv.kinds) {
       this.matching = kv.resource.annotations?.[CORE_TYPES_ANNOTATION] === 'false' ? undefined : this.matcher;
@@ -147,7 +163,10 @@ export class TypeGraph {
   /** `where` is the JSON path from the kind's root (`spec.containers[]`), for reports. */
   private resolveBase(s: JSONSchemaProps, path: string[], where: string, scope: string | undefined): TypeRef {
     if (s['x-kubernetes-embedded-resource']) return this.objectType(s, path, where, scope, true);
-    if (s.enum && s.enum.length > 0 && s.type !== 'object' && s.type !== 'array') {
+    if (this.exact) {
+      // The marked types write only string enums as literal unions (the rest as markers).
+      if (s.type === 'string' && s.enum?.length && !s['x-kubernetes-int-or-string'] && s.enum.every((v) => typeof v === 'string')) return { k: 'lit', values: dedupe(s.enum) };
+    } else if (s.enum && s.enum.length > 0 && s.type !== 'object' && s.type !== 'array') {
       const values = s.enum.filter((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
       // A number past 2^53 was rounded when the YAML was read: no literal would be exact, so the type widens.
       const exact = values.every((v) => typeof v !== 'number' || Number.isSafeInteger(v) || !Number.isInteger(v));
@@ -173,7 +192,7 @@ export class TypeGraph {
         return this.coreType(s, path, where) ?? this.objectType(s, path, where, scope, false);
     }
     // No type: a union from oneOf/anyOf branches that carry types, else object-ish or unknown.
-    const branches = [...(s.oneOf ?? []), ...(s.anyOf ?? [])];
+    const branches = this.exact ? [] : [...(s.oneOf ?? []), ...(s.anyOf ?? [])];
     if (branches.some((b) => b.type !== undefined || b['x-kubernetes-int-or-string'])) {
       const { oneOf: _o, anyOf: _a, ...base } = s;
       const members: TypeRef[] = [];
@@ -197,7 +216,8 @@ export class TypeGraph {
 
   private coreType(s: JSONSchemaProps, path: string[], where: string): TypeRef | undefined {
     const m = this.matching?.match(s, fieldName(where));
-    if (!m) return undefined;
+    // Typed by the runtime's model, a TypeScript-first CRD would prune what the model lacks.
+    if (!m || (this.exact && m.drift.length > 0)) return undefined;
     this.coreTypeUses.push({ ...m, kind: path[0]!, where });
     if (m.extras.length > 0) return this.objectType(s, path, where, undefined, false, m);
     return { k: 'core', name: m.type.name };
@@ -208,13 +228,13 @@ export class TypeGraph {
     const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
     const ap = s.additionalProperties;
     const hasProps = s.properties !== undefined && Object.keys(s.properties).length > 0;
-    if (!hasProps && !embedded) {
+    if (!hasProps && (!embedded || this.exact)) {
       if (typeof ap === 'object') return { k: 'map', of: this.resolve(ap, path, `${where}{}`) };
       return { k: 'map', of: UNKNOWN };
     }
     const required = new Set(s.required ?? []);
     const props: PropDef[] = [];
-    if (embedded) {
+    if (embedded && !this.exact) {
       for (const name of ['apiVersion', 'kind'] as const) {
         if (!s.properties?.[name]) props.push({ name, type: { k: 'prim', name: 'string' }, required: required.has(name) });
       }
@@ -222,16 +242,19 @@ export class TypeGraph {
     }
     for (const [name, sub] of Object.entries(s.properties ?? {})) {
       if (base && !base.extras.includes(name)) continue;
-      const meta = name === 'metadata' && (embedded || (this.matching !== undefined && isEmbeddedObjectMeta(sub)));
+      // Marked types spell `metadata` out, so that they read back to the same CRD.
+      const meta = !this.exact && name === 'metadata' && (embedded || (this.matching !== undefined && isEmbeddedObjectMeta(sub)));
       const type = meta ? ({ k: 'meta' } as TypeRef) : this.resolve(sub, [...path, name], `${where}.${name}`);
       props.push({ name, type, required: required.has(name), schema: sub });
     }
     let index: TypeRef | undefined;
     if (preserve || ap === true || typeof ap === 'object') index = UNKNOWN;
     const notes = describeConstraint(s);
-    const key = `${scope ?? ''}|${embedded ? 'E' : ''}|${index ? 'I' : ''}|${base ? `B:${base.type.name}` : ''}|${JSON.stringify(notes)}|${props
-      .map((p) => `${JSON.stringify(p.name)}${p.required ? '!' : '?'}${docKey(p.schema)}:${refKey(p.type)}`)
-      .join(',')}`;
+    const key = this.exact
+      ? `X|${scope ?? ''}|${embedded ? 'E' : ''}|${this.matching ? 'C' : ''}|${JSON.stringify({ ...s, description: undefined })}`
+      : `${scope ?? ''}|${embedded ? 'E' : ''}|${index ? 'I' : ''}|${base ? `B:${base.type.name}` : ''}|${JSON.stringify(notes)}|${props
+          .map((p) => `${JSON.stringify(p.name)}${p.required ? '!' : '?'}${docKey(p.schema)}:${refKey(p.type)}`)
+          .join(',')}`;
     const def = this.makeDef(key, path, props, s, index, notes);
     if (base) def.base = base.type.name;
     return { k: 'obj', def };
@@ -242,6 +265,7 @@ export class TypeGraph {
     if (!def) {
       def = { id: this.nextId++, key, name: '', paths: [], props, descriptions: new Set(), notes };
       if (index) def.index = index;
+      if (s) def.schema = s;
       this.defs.set(key, def);
     }
     def.paths.push(path);
@@ -250,7 +274,6 @@ export class TypeGraph {
   }
 
   private assignNames(): void {
-    const taken = new Set<string>(RUNTIME_TYPE_NAMES);
     // The other modules of a group/version export `<Kind>Interface`, `<Kind>Lister`, … beside these types (one
     // index.ts re-exports them all): a nested type never takes such a name, and a kind spelled like one is refused.
     const derived = new Map<string, string>();
@@ -264,64 +287,23 @@ export class TypeGraph {
         );
       }
     }
-    for (const name of derived.keys()) taken.add(name);
     for (const k of this.kinds) {
       k.root.name = k.root.fixedName!;
-      k.list.name = uniqueName(k.list.fixedName!, new Set([...taken, ...this.kinds.map((x) => x.root.fixedName!)]));
-      taken.add(k.root.name);
-      taken.add(k.list.name);
+      const others = new Set([...derived.keys(), ...this.kinds.map((x) => x.root.fixedName!), ...this.kinds.filter((x) => x !== k && x.list.name).map((x) => x.list.name)]);
+      k.list.name = uniqueName(k.list.fixedName!, others);
     }
-    const rest = [...this.defs.values()].filter((d) => d.fixedName === undefined);
-    const candidates = new Map<ObjectDef, { name: string; len: number }>();
-    for (const d of rest) {
-      let best: { name: string; len: number } | undefined;
-      for (const p of d.paths) {
-        const name = typeNameForPath(p);
-        const c = { name, len: p.length };
-        if (!best || c.len < best.len || (c.len === best.len && (c.name.length < best.name.length || (c.name.length === best.name.length && c.name < best.name)))) best = c;
-      }
-      candidates.set(d, best!);
-    }
-    rest.sort((a, b) => {
-      const ca = candidates.get(a)!;
-      const cb = candidates.get(b)!;
-      return ca.len - cb.len || (ca.name < cb.name ? -1 : ca.name > cb.name ? 1 : 0) || a.id - b.id;
+    this.namer = new TypeNamer({
+      kinds: this.kinds.map((k) => ({ kind: k.root.name, root: k.root, list: k.list })),
+      ordered: this.orderedDefs(),
+      reserved: derived.keys(),
+      imported: new Set(['ObjectMeta', 'ListMeta', 'IntOrString', ...this.coreTypeUses.map((u) => u.type.name)]),
+      enums: this.enums,
     });
-    for (const d of rest) {
-      d.name = uniqueName(candidates.get(d)!.name, taken);
-      taken.add(d.name);
-    }
   }
-}
-
-/** Type names longer than this are shortened (see the class comment). */
-export const MAX_TYPE_NAME = 64;
-
-/** `<Kind>` + PascalCase segments, shortened to {@link MAX_TYPE_NAME} by dropping middle segments. */
-export function typeNameForPath(path: readonly string[]): string {
-  const kind = path[0]!;
-  const segments = path.slice(1).map(pascalSegment);
-  let kept = segments.length;
-  while (kept > 1 && kind.length + segments.slice(segments.length - kept).join('').length > MAX_TYPE_NAME) kept--;
-  return kind + segments.slice(segments.length - kept).join('');
 }
 
 function singularPath(path: readonly string[]): string[] {
   return path.length < 2 ? [...path] : [...path.slice(0, -1), singular(path[path.length - 1]!)];
-}
-
-/**
- * The singular of a field name whose English plural is regular; anything else is left as it is. `rules` → `rule`,
- * `policies` → `policy`, `addresses` → `address`, `matches` → `match`, `boxes` → `box`; `status`, `data`,
- * `aliases`, `heroes` and `ingress` stay (the `-ses`/`-oes` endings are ambiguous, `-us`/`-is`/`-ss` are not plurals).
- */
-export function singular(word: string): string {
-  if (word.length <= 3) return word;
-  if (/[^aeiou]ies$/.test(word)) return word.slice(0, -3) + 'y';
-  if (/sses$/.test(word)) return word.slice(0, -2);
-  if (/(x|ch|sh|z)es$/.test(word)) return word.slice(0, -2);
-  if (/(ses|oes|us|is|ss)$/.test(word) || !word.endsWith('s')) return word;
-  return word.slice(0, -1);
 }
 
 /**

@@ -15,8 +15,11 @@ export type TypeRef =
   | { k: 'listmeta' }
   /** A core Kubernetes type from the runtime (`PodTemplateSpec`, `Container`…; see `core-types.ts`). */
   | { k: 'core'; name: string }
-  /** A union of JSON literals (enum values, apiVersion/kind constants). */
-  | { k: 'lit'; values: unknown[] }
+  /**
+   * A union of JSON literals (enum values, apiVersion/kind constants). `named` is set when the same union types
+   * several fields (one `export type`); `alias` when this field spells it by a name of its own.
+   */
+  | { k: 'lit'; values: unknown[]; named?: EnumDef; alias?: AliasDef }
   /**
    * `T[]`. `keys` is set for an associative list (`x-kubernetes-list-type: map`): its list-map keys an apply
    * configuration's entries must carry (the keys the schema defaults are left out, the apiserver fills them in).
@@ -24,7 +27,8 @@ export type TypeRef =
   | { k: 'array'; of: TypeRef; keys?: string[] }
   /** `{ [key: string]: T }` */
   | { k: 'map'; of: TypeRef }
-  | { k: 'obj'; def: ObjectDef }
+  /** A named interface; `alias` when this field spells the (shared) interface by a name of its own. */
+  | { k: 'obj'; def: ObjectDef; alias?: AliasDef }
   | { k: 'union'; of: TypeRef[] }
   /** `T | null` */
   | { k: 'null'; of: TypeRef };
@@ -38,6 +42,22 @@ export interface PropDef {
   schema?: JSONSchemaProps;
 }
 
+/** A literal union that types several fields: `export type <name> = "a" | "b";` (see `type-names.ts`). */
+export interface EnumDef {
+  name: string;
+  values: unknown[];
+}
+
+/**
+ * Another name for a shared type, so that a field's type reads as its own: `export type <name> = <target>;`. It is
+ * declared after `owner`, the interface whose field uses it.
+ */
+export interface AliasDef {
+  name: string;
+  target: ObjectDef | EnumDef;
+  owner: ObjectDef;
+}
+
 /** One named interface. Identical object schemas share one `ObjectDef` (see `TypeGraph`). */
 export interface ObjectDef {
   id: number;
@@ -48,6 +68,8 @@ export interface ObjectDef {
   /** Path segments (first is the kind) of every place this type occurs; the shortest names it. */
   paths: string[][];
   props: PropDef[];
+  /** The schema of its first occurrence (with `exact` graphs, every occurrence's but for its description). */
+  schema?: JSONSchemaProps;
   /** Value type of an index signature (`[key: string]: T`), when the object keeps unknown keys. */
   index?: TypeRef;
   /** Distinct descriptions of the object at its occurrences; its JSDoc is used only when there is exactly one. */
@@ -56,6 +78,11 @@ export interface ObjectDef {
   notes: string[];
   /** A core type from the runtime this interface extends (`props` are only the schema's other properties). */
   base?: string;
+  /**
+   * Named types declared right after this interface: the aliases its fields use and the literal unions its fields
+   * are the first to use (set by the naming).
+   */
+  after?: (AliasDef | EnumDef)[];
   /** Set for a kind's root and list types: fixed name and doc. */
   fixedName?: string;
   deprecated?: string | boolean;

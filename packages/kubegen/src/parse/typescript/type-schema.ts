@@ -129,8 +129,11 @@ export class SchemaBuilder {
       let schema = this.membersSchema(node.getMembers(), file);
       for (const h of node.getExtends()) {
         const base = this.resolver.resolve(file, h.getExpression().getText());
-        if (base.k !== 'decl' || !Node.isInterfaceDeclaration(base.decl)) throw this.error(h, `cannot extend ${h.getText()}: only interfaces declared in the apis folder can be extended`);
-        const s = this.declSchema(base.decl);
+        let s: JSONSchemaProps;
+        // A core type of the runtime (`interface ScriptTemplate extends Container { source: string }`).
+        if (base.k === 'runtime' && CORE_TYPES.some((c) => c.name === base.name)) s = this.runtimeSchema(base.name, h);
+        else if (base.k === 'decl' && Node.isInterfaceDeclaration(base.decl)) s = this.declSchema(base.decl);
+        else throw this.error(h, `cannot extend ${h.getText()}: only interfaces declared in the apis folder and the core types of @kubegen/runtime can be extended`);
         delete s.description;
         schema = this.mergeObject(s, schema, h);
       }
@@ -138,6 +141,12 @@ export class SchemaBuilder {
     }
     if (Node.isTypeLiteral(node)) return this.membersSchema(node.getMembers(), file);
     throw this.error(node, `unsupported object type ${node.getKindName()}`);
+  }
+
+  private runtimeSchema(name: string, node: Node): JSONSchemaProps {
+    const s = runtimeSchemaOf(name);
+    if (!s) throw this.error(node, `${name} from @kubegen/runtime cannot be used in a schema`);
+    return s;
   }
 
   private mergeObject(base: JSONSchemaProps, own: JSONSchemaProps, at: Node): JSONSchemaProps {
@@ -288,14 +297,8 @@ export class SchemaBuilder {
     const args = node.getTypeArguments();
     const r = this.resolver.resolve(file, name);
     switch (r.k) {
-      case 'runtime': {
-        // controller-gen's schemas for the apimachinery types it knows; the core structs (PodTemplateSpec,
-        // Container, …) from the client-node model the runtime's type is built from.
-        const core = CORE_TYPES.find((c) => c.name === r.name);
-        const s = runtimeTypeSchema(r.name) ?? (core ? clientNodeSchema(core.model) : undefined);
-        if (!s) throw this.error(node, `${r.name} from @kubegen/runtime cannot be used in a schema`);
-        return s;
-      }
+      case 'runtime':
+        return this.runtimeSchema(r.name, node);
       case 'client-node': {
         const s = clientNodeSchema(r.name);
         if (!s) throw this.error(node, `${r.name} is not a model of @kubernetes/client-node`);
@@ -321,6 +324,15 @@ export class SchemaBuilder {
         return this.declSchema(r.decl);
     }
   }
+}
+
+/**
+ * The schema of runtime export `name` at `node`: controller-gen's schemas for the apimachinery types it knows; the
+ * core structs (PodTemplateSpec, Container, …) from the client-node model the runtime's type is built from.
+ */
+export function runtimeSchemaOf(name: string): JSONSchemaProps | undefined {
+  const core = CORE_TYPES.find((c) => c.name === name);
+  return runtimeTypeSchema(name) ?? (core ? clientNodeSchema(core.model) : undefined);
 }
 
 /** `T | undefined` → T (and says so). */

@@ -132,20 +132,22 @@ export interface ScaledObjectSpecTriggerAuthenticationRefApply {
 
 /** Apply configuration of `ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehavior`. */
 export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorApply {
-  scaleDown?: ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDownApply;
-  scaleUp?: ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDownApply;
+  scaleDown?: ScaledObjectScaleDownApply;
+  scaleUp?: ScaledObjectScaleUpApply;
 }
 
-/** Apply configuration of `ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown`. */
-export interface ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDownApply {
-  policies?: ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicyApply[];
+export type ScaledObjectScaleDownApply = ScaledObjectScaleUpApply;
+
+/** Apply configuration of `ScaledObjectScaleUp`. */
+export interface ScaledObjectScaleUpApply {
+  policies?: ScaledObjectScaleUpPolicyApply[];
   selectPolicy?: string;
   stabilizationWindowSeconds?: number;
   tolerance?: IntOrString;
 }
 
-/** Apply configuration of `ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy`. */
-export interface ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicyApply {
+/** Apply configuration of `ScaledObjectScaleUpPolicy`. */
+export interface ScaledObjectScaleUpPolicyApply {
   periodSeconds?: number;
   type?: string;
   value?: number;

@@ -84,11 +84,11 @@ export function deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBeh
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown(src: types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown): types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown {
+export function deepCopyScaledObjectScaleUp(src: types.ScaledObjectScaleUp): types.ScaledObjectScaleUp {
   return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy(src: types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy): types.ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy {
+export function deepCopyScaledObjectScaleUpPolicy(src: types.ScaledObjectScaleUpPolicy): types.ScaledObjectScaleUpPolicy {
   return deepCopyJSON(src);
 }

@@ -176,7 +176,7 @@ export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehavior {
    * 300 second stabilization window (i.e., the highest recommendation for
    * the last 300sec is used).
    */
-  scaleDown?: ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown;
+  scaleDown?: ScaledObjectScaleDown;
   /**
    * scaleUp is scaling policy for scaling Up.
    * If not set, the default value is the higher of:
@@ -184,17 +184,19 @@ export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehavior {
    *   * double the number of pods per 60 seconds
    * No stabilization is used.
    */
-  scaleUp?: ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown;
+  scaleUp?: ScaledObjectScaleUp;
 }
 
-export interface ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown {
+export type ScaledObjectScaleDown = ScaledObjectScaleUp;
+
+export interface ScaledObjectScaleUp {
   /**
    * policies is a list of potential scaling polices which can be used during scaling.
    * If not set, use the default values:
    * - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window.
    * - For scale down: allow all pods to be removed in a 15s window.
    */
-  policies?: ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy[];
+  policies?: ScaledObjectScaleUpPolicy[];
   /**
    * selectPolicy is used to specify which policy should be used.
    * If not set, the default value Max is used.
@@ -226,7 +228,7 @@ export interface ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleDown {
 }
 
 /** HPAScalingPolicy is a single policy which must hold true for a specified past interval. */
-export interface ScaledObjectHorizontalPodAutoscalerConfigBehaviorScaleUpPolicy {
+export interface ScaledObjectScaleUpPolicy {
   /**
    * periodSeconds specifies the window of time for which the policy should hold true.
    * PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).

@@ -1,0 +1,404 @@
+/**
+ * The names of a group/version's generated types (`TypeGraph` builds the shapes, this names them). The contract:
+ *
+ * - A field's type is named after the field: its parent type's name + the field name in PascalCase (`FooSpec` +
+ *   `template` → `FooSpecTemplate`). An array's items take the field name in the singular where the English plural
+ *   is regular (`rules` → `…Rule`, see `singular`); map values add nothing. So a child's name extends its parent's,
+ *   and a kind's own types start with the kind.
+ * - Clashes are settled by meaning before numbers: beside a field `filter`, the items of `filters` are
+ *   `…FiltersItem`; a map value that needs it is `…Value`, a field whose name is taken (a reserved word, a global, a
+ *   kind's list, client or lister type) `…Field`. A numeric suffix is the last resort (names spelled alike, such as
+ *   the fields `fooBar` and `foo-bar`).
+ * - A name longer than {@link MAX_TYPE_NAME} starts again from the kind: `<Kind>` + the field (+ the fields above
+ *   it, one by one, while that is taken); its children extend that name in turn.
+ * - A shape several fields share (identical sub-schemas share one interface) is named for what the fields have in
+ *   common: the leading and trailing words of their own names (`ElasticsearchSpec` + `Metadata` for the metadata of
+ *   `spec.http.service` and `spec.podDisruptionBudget`; `FooSpecProbe` for `livenessProbe` and `readinessProbe`).
+ *   Several kinds' shape starts with no kind: only with the words the kinds' names begin with when that is not a kind
+ *   (CephCluster's and CephNFS's conditions: `CephStatusCondition`), and without a leading `Spec` (Issuer's and
+ *   ClusterIssuer's `spec.acme`: `Acme`); it is never one word too general to say what it is (`Type`), never a
+ *   phrase's tail (`AndKey`), never a runtime name the file imports. When the fields have no such name (a
+ *   RayCluster's `head` and `worker`), the shape is named after its first field (shortest path, then shortest name,
+ *   then A–Z; without its kind if several kinds use it) and every other field gets an alias of its own name:
+ *   `export type RayClusterSpecNetworkPolicyWorker = RayClusterSpecNetworkPolicyHead;`.
+ * - A name never reads as another kind's: a one-kind shape's name starts with no longer kind name than its own
+ *   (`Workflow` + `TemplateRef` is taken for kind WorkflowTemplate's), a shared shape's with none.
+ * - A literal union (an enum) that types several fields is one named type, named by the same rules.
+ * - A kind's own names may be runtime names (Volcano's `JobSpec`): a file that imports the runtime's as well imports
+ *   it aliased (`RuntimeNames`). Nothing else of the runtime's is reserved.
+ *
+ * A type is named once every type that uses it is named, in a fixed order (shortest path first, then by path name),
+ * so names do not depend on the order of properties; generation is deterministic.
+ */
+import { firstFreeName, isUsableName, pascalSegment } from '../emit-util.js';
+import { nameWords } from '../names.js';
+import { cmp, commonPrefix, commonSuffix, CONNECTIVES, isGeneric, kindless, kindsPrefix, nameWordCount, segments } from './name-parts.js';
+import type { Candidate, Stem } from './name-parts.js';
+import type { AliasDef, EnumDef, ObjectDef, TypeRef } from './type-ref.js';
+
+export { singular } from './name-parts.js';
+
+/** Type names longer than this start again from the kind (see the module comment). */
+export const MAX_TYPE_NAME = 64;
+
+type ObjRef = Extract<TypeRef, { k: 'obj' }>;
+type LitRef = Extract<TypeRef, { k: 'lit' }>;
+
+/** One field's use of a named type: `parent.field` (through arrays and maps) is typed by `ref`. */
+interface Edge {
+  parent: ObjectDef;
+  field: string;
+  ref: ObjRef | LitRef;
+  /** The field's part of the name (`Rule` for `rules[]`), and its meaning-based alternative (`RulesItem`). */
+  seg: string;
+  alt: string;
+  /** A plain field (no array or map between the field and its type). */
+  plain: boolean;
+}
+
+/** A type to name: an interface, or a literal union used by several fields. */
+interface Node {
+  def: ObjectDef | EnumDef;
+  edges: Edge[];
+  parents: Set<ObjectDef>;
+  kinds: Set<string>;
+  depth: number;
+  order: string;
+  seq: number;
+}
+
+/** What the naming needs from the graph. */
+export interface NamingInput {
+  /** Each kind's root and list interfaces, already named. */
+  kinds: { kind: string; root: ObjectDef; list: ObjectDef }[];
+  /** Every interface in emission order (roots first). */
+  ordered: ObjectDef[];
+  /** Names nothing else may take (the kinds' client, lister and informer types). */
+  reserved: Iterable<string>;
+  /**
+   * The runtime names the file imports (`ObjectMeta`, the core types it uses): a name of no kind never takes one (a
+   * Strimzi container template is no `Container`); a kind's own names may, the import is then aliased.
+   */
+  imported: ReadonlySet<string>;
+  /** Give literal unions used by several fields a name. */
+  enums: boolean;
+}
+
+/**
+ * Names every interface of `input.ordered` (except the kinds' roots and lists), the literal unions used by several
+ * fields, and the aliases; sets `ObjectDef.name`, `TypeRef` `alias`/`named` and `ObjectDef.after`.
+ */
+export class TypeNamer {
+  private readonly taken = new Set<string>();
+  private readonly stems = new Map<ObjectDef, Stem>();
+  private readonly info = new Map<ObjectDef, { depth: number; order: string; kinds: Set<string> }>();
+  private readonly kindNames: string[];
+  private readonly imported: ReadonlySet<string>;
+
+  constructor(input: NamingInput) {
+    this.kindNames = input.kinds.map((k) => k.kind);
+    this.imported = input.imported;
+    for (const n of input.reserved) this.taken.add(n);
+    for (const k of input.kinds) {
+      this.taken.add(k.root.name).add(k.list.name);
+      this.stems.set(k.root, { anchor: k.root.name, chain: [] });
+      this.stems.set(k.list, { anchor: k.list.name, chain: [] });
+    }
+    const pascal = new Map<string, string>();
+    const pascalOf = (segment: string): string => pascal.get(segment) ?? pascal.set(segment, pascalSegment(segment)).get(segment)!;
+    for (const d of input.ordered) this.info.set(d, pathInfo(d, pascalOf));
+    const edges = collectEdges(input.ordered, input.enums);
+    const nodes = this.nodes(edges);
+    resolveSiblings(edges, nodes);
+    this.nameAll(nodes, new Set(input.kinds.flatMap((k) => [k.root, k.list])));
+    placeDeclarations(input.ordered, edges);
+  }
+
+  /**
+   * Claims the first free of `candidates` (else the first with a number); `avoid` lists more names not to take (the
+   * runtime names a file imports, for names declared beside the graph's).
+   */
+  claim(candidates: readonly string[], avoid?: ReadonlySet<string>): string {
+    const name = firstFreeName(candidates, avoid ? new Set([...this.taken, ...avoid]) : this.taken);
+    this.taken.add(name);
+    return name;
+  }
+
+  /**
+   * The names, best first, a type declared for `parent.field` would take (through `arrays` array levels, in a map
+   * or not): `<parent><Field>`, then its meaning-based alternative. For the marked types' element aliases.
+   */
+  fieldCandidates(parent: ObjectDef, field: string, arrays: number, map: boolean): string[] {
+    const { seg, alt } = segments(field, arrays, map);
+    return [...this.candidates(parent, seg), ...this.candidates(parent, alt)].map((c) => c.name);
+  }
+
+  private nodes(edges: Edge[]): Node[] {
+    const byDef = new Map<ObjectDef, Node>();
+    const byValues = new Map<string, Node>();
+    let seq = 0;
+    for (const e of edges) {
+      let node: Node | undefined;
+      if (e.ref.k === 'obj') {
+        node = byDef.get(e.ref.def);
+        if (!node) {
+          const i = this.info.get(e.ref.def)!;
+          node = { def: e.ref.def, edges: [], parents: new Set(), kinds: i.kinds, depth: i.depth, order: i.order, seq: seq++ };
+          byDef.set(e.ref.def, node);
+        }
+      } else {
+        const key = JSON.stringify(e.ref.values);
+        node = byValues.get(key);
+        if (!node) {
+          node = { def: { name: '', values: e.ref.values }, edges: [], parents: new Set(), kinds: new Set(), depth: Infinity, order: '', seq: seq++ };
+          byValues.set(key, node);
+        }
+        const p = this.info.get(e.parent)!;
+        const order = p.order + e.seg;
+        if (p.depth + 1 < node.depth || (p.depth + 1 === node.depth && order < node.order)) [node.depth, node.order] = [p.depth + 1, order];
+        for (const k of p.kinds) node.kinds.add(k);
+      }
+      node.edges.push(e);
+      node.parents.add(e.parent);
+    }
+    // A literal union is named only when several fields use it; the others stay inline.
+    const enums = [...byValues.values()].filter((n) => n.edges.length > 1);
+    for (const n of enums) for (const e of n.edges) (e.ref as LitRef).named = n.def as EnumDef;
+    return [...byDef.values(), ...enums];
+  }
+
+  /** Names `nodes` parents first, by priority among those whose parents are all named (`named`: the roots). */
+  private nameAll(nodes: Node[], named: Set<ObjectDef>): void {
+    const before = (a: Node, b: Node): number => a.depth - b.depth || cmp(a.order, b.order) || a.seq - b.seq;
+    const waiting = new Map<Node, number>();
+    const children = new Map<ObjectDef, Node[]>();
+    const ready: Node[] = [];
+    for (const n of nodes) {
+      const open = [...n.parents].filter((p) => !named.has(p));
+      for (const p of open) {
+        const list = children.get(p);
+        if (list) list.push(n);
+        else children.set(p, [n]);
+      }
+      if (open.length === 0) ready.push(n);
+      else waiting.set(n, open.length);
+    }
+    ready.sort(before);
+    while (ready.length > 0) {
+      const n = ready.shift()!;
+      this.name(n);
+      if (!('props' in n.def)) continue;
+      for (const c of children.get(n.def) ?? []) {
+        const left = waiting.get(c)! - 1;
+        waiting.set(c, left);
+        if (left > 0) continue;
+        // Insert in priority order (binary search).
+        let lo = 0;
+        let hi = ready.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (before(ready[mid]!, c) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        ready.splice(lo, 0, c);
+      }
+    }
+    if ([...waiting.values()].some((left) => left > 0)) throw new Error('type graph has a cycle');
+  }
+
+  private name(n: Node): void {
+    const own = n.edges.map((e) => this.candidates(e.parent, e.seg, e.alt));
+    if (new Set(own.map((c) => c[0]!.name)).size === 1) {
+      this.assign(n, this.claimCandidate(own[0]!));
+      return;
+    }
+    const shared = this.sharedNames(n, own.map((c) => c[0]!)).find((c) => isUsableName(c.name, this.taken) && this.fits(c, n));
+    if (shared) {
+      this.assign(n, this.claimCandidate([shared]));
+      return;
+    }
+    // No name for what the fields have in common: the first field names it, the others get aliases.
+    const order = n.edges.map((e, i) => ({ e, c: own[i]! })).sort((a, b) => {
+      const pa = this.info.get(a.e.parent)!;
+      const pb = this.info.get(b.e.parent)!;
+      return pa.depth - pb.depth || a.c[0]!.name.length - b.c[0]!.name.length || cmp(a.c[0]!.name, b.c[0]!.name);
+    });
+    const first = order[0]!;
+    this.assign(n, this.claimCandidate(n.kinds.size > 1 ? this.withoutKind(first.c, n) : first.c));
+    const aliases = new Map<string, AliasDef>();
+    for (const { e, c } of order.slice(1)) {
+      if (c[0]!.name === first.c[0]!.name) continue;
+      let alias = aliases.get(c[0]!.name);
+      if (!alias) {
+        alias = { name: this.claimCandidate(c).name, target: n.def, owner: e.parent };
+        aliases.set(c[0]!.name, alias);
+      }
+      e.ref.alias = alias;
+    }
+  }
+
+  private assign(n: Node, c: Candidate): void {
+    n.def.name = c.name;
+    if ('props' in n.def) this.stems.set(n.def, c.stem);
+  }
+
+  /** The first free candidate (else the first numbered), claimed; its stem follows the name. */
+  private claimCandidate(cands: readonly Candidate[]): Candidate {
+    const name = this.claim(cands.map((c) => c.name));
+    const found = cands.find((c) => c.name === name);
+    if (found) return found;
+    const first = cands[0]!;
+    const chain = [...first.stem.chain];
+    if (chain.length > 0) chain[chain.length - 1] += name.slice(first.name.length);
+    return { name, stem: { anchor: chain.length > 0 ? first.stem.anchor : name, chain } };
+  }
+
+  /**
+   * `<parent><seg>` (then `<parent><alt>`); past the length limit, the parent's anchor (its kind) + `seg`, then + the
+   * segments above it one by one.
+   */
+  private candidates(parent: ObjectDef, seg: string, alt?: string): Candidate[] {
+    const stem = this.stems.get(parent)!;
+    const out: Candidate[] = [];
+    for (const s of alt !== undefined && alt !== seg ? [seg, alt] : [seg]) {
+      const name = parent.name + s;
+      if (name.length <= MAX_TYPE_NAME) {
+        out.push({ name, stem: { anchor: stem.anchor, chain: [...stem.chain, s] } });
+        continue;
+      }
+      // The anchor + the field, then + the fields above it while that is taken (up to the whole name).
+      const full = [...stem.chain, s];
+      for (let k = 1; k <= full.length; k++) {
+        const chain = full.slice(full.length - k);
+        out.push({ name: stem.anchor + chain.join(''), stem: { anchor: stem.anchor, chain } });
+      }
+    }
+    return out;
+  }
+
+  /** The kind `name` starts with (the longest, word-wise), if any: `WorkflowTemplateRef` → `WorkflowTemplate`. */
+  private rootKind(name: string): string | undefined {
+    let best: string | undefined;
+    for (const k of this.kindNames) {
+      if (name.startsWith(k) && (name.length === k.length || /[A-Z0-9]/.test(name[k.length]!)) && k.length > (best?.length ?? 0)) best = k;
+    }
+    return best;
+  }
+
+  /**
+   * A cross-kind shape named after its first field keeps no kind in its name (its own fields' types extend it, and
+   * are fields of every kind that uses it): the kinds' common leading words + the field's segments.
+   */
+  private withoutKind(cands: Candidate[], n: Node): Candidate[] {
+    const prefix = kindsPrefix([...n.kinds]);
+    const out = cands.flatMap((c) => (n.kinds.has(c.stem.anchor) ? kindless(prefix, c.stem.chain) : [c]));
+    const fitting = out.filter((c) => this.fits(c, n));
+    return fitting.length > 0 ? fitting : out;
+  }
+
+  /**
+   * Whether `c` may name `n`: a one-kind shape's name starts with that kind and no longer one (`Workflow` +
+   * `TemplateRef` would read as kind WorkflowTemplate's); a shape of several kinds' starts with none and is no
+   * runtime name the file imports.
+   */
+  private fits(c: Candidate, n: Node): boolean {
+    const root = this.rootKind(c.name);
+    if (n.kinds.size === 1) return root === [...n.kinds][0];
+    return root === undefined && !this.imported.has(c.name);
+  }
+
+  /** Names, best first, for what several fields' own names have in common (see the module comment), if any. */
+  private sharedNames(n: Node, own: Candidate[]): Candidate[] {
+    const words = own.map((c) => nameWords(c.name));
+    // The trailing words stop before each name's anchor: `SpecAcme` for Issuer's and ClusterIssuer's `spec.acme`.
+    const room = Math.min(...own.map((c, i) => words[i]!.length - nameWordCount(c.stem.anchor)));
+    const all = commonSuffix(words);
+    const suffix = room > 0 ? all.slice(Math.max(0, all.length - room)) : [];
+    // No thing's name: nothing in common, or the tail of a phrase (`brokerCertChainAndKey`, `certificateAndKey`).
+    if (suffix.length === 0 || CONNECTIVES.has(suffix[0]!)) return [];
+    let prefix = commonPrefix(words);
+    const shortest = Math.min(...words.map((w) => w.length));
+    prefix = prefix.slice(0, Math.max(0, shortest - suffix.length));
+    const kinds = [...n.kinds].sort();
+    if (kinds.length > 1) {
+      const limit = nameWordCount(kindsPrefix(kinds));
+      prefix = prefix.slice(0, Math.min(prefix.length, limit));
+      return kindless(prefix.join(''), suffix).filter((c) => !isGeneric(c.name));
+    }
+    const kind = kinds[0]!;
+    const kindWords = nameWordCount(kind);
+    return [{ name: [...prefix, ...suffix].join(''), stem: { anchor: kind, chain: [...prefix.slice(kindWords), ...suffix] } }];
+  }
+}
+
+/** Where a type occurs first (shortest path, then shortest name, then A–Z), and the kinds it occurs in. */
+function pathInfo(d: ObjectDef, pascal: (segment: string) => string): { depth: number; order: string; kinds: Set<string> } {
+  const depth = d.paths.reduce((m, p) => Math.min(m, p.length), Infinity);
+  let order = '';
+  for (const p of d.paths) {
+    if (p.length !== depth) continue;
+    const name = p[0]! + p.slice(1).map(pascal).join('');
+    if (order === '' || name.length < order.length || (name.length === order.length && name < order)) order = name;
+  }
+  return { depth, order, kinds: new Set(d.paths.map((p) => p[0]!)) };
+}
+
+/** Every field's use of an interface (and, with `enums`, of a literal union of two or more values), in emission order. */
+function collectEdges(ordered: readonly ObjectDef[], enums: boolean): Edge[] {
+  const edges: Edge[] = [];
+  for (const parent of ordered) {
+    for (const p of parent.props) {
+      const walk = (t: TypeRef, arrays: number, map: boolean): void => {
+        if ((t.k === 'obj' && t.def.fixedName === undefined) || (t.k === 'lit' && enums && t.values.length > 1)) {
+          edges.push({ parent, field: p.name, ref: t, ...segments(p.name, arrays, map), plain: arrays === 0 && !map });
+        } else if (t.k === 'array') walk(t.of, arrays + 1, map);
+        else if (t.k === 'map') walk(t.of, arrays, true);
+        else if (t.k === 'null') walk(t.of, arrays, map);
+        else if (t.k === 'union') for (const m of t.of) walk(m, arrays, map);
+      };
+      walk(p.type, 0, false);
+    }
+  }
+  return edges;
+}
+
+/**
+ * Sibling fields whose types would take one name (`filter` and the items of `filters`): plain fields keep it, the
+ * others take their meaning-based alternative (`…FiltersItem`).
+ */
+function resolveSiblings(edges: Edge[], nodes: Node[]): void {
+  const target = new Map<Edge, Node>();
+  for (const n of nodes) for (const e of n.edges) target.set(e, n);
+  const byParent = new Map<ObjectDef, Map<string, Edge[]>>();
+  for (const e of edges) {
+    if (!target.has(e)) continue;
+    const bySeg = byParent.get(e.parent) ?? new Map<string, Edge[]>();
+    byParent.set(e.parent, bySeg);
+    const group = bySeg.get(e.seg);
+    if (group) group.push(e);
+    else bySeg.set(e.seg, [e]);
+  }
+  for (const bySeg of byParent.values()) {
+    for (const group of bySeg.values()) {
+      if (new Set(group.map((e) => target.get(e))).size < 2) continue;
+      let keep = group.filter((e) => e.plain);
+      if (keep.length === 0) keep = group.filter((e) => pascalSegment(e.field) === e.seg);
+      if (keep.length === 0) keep = [group[0]!];
+      for (const e of group) if (!keep.includes(e)) e.seg = e.alt;
+    }
+  }
+}
+
+/** Each alias after the interface whose field first uses it, each named literal union after its first user. */
+function placeDeclarations(ordered: readonly ObjectDef[], edges: readonly Edge[]): void {
+  for (const d of ordered) delete d.after;
+  const placed = new Set<AliasDef | EnumDef>();
+  for (const e of edges) {
+    for (const decl of [e.ref.k === 'lit' ? e.ref.named : undefined, e.ref.alias]) {
+      if (!decl || placed.has(decl)) continue;
+      placed.add(decl);
+      if ('owner' in decl) decl.owner = e.parent;
+      (e.parent.after ??= []).push(decl);
+    }
+  }
+}
