@@ -13,9 +13,10 @@
  *   field but not the gate on (1.36+).
  * - `labels`: the sharder labels objects with their shard and replicas select by label (`Shard`, the path before
  *   KEP-5866): for older servers, where it keeps per-replica memory small at the cost of label writes.
- * `auto` probes the server with a deliberately invalid shard selector on the sharded kind: a filtering server
- * refuses it ("invalid shard selector"); one without the feature ignores the parameter. Then `client` when the server
- * is 1.36 or later, `labels` before.
+ * `auto` lists the sharded kind with a shard selector: a filtering server echoes it in `metadata.shardInfo` (1.36
+ * does for built-in kinds, not for custom resources), so it then also sends a deliberately invalid one, which a
+ * filtering server refuses ("invalid shard selector") and one without the feature ignores. Then `client` when the
+ * server is 1.36 or later, `labels` before.
  */
 import { whenAborted } from '../abort.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
@@ -33,7 +34,7 @@ import { drainRequested, withDrainHandshake } from '../sharding/drain-reconciler
 import { validateRingName, validateShardIdentity } from '../sharding/labels.js';
 import { shardingMetrics } from '../sharding/metrics.js';
 import { RangeShard, scopeShardSelector } from '../sharding/range-shard.js';
-import { bucketOfHash, shardHash } from '../sharding/shard-hash.js';
+import { bucketOfHash, bucketStart, HASH_SPACE_END, shardHash, shardRangeSelector } from '../sharding/shard-hash.js';
 import { defaultShardIdentity, Shard } from '../sharding/shard.js';
 import type { Source } from '../source/source.js';
 import type { ManagerShardingOptions, ShardingMode } from './manager-options.js';
@@ -59,16 +60,27 @@ export interface ManagerShardContext {
   clock: Clock;
 }
 
+/** Every hash: a valid selector that selects everything. */
+const WHOLE_RANGE_SELECTOR = shardRangeSelector([{ start: bucketStart(0), end: HASH_SPACE_END }]);
 /** An invalid selector: a filtering server refuses it, a server without the feature ignores it. */
 const PROBE_SELECTOR = "shardRange(object.metadata.uid, '0x0', '0x1')";
 
 /**
- * The way the server lets a ring shard `info` (see the module comment): `server` when it refuses the probe as an
- * invalid shard selector, else `client` from Kubernetes 1.36 on, else `labels`.
+ * The way the server lets a ring shard `info` (see the module comment): `server` when a list with a shard selector
+ * comes back with the selector echoed in `metadata.shardInfo` (built-in kinds) or the server refuses an invalid one
+ * as an invalid shard selector (custom resources, whose lists 1.36 does not annotate), else `client` from
+ * Kubernetes 1.36 on, else `labels`.
  */
 export async function detectShardingMode(transport: Transport, info: ResourceInfo, namespace?: string): Promise<Exclude<ShardingMode, 'auto'>> {
+  const client = new ResourceClient<KubeObject>(transport, info, namespace);
   try {
-    await new ResourceClient<KubeObject>(transport, info, namespace).list({ limit: 1, shardSelector: PROBE_SELECTOR });
+    const list = await client.list({ limit: 1, shardSelector: WHOLE_RANGE_SELECTOR });
+    if (list.metadata?.shardInfo?.selector) return 'server';
+  } catch (err) {
+    if (err instanceof Error && /shard selector/i.test(err.message)) return 'server';
+  }
+  try {
+    await client.list({ limit: 1, shardSelector: PROBE_SELECTOR });
   } catch (err) {
     if (err instanceof Error && /shard selector/i.test(err.message)) return 'server';
   }
@@ -199,6 +211,12 @@ export class ManagerShard {
       this.range.onScopeChange(() => this.scopeChanged());
     }
     this.scopeChanged();
+    const uncollect = shardingMetrics(ctx.registry).collectCachedObjects((set) => {
+      for (const kind of [this.info, ...this.owned]) {
+        const informers = ctx.cache.lookup(kind, undefined, false) ?? ctx.cache.lookup(kind, undefined, true);
+        if (informers) set({ ring: this.ringName, shard: this.identity, resource: kind.resource }, informers.reduce((n, i) => n + i.getIndexer().list().length, 0));
+      }
+    });
     ctx.logger.info('running as a shard', { ring: this.ringName, identity: this.identity, mode: this.mode, how: MODE_TEXT[this.mode] });
     const memberStop = new AbortController();
     const memberRun = member.run(memberStop.signal);
@@ -209,6 +227,7 @@ export class ManagerShard {
     if (lost) this.lostController.abort(new ShardLostError());
     memberStop.abort();
     await memberRun;
+    uncollect();
     return lost;
   }
 

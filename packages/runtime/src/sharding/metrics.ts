@@ -8,7 +8,8 @@
  *   `drain` (a live shard was asked to let go because the ring changed).
  * - `kubegen_shard_live_shards{ring}` (gauge, sharder only): shards the sharder considers live.
  * - `kubegen_shard_cached_objects{ring,shard,resource}` (gauge, every shard): objects in this shard's informer
- *   caches that `Shard.observeCache` was given, counted when scraped — what this replica actually holds.
+ *   caches that `Shard.observeCache` was given (a sharded manager: its sharded and owned kinds), counted when scraped —
+ *   what this replica actually holds.
  */
 import { Counter, Gauge, type Registry } from '../metrics/prom.js';
 import { metricsRegistry, registeredOr } from '../metrics/registry.js';
