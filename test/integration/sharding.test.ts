@@ -116,7 +116,7 @@ describe('sharding across sample-controller processes (envtest)', () => {
     return fs.every((f) => {
       const key = `${ns}/${f.metadata?.name}`;
       const status = (f as { status?: { availableReplicas?: number } }).status;
-      return shardOf(f) === ring.get(key) && f.metadata?.labels?.[DRAIN] === undefined && deploymentShard.get(`${f.metadata?.name}-deploy`) === shardOf(f) && status?.availableReplicas !== undefined;
+      return shardOf(f) === ring.get(f.metadata?.uid ?? key) && f.metadata?.labels?.[DRAIN] === undefined && deploymentShard.get(`${f.metadata?.name}-deploy`) === shardOf(f) && status?.availableReplicas !== undefined;
     });
   }
 
@@ -165,9 +165,11 @@ describe('sharding across sample-controller processes (envtest)', () => {
   });
 
   it('a returning shard gets its Foos back through the drain handshake, and they are reconciled there', async () => {
-    const before = new Map((await foos()).map((f) => [`${ns}/${f.metadata!.name}`, shardOf(f)]));
+    const listed = await foos();
+    const before = new Map(listed.map((f) => [`${ns}/${f.metadata!.name}`, shardOf(f)]));
+    // The ring places an object by its UID (the hash KEP-5866 shards by).
     const ring = new HashRing(IDS);
-    const returning = [...before.keys()].filter((key) => ring.get(key) === victim);
+    const returning = listed.filter((f) => ring.get(f.metadata!.uid!) === victim).map((f) => `${ns}/${f.metadata!.name}`);
     const t0 = performance.now();
     await start(victim);
     await eventually('the returned shard to get its Foos back', LEASE_DURATION_MS * 2 + 20_000, () => converged(IDS));
