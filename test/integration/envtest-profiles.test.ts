@@ -1,6 +1,6 @@
 /**
  * The `crd-only` envtest profile started for real: the CRD apiserver of Kubernetes 1.36 with a client-certificate
- * admin, a clear error for what it cannot serve, custom resources in any namespace name, and the same fault hooks
+ * admin, a clear error for what it cannot serve, Leases and shard selectors, custom resources in any namespace name, and the same fault hooks
  * as the `full` profile (apiserver restart on the same data, etcd compaction).
  */
 import assert from 'node:assert/strict';
@@ -9,6 +9,9 @@ import { after, before, describe, it } from 'node:test';
 import { ResourceClient } from '@kubegen/runtime';
 import type { KubeObject } from '@kubegen/runtime';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { LeaderElector } from '@kubegen/runtime/internal/leaderelection/leader-elector.js';
+import { HASH_SPACE_END, inRanges, shardHash, shardRangeSelector } from '@kubegen/runtime/internal/sharding/shard-hash.js';
 import { createLogger, getLogger, setLogger } from '@kubegen/runtime/internal/log.js';
 import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { installWebhooks } from '@kubegen/runtime/internal/testing/envtest/envtest-webhooks.js';
@@ -39,7 +42,7 @@ describe('envtest profile crd-only (CRD apiserver 1.36)', () => {
   });
 
   it('says what it cannot serve when asked for it, and when a helper reaches for it', async () => {
-    assert.throws(() => env.require('custom-resources', 'leases'), /'crd-only' profile .* cannot serve leases; the 'full' profile .* serves it/);
+    assert.throws(() => env.require('custom-resources', 'events'), /'crd-only' profile .* cannot serve events; the 'full' profile .* serves it/);
     assert.equal(testNamespaceName('My Test').replace(/-[0-9a-f]{6}$/, ''), 'my-test');
     assert.doesNotThrow(() => env.require('cel-validation', 'watch-list', 'server-side-apply'));
     assert.ok(env.serves('watch-list') && !env.serves('events'));
@@ -51,6 +54,34 @@ describe('envtest profile crd-only (CRD apiserver 1.36)', () => {
       const webhook = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'w' }, webhooks: [{ name: 'w.example.com', clientConfig: { service: { path: '/validate' } } }] };
       await assert.rejects(installWebhooks(transport, { url: 'https://127.0.0.1:1', caCert: 'x', configurations: [webhook] }), /does not serve ValidatingWebhookConfiguration.*has no admission-webhooks: use the 'full' profile/);
     } finally {
+      transport.close();
+    }
+  });
+
+  it('serves Leases to leader election, and lists by KEP-5866 shard selector (ShardedListAndWatch on)', async () => {
+    assert.doesNotThrow(() => env.require('leases', 'shard-selectors'));
+    const transport = env.transport();
+    const stop = new AbortController();
+    try {
+      const ns = testNamespaceName('leases');
+      const leader = new Promise<void>((resolve) => {
+        const elector = new LeaderElector({ transport, namespace: ns, name: 'lock', identity: 'me', onStartedLeading: () => resolve() });
+        void elector.run(stop.signal);
+      });
+      await leader;
+      const lease = await new ResourceClient<KubeObject>(transport, builtinResources.leases, ns).get('lock');
+      assert.equal((lease as { spec?: { holderIdentity?: string } }).spec?.holderIdentity, 'me');
+      // Two halves of the hash space: every Foo is listed by exactly one of them, and by the one its UID hashes to.
+      const foos = new ResourceClient<KubeObject>(transport, FOO, ns);
+      const made = await Promise.all(Array.from({ length: 8 }, (_, i) => foos.create({ metadata: { name: `f${i}` }, spec: { deploymentName: 'd', replicas: 1 } } as KubeObject)));
+      const low = [{ start: '0x0000000000000000', end: '0x8000000000000000' }];
+      const high = [{ start: '0x8000000000000000', end: HASH_SPACE_END }];
+      const names = async (ranges: typeof low): Promise<string[]> => ((await foos.list({ shardSelector: shardRangeSelector(ranges) })).items ?? []).map((f) => f.metadata!.name!).sort();
+      const expectLow = made.filter((f) => inRanges(shardHash(f.metadata!.uid!), low)).map((f) => f.metadata!.name!).sort();
+      assert.deepEqual(await names(low), expectLow);
+      assert.deepEqual(await names(high), made.map((f) => f.metadata!.name!).filter((n) => !expectLow.includes(n)).sort());
+    } finally {
+      stop.abort();
       transport.close();
     }
   });

@@ -70,18 +70,19 @@ describe('envtest assets per profile', () => {
 });
 
 describe('envtest profile capabilities', () => {
-  it('full serves namespaces, leases and webhooks but not CEL or WatchList; crd-only the reverse', () => {
+  it('full serves namespaces, leases and webhooks but not CEL, WatchList or shard selectors; crd-only the reverse, and Leases', () => {
     assert.ok(profileServes('full', 'leases') && profileServes('full', 'admission-webhooks'));
-    assert.ok(!profileServes('full', 'cel-validation') && !profileServes('full', 'watch-list'));
+    assert.ok(!profileServes('full', 'cel-validation') && !profileServes('full', 'watch-list') && !profileServes('full', 'shard-selectors'));
     assert.ok(profileServes('crd-only', 'cel-validation') && profileServes('crd-only', 'watch-list') && profileServes('crd-only', 'server-side-apply'));
+    assert.ok(profileServes('crd-only', 'leases') && profileServes('crd-only', 'shard-selectors'));
     assert.ok(!profileServes('crd-only', 'namespaces') && !profileServes('crd-only', 'events'));
   });
 
   it('require names every missing capability and the profile that has them', () => {
     assert.doesNotThrow(() => requireCapabilities('crd-only', ['custom-resources', 'cel-validation']));
     assert.throws(
-      () => requireCapabilities('crd-only', ['custom-resources', 'leases', 'events']),
-      /the 'crd-only' profile \(CRD apiserver 1\.36.*\) cannot serve leases, events; the 'full' profile \(kube-apiserver 1\.20.*\) serves them/,
+      () => requireCapabilities('crd-only', ['custom-resources', 'rbac', 'events']),
+      /the 'crd-only' profile \(CRD apiserver 1\.36.*\) cannot serve rbac, events; the 'full' profile \(kube-apiserver 1\.20.*\) serves them/,
     );
     assert.throws(() => requireCapabilities('full', ['watch-list']), /the 'full' profile .* cannot serve watch-list; the 'crd-only' profile .* serves it/);
   });

@@ -7,6 +7,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateClientCertificate } from '../../certs/self-signed.js';
+import { LEASE_CRD } from './envtest-lease-shim.js';
 
 /** How the envtest admin authenticates: the kubeconfig `user` entry, and the token when it is one. */
 export interface AdminCredentials {
@@ -14,10 +15,11 @@ export interface AdminCredentials {
   token?: string;
 }
 
-/** What a profile adds: the admin's credentials and the apiserver flags. */
+/** What a profile adds: the admin's credentials, the apiserver flags, and CRDs installed before the test's own. */
 export interface ProfileSetup {
   credentials: AdminCredentials;
   args: string[];
+  crds?: readonly object[];
 }
 
 /**
@@ -57,6 +59,9 @@ export function fullProfileSetup(dir: string): ProfileSetup {
  * construct; they get one pointing at a closed port (never reached: `--authentication-skip-lookup`, and every path
  * is allowed by `--authorization-always-allow-paths=/*`). Admission plugins that need core kinds or webhooks are
  * off. `/readyz` never passes its `informer-sync` check (it waits on core kinds); envtest polls without it.
+ * KEP-5866's `ShardedListAndWatch` gate is on (lists and watches honour `shardSelector`, as sharded managers use;
+ * `apiserverArgs: ['--feature-gates=ShardedListAndWatch=false']` turns it off), and Leases are served by a CRD of
+ * their own group (see `envtest-lease-shim.ts`), so leader election and sharding run on this profile too.
  */
 export async function crdOnlyProfileSetup(dir: string): Promise<ProfileSetup> {
   const admin = await generateClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
@@ -89,6 +94,8 @@ export async function crdOnlyProfileSetup(dir: string): Promise<ProfileSetup> {
       `--kubeconfig=${nowhere}`,
       '--authorization-always-allow-paths=/*',
       '--disable-admission-plugins=NamespaceLifecycle,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ValidatingAdmissionPolicy,MutatingAdmissionPolicy',
+      '--feature-gates=ShardedListAndWatch=true',
     ],
+    crds: [LEASE_CRD],
   };
 }

@@ -6,9 +6,10 @@
  *   rules (ignored as unknown fields) and streaming lists, and refuses CRDs that use newer schema features.
  * - `crd-only`: etcd 3.5 + the CRD apiserver of Kubernetes 1.36 (apiextensions-apiserver, the CRD-serving half of
  *   kube-apiserver; `hack/setup-envtest-1.36.sh`, `KUBEGEN_ENVTEST_1_36_ASSETS`): `apiextensions.k8s.io` and custom
- *   resources only, with CEL validation rules, server-side apply and streaming lists (WatchList). There are no
- *   namespaces (a namespaced object may be created in any namespace name), no core kinds, Leases, Events, RBAC or
- *   admission webhooks; every authenticated request is allowed.
+ *   resources only, with CEL validation rules, server-side apply, streaming lists (WatchList) and KEP-5866 shard
+ *   selectors (`ShardedListAndWatch` on). Leases are served by a CRD of their own group (`envtest-lease-shim.ts`) for
+ *   leader election and sharding. There are no namespaces (a namespaced object may be created in any namespace
+ *   name), no core kinds, Events, RBAC or admission webhooks; every authenticated request is allowed.
  *
  * Tests say what they need with `env.require(...)`, which fails with a message naming what the profile lacks and
  * which profile has it, rather than letting a test fail later on a 404.
@@ -30,12 +31,14 @@ export type EnvtestCapability =
   | 'conversion-webhooks'
   | 'cel-validation'
   | 'server-side-apply'
-  | 'watch-list';
+  | 'watch-list'
+  /** KEP-5866 `shardSelector` on lists and watches (the `ShardedListAndWatch` gate). */
+  | 'shard-selectors';
 
 /** What each profile serves (the capabilities this harness and its tests rely on). */
 export const PROFILE_CAPABILITIES: Readonly<Record<EnvtestProfile, readonly EnvtestCapability[]>> = {
   full: ['custom-resources', 'namespaces', 'core-kinds', 'rbac', 'leases', 'events', 'admission-webhooks', 'conversion-webhooks', 'server-side-apply'],
-  'crd-only': ['custom-resources', 'cel-validation', 'server-side-apply', 'watch-list'],
+  'crd-only': ['custom-resources', 'leases', 'cel-validation', 'server-side-apply', 'watch-list', 'shard-selectors'],
 };
 
 /** A line per profile for messages: which server and Kubernetes version it runs. */

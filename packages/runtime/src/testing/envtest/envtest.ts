@@ -133,13 +133,14 @@ export class Envtest {
         `--secure-port=${apiPort}`,
         '--bind-address=127.0.0.1',
       ];
-      const { credentials, args } = profile === 'full' ? fullProfileSetup(dir) : await crdOnlyProfileSetup(dir);
+      const { credentials, args, crds: profileCrds = [] } = profile === 'full' ? fullProfileSetup(dir) : await crdOnlyProfileSetup(dir);
       const apiserverArgs = mergeFlags(common, args, opts.apiserverArgs ?? []);
       const env = new Envtest({ dir, assets, opts, etcdPort, apiPort, credentials, apiserverArgs });
       try {
         await env.startEtcd(peerPort);
         await env.startApiServer();
-        if (crds.length > 0) await env.installCrds(crds);
+        const all = [...profileCrds.map((c) => parseCrds(JSON.stringify(c))).flat(), ...crds];
+        if (all.length > 0) await env.installCrds(all);
         return env;
       } catch (err) {
         await env.stop().catch(() => undefined);
