@@ -7,7 +7,8 @@
  *
  * Phase 1, healthy: Foos reconciled without error and one admission request answered. Every panel query of every
  * dashboard (its variables resolved through Prometheus as Grafana does) returns data, the error panels included:
- * the reconcile error counter is 0 for the controller before its first error (as controller-runtime initialises it).
+ * the reconcile error counter is 0 for the controller before its first error (as controller-runtime initialises it),
+ * and the leader election panels show the manager, once elected, holding its lease (1, in both phases).
  * Phase 2, errors: reconciles that fail, an admission webhook answering HTTP 500, API requests answered 503 (an
  * aggregated API whose Service has no endpoints). Every panel again; every alert expression is valid and, with its
  * comparisons made `bool`, returns data (each alert has series to judge); Prometheus loads the rules (health ok)
@@ -222,21 +223,32 @@ describe('dashboards and alerts through a real Prometheus scraping a manager (en
         await eventually(`${n} more scrapes`, async () => ((await scrapes()) >= from + n ? true : undefined), 30_000);
       };
 
-      /** Every panel query of every dashboard, variables resolved through Prometheus; returns what came back empty. */
-      const checkPanels = async (phase: string): Promise<number> => {
+      /**
+       * Every panel query of every dashboard, variables resolved through Prometheus; fails naming those that came
+       * back empty. Returns each query's samples by where it is (file, panel title, refId).
+       */
+      const checkPanels = async (phase: string): Promise<Map<string, VectorSample[]>> => {
         const empty: string[] = [];
-        let count = 0;
+        const results = new Map<string, VectorSample[]>();
         for (const d of grafanaDashboards(PROJECT)) {
           const vars = await resolveVariables(d.json, p, { namespace: ns, job: JOB, controller: CONTROLLER });
           for (const q of panelQueries(d.file, d.json)) {
             const expr = substitute(q.expr, { ...vars, __rate_interval: RATE_INTERVAL });
             const res = await p.query(expr).catch((err: Error) => assert.fail(`${q.where}: ${expr}: ${err.message}`));
-            count++;
+            results.set(q.where, res.result);
             if (!res.result.some(finite)) empty.push(`${q.where}: ${expr} → ${JSON.stringify(res.result)}`);
           }
         }
         assert.deepEqual(empty, [], `${phase}: panel queries with no data (or only NaN):\n${empty.join('\n')}`);
-        return count;
+        return results;
+      };
+      /** The leader election panels: this manager, the one replica, holds the test's lease (1, not "no leader"). */
+      const checkLeaderPanels = (phase: string, results: Map<string, VectorSample[]>): void => {
+        const leader = [...results].filter(([where]) => /panel "Leader(s per lease| by replica)"/.test(where));
+        assert.equal(leader.length, 2, `${phase}: the two leader election panels: ${[...results.keys()].join(', ')}`);
+        for (const [where, samples] of leader) {
+          assert.deepEqual(samples.map((s) => [s.metric['name'], s.value[1]]), [['prometheus-test', '1']], `${phase}: ${where}`);
+        }
       };
 
       // Phase 1: healthy. Everything happens after the first scrape, so the rate windows see it.
@@ -247,8 +259,10 @@ describe('dashboards and alerts through a real Prometheus scraping a manager (en
       await waitScrapes(3);
       const errorsBefore = await p.query(`controller_runtime_reconcile_errors_total{job="${JOB}", controller="${CONTROLLER}"}`);
       assert.deepEqual(errorsBefore.result.map((s) => s.value[1]), ['0'], 'the reconcile error counter is there, at 0, before the first error');
-      const panels = await checkPanels('healthy');
+      const healthyPanels = await checkPanels('healthy');
+      const panels = healthyPanels.size;
       assert.ok(panels >= 40, `${panels} panel queries`);
+      checkLeaderPanels('healthy', healthyPanels);
 
       // Phase 2: errors of every kind the dashboards and alerts watch.
       const broken = ['bad-1', 'bad-2', 'bad-3'];
@@ -284,7 +298,7 @@ describe('dashboards and alerts through a real Prometheus scraping a manager (en
       }
       makeGarbage();
       await waitScrapes(3);
-      await checkPanels('after errors');
+      checkLeaderPanels('after errors', await checkPanels('after errors'));
 
       // Every alert expression: valid, and with its comparisons made `bool`, data for every condition to judge.
       const silent: string[] = [];
