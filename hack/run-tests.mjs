@@ -3,7 +3,8 @@
 //   0. build:            packages/runtime → packages/kubegen → test and bench (root dist/), by `npm run build`
 //   1. unit tests:        node --test --test-concurrency=2 dist/test/unit/**/*.test.js
 //   2. envtest binaries:  hack/setup-envtest.sh when KUBEBUILDER_ASSETS is unset or empty (kube-apiserver 1.20), and
-//                         hack/setup-envtest-1.36.sh when KUBEGEN_ENVTEST_1_36_ASSETS is (the CRD apiserver 1.36)
+//                         hack/setup-envtest-1.36.sh when KUBEGEN_ENVTEST_1_36_ASSETS is (the CRD apiserver 1.36), and
+//                         hack/setup-prometheus.sh when KUBEGEN_PROMETHEUS_BIN is (Prometheus and promtool, Debian's)
 //   3. ONE control plane per profile: `full` (1.20) with every CRD in SHARED_CRD_PATHS
 //                         (dist/test/integration/support/crds.js), its kubeconfig path in KUBEGEN_TEST_KUBECONFIG;
 //                         `crd-only` (1.36, no CRDs), its kubeconfig path in KUBEGEN_TEST_KUBECONFIG_CRD_ONLY
@@ -110,6 +111,7 @@ if (!unitOnly) {
     try {
       ensureAssets('KUBEBUILDER_ASSETS', 'hack/setup-envtest.sh');
       ensureAssets('KUBEGEN_ENVTEST_1_36_ASSETS', 'hack/setup-envtest-1.36.sh');
+      ensureAssets('KUBEGEN_PROMETHEUS_BIN', 'hack/setup-prometheus.sh');
       const { Envtest } = await import(pathToFileURL(path.join(root, 'packages/runtime/dist/testing/envtest/envtest.js')).href);
       const { SHARED_CRD_PATHS } = await import(pathToFileURL(path.join(dist, 'test/integration/support/crds.js')).href);
       const start = async (opts) => {

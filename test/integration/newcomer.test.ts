@@ -5,8 +5,9 @@
  *   npm pack --workspaces → npm install the two tarballs (the CLI) → examples/ttl-janitor copied out and installed from
  *   them (verify, build, its unit tests; support/newcomer-janitor.ts) → npx kubegen init --kubegen-from → npm install
  *   → create api ×3 (one cluster-scoped, one a second version) → create webhook (defaulting, validation, conversion) → generate → without the
- *   status RBAC marker, npm run test:envtest fails naming the forbidden request (the manager runs as its ServiceAccount) → restored → verify → npm test (unit) → npm run test:envtest (its own
- *   control plane) → kubegen loadtest of its manager (30 objects, churn, an apiserver restart) → install-crds + samples on the shared control plane → the built manager reconciles the sample
+ *   status RBAC marker, npm run test:envtest fails naming the forbidden request (the manager runs as its ServiceAccount) → restored → the scaffolded
+ *   CI workflows, each job in a fresh clone (lint + verify, npm test (unit), setup-envtest + npm run test:envtest (its own control plane); the
+ *   Dockerfile replayed for the image, its ENTRYPOINT loads) → kubegen loadtest of its manager (30 objects, churn, an apiserver restart) → install-crds + samples on the shared control plane → the built manager reconciles the sample
  *   to Ready → SIGTERM → exit 0 → npm run dev (local control plane: kubectl apply of the sample reaches Ready, an edit
  *   is picked up, Ctrl-C leaves no process) → npm prune --omit=dev leaves no generator in node_modules → the pruned manager
  *   still runs, serving its metrics over HTTPS (a self-signed certificate) to the admin only. The node_modules size
@@ -25,6 +26,8 @@ import { defaultAssetDirs } from '@kubegen/runtime/internal/testing/envtest/envt
 import { REPO_ROOT } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { newcomerEnv, run, treeSize } from './support/newcomer.js';
+import { replayDockerfile } from './support/dockerfile-replay.js';
+import { runWorkflows } from './support/workflows.js';
 import { checkDevLoop } from './support/newcomer-dev.js';
 import { checkJanitorExample } from './support/newcomer-janitor.js';
 import { procRssMB } from '../support/proc.js';
@@ -166,17 +169,38 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   fs.writeFileSync(controllerFile, controllerSource);
   npmRun('generate');
   t.diagnostic(`RBAC as shipped (a marker removed, generate, test:envtest refused, restored, generate): ${((performance.now() - rbacStarted) / 1000).toFixed(1)} s`);
-  npmRun('verify');
 
-  // 4. Its unit tests (fake clientset) and its envtest suite (a control plane of its own).
-  const unit = run('npm', ['test'], { cwd: project, env: userEnv }).stdout;
+  // 4. CI as scaffolded (.github/workflows; support/workflows.ts): every job in a fresh clone of the project, its
+  // run: steps in order. Lint (npm run lint, npm run verify), the unit tests (npm test: fake clientset), the envtest
+  // suite (npm run setup-envtest finds the cached binaries, npm run test:envtest runs its own control plane); the
+  // image build has no Docker daemon here: the Dockerfile is replayed instead and its ENTRYPOINT must load.
+  const ciStarted = performance.now();
+  const jobs = runWorkflows(project, { work: path.join(work, 'ci'), env: userEnv, cachedDirs: [defaultAssetDirs()[0]!] });
+  const steps = jobs.flatMap((j) => j.steps);
+  assert.deepEqual(steps.filter((st) => st.outcome === 'skipped').map((st) => st.where), ['image.yml/image: Build the manager image'], 'only docker is skipped');
+  const ran = (command: RegExp): string => {
+    const st = steps.find((x) => x.outcome === 'ran' && command.test(x.command));
+    assert.ok(st, `a workflow step runs ${command}: ${steps.map((x) => x.command).join(' | ')}`);
+    return st.output;
+  };
+  for (const c of [/^npm run lint$/, /^npm run verify$/, /npm run setup-envtest$/]) ran(c);
+  const unit = ran(/^npm test$/);
   assert.match(unit, /ℹ pass 4\b/, 'the controller\'s and the webhooks\' unit tests');
   assert.match(unit, /ℹ fail 0\b/);
-  const envtest = npmRun('test:envtest', 180_000).stdout;
+  const envtest = ran(/^npm run test:envtest$/);
   assert.match(envtest, /✔ the controller marks a new Frigate Ready/);
   assert.match(envtest, /✔ the apiserver calls the Frigate webhooks/);
   assert.match(envtest, /✔ the apiserver converts Frigate between v2 and v1 through the webhook/);
   assert.match(envtest, /ℹ fail 0\b/);
+  const image = replayDockerfile(jobs.find((j) => j.workflow === 'image.yml')!.clone, path.join(work, 'image'), userEnv);
+  assert.deepEqual([image.user, image.entrypoint.slice(0, 2)], ['1000:1000', ['node', '--no-concurrent-recompilation']]);
+  for (const p of GENERATOR_PACKAGES) assert.ok(!fs.existsSync(path.join(image.workdir, 'node_modules', p)), `${p} is not in the image`);
+  // Its modules resolve (ES imports load before main runs): a bad flag gets the manager's own error and exit 1.
+  const entry = run(process.execPath, [...image.entrypoint.slice(1), '--no-such-flag'], { cwd: image.workdir, env: { ...userEnv, ...image.env }, allowFailure: true });
+  assert.equal(entry.status, 1, `${entry.stdout}${entry.stderr}`);
+  assert.match(`${entry.stdout}${entry.stderr}`, /no-such-flag/);
+  t.diagnostic(`CI workflows in fresh clones: ${jobs.map((j) => `${j.workflow} ${j.steps.reduce((n, st) => n + st.seconds, 0).toFixed(0)} s`).join(', ')}, the image replayed; ${((performance.now() - ciStarted) / 1000).toFixed(0)} s in all`);
+  npmRun('build'); // the project itself, for what follows
 
   // 4b. A load test of the project's own manager, as docs/loadtest.md shows it: 30 Frigates from the sample, spec
   // churn and an apiserver restart, on an envtest the harness starts; every Frigate Ready again at the end, and the

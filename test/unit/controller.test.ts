@@ -251,3 +251,25 @@ test('shutdown aborts in-flight signals, waits for them, and takes no new work',
   assert.equal(finished, true);
   assert.equal(n, 1, 'the queued item was not reconciled after shutdown');
 });
+
+test('a new controller\'s series exist before its first reconcile: counters at 0, the reconcile-time histogram empty', async () => {
+  const registry = new Registry();
+  const clock = new FakeClock();
+  const ctrl = new Controller({ name: 'fresh', clock, registry, logger: nullLogger, reconciler: async () => undefined });
+  const before = await registry.metrics();
+  assert.match(before, /^controller_runtime_reconcile_errors_total\{controller="fresh"\} 0$/m);
+  assert.match(before, /^controller_runtime_reconcile_total\{controller="fresh",result="error"\} 0$/m);
+  // Every bucket, the sum and the count at 0: rate() over the scrapes before and after the first reconcile sees it.
+  assert.match(before, /^controller_runtime_reconcile_time_seconds_bucket\{le="0.005",controller="fresh"\} 0$/m);
+  assert.match(before, /^controller_runtime_reconcile_time_seconds_count\{controller="fresh"\} 0$/m);
+  const stop = new AbortController();
+  const run = ctrl.start(stop.signal);
+  ctrl.sink.add(foo);
+  await flush();
+  stop.abort();
+  await run;
+  assert.match(await registry.metrics(), /^controller_runtime_reconcile_time_seconds_count\{controller="fresh"\} 1$/m);
+  // A controller of the same name made again on the registry (removed and added back) keeps what was recorded.
+  new Controller({ name: 'fresh', clock, registry, logger: nullLogger, reconciler: async () => undefined });
+  assert.match(await registry.metrics(), /^controller_runtime_reconcile_time_seconds_count\{controller="fresh"\} 1$/m);
+});

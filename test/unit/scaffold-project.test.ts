@@ -35,7 +35,7 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@types/node', 'kubegen', 'node', 'typescript']);
     assert.deepEqual(
       Object.keys(pkg['scripts']).sort(),
-      ['build', 'deploy', 'dev', 'generate', 'install-crds', 'pretest', 'pretest:envtest', 'run', 'setup-envtest', 'start', 'test', 'test:envtest', 'undeploy', 'uninstall-crds', 'verify'],
+      ['build', 'deploy', 'dev', 'generate', 'install-crds', 'lint', 'pretest', 'pretest:envtest', 'run', 'setup-envtest', 'start', 'test', 'test:envtest', 'undeploy', 'uninstall-crds', 'verify'],
     );
     assert.equal(pkg['scripts'].generate, 'kubegen');
     assert.equal(pkg['scripts'].verify, 'kubegen verify');
@@ -45,6 +45,19 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     for (const f of ['Dockerfile', '.gitignore', 'README.md', 'apis/README.md', 'config/rbac/leader_election_role.yaml', 'test/envtest/setup.ts', 'config/default/metrics_service.yaml']) {
       assert.ok(fs.existsSync(path.join(dir, f)), f);
     }
+    // CI as kubebuilder scaffolds it (test/integration/newcomer.test.ts runs these steps in a fresh clone).
+    const runs = (f: string): string[] => {
+      const wf = parse(read(dir, `.github/workflows/${f}`)) as { on: Record<string, unknown>; jobs: Record<string, { steps: { run?: string }[] }> };
+      assert.deepEqual(Object.keys(wf.on), ['push', 'pull_request'], f);
+      return Object.values(wf.jobs).flatMap((j) => j.steps.flatMap((st) => (st.run ? [st.run.trim()] : [])));
+    };
+    assert.deepEqual(fs.readdirSync(path.join(dir, '.github/workflows')).sort(), ['image.yml', 'lint.yml', 'test-envtest.yml', 'test.yml']);
+    assert.deepEqual(runs('lint.yml'), ['npm ci', 'npm run lint', 'npm run verify']);
+    assert.deepEqual(runs('test.yml'), ['npm ci', 'npm test']);
+    assert.deepEqual(runs('test-envtest.yml').map((r) => r.split('\n').at(-1)), ['npm ci', 'npm run setup-envtest', 'npm run test:envtest']);
+    assert.match(read(dir, '.github/workflows/test-envtest.yml'), /key: envtest-\$\{\{ runner\.os \}\}-\$\{\{ hashFiles\('node_modules\/@kubegen\/runtime\/hack\/setup-envtest\.sh'\) \}\}/);
+    assert.deepEqual(runs('image.yml'), ['docker build -t fleet-operator:${GITHUB_SHA::12} .']);
+    assert.match(pkg['scripts'].lint, /^tsc -p tsconfig\.json --noEmit --noUnusedLocals --noUnusedParameters/);
     const main = read(dir, 'src/main.ts');
     for (const flag of [
       'kubeconfig', 'leader-elect', "'metrics-bind-address': { type: 'string', default: ':8443' }", "'metrics-secure': { type: 'boolean', default: true }",
@@ -156,6 +169,18 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     const tsc = spawnSync(TSC, ['-p', path.join(dir, 'tsconfig.json')], { encoding: 'utf8', maxBuffer: 64 << 20 });
     assert.equal(tsc.status, 0, `tsc failed:\n${(tsc.stdout + tsc.stderr).slice(0, 4000)}`);
     assert.ok(fs.existsSync(path.join(dir, 'dist/src/main.js')), 'npm start runs dist/src/main.js');
+    // `npm run lint` (what lint.yml runs): the scaffold passes; an unused local is reported with its file and line.
+    const [lintCmd, ...lintArgs] = (pkg['scripts'].lint as string).split(' ');
+    assert.equal(lintCmd, 'tsc');
+    const lint = () => spawnSync(TSC, lintArgs, { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const clean = lint();
+    assert.equal(clean.status, 0, `npm run lint fails on the scaffold:\n${(clean.stdout + clean.stderr).slice(0, 4000)}`);
+    const mainTs = read(dir, 'src/main.ts');
+    fs.writeFileSync(path.join(dir, 'src/main.ts'), `${mainTs}\nexport function lintProbe(): void {\n  const unused = 1;\n}\n`);
+    const dirty = lint();
+    fs.writeFileSync(path.join(dir, 'src/main.ts'), mainTs);
+    assert.notEqual(dirty.status, 0, 'npm run lint passes with an unused local');
+    assert.match(dirty.stdout + dirty.stderr, new RegExp(`src/main\\.ts\\(${mainTs.split('\n').length + 2},\\d+\\): error TS6133: 'unused' is declared but its value is never read`));
     // The manager starts, and a bad kubeconfig is one structured log line and exit 1, not a crash with a stack.
     const start = spawnSync(process.execPath, ['dist/src/main.js', '--kubeconfig', path.join(tmp, 'missing'), '--metrics-bind-address', '0'], {
       cwd: dir,

@@ -85,6 +85,17 @@ describe('webhook server', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('a registered webhook\'s series exist before its first request (200 and 500 at 0, as controller-runtime; latency empty)', async () => {
+    const fresh = new Registry();
+    const s = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir, logger: nullLogger, registry: fresh });
+    s.register('/validate-bar', validatingWebhook<Foo>({}));
+    const metrics = await fresh.metrics();
+    assert.match(metrics, /^controller_runtime_webhook_requests_total\{webhook="\/validate-bar",code="200"\} 0$/m);
+    assert.match(metrics, /^controller_runtime_webhook_requests_total\{webhook="\/validate-bar",code="500"\} 0$/m);
+    assert.match(metrics, /^controller_runtime_webhook_requests_in_flight\{webhook="\/validate-bar"\} 0$/m);
+    assert.match(metrics, /^controller_runtime_webhook_latency_seconds_count\{webhook="\/validate-bar"\} 0$/m);
+  });
+
   it('defaults through a JSON Patch that turns the object into the defaulted one', async () => {
     const original = foo({ deploymentName: 'd' });
     const { status, json } = await post(address, certs.caCert, '/mutate-foo', review({ ...base, operation: 'CREATE', object: original }));

@@ -31,6 +31,10 @@ test('workqueue metrics move with adds, gets, dones and retries', async () => {
     rateLimiter: new ItemExponentialFailureRateLimiter<string>(5, 1000),
   });
   assert.equal(await sample(registry, 'workqueue_adds_total', 'foo'), 0, 'series exist from creation');
+  // The duration histograms too, empty (as Go's WithLabelValues makes them): rate() then sees the first observations.
+  for (const h of ['workqueue_queue_duration_seconds', 'workqueue_work_duration_seconds']) {
+    assert.equal(await sample(registry, h, 'foo', `${h}_count`), 0, `${h}_count exists from creation`);
+  }
 
   q.add('a');
   q.add('b');
@@ -109,6 +113,11 @@ test('two queues with the same name on one registry share the metric objects wit
   q2.add('a');
   other.add('z');
   assert.equal(await sample(registry, 'workqueue_adds_total', 'dup'), 2);
+  await q1.get();
+  const qd = 'workqueue_queue_duration_seconds';
+  assert.equal(await sample(registry, qd, 'dup', `${qd}_count`), 1);
+  new WorkQueue<string>({ name: 'dup', registry, clock });
+  assert.equal(await sample(registry, qd, 'dup', `${qd}_count`), 1, 'a third queue of the name does not reset the histogram');
   assert.equal(await sample(registry, 'workqueue_adds_total', 'other'), 1);
   assert.equal(registry.getMetricsAsArray().length, 7);
 });

@@ -216,7 +216,8 @@ const api: DashboardSpec = {
           unit: 'percentunit',
           queries: [
             {
-              expr: `sum(rate(rest_client_requests_total{${JOB}, code=~"5..|<error>"}${RATE})) / sum(rate(rest_client_requests_total{${JOB}}${RATE}))`,
+              // `or vector(0)`: 0 while no request failed (no 5xx or <error> series exists yet), not "No data".
+              expr: `(sum(rate(rest_client_requests_total{${JOB}, code=~"5..|<error>"}${RATE})) or vector(0)) / sum(rate(rest_client_requests_total{${JOB}}${RATE}))`,
               legend: 'errors',
             },
           ],

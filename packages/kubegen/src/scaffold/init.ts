@@ -2,7 +2,8 @@
  * `codegen init`: a new controller project in an empty (or not yet existing) folder — package.json, tsconfig.json,
  * codegen.config.yaml, kubegen.project.yaml, src/main.ts (a Manager with the usual flags), apis/, test/envtest/setup.ts
  * (one control plane per envtest run), config/ (default, crd, rbac, manager, samples: kustomize folders as
- * kubebuilder's), Dockerfile, .gitignore, README.md, and with --kubegen-from the kubegen tarballs in vendor/kubegen.
+ * kubebuilder's), Dockerfile, .gitignore, README.md, .github/workflows/ (CI), and with --kubegen-from the kubegen
+ * tarballs in vendor/kubegen.
  * kubebuilder's `init`.
  *
  * Never overwrites: a folder holding anything but `.git` is refused before anything is written.
@@ -45,6 +46,13 @@ export interface ScaffoldResult {
   /** The lines `create api` inserted (or, with `dryRun`, would insert) into each edited file but the project file. */
   inserted?: { file: string; lines: string[] }[];
 }
+
+/**
+ * The GitHub Actions workflows under `.github/workflows/` (kubebuilder's lint, test and test-e2e, for this
+ * toolchain): type check, lint and verify; unit tests; the envtest suite; the image. test/integration/newcomer.test.ts
+ * runs their steps in a fresh clone of a scaffolded project.
+ */
+export const WORKFLOWS = ['lint', 'test', 'test-envtest', 'image'] as const;
 
 /** Entries a folder may already hold for `init` to use it. */
 const ALLOWED_ENTRIES = new Set(['.git']);
@@ -113,6 +121,7 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: '.dockerignore', content: renderTemplate('init/dockerignore.tmpl') },
     { path: '.gitignore', content: renderTemplate('init/gitignore.tmpl') },
     { path: 'README.md', content: renderTemplate('init/README.md.tmpl', project) },
+    ...WORKFLOWS.map((w) => ({ path: `.github/workflows/${w}.yml`, content: renderTemplate(`init/workflow-${w}.yml.tmpl`, w === 'image' ? project : {}) })),
     ...monitoringScaffoldFiles(v.name),
     ...v.source.files,
   ];
@@ -124,6 +133,9 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
  * where the Dockerfile keeps only production dependencies.
  */
 const CERTIFICATE_PACKAGES = new Set(['@peculiar/x509', 'reflect-metadata']);
+
+/** The compiler checks `npm run lint` adds to the project's tsconfig.json (which `build` uses as is). */
+const LINT_FLAGS = ['--noUnusedLocals', '--noUnusedParameters', '--noImplicitReturns', '--allowUnreachableCode', 'false', '--allowUnusedLabels', 'false'];
 
 /**
  * The project's package.json. Scripts mirror kubebuilder's make targets; `install` would be an npm life-cycle
@@ -140,6 +152,9 @@ function packageJson(v: InitValues): string {
       generate: 'kubegen',
       verify: 'kubegen verify',
       build: 'tsc -p tsconfig.json',
+      // The type check with the compiler's lint checks on (unused names and parameters, missing returns, unreachable
+      // code): what the Lint workflow runs. typescript-eslint needs the TypeScript 5 API, which TypeScript 7 has not.
+      lint: `tsc -p tsconfig.json --noEmit ${LINT_FLAGS.join(' ')}`,
       pretest: 'npm run build',
       test: 'node --test "dist/src/**/*.test.js"',
       'pretest:envtest': 'npm run build',

@@ -66,12 +66,23 @@ export function controllerMetrics(registry: Registry = metricsRegistry): Control
   return m;
 }
 
+/** Controllers whose reconcile-time histogram series was made, per histogram (prom-client's zero() resets it). */
+const zeroedReconcileTime = new WeakMap<Histogram<'controller'>, Set<string>>();
+
 /**
  * Sets a new controller's counters to 0, as controller-runtime does, so that dashboards show 0 (not "No data") for a
- * controller that has not failed yet, and `rate()` sees the first error.
+ * controller that has not failed yet, and `rate()` sees the first error. The reconcile-time histogram gets its series
+ * (every bucket at 0) too, once per controller name, so that `rate()` sees the first reconciles' durations (a series
+ * appearing with them already counted shows no increase: the duration panels would read NaN).
  */
 export function initControllerMetrics(m: ControllerMetrics, controller: string): void {
   for (const result of ['success', 'error', 'requeue', 'requeue_after'] as const) m.reconcileTotal.inc({ controller, result }, 0);
   for (const counter of [m.reconcileErrors, m.terminalErrors, m.panics, m.timeouts]) counter.inc({ controller }, 0);
   m.activeWorkers.set({ controller }, 0);
+  let zeroed = zeroedReconcileTime.get(m.reconcileTime);
+  if (!zeroed) zeroedReconcileTime.set(m.reconcileTime, (zeroed = new Set()));
+  if (!zeroed.has(controller)) {
+    zeroed.add(controller);
+    m.reconcileTime.zero({ controller });
+  }
 }

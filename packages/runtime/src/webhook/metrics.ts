@@ -33,3 +33,23 @@ export function webhookMetrics(registry: Registry = metricsRegistry): WebhookMet
   cache.set(registry, m);
   return m;
 }
+
+/** Webhook paths whose latency histogram series was made, per histogram (prom-client's zero() resets it). */
+const zeroedLatency = new WeakMap<Histogram<'webhook'>, Set<string>>();
+
+/**
+ * Makes a newly registered webhook's series exist before its first request, as controller-runtime's
+ * `InstrumentedHook` does: requests answered 200 and 500 at 0 (so an error-ratio panel or alert has a series to
+ * read, and `rate()` sees the first failure), in flight at 0; and, beyond controller-runtime, the latency
+ * histogram with every bucket at 0 (once per path), so that `rate()` sees the first requests' latencies.
+ */
+export function initWebhookMetrics(m: WebhookMetrics, webhook: string): void {
+  for (const code of ['200', '500']) m.requests.inc({ webhook, code }, 0);
+  m.inFlight.inc({ webhook }, 0);
+  let zeroed = zeroedLatency.get(m.latency);
+  if (!zeroed) zeroedLatency.set(m.latency, (zeroed = new Set()));
+  if (!zeroed.has(webhook)) {
+    zeroed.add(webhook);
+    m.latency.zero({ webhook });
+  }
+}

@@ -59,6 +59,8 @@ function createProvider(registry: Registry): WorkqueueMetricsProvider {
       labelNames: LABELS,
       registers: [registry],
     });
+  const ownsLatency = existing(WORKQUEUE_QUEUE_DURATION_SECONDS) === undefined;
+  const ownsWorkDuration = existing(WORKQUEUE_WORK_DURATION_SECONDS) === undefined;
   const latency =
     existing<Histogram<Label>>(WORKQUEUE_QUEUE_DURATION_SECONDS) ??
     new Histogram({
@@ -116,11 +118,23 @@ function createProvider(registry: Registry): WorkqueueMetricsProvider {
     child.inc(0);
     return child;
   };
+  // The histograms too (every bucket at 0), so that rate() sees a queue's first observations: a series that
+  // appeared with them already counted would show no increase, and the latency panels NaN. prom-client's zero()
+  // resets, so only the first queue of a name does it, and only on histograms this provider made.
+  const zeroed = new Map<Histogram<Label>, Set<string>>([[latency, new Set()], [workDuration, new Set()]]);
+  const histogram = (h: Histogram<Label>, owned: boolean, name: string): ReturnType<Histogram<Label>['labels']> => {
+    const names = zeroed.get(h)!;
+    if (owned && !names.has(name)) {
+      names.add(name);
+      h.zero(labels(name));
+    }
+    return h.labels(labels(name));
+  };
   const provider: WorkqueueMetricsProvider = {
     newDepthMetric: (name) => series(depth.labels(labels(name))),
     newAddsMetric: (name) => series(adds.labels(labels(name))),
-    newLatencyMetric: (name) => latency.labels(labels(name)),
-    newWorkDurationMetric: (name) => workDuration.labels(labels(name)),
+    newLatencyMetric: (name) => histogram(latency, ownsLatency, name),
+    newWorkDurationMetric: (name) => histogram(workDuration, ownsWorkDuration, name),
     newUnfinishedWorkSecondsMetric: (name) => series(unfinished.labels(labels(name))),
     newLongestRunningProcessorSecondsMetric: (name) => series(longest.labels(labels(name))),
     newRetriesMetric: (name) => series(retries.labels(labels(name))),
