@@ -13,7 +13,9 @@ import type { Shard } from './shard.js';
 
 /**
  * `reconciler`, but a request whose object carries this shard's drain label is acknowledged (`shard.handleDrain`)
- * and not reconciled. `informers` returns the caches of the sharded kind (one per cached namespace).
+ * and not reconciled, and a request whose object is not in this shard's cache (gone, or no longer labelled for this
+ * shard — e.g. the event of its own acknowledgement) is dropped: it is another shard's now, or nobody's, as the
+ * range modes treat it. `informers` returns the caches of the sharded kind (one per cached namespace).
  */
 export function withDrainHandshake(shard: Shard, reconciler: Reconciler | ReconcileFunc, informers: () => readonly SharedIndexInformer<KubeObject>[]): Reconciler {
   const reconcile: ReconcileFunc = typeof reconciler === 'function' ? reconciler : (req, ctx) => reconciler.reconcile(req, ctx);
@@ -21,7 +23,8 @@ export function withDrainHandshake(shard: Shard, reconciler: Reconciler | Reconc
     reconcile: async (req, ctx) => {
       const key = requestKey(req);
       const obj = informers().map((i) => i.getIndexer().getByKey(key)).find((o) => o !== undefined);
-      if (obj !== undefined && (await shard.handleDrain(obj, ctx.signal))) {
+      if (obj === undefined) return;
+      if (await shard.handleDrain(obj, ctx.signal)) {
         ctx.log.debug('drained: handed over to the sharder', { shard: shard.identity });
         return;
       }

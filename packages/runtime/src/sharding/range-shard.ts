@@ -269,7 +269,7 @@ export class RangeShard {
     for (const b of releasing) this.active.delete(b);
     this.updateScope();
     if (releasing.length > 0) {
-      this.log.info('releasing buckets', { buckets: releasing.length, generation });
+      this.log.info('releasing buckets', { buckets: releasing.length, active: this.active.size, generation, members });
       await this.whenDrained(releasing);
     }
     if (this.published !== generation) {
