@@ -14,11 +14,13 @@
 #                      `cluster` envtest profile (garbage collector, namespaces, Deployments -> ReplicaSets -> Pods,
 #                      scheduling, and Kubemark hollow nodes: a real kubelet with a fake runtime, no containers).
 #                      About 6 more minutes on 2 cores, once. kubemark is built with
-#                      envtest-cluster/kubemark-hollow-nodes-share-a-host.patch (next to this script) so that several
-#                      hollow nodes share one host, where upstream runs each in a pod of its own: the fake runtime's
-#                      socket and the kubelet's root dir under $TMPDIR (upstream: the fixed /tmp/kubelet_remote.sock,
-#                      shared by every node, and /tmp), no healthz on the fixed 127.0.0.1:10248, and the kubelet's
-#                      API on 127.0.0.1 only. The tree is restored after the build.
+#                      envtest-cluster/kubemark-hollow-nodes.patch (next to this script) so that several hollow nodes
+#                      share one host and run as any user, where upstream runs each in a privileged pod of its own:
+#                      the fake runtime's socket and the kubelet's root dir under $TMPDIR (upstream: the fixed
+#                      /tmp/kubelet_remote.sock, shared by every node, and /tmp), no healthz on the fixed
+#                      127.0.0.1:10248, the kubelet's API on 127.0.0.1 only, and no OOM watcher when /dev/kmsg cannot
+#                      be read (not root with kernel.dmesg_restrict=1; upstream's KubeletInUserNamespace does the
+#                      same). The tree is restored after the build.
 # The binaries land in $ENVTEST_DIR/bin (default ~/.cache/envtest/k8s-1.20.2/bin): hand that folder to tests as
 # KUBEBUILDER_ASSETS. A second run finds them there and returns at once (about 5 minutes the first time); when only
 # some are missing (e.g. informerbench, added later), only those are built.
@@ -117,7 +119,7 @@ missing=()
 for b in "${cluster_bins[@]}"; do [[ -x $BIN/$b ]] || missing+=("$b"); done
 if (( ${#missing[@]} )); then
   say "building ${missing[*]} for the cluster profile (about 6 minutes on 2 cores)"
-  KM_PATCH=$HACK/envtest-cluster/kubemark-hollow-nodes-share-a-host.patch
+  KM_PATCH=$HACK/envtest-cluster/kubemark-hollow-nodes.patch
   # Applied unless an interrupted earlier run left it applied.
   ( cd "$K" && { patch -s -p1 -R --dry-run <"$KM_PATCH" >/dev/null 2>&1 || patch -s -p1 -N -r - --no-backup-if-mismatch <"$KM_PATCH"; } ) \
     || { say "cannot apply $KM_PATCH to $K"; exit 1; }
