@@ -77,7 +77,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * (`system:masters`).
  */
 export class Envtest {
-  /** The control plane this runs (`full` or `crd-only`). */
+  /** The control plane this runs (`full`, `crd-only` or `cluster`). */
   readonly profile: EnvtestProfile;
   readonly dir: string;
   readonly apiserverUrl: string;
