@@ -5,9 +5,12 @@
 //   2. envtest binaries:  hack/setup-envtest.sh when KUBEBUILDER_ASSETS is unset or empty (kube-apiserver 1.20), and
 //                         hack/setup-envtest-1.36.sh when KUBEGEN_ENVTEST_1_36_ASSETS is (the CRD apiserver 1.36), and
 //                         hack/setup-prometheus.sh when KUBEGEN_PROMETHEUS_BIN is (Prometheus and promtool, Debian's)
-//   3. ONE control plane per profile: `full` (1.20) with every CRD in SHARED_CRD_PATHS
+//   3. ONE control plane per profile, started together: `full` (1.20) with every CRD in SHARED_CRD_PATHS
 //                         (dist/test/integration/support/crds.js), its kubeconfig path in KUBEGEN_TEST_KUBECONFIG;
-//                         `crd-only` (1.36, no CRDs), its kubeconfig path in KUBEGEN_TEST_KUBECONFIG_CRD_ONLY
+//                         `crd-only` (1.36, no CRDs), its kubeconfig path in KUBEGEN_TEST_KUBECONFIG_CRD_ONLY;
+//                         `cluster` (1.20 + controller-manager + scheduler + 3 hollow nodes) with CLUSTER_CRD_PATHS, its
+//                         kubeconfig path in KUBEGEN_TEST_KUBECONFIG_CLUSTER (about 10 s more than `full` to start,
+//                         about 450 MB; the test files that need it share it, as the others do)
 //   4. integration tests: node --test --test-concurrency=1 dist/test/integration/**/*.test.js
 //   5. stops the control planes; exits non-zero if any run failed.
 // Flags: --unit-only, --integration-only; any other arguments are passed to both `node --test` runs
@@ -113,20 +116,28 @@ if (!unitOnly) {
       ensureAssets('KUBEGEN_ENVTEST_1_36_ASSETS', 'hack/setup-envtest-1.36.sh');
       ensureAssets('KUBEGEN_PROMETHEUS_BIN', 'hack/setup-prometheus.sh');
       const { Envtest } = await import(pathToFileURL(path.join(root, 'packages/runtime/dist/testing/envtest/envtest.js')).href);
-      const { SHARED_CRD_PATHS } = await import(pathToFileURL(path.join(dist, 'test/integration/support/crds.js')).href);
+      const { CLUSTER_CRD_PATHS, SHARED_CRD_PATHS } = await import(pathToFileURL(path.join(dist, 'test/integration/support/crds.js')).href);
       const start = async (opts) => {
         const started = Date.now();
-        const env = await Envtest.start(opts);
+        // Three control planes start at once on a small machine: more time than envtest's default 20 s.
+        const env = await Envtest.start({ startTimeoutMs: 90_000, ...opts });
         envs.push(env);
         console.error(`run-tests: ${env.profile} control plane up at ${env.apiserverUrl} in ${Date.now() - started} ms`);
         return env;
       };
-      const full = await start({ crdPaths: [...SHARED_CRD_PATHS] });
-      const crdOnly = await start({ profile: 'crd-only' });
+      const started = await Promise.allSettled([
+        start({ crdPaths: [...SHARED_CRD_PATHS] }),
+        start({ profile: 'crd-only' }),
+        start({ profile: 'cluster', crdPaths: [...CLUSTER_CRD_PATHS] }),
+      ]);
+      const failure = started.find((r) => r.status === 'rejected');
+      if (failure) throw failure.reason;
+      const [full, crdOnly, cluster] = started.map((r) => r.value);
       const code = await runNodeTest(integration, 1, {
         ...process.env,
         KUBEGEN_TEST_KUBECONFIG: full.kubeconfigPath,
         KUBEGEN_TEST_KUBECONFIG_CRD_ONLY: crdOnly.kubeconfigPath,
+        KUBEGEN_TEST_KUBECONFIG_CLUSTER: cluster.kubeconfigPath,
       });
       if (code !== 0) failed = true;
     } catch (err) {

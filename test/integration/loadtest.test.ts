@@ -4,6 +4,8 @@
  * latency, through the CLI binary. The harness starts its own envtest (it must restart the apiserver, which the shared
  * control plane of the other tests cannot allow). Every Foo must have converged at the end (exit 0), and the report,
  * plot and log must say what happened. The 1,000-Foo run of the issue is the same command with --count 1000.
+ * With `--envtest cluster`, the Foos' Deployments run for real on hollow nodes and a Foo converges when its status
+ * reports all its replicas available.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -19,13 +21,17 @@ import { ensureSampleControllerBuilt } from './support/sample-controller-process
 const EXAMPLE = path.join(REPO_ROOT, 'examples/sample-controller');
 
 function runLoadtest(out: string, controller: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = [
-    CODEGEN_BIN, 'loadtest',
+  return runCodegenLoadtest([
     '--crd', 'artifacts/crd.yaml', '--template', 'loadtest/foo.yaml', '--check', 'loadtest/converged.mjs',
     '--count', '100', '--churn', '10', '--churn-patch', '{"spec":{"replicas":{{random 1 5}}}}', '--duration', '24',
     '--restart-apiserver-every', '10', '--freeze-watches-every', '13', '--freeze-for', '3', '--drop-connections-every', '7', '--latency', '2',
     '--timeout', '120', '--out', out, '--', ...controller,
-  ];
+  ], env);
+}
+
+/** `kubegen loadtest ARGS` in the example's folder, killed after 4 minutes. */
+function runCodegenLoadtest(loadtestArgs: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const args = [CODEGEN_BIN, 'loadtest', ...loadtestArgs];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: EXAMPLE, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -93,5 +99,35 @@ describe('kubegen loadtest on the sample controllers (envtest, 100 Foos, faults)
     const report = checkCommonReport(out, run);
     assert.equal(report.reconcile, null);
     assert.match(run.stdout, /reconcile: no metrics/);
+  });
+});
+
+describe('kubegen loadtest --envtest cluster: the sample controller with its Deployments run on hollow nodes', () => {
+  let tmp: string;
+  before(() => {
+    ensureSampleControllerBuilt();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-loadtest-cluster-'));
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('converges when every Foo reports its replicas available: real Pods, counted in the report and the plot', async () => {
+    const out = path.join(tmp, 'cluster');
+    const run = await runCodegenLoadtest([
+      '--envtest', 'cluster', '--nodes', '2',
+      '--crd', 'artifacts/crd.yaml', '--template', 'loadtest/foo.yaml', '--check', 'loadtest/available.mjs',
+      '--count', '12', '--churn', '2', '--churn-patch', '{"spec":{"replicas":{{random 1 3}}}}', '--duration', '8',
+      '--timeout', '150', '--out', out, '--', process.execPath, 'dist/main.js', '--kubeconfig={kubeconfig}', '--metrics-bind-address=127.0.0.1:{metricsPort}',
+    ]);
+    assert.equal(run.code, 0, `loadtest failed:\n${run.stdout}\n${run.stderr.slice(-3000)}`);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as LoadTestReport;
+    assert.equal(report.controlPlane, 'envtest cluster, 2 hollow nodes');
+    assert.equal(report.unreconciled, 0);
+    assert.equal(report.phases.delete.left, 0);
+    // Every Foo has at least one replica, each a Pod Running on a hollow node at convergence.
+    assert.ok(report.maxPodsRunning !== null && report.maxPodsRunning >= 12, `most Pods Running at once: ${report.maxPodsRunning}`);
+    assert.ok(report.samples.every((s) => s.podsRunning === null || typeof s.podsRunning === 'number'));
+    assert.match(run.stdout, /on envtest cluster, 2 hollow nodes/);
+    assert.match(run.stdout, /\npods running: max \d+, \d+ at the end\n/);
+    assert.match(fs.readFileSync(path.join(out, 'plot.svg'), 'utf8'), /Pods Running in the namespace/);
   });
 });

@@ -12,6 +12,8 @@
  *   is picked up, Ctrl-C leaves no process) → npm prune --omit=dev leaves no generator in node_modules → the pruned manager
  *   still runs, serving its metrics over HTTPS (a self-signed certificate) to the admin only. The node_modules size
  *   and the idle manager's RSS are printed as diagnostics (README quotes them).
+ * Before the RBAC check, the project's envtest suite runs once on the whole-cluster profile a user asks for with
+ * ENVTEST_PROFILE=cluster (controller-manager, scheduler, 3 hollow nodes: issue 26); every other run is on `full`.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -147,6 +149,17 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   const npmRun = (script: string, timeoutMs?: number) => run('npm', ['run', script], { cwd: project, env: userEnv, ...(timeoutMs ? { timeoutMs } : {}) });
   npmRun('generate');
 
+  // 3a. The envtest suite on the whole-cluster profile (ENVTEST_PROFILE=cluster: a controller-manager, a scheduler and
+  // 3 hollow nodes beside the apiserver), as the project's README shows it; the runs below are on the default `full`.
+  const clusterStarted = performance.now();
+  const onCluster = run('npm', ['run', 'test:envtest'], { cwd: project, env: { ...userEnv, ENVTEST_PROFILE: 'cluster' }, timeoutMs: 240_000 }).stdout;
+  assert.match(onCluster, /envtest: cluster profile, 3 hollow nodes, ready in [\d.]+ s/);
+  assert.match(onCluster, /✔ the controller marks a new Frigate Ready/);
+  assert.match(onCluster, /✔ the apiserver calls the Frigate webhooks/);
+  assert.match(onCluster, /✔ the apiserver converts Frigate between v2 and v1 through the webhook/);
+  assert.match(onCluster, /ℹ fail 0\b/);
+  t.diagnostic(`npm run test:envtest on the cluster profile: ${((performance.now() - clusterStarted) / 1000).toFixed(1)} s`);
+
   // 3b. RBAC as shipped: the envtest suite runs the manager as its ServiceAccount, bound to config/rbac as deployed.
   // Without the marker that lets the controller write a Frigate's status, `generate` drops the rule and test:envtest
   // fails naming the refused request and the marker; restored, the suite passes (step 4).
@@ -160,6 +173,7 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   assert.doesNotMatch(fs.readFileSync(path.join(project, 'config/rbac/role.yaml'), 'utf8'), /frigates\/status/);
   const refused = run('npm', ['run', 'test:envtest'], { cwd: project, env: userEnv, timeoutMs: 180_000, allowFailure: true });
   assert.notEqual(refused.status, 0, `test:envtest passes without the status rule:\n${refused.stdout}`);
+  assert.match(refused.stdout, /envtest: full profile, ready in [\d.]+ s/, 'the suite runs on `full` unless ENVTEST_PROFILE says otherwise');
   assert.match(refused.stdout, /✖ the controller marks a new Frigate Ready/);
   assert.match(
     refused.stdout,

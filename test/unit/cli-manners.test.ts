@@ -124,7 +124,7 @@ describe('mistakes on the command line', () => {
     assert.match(controller.err, /expected true or false \(did you mean false\?\)/);
     const profile = await cli(tmp, 'loadtest', '--envtest', 'crd-onyl', '--template', 't.yaml', '--count', '1', '--', 'node', 'c.js');
     assert.equal(profile.code, 2);
-    assert.match(profile.err, /argument 'crd-onyl' is invalid\. expected one of full, crd-only \(did you mean crd-only\?\)/);
+    assert.match(profile.err, /argument 'crd-onyl' is invalid\. expected one of full, crd-only, cluster \(did you mean crd-only\?\)/);
     const only = await cli(tmp, 'dashboard', '--only', 'prometheus_rules.yaml');
     assert.equal(only.code, 2);
     assert.match(only.err, /^error: --only prometheus_rules\.yaml: no such file \(did you mean prometheus_rule\.yaml\?\)/);

@@ -1,6 +1,7 @@
 /**
  * The envtest profiles without starting anything: where each finds its binaries, the errors that say how to get
- * them, and `require` naming what a profile cannot serve. test/integration/envtest-profiles.test.ts starts both.
+ * them, and `require` naming what a profile cannot serve. test/integration/envtest-profiles.test.ts starts `full` and
+ * `crd-only`, envtest-cluster.test.ts the `cluster` one.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -9,8 +10,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { findAssets, mergeFlags, parseDuration } from '@kubegen/runtime/internal/testing/envtest/envtest-assets.js';
 import { profileServes, requireCapabilities } from '@kubegen/runtime/internal/testing/envtest/envtest-profiles.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { hollowNodeNames } from '@kubegen/runtime/internal/testing/envtest/envtest-cluster.js';
 
-const ENV_VARS = ['KUBEBUILDER_ASSETS', 'ENVTEST_DIR', 'KUBEGEN_ENVTEST_1_36_ASSETS', 'ENVTEST_1_36_DIR', 'KUBEGEN_ENVTEST_1_36_APISERVER', 'KUBEGEN_ENVTEST_1_36_ETCD', 'TEST_ASSET_ETCD', 'TEST_ASSET_KUBE_APISERVER'];
+const ENV_VARS = [
+  'KUBEBUILDER_ASSETS', 'ENVTEST_DIR', 'KUBEGEN_ENVTEST_1_36_ASSETS', 'ENVTEST_1_36_DIR', 'KUBEGEN_ENVTEST_1_36_APISERVER', 'KUBEGEN_ENVTEST_1_36_ETCD', 'TEST_ASSET_ETCD',
+  'TEST_ASSET_KUBE_APISERVER', 'TEST_ASSET_KUBE_CONTROLLER_MANAGER', 'TEST_ASSET_KUBE_SCHEDULER', 'TEST_ASSET_KUBEMARK',
+];
 
 describe('envtest assets per profile', () => {
   let saved: Record<string, string | undefined>;
@@ -54,6 +60,34 @@ describe('envtest assets per profile', () => {
     assert.throws(() => findAssets(undefined, 'crd-only'), /empty\/etcd not found or not executable/);
   });
 
+  it('cluster takes kube-apiserver and the controller-manager, scheduler and kubemark from KUBEBUILDER_ASSETS', () => {
+    const etcd = touch('etcd');
+    const apiserver = touch('kube-apiserver');
+    process.env['KUBEBUILDER_ASSETS'] = dir;
+    // A folder made before the cluster binaries were added: one error names all three and how to build them.
+    assert.throws(
+      () => findAssets(undefined, 'cluster'),
+      /profile cluster\): kube-controller-manager, kube-scheduler, kubemark not found in .*: the cluster profile needs .* run `npx kubegen-setup-envtest`.*builds the three once/,
+    );
+    assert.deepEqual(findAssets(undefined, 'full'), { etcd, apiserver }, 'full does not need them');
+    const controllerManager = touch('kube-controller-manager');
+    const scheduler = touch('kube-scheduler');
+    const elsewhere = path.join(dir, 'my-kubemark');
+    fs.writeFileSync(elsewhere, '', { mode: 0o755 });
+    process.env['TEST_ASSET_KUBEMARK'] = elsewhere;
+    assert.deepEqual(findAssets(undefined, 'cluster'), { etcd, apiserver, cluster: { controllerManager, scheduler, kubemark: elsewhere } });
+  });
+
+  it('cluster looks in $ENVTEST_DIR/bin only when all five binaries are there', () => {
+    process.env['ENVTEST_DIR'] = dir;
+    fs.mkdirSync(path.join(dir, 'bin'));
+    for (const b of ['etcd', 'kube-apiserver']) fs.writeFileSync(path.join(dir, 'bin', b), '', { mode: 0o755 });
+    assert.equal(findAssets(undefined, 'full').apiserver, path.join(dir, 'bin', 'kube-apiserver'));
+    assert.throws(() => findAssets(undefined, 'cluster'), /profile cluster\): no binary directory for etcd/);
+    for (const b of ['kube-controller-manager', 'kube-scheduler', 'kubemark']) fs.writeFileSync(path.join(dir, 'bin', b), '', { mode: 0o755 });
+    assert.equal(findAssets(undefined, 'cluster').cluster?.kubemark, path.join(dir, 'bin', 'kubemark'));
+  });
+
   it('a per-binary override that is not executable is named', () => {
     process.env['KUBEGEN_ENVTEST_1_36_APISERVER'] = path.join(dir, 'nope');
     process.env['KUBEGEN_ENVTEST_1_36_ASSETS'] = dir;
@@ -85,5 +119,23 @@ describe('envtest profile capabilities', () => {
       /the 'crd-only' profile \(CRD apiserver 1\.36.*\) cannot serve rbac, events; the 'full' profile \(kube-apiserver 1\.20.*\) serves them/,
     );
     assert.throws(() => requireCapabilities('full', ['watch-list']), /the 'full' profile .* cannot serve watch-list; the 'crd-only' profile .* serves it/);
+  });
+
+  it('cluster serves what full does and garbage collection, namespace deletion, workloads and nodes; they send full there', () => {
+    assert.doesNotThrow(() => requireCapabilities('cluster', ['rbac', 'leases', 'admission-webhooks', 'garbage-collection', 'namespace-deletion', 'workloads', 'nodes']));
+    assert.throws(
+      () => requireCapabilities('full', ['events', 'garbage-collection', 'namespace-deletion']),
+      /the 'full' profile \(kube-apiserver 1\.20 \+ etcd 3\.4\) cannot serve garbage-collection, namespace-deletion; the 'cluster' profile \(kube-apiserver 1\.20 \+ etcd 3\.4 \+ kube-controller-manager \+ kube-scheduler \+ Kubemark hollow nodes\) serves them/,
+    );
+    assert.throws(() => requireCapabilities('crd-only', ['workloads']), /the 'crd-only' profile .* cannot serve workloads; the 'cluster' profile .* serves it/);
+    assert.throws(() => requireCapabilities('cluster', ['cel-validation']), /the 'cluster' profile .* cannot serve cel-validation; the 'crd-only' profile .* serves it/);
+    // Nothing serves CEL and nodes together: no profile is named.
+    assert.throws(() => requireCapabilities('full', ['cel-validation', 'nodes']), /cannot serve cel-validation, nodes$/);
+  });
+
+  it('cluster options are refused on another profile, and a node count must be a whole number', async () => {
+    await assert.rejects(Envtest.start({ profile: 'full', cluster: { nodes: 1 } }), /the cluster options need the 'cluster' profile, not 'full'/);
+    await assert.rejects(Envtest.start({ profile: 'cluster', cluster: { nodes: 1.5 } }), /cluster\.nodes must be a whole number >= 0, got 1\.5/);
+    assert.deepEqual(hollowNodeNames(2), ['hollow-node-0', 'hollow-node-1']);
   });
 });

@@ -147,6 +147,7 @@ function report(events: { t: number; event: string }[]): LoadTestReport {
     unreconciledNames: ['foo-3'],
     reconcile: { total: 20, errors: 1, errorRate: 0.05, p50: 0.01, p90: 0.02, p99: 0.05 },
     maxQueueDepth: 4,
+    maxPodsRunning: null,
     controller: { command: ['node', 'main.js'], exit: 0, exitedEarly: false, cpuSeconds: 1.5, peakRssMB: 80, logFile: 'c.log' },
     apiRequests: { byVerb: { list: 2, watch: 3 }, byResource: {} },
     samples: [
@@ -179,6 +180,18 @@ describe('report table and plot', () => {
     assert.match(svg, /restart &#60;script&#62;&#38;/);
     const unconverged = /<polyline fill="none" stroke="#d62728"[^>]*points="([^"]*)"/.exec(svg)![1]!.split(' ');
     assert.equal(unconverged.length, 2, 'the sample with an unknown value is left out');
+    assert.doesNotMatch(formatReport(report([])), /pods running/, 'no Pods line where Pods do not run');
+  });
+
+  it('where Pods run (envtest cluster), prints their peak and last count and plots them in a fourth panel', () => {
+    const r = report([]);
+    r.controlPlane = 'envtest cluster, 2 hollow nodes';
+    r.samples = r.samples.map((s, i) => ({ ...s, podsRunning: [0, 3, 2][i]! }));
+    r.maxPodsRunning = 3;
+    assert.match(formatReport(r), /\npods running: max 3, 2 at the end\n/);
+    const svg = plotSvg(r);
+    assert.equal((svg.match(/<polyline /g) ?? []).length, 4);
+    assert.match(svg, /Pods Running in the namespace \(max 3\)/);
   });
 });
 
@@ -288,13 +301,19 @@ describe('kubegen loadtest: bad command lines fail before anything starts', () =
     assert.equal(fs.existsSync(path.join(dir, 'rep')), false);
   });
 
-  it('refuses a check module without the function, --envtest with --kubeconfig, and a bad --count', async () => {
+  it('refuses a check module without the function, --envtest with --kubeconfig, --nodes without --envtest cluster, and a bad --count', async () => {
     const check = await runCli(dir, 'loadtest', '--template', 'ok.yaml', '--count', '1', '--check', 'check.mjs', '--', 'true');
     assert.equal(check.code, 1);
     assert.match(check.err, /check\.mjs: exports no function unconverged\(objects, ctx\)/);
     const both = await runCli(dir, 'loadtest', '--envtest', '--kubeconfig', 'k', '--template', 'ok.yaml', '--count', '1', '--', 'true');
     assert.equal(both.code, 1);
     assert.match(both.err, /--envtest and --kubeconfig exclude each other/);
+    for (const flags of [['--nodes', '2'], ['--envtest', 'full', '--nodes', '2'], ['--kubeconfig', 'k', '--nodes', '1']]) {
+      const nodes = await runCli(dir, 'loadtest', ...flags, '--template', 'ok.yaml', '--count', '1', '--out', 'rep', '--', 'true');
+      assert.equal(nodes.code, 1, flags.join(' '));
+      assert.match(nodes.err, /--nodes needs --envtest cluster/);
+      assert.equal(fs.existsSync(path.join(dir, 'rep')), false);
+    }
     const count = await runCli(dir, 'loadtest', '--template', 'ok.yaml', '--count', 'many', '--', 'true');
     assert.equal(count.code, 2);
     assert.match(count.err, /--count <n>' argument 'many' is invalid\. expected a number >= 0/);

@@ -9,6 +9,18 @@
 #                             workers (default 2)
 #   informerbench   <- informerbench/main.go (next to this script) built in the same tree (its vendored client-go and the
 #                      sample-controller's generated Foo informers): the client-go reference of `npm run bench:scale`
+#   kube-controller-manager, kube-scheduler, kubemark
+#                   <- cmd/kube-controller-manager, cmd/kube-scheduler and cmd/kubemark from the same tree: the
+#                      `cluster` envtest profile (garbage collector, namespaces, Deployments -> ReplicaSets -> Pods,
+#                      scheduling, and Kubemark hollow nodes: a real kubelet with a fake runtime, no containers).
+#                      About 6 more minutes on 2 cores, once. kubemark is built with
+#                      envtest-cluster/kubemark-hollow-nodes.patch (next to this script) so that several hollow nodes
+#                      share one host and run as any user, where upstream runs each in a privileged pod of its own:
+#                      the fake runtime's socket and the kubelet's root dir under $TMPDIR (upstream: the fixed
+#                      /tmp/kubelet_remote.sock, shared by every node, and /tmp), no healthz on the fixed
+#                      127.0.0.1:10248, the kubelet's API on 127.0.0.1 only, and no OOM watcher when /dev/kmsg cannot
+#                      be read (not root with kernel.dmesg_restrict=1; upstream's KubeletInUserNamespace does the
+#                      same). The tree is restored after the build.
 # The binaries land in $ENVTEST_DIR/bin (default ~/.cache/envtest/k8s-1.20.2/bin): hand that folder to tests as
 # KUBEBUILDER_ASSETS. A second run finds them there and returns at once (about 5 minutes the first time); when only
 # some are missing (e.g. informerbench, added later), only those are built.
@@ -18,7 +30,8 @@ set -euo pipefail
 ENVTEST_DIR=${ENVTEST_DIR:-$HOME/.cache/envtest/k8s-1.20.2}
 BIN=$ENVTEST_DIR/bin
 HACK=$(dirname "$(readlink -f "$0")")
-want=(etcd kube-apiserver kubectl sample-controller sample-controller-fast informerbench)
+want=(etcd kube-apiserver kubectl sample-controller sample-controller-fast informerbench
+      kube-controller-manager kube-scheduler kubemark)
 done_already=1
 for b in "${want[@]}"; do [[ -x $BIN/$b ]] || done_already=0; done
 say() { echo "setup-envtest: $*" >&2; }
@@ -100,6 +113,21 @@ if [[ ! -x $BIN/informerbench ]]; then
     || { rm -rf "$K/cmd/informerbench"; say "build of informerbench failed; see $ENVTEST_DIR/build.log"; tail -20 "$ENVTEST_DIR/build.log" >&2; exit 1; }
   cp "$K/_output/bin/informerbench" "$BIN/informerbench"
   rm -rf "$K/cmd/informerbench"
+fi
+cluster_bins=(kube-controller-manager kube-scheduler kubemark)
+missing=()
+for b in "${cluster_bins[@]}"; do [[ -x $BIN/$b ]] || missing+=("$b"); done
+if (( ${#missing[@]} )); then
+  say "building ${missing[*]} for the cluster profile (about 6 minutes on 2 cores)"
+  KM_PATCH=$HACK/envtest-cluster/kubemark-hollow-nodes.patch
+  # Applied unless an interrupted earlier run left it applied.
+  ( cd "$K" && { patch -s -p1 -R --dry-run <"$KM_PATCH" >/dev/null 2>&1 || patch -s -p1 -N -r - --no-backup-if-mismatch <"$KM_PATCH"; } ) \
+    || { say "cannot apply $KM_PATCH to $K"; exit 1; }
+  unpatch() { ( cd "$K" && patch -s -p1 -R -r - --no-backup-if-mismatch <"$KM_PATCH" ); }
+  kmake "${missing[@]/#/cmd/}" \
+    || { unpatch; say "build of ${missing[*]} failed; see $ENVTEST_DIR/build.log"; tail -20 "$ENVTEST_DIR/build.log" >&2; exit 1; }
+  unpatch
+  for b in "${missing[@]}"; do cp "$K/_output/bin/$b" "$BIN/$b"; done
 fi
 [[ -x $BIN/etcd ]] || cp /usr/bin/etcd "$BIN/etcd"
 [[ -x $BIN/kubectl ]] || cp "$(command -v kubectl)" "$BIN/kubectl"

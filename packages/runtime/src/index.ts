@@ -280,10 +280,12 @@ export type {
 } from './webhook/admission.js';
 export { ConversionHandler, conversionWebhook } from './webhook/conversion.js';
 export type { ConversionOptions, ConversionRequest, ConversionResponse, SpokeConversion } from './webhook/conversion.js';
-export { generateClientCertificate, generateServingCertificate, writeServingCertificate } from './certs/self-signed.js';
+export { generateCertificateSet, generateClientCertificate, generateServingCertificate, writeServingCertificate } from './certs/self-signed.js';
 export { CertWatcher } from './certs/cert-watcher.js';
 export type { CertificatePair, CertWatcherOptions } from './certs/cert-watcher.js';
-export type { CertificateFileNames, ClientCertificateOptions, ServingCertificate, ServingCertificateOptions } from './certs/self-signed.js';
+export type {
+  CertificateFileNames, CertificateRequest, CertificateSet, ClientCertificateOptions, ServingCertificate, ServingCertificateOptions,
+} from './certs/self-signed.js';
 
 // Label and field selectors (apimachinery `labels`, `fields`)
 export {

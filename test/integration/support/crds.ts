@@ -23,6 +23,15 @@ export const SHARED_CRD_PATHS: readonly string[] = [
   path.join(REPO_ROOT, 'fixtures/test-crds'),
 ];
 
+/** fixtures/gc: a Parent and a Child kind for the garbage-collection scenarios (support/deletion-scenarios.ts). */
+export const GC_CRDS: string = path.join(REPO_ROOT, 'fixtures/gc/crds.yaml');
+
+/**
+ * The CRDs of the shared `cluster` control plane: the shared ones and the garbage-collection kinds, installed before
+ * its controller-manager starts so that the garbage collector watches them from the beginning.
+ */
+export const CLUSTER_CRD_PATHS: readonly string[] = [...SHARED_CRD_PATHS, GC_CRDS];
+
 /** sample-controller's Foo: namespaced, status subresource. */
 export const FOO: ResourceInfo = {
   group: 'samplecontroller.k8s.io',

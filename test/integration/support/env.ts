@@ -1,7 +1,8 @@
 /**
- * How integration tests get a control plane. `sharedEnv()` uses the one `hack/run-tests.mjs` started (its kubeconfig
- * path is in `KUBEGEN_TEST_KUBECONFIG`); when a test file runs on its own it starts an `Envtest` with
- * `SHARED_CRD_PATHS` for that file and stops it when the last holder calls `release()`.
+ * How integration tests get a control plane. `sharedEnv()` uses the one `hack/run-tests.mjs` started for the profile
+ * (its kubeconfig path is in `KUBEGEN_TEST_KUBECONFIG`, `..._CRD_ONLY` or `..._CLUSTER`); when a test file runs on its
+ * own it starts an `Envtest` of that profile (with `SHARED_CRD_PATHS` on `full`, `CLUSTER_CRD_PATHS` on `cluster`)
+ * for that file and stops it when the last holder calls `release()`.
  * Tests must isolate themselves: `newNamespace()` gives a fresh namespace, cluster-scoped objects need unique names.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,7 +13,7 @@ import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import type { EnvtestProfile } from '@kubegen/runtime/internal/testing/envtest/envtest-profiles.js';
 import { installCrds, readCrdPaths } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
-import { SHARED_CRD_PATHS } from './crds.js';
+import { CLUSTER_CRD_PATHS, SHARED_CRD_PATHS } from './crds.js';
 
 export const KUBECONFIG_ENV = 'KUBEGEN_TEST_KUBECONFIG';
 
@@ -36,9 +37,18 @@ export interface TestEnv {
 /** Where `hack/run-tests.mjs` puts the kubeconfig of the shared `crd-only` (CRD apiserver 1.36) control plane. */
 export const KUBECONFIG_CRD_ONLY_ENV = 'KUBEGEN_TEST_KUBECONFIG_CRD_ONLY';
 
+/** Where `hack/run-tests.mjs` puts the kubeconfig of the shared `cluster` control plane (3 hollow nodes). */
+export const KUBECONFIG_CLUSTER_ENV = 'KUBEGEN_TEST_KUBECONFIG_CLUSTER';
+
+const KUBECONFIG_ENVS: Record<EnvtestProfile, string> = { full: KUBECONFIG_ENV, 'crd-only': KUBECONFIG_CRD_ONLY_ENV, cluster: KUBECONFIG_CLUSTER_ENV };
+const PROFILE_CRDS: Record<EnvtestProfile, readonly string[]> = { full: SHARED_CRD_PATHS, 'crd-only': [], cluster: CLUSTER_CRD_PATHS };
+
 /** Options of {@link sharedEnv}. */
 export interface SharedEnvOptions {
-  /** Which control plane (default `full`, kube-apiserver 1.20); `crd-only` is the CRD apiserver 1.36. */
+  /**
+   * Which control plane (default `full`, kube-apiserver 1.20); `crd-only` is the CRD apiserver 1.36, `cluster` is
+   * `full` with a controller-manager, a scheduler and 3 hollow nodes.
+   */
   profile?: EnvtestProfile;
   /** CRD files this test needs on top of the profile's (installed or updated, and Established, before returning). */
   crdPaths?: readonly string[];
@@ -53,9 +63,9 @@ interface Base {
 const shared = new Map<EnvtestProfile, { base: Promise<Base>; holders: number }>();
 
 async function boot(profile: EnvtestProfile): Promise<Base> {
-  const path = process.env[profile === 'full' ? KUBECONFIG_ENV : KUBECONFIG_CRD_ONLY_ENV];
+  const path = process.env[KUBECONFIG_ENVS[profile]];
   if (path) return { kubeConfig: loadKubeConfig({ kubeconfig: path }), kubeconfigPath: path, envtest: undefined };
-  const envtest = await Envtest.start({ profile, crdPaths: profile === 'full' ? [...SHARED_CRD_PATHS] : [] });
+  const envtest = await Envtest.start({ profile, crdPaths: [...PROFILE_CRDS[profile]] });
   return { kubeConfig: envtest.kubeConfig, kubeconfigPath: envtest.kubeconfigPath, envtest };
 }
 
@@ -87,7 +97,7 @@ export async function sharedEnv(opts: SharedEnvOptions = {}): Promise<TestEnv> {
     profile,
     transport,
     newTransport: (o) => new HttpTransport(base.kubeConfig, o),
-    newNamespace: async (prefix = 'test') => (profile === 'full' ? createTestNamespace(transport, prefix) : testNamespaceName(prefix)),
+    newNamespace: async (prefix = 'test') => (profile === 'crd-only' ? testNamespaceName(prefix) : createTestNamespace(transport, prefix)),
     async release() {
       if (released) return;
       released = true;

@@ -1,10 +1,14 @@
 /**
  * `kubegen loadtest`: the CLI over the runtime's load, stress and fault harness (`@kubegen/runtime/testing/loadtest`).
  *
- *   kubegen loadtest [--envtest [full|crd-only] | --kubeconfig K] --crd FILE... --template OBJECT.yaml --count N
+ *   kubegen loadtest [--envtest [full|crd-only|cluster] [--nodes N] | --kubeconfig K] --crd FILE... --template OBJECT.yaml --count N
  *                    [--churn PER_S] [--churn-patch JSON] [--duration S] [--restart-apiserver-every S]
  *                    [--freeze-watches-every S] [--freeze-for S] [--drop-connections-every S] [--latency MS]
  *                    [--metrics-url URL] [--check FILE.mjs] [--out DIR] -- CONTROLLER COMMAND...
+ *
+ * `--envtest cluster` runs the controller against a whole cluster on this machine (controller-manager, scheduler and
+ * `--nodes` Kubemark hollow nodes, default 3): the Deployments, Jobs or Pods a workload operator makes are scheduled
+ * and Running, and the report counts the Pods Running in the run's namespace.
  *
  * Prints the report table on stdout (progress on stderr) and exits 0 when every object converged, the deletes
  * completed and the controller ran to the end; 1 otherwise (so CI can gate on it); 2 on a bad command line.
@@ -17,6 +21,7 @@ import { choiceParser } from './suggest.js';
 
 interface LoadtestFlags {
   envtest?: string | boolean;
+  nodes?: number;
   kubeconfig?: string;
   crd?: string[];
   template: string;
@@ -37,6 +42,8 @@ interface LoadtestFlags {
   out: string;
 }
 
+const ENVTEST_PROFILES = ['full', 'crd-only', 'cluster'] as const;
+
 function nonNegative(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number >= 0');
@@ -55,7 +62,12 @@ export function addLoadtestCommand(program: Command, io: { cwd: string; stdout: 
     .command('loadtest')
     .description('load, stress and fault test a controller: create N objects, churn them, inject faults, report convergence, latency, CPU, RSS (report.json, plot.svg)')
     .argument('<command...>', 'the controller command, after --; placeholders {kubeconfig}, {namespace}, {metricsPort}')
-    .addOption(new Option('--envtest [profile]', 'start an envtest control plane (the default): full (kube-apiserver 1.20) or crd-only (1.36)').choices(['full', 'crd-only']).argParser(choiceParser(['full', 'crd-only'])))
+    .addOption(
+      new Option('--envtest [profile]', 'start an envtest control plane (the default): full (kube-apiserver 1.20), crd-only (1.36) or cluster (full + controller-manager, scheduler, hollow nodes)')
+        .choices(ENVTEST_PROFILES)
+        .argParser(choiceParser(ENVTEST_PROFILES)),
+    )
+    .option('--nodes <n>', 'hollow nodes of --envtest cluster (default 3)', count)
     .option('--kubeconfig <file>', 'use this cluster instead of an envtest (no apiserver restarts then)')
     .option('--crd <files...>', 'CRD files or folders to install first')
     .requiredOption('--template <file>', 'the object to create, YAML; placeholders {{name}}, {{i}}, {{random A B}}')
@@ -81,6 +93,8 @@ export function addLoadtestCommand(program: Command, io: { cwd: string; stdout: 
 
 async function runLoadtestCommand(command: string[], flags: LoadtestFlags, io: { cwd: string; stdout: (s: string) => void; stderr: { write(s: string): unknown } }): Promise<number> {
   if (flags.envtest !== undefined && flags.kubeconfig !== undefined) throw new CliInputError('--envtest and --kubeconfig exclude each other');
+  const profile = typeof flags.envtest === 'string' ? (flags.envtest as (typeof ENVTEST_PROFILES)[number]) : 'full';
+  if (flags.nodes !== undefined && (flags.kubeconfig !== undefined || profile !== 'cluster')) throw new CliInputError('--nodes needs --envtest cluster');
   const lt = await import('@kubegen/runtime/testing/loadtest');
   const resolve = (p: string): string => path.resolve(io.cwd, p);
   const asInputError = (err: unknown): never => {
@@ -99,7 +113,7 @@ async function runLoadtestCommand(command: string[], flags: LoadtestFlags, io: {
   // Failures of the run itself (no envtest binaries, a CRD that is not served, a controller that cannot start) are
   // the user's setup, reported as one line.
   const report = await lt.runLoadTest({
-    ...(flags.kubeconfig !== undefined ? { kubeconfig: resolve(flags.kubeconfig) } : { envtest: { profile: flags.envtest === 'crd-only' ? 'crd-only' : 'full' } }),
+    ...(flags.kubeconfig !== undefined ? { kubeconfig: resolve(flags.kubeconfig) } : { envtest: { profile, ...(flags.nodes !== undefined ? { nodes: flags.nodes } : {}) } }),
     crdPaths: (flags.crd ?? []).map(resolve),
     template,
     count: flags.count,

@@ -60,12 +60,8 @@ function serial(): string {
 
 /** Makes a CA and a serving certificate for `hosts`, signed by it. Takes about 10 ms once the library is loaded. */
 export async function generateServingCertificate(opts: ServingCertificateOptions = {}): Promise<ServingCertificate> {
-  const hosts = opts.hosts && opts.hosts.length > 0 ? opts.hosts : ['localhost', '127.0.0.1', '::1'];
-  return issue('kubegen-webhook-ca', `CN=${dnEscape(opts.commonName ?? hosts[0]!)}`, opts.validityDays, async (x) => [
-    new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature | x.KeyUsageFlags.keyEncipherment, true),
-    new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.serverAuth]),
-    new x.SubjectAlternativeNameExtension(hosts.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }))),
-  ]);
+  const { caCert, certs } = await generateCertificateSet('kubegen-webhook-ca', { leaf: { server: opts } }, opts.validityDays);
+  return { caCert, ...certs.leaf };
 }
 
 /** Options of `generateClientCertificate`: the user and groups the apiserver reads from it, and its validity. */
@@ -83,11 +79,8 @@ export interface ClientCertificateOptions {
  * `--client-ca-file` set to `caCert` authenticates its holder as user `commonName` in groups `organizations`.
  */
 export async function generateClientCertificate(opts: ClientCertificateOptions): Promise<ServingCertificate> {
-  const subject = [...(opts.organizations ?? []).map((o) => `O=${dnEscape(o)}`), `CN=${dnEscape(opts.commonName)}`].join(', ');
-  return issue('kubegen-client-ca', subject, opts.validityDays, async (x) => [
-    new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature, true),
-    new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.clientAuth]),
-  ]);
+  const { caCert, certs } = await generateCertificateSet('kubegen-client-ca', { leaf: { client: opts } }, opts.validityDays);
+  return { caCert, ...certs.leaf };
 }
 
 /** Drops the characters that would need escaping in an X.500 distinguished name. */
@@ -95,44 +88,86 @@ function dnEscape(s: string): string {
   return s.replace(/[,=+<>#;\\"]/g, '');
 }
 
-/** Makes a self-signed CA named `caName` and a leaf certificate with `subject` and `extensions`, signed by it. */
-async function issue(caName: string, subject: string, validityDays: number | undefined, extensions: (x: X509) => Promise<import('@peculiar/x509').Extension[]>): Promise<ServingCertificate> {
-  const x = await loadX509();
-  const notBefore = new Date(Date.now() - 60_000); // tolerate a little clock skew
-  const notAfter = new Date(Date.now() + (validityDays ?? 365) * 86_400_000);
-  const caKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const ca = await x.X509CertificateGenerator.createSelfSigned({
+/** A CA made by {@link makeCa}: its certificate and the key that signs leaves. */
+interface Ca {
+  cert: import('@peculiar/x509').X509Certificate;
+  keys: webcrypto.CryptoKeyPair;
+}
+
+function validity(validityDays: number | undefined): { notBefore: Date; notAfter: Date } {
+  // notBefore a minute back: tolerate a little clock skew.
+  return { notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + (validityDays ?? 365) * 86_400_000) };
+}
+
+async function makeCa(x: X509, caName: string, validityDays: number | undefined): Promise<Ca> {
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const cert = await x.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
     name: `CN=${caName}`,
-    notBefore,
-    notAfter,
-    keys: caKeys as never,
+    ...validity(validityDays),
+    keys: keys as never,
     signingAlgorithm: ALG,
     extensions: [
       new x.BasicConstraintsExtension(true, 0, true),
       new x.KeyUsagesExtension(x.KeyUsageFlags.keyCertSign | x.KeyUsageFlags.cRLSign | x.KeyUsageFlags.digitalSignature, true),
-      await x.SubjectKeyIdentifierExtension.create(caKeys.publicKey as never),
+      await x.SubjectKeyIdentifierExtension.create(keys.publicKey as never),
     ],
   });
+  return { cert, keys };
+}
+
+/** A leaf certificate with `subject` and `extensions`, signed by `ca`; PEM certificate and PKCS#8 PEM key. */
+async function signLeaf(x: X509, ca: Ca, subject: string, validityDays: number | undefined, extensions: import('@peculiar/x509').Extension[]): Promise<{ cert: string; key: string }> {
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const cert = await x.X509CertificateGenerator.create({
     serialNumber: serial(),
     subject,
-    issuer: ca.subject,
-    notBefore,
-    notAfter,
+    issuer: ca.cert.subject,
+    ...validity(validityDays),
     publicKey: keys.publicKey as never,
-    signingKey: caKeys.privateKey as never,
+    signingKey: ca.keys.privateKey as never,
     signingAlgorithm: ALG,
-    extensions: [
-      new x.BasicConstraintsExtension(false, undefined, true),
-      ...(await extensions(x)),
-      await x.AuthorityKeyIdentifierExtension.create(caKeys.publicKey as never),
-    ],
+    extensions: [new x.BasicConstraintsExtension(false, undefined, true), ...extensions, await x.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey as never)],
   });
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
   const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;
-  return { caCert: ca.toString('pem') + '\n', cert: cert.toString('pem') + '\n', key };
+  return { cert: cert.toString('pem') + '\n', key };
+}
+
+/** One certificate of {@link generateCertificateSet}: a client (user and groups) or a server (hosts). */
+export type CertificateRequest = { client: ClientCertificateOptions } | { server: ServingCertificateOptions };
+
+/** What {@link generateCertificateSet} made: the CA certificate and each requested certificate with its key, by name. */
+export interface CertificateSet<K extends string> {
+  caCert: string;
+  certs: Record<K, { cert: string; key: string }>;
+}
+
+/**
+ * Makes ONE CA named `caName` and every certificate in `requests`, all signed by it (the key of the CA is dropped):
+ * what a small cluster needs, whose components trust one CA for clients (`--client-ca-file`) and for the apiserver.
+ */
+export async function generateCertificateSet<K extends string>(caName: string, requests: Record<K, CertificateRequest>, validityDays?: number): Promise<CertificateSet<K>> {
+  const x = await loadX509();
+  const ca = await makeCa(x, caName, validityDays);
+  const certs = {} as Record<K, { cert: string; key: string }>;
+  for (const [name, req] of Object.entries(requests) as [K, CertificateRequest][]) {
+    if ('client' in req) {
+      const subject = [...(req.client.organizations ?? []).map((o) => `O=${dnEscape(o)}`), `CN=${dnEscape(req.client.commonName)}`].join(', ');
+      certs[name] = await signLeaf(x, ca, subject, validityDays, [
+        new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature, true),
+        new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.clientAuth]),
+      ]);
+    } else {
+      const hosts = req.server.hosts && req.server.hosts.length > 0 ? req.server.hosts : ['localhost', '127.0.0.1', '::1'];
+      certs[name] = await signLeaf(x, ca, `CN=${dnEscape(req.server.commonName ?? hosts[0]!)}`, validityDays, [
+        new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature | x.KeyUsageFlags.keyEncipherment, true),
+        new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.serverAuth]),
+        new x.SubjectAlternativeNameExtension(hosts.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }))),
+      ]);
+    }
+  }
+  return { caCert: ca.cert.toString('pem') + '\n', certs };
 }
 
 /** File names a webhook server reads from its certificate folder (controller-runtime's defaults). */

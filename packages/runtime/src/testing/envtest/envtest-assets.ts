@@ -7,17 +7,30 @@
  * The `crd-only` profile (CRD apiserver 1.36) reads `KUBEGEN_ENVTEST_1_36_ASSETS` (folder with `etcd` and
  * `apiextensions-apiserver`; default `~/.cache/envtest/k8s-1.36/bin`, where `kubegen-setup-envtest-1.36` puts them)
  * and the per-binary overrides `KUBEGEN_ENVTEST_1_36_ETCD` and `KUBEGEN_ENVTEST_1_36_APISERVER`.
+ * The `cluster` profile reads the `full` profile's folder, which must also hold `kube-controller-manager`,
+ * `kube-scheduler` and `kubemark` (overrides `TEST_ASSET_KUBE_CONTROLLER_MANAGER`, `TEST_ASSET_KUBE_SCHEDULER`,
+ * `TEST_ASSET_KUBEMARK`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { EnvtestProfile } from './envtest-profiles.js';
 
-/** Paths of the two control-plane binaries envtest runs, as {@link findAssets} resolved them. */
+/** Paths of the control-plane binaries envtest runs, as {@link findAssets} resolved them. */
 export interface EnvtestAssets {
   etcd: string;
-  /** `kube-apiserver` (profile `full`) or `apiextensions-apiserver` (profile `crd-only`). */
+  /** `kube-apiserver` (profiles `full` and `cluster`) or `apiextensions-apiserver` (profile `crd-only`). */
   apiserver: string;
+  /** The `cluster` profile's other binaries (absent for the other profiles). */
+  cluster?: ClusterAssets;
+}
+
+/** The binaries the `cluster` profile runs besides etcd and kube-apiserver. */
+export interface ClusterAssets {
+  controllerManager: string;
+  scheduler: string;
+  /** Kubemark's hollow node (`kubemark --morph=kubelet`). */
+  kubemark: string;
 }
 
 /** How long envtest waits for the control plane to start unless configured (20 s, as controller-runtime). */
@@ -31,9 +44,13 @@ interface AssetLayout {
   apiserverBinary: string;
   etcdOverride: string;
   apiserverOverride: string;
+  /** More binaries the profile needs in the same folder: file name and per-binary override variable. */
+  extra: readonly { binary: string; override: string; key: keyof ClusterAssets }[];
   defaultDirs: () => string[];
   hint: string;
 }
+
+const FULL_DIRS = (): string[] => [path.join(process.env['ENVTEST_DIR'] || path.join(os.homedir(), '.cache', 'envtest', 'k8s-1.20.2'), 'bin'), '/usr/local/kubebuilder/bin'];
 
 const LAYOUTS: Record<EnvtestProfile, AssetLayout> = {
   full: {
@@ -41,14 +58,31 @@ const LAYOUTS: Record<EnvtestProfile, AssetLayout> = {
     apiserverBinary: 'kube-apiserver',
     etcdOverride: 'TEST_ASSET_ETCD',
     apiserverOverride: 'TEST_ASSET_KUBE_APISERVER',
-    defaultDirs: () => [path.join(process.env['ENVTEST_DIR'] || path.join(os.homedir(), '.cache', 'envtest', 'k8s-1.20.2'), 'bin'), '/usr/local/kubebuilder/bin'],
+    extra: [],
+    defaultDirs: FULL_DIRS,
     hint: 'set KUBEBUILDER_ASSETS or run `npx kubegen-setup-envtest` (shipped with @kubegen/runtime)',
+  },
+  cluster: {
+    dirEnv: 'KUBEBUILDER_ASSETS',
+    apiserverBinary: 'kube-apiserver',
+    etcdOverride: 'TEST_ASSET_ETCD',
+    apiserverOverride: 'TEST_ASSET_KUBE_APISERVER',
+    extra: [
+      { binary: 'kube-controller-manager', override: 'TEST_ASSET_KUBE_CONTROLLER_MANAGER', key: 'controllerManager' },
+      { binary: 'kube-scheduler', override: 'TEST_ASSET_KUBE_SCHEDULER', key: 'scheduler' },
+      { binary: 'kubemark', override: 'TEST_ASSET_KUBEMARK', key: 'kubemark' },
+    ],
+    defaultDirs: FULL_DIRS,
+    hint:
+      'the cluster profile needs kube-controller-manager, kube-scheduler and kubemark next to kube-apiserver: set KUBEBUILDER_ASSETS ' +
+      'or run `npx kubegen-setup-envtest` (shipped with @kubegen/runtime; builds the three once from the same source, about 6 minutes)',
   },
   'crd-only': {
     dirEnv: 'KUBEGEN_ENVTEST_1_36_ASSETS',
     apiserverBinary: 'apiextensions-apiserver',
     etcdOverride: 'KUBEGEN_ENVTEST_1_36_ETCD',
     apiserverOverride: 'KUBEGEN_ENVTEST_1_36_APISERVER',
+    extra: [],
     defaultDirs: () => [path.join(process.env['ENVTEST_1_36_DIR'] || path.join(os.homedir(), '.cache', 'envtest', 'k8s-1.36'), 'bin')],
     hint: 'set KUBEGEN_ENVTEST_1_36_ASSETS or run `npx kubegen-setup-envtest-1.36` (shipped with @kubegen/runtime; builds the CRD apiserver 1.36 once, about 6 minutes)',
   },
@@ -74,7 +108,7 @@ export function findAssets(assetsDir?: string, profile: EnvtestProfile = 'full')
   const dir =
     assetsDir ||
     process.env[layout.dirEnv] ||
-    layout.defaultDirs().find((d) => isExecutable(path.join(d, 'etcd')) && isExecutable(path.join(d, layout.apiserverBinary))) ||
+    layout.defaultDirs().find((d) => ['etcd', layout.apiserverBinary, ...layout.extra.map((e) => e.binary)].every((b) => isExecutable(path.join(d, b)))) ||
     '';
   const pick = (envVar: string, binary: string): string => {
     const override = process.env[envVar];
@@ -87,7 +121,14 @@ export function findAssets(assetsDir?: string, profile: EnvtestProfile = 'full')
     if (!isExecutable(file)) throw new Error(`envtest (profile ${profile}): ${file} not found or not executable: ${layout.hint}`);
     return file;
   };
-  return { etcd: pick(layout.etcdOverride, 'etcd'), apiserver: pick(layout.apiserverOverride, layout.apiserverBinary) };
+  const assets: EnvtestAssets = { etcd: pick(layout.etcdOverride, 'etcd'), apiserver: pick(layout.apiserverOverride, layout.apiserverBinary) };
+  if (layout.extra.length > 0) {
+    // All at once: a folder made before the cluster binaries were added to the setup lacks all three.
+    const missing = layout.extra.filter((e) => !process.env[e.override] && !isExecutable(path.join(dir, e.binary))).map((e) => e.binary);
+    if (missing.length > 0) throw new Error(`envtest (profile ${profile}): ${missing.join(', ')} not found in ${dir}: ${layout.hint}`);
+    assets.cluster = Object.fromEntries(layout.extra.map((e) => [e.key, pick(e.override, e.binary)])) as unknown as ClusterAssets;
+  }
+  return assets;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

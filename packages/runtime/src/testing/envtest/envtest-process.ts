@@ -83,6 +83,8 @@ export class ManagedProcess {
   private readonly child: ChildProcess;
   private readonly watchdog: ChildProcess | undefined;
   private readonly tail: string[] = [];
+  /** The first line that says why a Go program died (klog `F…`, `panic:`, `fatal error:`), kept past the tail. */
+  private fatal: string | undefined;
   private partial = '';
   private readonly exited: Promise<number | null>;
   private exitCode: number | null | undefined;
@@ -149,9 +151,13 @@ export class ManagedProcess {
     return this.exited;
   }
 
-  /** The last lines the process printed (for error messages). */
+  /**
+   * The last lines the process printed (for error messages), after the line that said why it died when that has
+   * scrolled out of them (a Go program's fatal error is followed by a long goroutine dump).
+   */
   output(): string {
-    return [...this.tail, this.partial].join('\n').trim();
+    const tail = [...this.tail, this.partial].join('\n').trim();
+    return this.fatal && !this.tail.includes(this.fatal) ? `${this.fatal}\n[...]\n${tail}` : tail;
   }
 
   /** SIGTERM to the group, then SIGKILL after `graceMs`; resolves when the process has exited. */
@@ -208,6 +214,7 @@ export class ManagedProcess {
     const lines = (this.partial + text).split('\n');
     this.partial = lines.pop() ?? '';
     for (const line of lines) {
+      if (this.fatal === undefined && /^(F\d{4} |panic: |fatal error: )/.test(line)) this.fatal = line;
       this.tail.push(line);
       if (this.tail.length > TAIL_LINES) this.tail.shift();
     }

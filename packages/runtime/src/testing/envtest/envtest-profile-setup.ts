@@ -1,12 +1,13 @@
 /**
  * Per-profile files and flags of the envtest apiserver: how the admin authenticates, and the flags that differ
- * between kube-apiserver 1.20 (`full`) and the CRD apiserver 1.36 (`crd-only`). The common flags (etcd, port,
- * cert dir, bind address) are set by `Envtest.start`.
+ * between kube-apiserver 1.20 (`full`, `cluster`) and the CRD apiserver 1.36 (`crd-only`). The common flags (etcd,
+ * port, cert dir, bind address) are set by `Envtest.start`.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateClientCertificate } from '../../certs/self-signed.js';
+import { writeClusterPki, type ClusterPki } from './envtest-cluster-pki.js';
 import { LEASE_CRD } from './envtest-lease-shim.js';
 
 /** How the envtest admin authenticates: the kubeconfig `user` entry, and the token when it is one. */
@@ -49,6 +50,32 @@ export function fullProfileSetup(dir: string): ProfileSetup {
       '--authorization-mode=RBAC',
       '--allow-privileged=true',
       '--disable-admission-plugins=ServiceAccount',
+    ],
+  };
+}
+
+/**
+ * kube-apiserver 1.20 with a controller-manager, a scheduler and hollow nodes behind it: the `full` setup, plus one
+ * CA for the components' client certificates (`--client-ca-file`) and the apiserver's serving certificate, the Node
+ * authorizer and NodeRestriction admission in front of the kubelets (`--authorization-mode=Node,RBAC`), and the
+ * ServiceAccount admission plugin back on (the controller-manager makes each namespace's `default` ServiceAccount
+ * and its token, so Pods get them mounted as in a cluster).
+ */
+export async function clusterProfileSetup(dir: string, nodeNames: readonly string[]): Promise<ProfileSetup & { pki: ClusterPki; serviceAccountKeyFile: string }> {
+  const full = fullProfileSetup(dir);
+  const pki = await writeClusterPki(dir, nodeNames);
+  const args = full.args.filter((a) => !a.startsWith('--disable-admission-plugins=') && !a.startsWith('--authorization-mode='));
+  return {
+    credentials: full.credentials,
+    pki,
+    serviceAccountKeyFile: path.join(dir, 'sa.key'),
+    args: [
+      ...args,
+      '--authorization-mode=Node,RBAC',
+      '--enable-admission-plugins=NodeRestriction',
+      `--client-ca-file=${pki.caFile}`,
+      `--tls-cert-file=${pki.servingCertFile}`,
+      `--tls-private-key-file=${pki.servingKeyFile}`,
     ],
   };
 }

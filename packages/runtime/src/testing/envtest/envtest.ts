@@ -3,10 +3,12 @@
  *
  * `Envtest.start()` creates a temp dir, starts etcd and an apiserver on free loopback ports (each in its own process
  * group, killed if this process exits or dies), waits for `/readyz`, writes an admin kubeconfig, and installs CRDs.
- * Two profiles (see `envtest-profiles.ts`): `full` runs kube-apiserver 1.20 (admin by bearer token; a service-account
- * key pair is generated) and `crd-only` runs the CRD apiserver of Kubernetes 1.36 (admin by a client certificate
- * in `system:masters`, made with `@peculiar/x509`). `require(...)` fails clearly when a test needs what its profile
- * cannot serve. There is no controller-manager: no garbage collection, namespaces never finish deleting.
+ * Three profiles (see `envtest-profiles.ts`): `full` runs kube-apiserver 1.20 (admin by bearer token; a
+ * service-account key pair is generated), `crd-only` runs the CRD apiserver of Kubernetes 1.36 (admin by a client
+ * certificate in `system:masters`, made with `@peculiar/x509`), and `cluster` runs `full` plus a controller-manager,
+ * a scheduler and hollow nodes (`envtest-cluster.ts`), started after the CRDs are installed and ready when the nodes
+ * are. `require(...)` fails clearly when a test needs what its profile cannot serve. Only `cluster` has a
+ * controller-manager: on the others nothing is garbage collected and namespaces never finish deleting.
  * `installProjectRbac(dir)` (`full` only) binds a project's config/rbac to its ServiceAccount and returns a kubeconfig
  * for it, so that a manager under test runs with the permissions it has when deployed.
  *
@@ -23,7 +25,9 @@ import { nullLogger } from '../../log.js';
 import { envAttachOutput, envStartTimeoutMs, envStopTimeoutMs, findAssets, mergeFlags, type EnvtestAssets } from './envtest-assets.js';
 import { installCrds, parseCrds, readCrdPaths, type CrdObject } from './envtest-crds.js';
 import { freePorts } from './envtest-ports.js';
-import { crdOnlyProfileSetup, fullProfileSetup, type AdminCredentials } from './envtest-profile-setup.js';
+import { ClusterProcesses, DEFAULT_CLUSTER_NODES, hollowNodeNames, type ClusterContext, type ClusterOptions, type EnvtestProcessInfo } from './envtest-cluster.js';
+import { writeComponentKubeconfigs } from './envtest-cluster-pki.js';
+import { clusterProfileSetup, crdOnlyProfileSetup, fullProfileSetup, type AdminCredentials, type ProfileSetup } from './envtest-profile-setup.js';
 import { profileServes, requireCapabilities, type EnvtestCapability, type EnvtestProfile } from './envtest-profiles.js';
 import { ManagedProcess, onAbnormalExit } from './envtest-process.js';
 import { clusterOf, runAsServiceAccount, type ServiceAccountIdentity } from './envtest-rbac.js';
@@ -31,8 +35,13 @@ import { readProjectRbac, type ProjectRbacOptions } from './project-rbac.js';
 
 /** Settings of {@link Envtest.start}: binaries, CRDs to install, timeouts and extra flags; all optional. */
 export interface EnvtestOptions {
-  /** Which control plane to run (default `full`, kube-apiserver 1.20); `crd-only` runs the CRD apiserver 1.36. */
+  /**
+   * Which control plane to run (default `full`, kube-apiserver 1.20); `crd-only` runs the CRD apiserver 1.36,
+   * `cluster` adds a controller-manager, a scheduler and hollow nodes to `full`.
+   */
   profile?: EnvtestProfile;
+  /** The `cluster` profile's settings (nodes, controllers, extra flags); refused with another profile. */
+  cluster?: ClusterOptions;
   /**
    * Folder with `etcd` and the profile's apiserver (default `$KUBEBUILDER_ASSETS` for `full`,
    * `$KUBEGEN_ENVTEST_1_36_ASSETS` for `crd-only`; see `findAssets`).
@@ -68,7 +77,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * (`system:masters`).
  */
 export class Envtest {
-  /** The control plane this runs (`full` or `crd-only`). */
+  /** The control plane this runs (`full`, `crd-only` or `cluster`). */
   readonly profile: EnvtestProfile;
   readonly dir: string;
   readonly apiserverUrl: string;
@@ -77,6 +86,9 @@ export class Envtest {
   readonly kubeConfig: KubeConfig;
   /** The admin's credentials (user `admin`, group `system:masters`): a bearer token, or a client certificate. */
   private readonly credentials: AdminCredentials;
+  /** The CA that signed the apiserver's serving certificate (the `cluster` profile); else TLS is not verified. */
+  private readonly caFile: string | undefined;
+  private cluster: ClusterProcesses | undefined;
   private readonly assets: EnvtestAssets;
   private readonly opts: EnvtestOptions;
   private readonly apiserverArgs: string[];
@@ -94,12 +106,14 @@ export class Envtest {
     apiPort: number;
     credentials: AdminCredentials;
     apiserverArgs: string[];
+    caFile?: string;
   }) {
     this.profile = init.opts.profile ?? 'full';
     this.dir = init.dir;
     this.assets = init.assets;
     this.opts = init.opts;
     this.credentials = init.credentials;
+    this.caFile = init.caFile;
     this.etcdUrl = `http://127.0.0.1:${init.etcdPort}`;
     this.apiserverUrl = `https://127.0.0.1:${init.apiPort}`;
     this.kubeconfigPath = path.join(init.dir, 'kubeconfig');
@@ -116,6 +130,8 @@ export class Envtest {
   /** Starts a control plane; on failure everything started is torn down and the error names the cause. */
   static async start(opts: EnvtestOptions = {}): Promise<Envtest> {
     const profile = opts.profile ?? 'full';
+    if (opts.cluster !== undefined && profile !== 'cluster') throw new Error(`envtest: the cluster options need the 'cluster' profile, not '${profile}'`);
+    const nodeNames = profile === 'cluster' ? hollowNodeNames(opts.cluster?.nodes ?? DEFAULT_CLUSTER_NODES) : [];
     const assets = findAssets(opts.assetsDir, profile);
     const crds = [
       ...readCrdPaths(opts.crdPaths ?? [], opts.errorIfCrdPathMissing === false),
@@ -133,14 +149,29 @@ export class Envtest {
         `--secure-port=${apiPort}`,
         '--bind-address=127.0.0.1',
       ];
-      const { credentials, args, crds: profileCrds = [] } = profile === 'full' ? fullProfileSetup(dir) : await crdOnlyProfileSetup(dir);
+      const cluster = profile === 'cluster' ? await clusterProfileSetup(dir, nodeNames) : undefined;
+      const { credentials, args, crds: profileCrds = [] }: ProfileSetup = cluster ?? (profile === 'full' ? fullProfileSetup(dir) : await crdOnlyProfileSetup(dir));
       const apiserverArgs = mergeFlags(common, args, opts.apiserverArgs ?? []);
-      const env = new Envtest({ dir, assets, opts, etcdPort, apiPort, credentials, apiserverArgs });
+      const env = new Envtest({ dir, assets, opts, etcdPort, apiPort, credentials, apiserverArgs, ...(cluster ? { caFile: cluster.pki.caFile } : {}) });
       try {
         await env.startEtcd(peerPort);
         await env.startApiServer();
+        // CRDs first: the garbage collector then watches their kinds from its first discovery (it rediscovers every 30 s).
         const all = [...profileCrds.map((c) => parseCrds(JSON.stringify(c))).flat(), ...crds];
         if (all.length > 0) await env.installCrds(all);
+        if (cluster) {
+          writeComponentKubeconfigs(cluster.pki, env.apiserverUrl);
+          const ctx: ClusterContext = {
+            dir,
+            apiserverUrl: env.apiserverUrl,
+            pki: cluster.pki,
+            serviceAccountKeyFile: cluster.serviceAccountKeyFile,
+            assets: assets.cluster!,
+            admin: env.admin,
+            attachOutput: opts.attachOutput ?? envAttachOutput(),
+          };
+          env.cluster = await ClusterProcesses.start(ctx, opts.cluster);
+        }
         return env;
       } catch (err) {
         await env.stop().catch(() => undefined);
@@ -164,6 +195,18 @@ export class Envtest {
    */
   get apiserverPid(): number | undefined {
     return this.apiserver && !this.apiserver.done ? this.apiserver.pid : undefined;
+  }
+
+  /**
+   * The control plane's running processes with their ids (etcd, the apiserver, and on `cluster` the
+   * controller-manager, the scheduler and each hollow node), e.g. to read their memory from `/proc/<pid>/status`.
+   */
+  processes(): EnvtestProcessInfo[] {
+    const own = [
+      { name: 'etcd', proc: this.etcd },
+      { name: path.basename(this.assets.apiserver), proc: this.apiserver },
+    ].flatMap(({ name, proc }) => (proc && !proc.done && proc.pid !== undefined ? [{ name, pid: proc.pid }] : []));
+    return [...own, ...(this.cluster?.processes() ?? [])];
   }
 
   /** Throws a clear error when this profile cannot serve every one of `capabilities` (see `envtest-profiles.ts`). */
@@ -218,7 +261,7 @@ export class Envtest {
     this.apiserver = proc;
     await this.waitUntil(proc, async () => {
       // The CRD apiserver's informer-sync check waits forever on core kinds that nothing serves.
-      const res = await this.admin.raw('GET', this.profile === 'full' ? '/readyz' : '/readyz?exclude=informer-sync', { timeoutMs: 2000 });
+      const res = await this.admin.raw('GET', this.profile === 'crd-only' ? '/readyz?exclude=informer-sync' : '/readyz', { timeoutMs: 2000 });
       return res.statusCode === 200;
     });
   }
@@ -244,6 +287,7 @@ export class Envtest {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    await this.cluster?.stop(this.stopTimeout());
     this.admin.close();
     await this.apiserver?.stop(this.stopTimeout());
     await this.etcd?.stop(this.stopTimeout());
@@ -301,7 +345,14 @@ export class Envtest {
     const config = {
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: 'envtest', cluster: { server: this.apiserverUrl, 'insecure-skip-tls-verify': true } }],
+      clusters: [
+        {
+          name: 'envtest',
+          cluster: this.caFile
+            ? { server: this.apiserverUrl, 'certificate-authority-data': fs.readFileSync(this.caFile).toString('base64') }
+            : { server: this.apiserverUrl, 'insecure-skip-tls-verify': true },
+        },
+      ],
       users: [{ name: 'envtest-admin', user: this.credentials.user }],
       contexts: [{ name: 'envtest', context: { cluster: 'envtest', user: 'envtest-admin', namespace: 'default' } }],
       'current-context': 'envtest',

@@ -1,6 +1,7 @@
 /**
- * `@kubegen/runtime/testing/envtest`: a real control plane for tests (etcd + kube-apiserver 1.20, or the CRD
- * apiserver 1.36 of the `crd-only` profile; as controller-runtime's envtest), CRD installation and per-test namespaces. Starts child processes and opens ports;
+ * `@kubegen/runtime/testing/envtest`: a real control plane for tests (etcd + kube-apiserver 1.20, the CRD apiserver
+ * 1.36 of the `crd-only` profile, or the whole cluster of the `cluster` profile with a controller-manager, a scheduler
+ * and Kubemark hollow nodes; as controller-runtime's envtest), CRD installation and per-test namespaces. Starts child processes and opens ports;
  * unit tests that only need a fake API should import `@kubegen/runtime/testing/fake` instead.
  */
 export * from './envtest.js';
@@ -9,6 +10,8 @@ export * from './envtest-crds.js';
 export * from './envtest-namespace.js';
 export { PROFILE_CAPABILITIES, PROFILE_DESCRIPTIONS, profileServes, requireCapabilities } from './envtest-profiles.js';
 export type { EnvtestCapability, EnvtestProfile } from './envtest-profiles.js';
+export { CLUSTER_CONTROLLERS, DEFAULT_CLUSTER_NODES } from './envtest-cluster.js';
+export type { ClusterOptions, EnvtestProcessInfo } from './envtest-cluster.js';
 export { freePort, freePorts } from './envtest-ports.js';
 export { ManagedProcess } from './envtest-process.js';
 export type { ManagedProcessOptions } from './envtest-process.js';

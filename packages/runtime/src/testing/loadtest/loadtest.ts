@@ -12,8 +12,10 @@
  * 5. deletes the objects and waits until they are gone, stops the controller (SIGTERM to its process group).
  *
  * Every second it samples unconverged objects, the controller's queue depth (from its `/metrics`, when given), CPU
- * and RSS. The report (`report.json`), a plot (`plot.svg`), the controller's log and the proxy kubeconfig are written
- * to `outDir`. Faults that need control of the apiserver need the envtest control plane.
+ * and RSS, and, where Pods run (the envtest `cluster` profile with its hollow nodes, or a real cluster), the Pods
+ * Running in the run's namespace: a workload operator's objects become real Pods there. The report (`report.json`), a
+ * plot (`plot.svg`), the controller's log and the proxy kubeconfig are written to `outDir`. Faults that need control
+ * of the apiserver need the envtest control plane.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,8 +25,10 @@ import { isAlreadyExists, isNotFound } from '../../client/errors.js';
 import { ResourceClient } from '../../client/resource-client.js';
 import type { KubeObject } from '../../client/types.js';
 import { Envtest } from '../envtest/envtest.js';
+import { DEFAULT_CLUSTER_NODES } from '../envtest/envtest-cluster.js';
 import { installCrds, readCrdPaths } from '../envtest/envtest-crds.js';
 import { NAMESPACE_RESOURCE } from '../envtest/envtest-namespace.js';
+import { builtinResources } from '../../builtin/resources.js';
 import type { EnvtestProfile } from '../envtest/envtest-profiles.js';
 import { freePort } from '../envtest/envtest-ports.js';
 import { ControllerProcess } from './controller-process.js';
@@ -36,8 +40,11 @@ import { scheduleFaults, type FaultOptions } from './faults.js';
 
 /** Settings of {@link runLoadTest}; `template`, `count`, `command` and `outDir` are required. */
 export interface LoadTestOptions {
-  /** Start an envtest control plane (default when no `kubeconfig`): profile and assets folder. */
-  envtest?: { profile?: EnvtestProfile; assetsDir?: string };
+  /**
+   * Start an envtest control plane (default when no `kubeconfig`): profile, assets folder, and on the `cluster`
+   * profile the number of hollow nodes (default 3).
+   */
+  envtest?: { profile?: EnvtestProfile; assetsDir?: string; nodes?: number };
   /** Use this cluster instead of an envtest (apiserver faults are not available then). */
   kubeconfig?: string;
   /** CRD files or folders installed before the run. */
@@ -96,8 +103,16 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
   try {
     let kubeconfigPath: string;
     if (usesEnvtest) {
-      say(`starting envtest (${opts.envtest?.profile ?? 'full'})`);
-      env = await Envtest.start({ profile: opts.envtest?.profile ?? 'full', ...(opts.envtest?.assetsDir ? { assetsDir: opts.envtest.assetsDir } : {}), crdPaths: opts.crdPaths ?? [], attachOutput: false });
+      const profile = opts.envtest?.profile ?? 'full';
+      if (opts.envtest?.nodes !== undefined && profile !== 'cluster') throw new Error(`hollow nodes need the envtest 'cluster' profile, not '${profile}'`);
+      say(`starting envtest (${describeEnvtest(profile, opts.envtest?.nodes)})`);
+      env = await Envtest.start({
+        profile,
+        ...(opts.envtest?.assetsDir ? { assetsDir: opts.envtest.assetsDir } : {}),
+        ...(profile === 'cluster' ? { cluster: { ...(opts.envtest?.nodes !== undefined ? { nodes: opts.envtest.nodes } : {}) } } : {}),
+        crdPaths: opts.crdPaths ?? [],
+        attachOutput: false,
+      });
       kubeconfigPath = env.kubeconfigPath;
     } else {
       kubeconfigPath = opts.kubeconfig!;
@@ -117,6 +132,13 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
     const resource = await discoverResource(admin.transport, opts.template.apiVersion, opts.template.kind);
     const namespace = resource.namespaced ? await makeNamespace(admin.transport) : '';
     const clientNow = (): ResourceClient<KubeObject> => new ResourceClient<KubeObject>(admin.transport, resource, namespace || undefined);
+    // Pods run only where there are nodes: on the cluster profile, or a real cluster.
+    const countsPods = namespace !== '' && (env ? env.serves('workloads') : true);
+    const podsRunning = async (): Promise<number | null> => {
+      if (!countsPods) return null;
+      const pods = new ResourceClient<KubeObject>(admin.transport, builtinResources.pods, namespace);
+      return pods.list({ fieldSelector: 'status.phase=Running' }).then((l) => l.items.length, () => null);
+    };
 
     proxy = await FaultProxy.start({ upstream, latencyMs: faults.latencyMs ?? 0 });
     const proxyKubeconfig = path.join(opts.outDir, 'kubeconfig');
@@ -161,8 +183,8 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
         const { cpuSeconds, rssMB } = controller!.stats();
         // While a phase waits for convergence it asks twice a second: take its answer rather than list all again.
         const recent = Date.now() - latest.at < 1000;
-        const [depth, left] = await Promise.all([metrics?.queueDepth(), recent ? latest.left : unconverged()]);
-        samples.push({ t, unconverged: left === undefined ? null : left.length, queueDepth: depth ?? null, rssMB, cpuSeconds });
+        const [depth, left, pods] = await Promise.all([metrics?.queueDepth(), recent ? latest.left : unconverged(), podsRunning()]);
+        samples.push({ t, unconverged: left === undefined ? null : left.length, queueDepth: depth ?? null, rssMB, cpuSeconds, ...(countsPods ? { podsRunning: pods } : {}) });
       })().finally(() => (sampling = false));
     }, 1000);
 
@@ -244,7 +266,7 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
 
     const report: LoadTestReport = {
       kind: { apiVersion: opts.template.apiVersion, kind: resource.kind, resource: resource.resource },
-      controlPlane: usesEnvtest ? `envtest ${env!.profile}` : `kubeconfig ${kubeconfigPath}`,
+      controlPlane: usesEnvtest ? `envtest ${describeEnvtest(env!.profile, opts.envtest?.nodes)}` : `kubeconfig ${kubeconfigPath}`,
       namespace,
       objects: opts.count,
       churnPerSecond: opts.churnPerSecond ?? 0,
@@ -255,6 +277,7 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
       unreconciledNames: reconverge.left.slice(0, 20),
       reconcile: metricsAfter ? MetricsReader.reconcileSummary(metricsAfter, metricsBefore ?? []) : null,
       maxQueueDepth: samples.reduce<number | null>((m, s) => (s.queueDepth === null ? m : Math.max(m ?? 0, s.queueDepth)), null),
+      maxPodsRunning: samples.reduce<number | null>((m, s) => (s.podsRunning === undefined || s.podsRunning === null ? m : Math.max(m ?? 0, s.podsRunning)), null),
       controller: controllerRun,
       apiRequests: proxy.counts,
       samples,
@@ -268,6 +291,11 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
     admin.transport?.close();
     await env?.stop();
   }
+}
+
+/** `full`, `crd-only`, or `cluster (N hollow nodes)`, for the log and the report. */
+function describeEnvtest(profile: EnvtestProfile, nodes: number | undefined): string {
+  return profile === 'cluster' ? `cluster, ${nodes ?? DEFAULT_CLUSTER_NODES} hollow nodes` : profile;
 }
 
 /** A fresh namespace `loadtest-<random>`; where namespaces are not served (envtest crd-only) just the name. */

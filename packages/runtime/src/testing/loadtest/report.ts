@@ -17,6 +17,8 @@ export interface Sample {
   queueDepth: number | null;
   rssMB: number;
   cpuSeconds: number;
+  /** Pods Running in the run's namespace, where Pods run (envtest `cluster`, a real cluster); absent elsewhere. */
+  podsRunning?: number | null;
 }
 
 /** What `runLoadTest` measured (`report.json`). */
@@ -41,6 +43,8 @@ export interface LoadTestReport {
   /** From the controller's `/metrics`; null without a metrics URL. */
   reconcile: ReconcileSummary | null;
   maxQueueDepth: number | null;
+  /** The most Pods Running in the namespace at once; null where Pods do not run (envtest `full`, `crd-only`). */
+  maxPodsRunning: number | null;
   controller: ControllerRun;
   apiRequests: RequestCounts;
   samples: Sample[];
@@ -73,6 +77,7 @@ export function formatReport(r: LoadTestReport): string {
       ? `reconcile: ${r.reconcile.total} (${r.reconcile.errors} errors, ${(r.reconcile.errorRate * 100).toFixed(2)} %), latency p50 ${ms(r.reconcile.p50)}, p90 ${ms(r.reconcile.p90)}, p99 ${ms(r.reconcile.p99)}`
       : 'reconcile: no metrics (give --metrics-url, or {metricsPort} in the command)',
     `queue depth: ${r.maxQueueDepth === null ? '-' : `max ${r.maxQueueDepth}`}`,
+    ...(r.maxPodsRunning === null || r.maxPodsRunning === undefined ? [] : [`pods running: max ${r.maxPodsRunning}, ${r.samples.at(-1)?.podsRunning ?? '-'} at the end`]),
     `controller: CPU ${r.controller.cpuSeconds.toFixed(2)} s, peak RSS ${r.controller.peakRssMB.toFixed(1)} MB, exit ${r.controller.exit}${r.controller.exitedEarly ? ' (ended before the run did!)' : ''}`,
     `API requests by verb: ${Object.entries(r.apiRequests.byVerb).sort().map(([v, n]) => `${v} ${n}`).join(', ')}`,
     `unreconciled at the end: ${r.unreconciled}${r.unreconciled > 0 ? ` (${r.unreconciledNames.join(', ')})` : ''}`,
@@ -92,6 +97,8 @@ export function plotSvg(r: LoadTestReport): string {
     { title: 'workqueue depth', color: '#1f77b4', points: r.samples.filter((s) => s.queueDepth !== null).map((s) => [s.t, s.queueDepth!]) },
     { title: 'controller RSS (MB)', color: '#2ca02c', points: r.samples.filter((s) => s.rssMB > 0).map((s) => [s.t, s.rssMB]) },
   ];
+  const pods = r.samples.filter((s) => s.podsRunning !== undefined && s.podsRunning !== null).map((s): [number, number] => [s.t, s.podsRunning!]);
+  if (pods.length > 0) series.push({ title: 'Pods Running in the namespace', color: '#9467bd', points: pods });
   const tMax = Math.max(1, r.totalSeconds, ...r.samples.map((s) => s.t));
   const x = (t: number): number => LEFT + ((W - LEFT - 20) * t) / tMax;
   const parts: string[] = [];
