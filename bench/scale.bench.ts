@@ -20,8 +20,11 @@
  *    to skip): right after a big sync V8's young generation is grown to its maximum (128 MB committed, empty),
  *    which a capped semi-space avoids; the goals are judged on the default flags.
  *
+ * 4. Sharding modes with the fanout example (issue 27): server-side shard selectors, client-side ranges and labels,
+ *    1-3 replicas at 10k and 30k Batches, against one unsharded replica (bench/support/fanout-run.ts).
+ *
  * Environment: `BENCH_SCALE_SIZES` (default `10000,50000,100000`), `BENCH_SCALE_RUNS`, `BENCH_SCALE_CONCURRENCY`
- * (parallel creates, default 64), `BENCH_SCALE_PARTS` (default `sample-controller,sharding,informer`),
+ * (parallel creates, default 64), `BENCH_SCALE_PARTS` (default `sample-controller,sharding,informer,fanout`),
  * `BENCH_SCALE_WORKERS` (sample-controller workers, default 2), `BENCH_SCALE_VARIANT_FLAGS`, `KUBEBUILDER_ASSETS`.
  * Timings on a shared machine are noisy: the apiserver, etcd and the measured process share its cores.
  */
@@ -30,6 +33,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
+import { fanoutPart } from './support/fanout-run.js';
 import { createFoos } from './support/foos.js';
 import type { SyncResult } from './support/informer-sync.js';
 import {
@@ -47,7 +51,7 @@ import {
 const SIZES = (process.env['BENCH_SCALE_SIZES'] ?? '10000,50000,100000').split(',').map(Number);
 const RUNS = Number(process.env['BENCH_SCALE_RUNS'] ?? 3);
 const CONCURRENCY = Number(process.env['BENCH_SCALE_CONCURRENCY'] ?? 64);
-const PARTS = (process.env['BENCH_SCALE_PARTS'] ?? 'sample-controller,sharding,informer').split(',');
+const PARTS = (process.env['BENCH_SCALE_PARTS'] ?? 'sample-controller,sharding,informer,fanout').split(',');
 const WORKERS = Number(process.env['BENCH_SCALE_WORKERS'] ?? 2);
 /** Node flags of the informational kubegen variant (none: no variant). */
 const VARIANT_FLAGS = (process.env['BENCH_SCALE_VARIANT_FLAGS'] ?? '--max-semi-space-size=16').split(' ').filter(Boolean);
@@ -202,17 +206,21 @@ async function informerPart(env: Envtest): Promise<void> {
 
 async function main(): Promise<void> {
   if (PARTS.includes('sample-controller') || PARTS.includes('sharding')) requireSampleControllerBuilt();
-  const assets = envtestAssets();
-  const t = performance.now();
-  const env = await Envtest.start({ assetsDir: assets, crdPaths: [SAMPLE_CONTROLLER_CRD], attachOutput: false });
-  console.log(`envtest (kube-apiserver 1.20) up in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  try {
-    if (PARTS.includes('sample-controller')) await sampleControllerPart(env);
-    if (PARTS.includes('sharding')) await shardingPart(env);
-    if (PARTS.includes('informer')) await informerPart(env);
-  } finally {
-    await env.stop();
+  if (PARTS.some((p) => p !== 'fanout')) {
+    const assets = envtestAssets();
+    const t = performance.now();
+    const env = await Envtest.start({ assetsDir: assets, crdPaths: [SAMPLE_CONTROLLER_CRD], attachOutput: false });
+    console.log(`envtest (kube-apiserver 1.20) up in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    try {
+      if (PARTS.includes('sample-controller')) await sampleControllerPart(env);
+      if (PARTS.includes('sharding')) await shardingPart(env);
+      if (PARTS.includes('informer')) await informerPart(env);
+    } finally {
+      await env.stop();
+    }
   }
+  // Control planes of its own (1.36 with the gate on and off, 1.20), one at a time.
+  if (PARTS.includes('fanout')) await fanoutPart();
 }
 
 main().catch((err: unknown) => {

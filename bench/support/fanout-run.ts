@@ -1,0 +1,193 @@
+/**
+ * `bench:scale`, part "fanout" (issue 27): the fanout example (examples/fanout: a Batch owns `spec.tasks` Tasks) at
+ * N Batches with 1, 2 and 3 replicas, in each sharding mode on the server that leads to it:
+ *   server  CRD apiserver 1.36, `ShardedListAndWatch` on (the apiserver filters by shard selector)
+ *   client  CRD apiserver 1.36, the gate off (every replica lists everything, keeps its ranges)
+ *   labels  kube-apiserver 1.20 (the sharder labels every Batch)
+ * and, as the reference of each server, one unsharded replica. One fresh control plane per mode. For each run: the
+ * Batches (one Task each) are created in a namespace of their own before the replicas start; convergence is the
+ * time from spawning them until every Batch's status says `readyTasks: 1` (seen by a watch); then, from each
+ * replica's `/metrics`: peak RSS (VmHWM), heap used, and its API writes (`rest_client_requests_total` POST, PUT,
+ * PATCH, DELETE: the Tasks, the statuses, the Leases, and on the label path the sharder's PATCHes of Batches and
+ * Tasks); the Batches left carrying a shard label (assignment writes); the apiserver's CPU seconds over the run.
+ *
+ * Environment: `BENCH_FANOUT_SIZES` (default `10000,30000`), `BENCH_FANOUT_MODES` (default `server,client,labels`),
+ * `BENCH_FANOUT_REPLICAS` (default `1,2,3`), `BENCH_FANOUT_WORKERS` (per replica, default 4).
+ * Done when (issue 27): server mode, 3 replicas converge 10k no slower than 1 (time ratio ≤ 1.0), with zero
+ * assignment writes, and each replica's peak RSS at 30k is at most 0.5× the single replica's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
+import { parsePrometheusText } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
+import { procCpuSeconds, procMemoryMB } from '@kubegen/runtime/internal/testing/loadtest/process-stats.js';
+import { batchResource, taskResource } from '../../examples/fanout/src/generated/fanout.kubegen.io/v1alpha1/register.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const MAIN = path.join(ROOT, 'examples/fanout/dist/main.js');
+const CRDS = ['batches', 'tasks'].map((p) => path.join(ROOT, `examples/fanout/config/crd/fanout.kubegen.io_${p}.yaml`));
+const TIMEOUT_MS = 600_000;
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+type Mode = 'server' | 'client' | 'labels';
+
+interface Replica {
+  peakRssMB: number;
+  heapMB: number;
+  writes: number;
+  patches: number;
+}
+
+interface Run {
+  label: string;
+  n: number;
+  seconds: number;
+  /** Batches carrying a shard label at convergence: the label path's assignment writes (one per Batch at least). */
+  labelled: number;
+  apiserverCpuSeconds: number;
+  replicas: Replica[];
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    }).on('error', reject);
+  });
+
+async function startEnv(mode: Mode): Promise<Envtest> {
+  if (mode === 'labels') return Envtest.start({ crdPaths: CRDS, attachOutput: false });
+  return Envtest.start({ profile: 'crd-only', crdPaths: CRDS, attachOutput: false, ...(mode === 'client' ? { apiserverArgs: ['--feature-gates=ShardedListAndWatch=false'] } : {}) });
+}
+
+async function createBatches(client: ResourceClient<KubeObject>, n: number, concurrency = 64): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < n; i = next++) {
+      await client.create({ apiVersion: 'fanout.kubegen.io/v1alpha1', kind: 'Batch', metadata: { name: `b-${i}` }, spec: { tasks: 1 } } as KubeObject);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** Resolves when all `n` Batches of `ns` report one ready Task. */
+async function convergenceWatcher(env: Envtest, ns: string, n: number): Promise<{ done: Promise<void>; stop(): Promise<void> }> {
+  const transport = env.transport();
+  const factory = new SharedInformerFactory(transport, { namespace: ns, logger: nullLogger });
+  const informer = factory.informerFor(batchResource);
+  const ready = new Set<string>();
+  let resolve!: () => void;
+  const done = new Promise<void>((r) => (resolve = r));
+  const see = (b: KubeObject): void => {
+    if ((b as { status?: { readyTasks?: number } }).status?.readyTasks === 1) ready.add(b.metadata!.name!);
+    if (ready.size >= n) resolve();
+  };
+  informer.addEventHandler({ onAdd: see, onUpdate: (_o, b) => see(b) });
+  factory.start();
+  await factory.waitForCacheSync({ timeoutMs: 60_000 });
+  return { done, stop: async () => { await factory.shutdown(); transport.close(); } };
+}
+
+async function scrape(port: number): Promise<{ heapMB: number; writes: number; patches: number }> {
+  const samples = parsePrometheusText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+  const heap = samples.find((s) => s.name === 'nodejs_heap_size_used_bytes')?.value ?? NaN;
+  const requests = samples.filter((s) => s.name === 'rest_client_requests_total');
+  const sum = (f: (m: string) => boolean): number => requests.filter((s) => f(s.labels['method'] ?? '')).reduce((a, s) => a + s.value, 0);
+  return { heapMB: heap / 1024 / 1024, writes: sum((m) => WRITES.has(m)), patches: sum((m) => m === 'PATCH') };
+}
+
+async function measure(env: Envtest, mode: Mode, replicas: number, sharded: boolean, n: number, workers: number): Promise<Run> {
+  const admin = env.transport();
+  const label = sharded ? `${mode} x${replicas}` : `unsharded (${mode === 'labels' ? '1.20' : mode === 'server' ? '1.36 gate on' : '1.36 gate off'})`;
+  const ns = mode === 'labels' ? await createTestNamespace(admin, 'bench-fanout') : `bench-fanout-${Math.random().toString(36).slice(2, 8)}`;
+  const batches = new ResourceClient<KubeObject>(admin, batchResource, ns);
+  const children: ChildProcess[] = [];
+  try {
+    process.stderr.write(`${label}: creating ${n} Batches in ${ns}...\n`);
+    await createBatches(batches, n);
+    const watcher = await convergenceWatcher(env, ns, n);
+    const ports = await Promise.all(Array.from({ length: replicas }, freePort));
+    const cpu0 = procCpuSeconds(env.apiserverPid!);
+    const t0 = performance.now();
+    let log = '';
+    for (let i = 0; i < replicas; i++) {
+      const args = [MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, `--workers=${workers}`, `--metrics-bind-address=127.0.0.1:${ports[i]}`, '--health-probe-bind-address=0', '--log-level=warn'];
+      if (sharded) args.push('--sharding', `--identity=replica-${i}`, `--sharding-mode=${mode}`);
+      const c = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      c.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
+      children.push(c);
+    }
+    const exits = children.map((c) => new Promise<'exited'>((r) => c.on('exit', () => r('exited'))));
+    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), TIMEOUT_MS).unref());
+    const outcome = await Promise.race([watcher.done.then(() => 'done' as const), ...exits, timeout]);
+    const seconds = (performance.now() - t0) / 1000;
+    await watcher.stop();
+    if (outcome !== 'done') throw new Error(`${label}: ${outcome} before every Batch was ready\n${log}`);
+    const apiserverCpuSeconds = procCpuSeconds(env.apiserverPid!) - cpu0;
+    const stats = await Promise.all(children.map(async (c, i) => ({ peakRssMB: procMemoryMB(c.pid!).hwmMB, ...(await scrape(ports[i]!)) })));
+    const labelled = ((await batches.list({ labelSelector: 'shard.kubegen.io/fanout' })).items ?? []).length;
+    return { label, n, seconds, labelled, apiserverCpuSeconds, replicas: stats };
+  } finally {
+    for (const c of children) c.kill('SIGKILL');
+    // No garbage collector on these control planes: the Tasks go explicitly.
+    await batches.deleteCollection().catch(() => undefined);
+    await new ResourceClient<KubeObject>(admin, taskResource, ns).deleteCollection().catch(() => undefined);
+    admin.close();
+  }
+}
+
+function row(r: Run, ref: Run | undefined): string {
+  const writes = r.replicas.reduce((a, x) => a + x.writes, 0);
+  const patches = r.replicas.reduce((a, x) => a + x.patches, 0);
+  const rss = Math.max(...r.replicas.map((x) => x.peakRssMB));
+  const heap = Math.max(...r.replicas.map((x) => x.heapMB));
+  const vs = ref ? `  time x${(r.seconds / ref.seconds).toFixed(2)}, peak RSS x${(rss / Math.max(...ref.replicas.map((x) => x.peakRssMB))).toFixed(2)}` : '';
+  return `${r.label.padEnd(26)} ${String(r.n).padStart(6)} ${r.seconds.toFixed(1).padStart(7)} s  apiserver ${r.apiserverCpuSeconds.toFixed(1).padStart(6)} CPU-s  writes ${String(writes).padStart(6)} (PATCH ${patches}, Batches labelled ${r.labelled})  per replica peak RSS ${r.replicas.map((x) => x.peakRssMB.toFixed(0)).join('/')} MB (max ${rss.toFixed(0)}), heap max ${heap.toFixed(0)} MB${vs}`;
+}
+
+/** Runs the part (see the module comment) and prints a row per run and the issue's goals. */
+export async function fanoutPart(): Promise<void> {
+  const sizes = (process.env['BENCH_FANOUT_SIZES'] ?? '10000,30000').split(',').map(Number);
+  const modes = (process.env['BENCH_FANOUT_MODES'] ?? 'server,client,labels').split(',') as Mode[];
+  const counts = (process.env['BENCH_FANOUT_REPLICAS'] ?? '1,2,3').split(',').map(Number);
+  const workers = Number(process.env['BENCH_FANOUT_WORKERS'] ?? 4);
+  console.log(`== fanout: sharded replicas by mode, ${workers} workers per replica (examples/fanout, one Task per Batch)`);
+  const all: Run[] = [];
+  for (const mode of modes) {
+    const env = await startEnv(mode);
+    try {
+      for (const n of sizes) {
+        const ref = await measure(env, mode, 1, false, n, workers);
+        console.log(row(ref, undefined));
+        all.push(ref);
+        for (const r of counts) {
+          const run = await measure(env, mode, r, true, n, workers);
+          console.log(row(run, ref));
+          all.push(run);
+        }
+      }
+    } finally {
+      await env.stop();
+    }
+  }
+  const find = (label: string, n: number): Run | undefined => all.find((r) => r.label.startsWith(label) && r.n === n);
+  const one = find('server x1', 10_000);
+  const three = find('server x3', 10_000);
+  if (one && three) {
+    console.log(`goal: server x3 vs x1 at 10000: time x${(three.seconds / one.seconds).toFixed(2)} (≤ 1.00), Batches labelled for assignment ${three.labelled} (0)`);
+  }
+  const single = find('server x1', 30_000);
+  const three30 = find('server x3', 30_000);
+  if (single && three30) {
+    const ratio = Math.max(...three30.replicas.map((x) => x.peakRssMB)) / Math.max(...single.replicas.map((x) => x.peakRssMB));
+    console.log(`goal: server x3 per-replica peak RSS vs x1 at 30000: x${ratio.toFixed(2)} (≤ 0.50)`);
+  }
+}
