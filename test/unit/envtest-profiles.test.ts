@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { findAssets, mergeFlags, parseDuration } from '@kubegen/runtime/internal/testing/envtest/envtest-assets.js';
 import { profileServes, requireCapabilities } from '@kubegen/runtime/internal/testing/envtest/envtest-profiles.js';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 
 const ENV_VARS = ['KUBEBUILDER_ASSETS', 'ENVTEST_DIR', 'KUBEGEN_ENVTEST_1_36_ASSETS', 'ENVTEST_1_36_DIR', 'KUBEGEN_ENVTEST_1_36_APISERVER', 'KUBEGEN_ENVTEST_1_36_ETCD', 'TEST_ASSET_ETCD', 'TEST_ASSET_KUBE_APISERVER'];
 
@@ -84,5 +85,16 @@ describe('envtest profile capabilities', () => {
       /the 'crd-only' profile \(CRD apiserver 1\.36.*\) cannot serve leases, events; the 'full' profile \(kube-apiserver 1\.20.*\) serves them/,
     );
     assert.throws(() => requireCapabilities('full', ['watch-list']), /the 'full' profile .* cannot serve watch-list; the 'crd-only' profile .* serves it/);
+  });
+
+  it('garbage collection: cluster (kube-controller-manager) and crd-only (kubegen\'s collector), not full', () => {
+    assert.ok(profileServes('cluster', 'garbage-collection') && profileServes('crd-only', 'garbage-collection'));
+    assert.throws(() => requireCapabilities('full', ['garbage-collection']), /the 'full' profile .* cannot serve garbage-collection; the 'crd-only' profile \(.*garbage collector\) serves it/);
+    assert.throws(() => requireCapabilities('crd-only', ['namespace-deletion']), /cannot serve namespace-deletion; the 'cluster' profile/);
+  });
+
+  it('the garbageCollector option is refused, before anything starts, with a profile other than crd-only', async () => {
+    await assert.rejects(Envtest.start({ profile: 'full', garbageCollector: true }), /the garbageCollector option needs the 'crd-only' profile, not 'full'/);
+    await assert.rejects(Envtest.start({ profile: 'cluster', garbageCollector: {} }), /needs the 'crd-only' profile, not 'cluster' \(it runs kube-controller-manager's\)/);
   });
 });

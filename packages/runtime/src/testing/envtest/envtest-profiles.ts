@@ -8,7 +8,9 @@
  *   kube-apiserver; `hack/setup-envtest-1.36.sh`, `KUBEGEN_ENVTEST_1_36_ASSETS`): `apiextensions.k8s.io` and custom
  *   resources only, with CEL validation rules, server-side apply and streaming lists (WatchList). There are no
  *   namespaces (a namespaced object may be created in any namespace name), no core kinds, Leases, Events, RBAC or
- *   admission webhooks; every authenticated request is allowed.
+ *   admission webhooks; every authenticated request is allowed. Owner references cascade (background, foreground,
+ *   orphan): envtest runs kubegen's own garbage collector beside it (`testing/gc`; `garbageCollector: false` turns it
+ *   off), differential-tested against kube-controller-manager's on `cluster`.
  * - `cluster`: `full` plus kube-controller-manager, kube-scheduler and N Kubemark hollow nodes (kubelets with a fake
  *   container runtime; the same `hack/setup-envtest.sh` builds them from the same tree): garbage collection,
  *   namespaces that finish deleting, Deployments -> ReplicaSets -> Pods scheduled onto Ready nodes and Running (no
@@ -52,7 +54,7 @@ export type EnvtestCapability =
 /** What each profile serves (the capabilities this harness and its tests rely on). */
 export const PROFILE_CAPABILITIES: Readonly<Record<EnvtestProfile, readonly EnvtestCapability[]>> = {
   full: ['custom-resources', 'namespaces', 'core-kinds', 'rbac', 'leases', 'events', 'admission-webhooks', 'conversion-webhooks', 'server-side-apply'],
-  'crd-only': ['custom-resources', 'cel-validation', 'server-side-apply', 'watch-list'],
+  'crd-only': ['custom-resources', 'cel-validation', 'server-side-apply', 'watch-list', 'garbage-collection'],
   cluster: [
     'custom-resources',
     'namespaces',
@@ -73,7 +75,7 @@ export const PROFILE_CAPABILITIES: Readonly<Record<EnvtestProfile, readonly Envt
 /** A line per profile for messages: which server and Kubernetes version it runs. */
 export const PROFILE_DESCRIPTIONS: Readonly<Record<EnvtestProfile, string>> = {
   full: 'kube-apiserver 1.20 + etcd 3.4',
-  'crd-only': 'CRD apiserver 1.36, i.e. apiextensions-apiserver, + etcd 3.5',
+  'crd-only': "CRD apiserver 1.36, i.e. apiextensions-apiserver, + etcd 3.5 + kubegen's garbage collector",
   cluster: 'kube-apiserver 1.20 + etcd 3.4 + kube-controller-manager + kube-scheduler + Kubemark hollow nodes',
 };
 

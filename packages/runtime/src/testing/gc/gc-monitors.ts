@@ -54,7 +54,7 @@ export class ResourceMonitors {
     private readonly log: Logger,
     private readonly ignored: ReadonlySet<string> = new Set(DEFAULT_IGNORED_RESOURCES),
   ) {
-    this.factory = new SharedInformerFactory(transport, { logger: log });
+    this.factory = new SharedInformerFactory(transport, { logger: informerLogger(log) });
     this.discovery = new DiscoveryClient(transport);
     this.factory.start();
   }
@@ -165,4 +165,20 @@ export class ResourceMonitors {
       onDelete: (o) => emit({ type: 'delete', apiVersion, kind: info.kind, meta: meta(o instanceof DeletedFinalStateUnknown ? o.obj : o) }),
     };
   }
+}
+
+/**
+ * The informers' logger: their info lines (which mode each list used) go to debug, and so do the refusals of a CRD
+ * apiserver whose storage for a just-Established CRD is still starting ("storage is (re)initializing"): the
+ * reflector retries them, and a collector that follows every CRD at once would otherwise log one per new kind.
+ */
+function informerLogger(log: Logger): Logger {
+  const transient = (fields: Record<string, unknown> | undefined): boolean => /storage is \(re\)initializing/.test(String(fields?.['error'] ?? ''));
+  return {
+    debug: (msg, fields) => log.debug(msg, fields),
+    info: (msg, fields) => log.debug(msg, fields),
+    warn: (msg, fields) => (transient(fields) ? log.debug(msg, fields) : log.warn(msg, fields)),
+    error: (msg, fields) => (transient(fields) ? log.debug(msg, fields) : log.error(msg, fields)),
+    child: (fields) => informerLogger(log.child(fields)),
+  };
 }
