@@ -171,6 +171,8 @@ export class ResourceMonitors {
  * The informers' logger: their info lines (which mode each list used) go to debug, and so do the refusals of a CRD
  * apiserver whose storage for a just-Established CRD is still starting ("storage is (re)initializing"): the
  * reflector retries them, and a collector that follows every CRD at once would otherwise log one per new kind.
+ * Their other errors (a watch dropped while the apiserver restarts) are warnings: the reflector retries them and
+ * nothing is lost; the collector's own failed calls stay errors.
  */
 function informerLogger(log: Logger): Logger {
   const transient = (fields: Record<string, unknown> | undefined): boolean => /storage is \(re\)initializing/.test(String(fields?.['error'] ?? ''));
@@ -178,7 +180,7 @@ function informerLogger(log: Logger): Logger {
     debug: (msg, fields) => log.debug(msg, fields),
     info: (msg, fields) => log.debug(msg, fields),
     warn: (msg, fields) => (transient(fields) ? log.debug(msg, fields) : log.warn(msg, fields)),
-    error: (msg, fields) => (transient(fields) ? log.debug(msg, fields) : log.error(msg, fields)),
+    error: (msg, fields) => (transient(fields) ? log.debug(msg, fields) : log.warn(msg, fields)),
     child: (fields) => informerLogger(log.child(fields)),
   };
 }
