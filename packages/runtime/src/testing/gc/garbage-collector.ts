@@ -68,6 +68,8 @@ export class GarbageCollector {
   private resyncTimer: NodeJS.Timeout | undefined;
   private crdSyncTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> = Promise.resolve();
+  /** Aborted by `stop()`, and by a CRD change while a sync waits for informers (the next sync then runs at once). */
+  private syncWait = new AbortController();
   private stopped = false;
 
   private constructor(
@@ -98,7 +100,7 @@ export class GarbageCollector {
     try {
       gc.monitors.watchCrds(() => gc.crdChanged());
       await gc.monitors.sync();
-      if (!(await gc.monitors.waitForSync(gc.syncTimeoutMs()))) gc.log.warn('some informers had not listed within the sync timeout; collecting anyway');
+      if (!(await gc.monitors.waitForSync(gc.syncTimeoutMs(), gc.syncWait.signal))) gc.warnUnsynced();
     } catch (err) {
       await gc.stop();
       throw new Error(`garbage collector: cannot start: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
@@ -132,10 +134,17 @@ export class GarbageCollector {
     this.stopped = true;
     clearTimeout(this.resyncTimer);
     clearTimeout(this.crdSyncTimer);
+    this.syncWait.abort();
     this.attemptToDelete.shutDown();
     this.attemptToOrphan.shutDown();
+    await this.syncing;
     await this.monitors.stop();
     await Promise.all(this.workers);
+  }
+
+  private warnUnsynced(): void {
+    const unsynced = this.monitors.unsynced();
+    if (unsynced.length > 0 && !this.stopped) this.log.warn('informers had not listed within the sync timeout; collecting anyway', { resources: unsynced });
   }
 
   private syncTimeoutMs(): number {
@@ -150,6 +159,8 @@ export class GarbageCollector {
 
   /** A CRD changed: sync soon (a burst of CRD events gives one sync). */
   private crdChanged(): void {
+    // A sync waiting for informers (maybe of a CRD just deleted) gives way to the one this change asks for.
+    this.syncWait.abort();
     if (this.stopped || this.crdSyncTimer) return;
     this.crdSyncTimer = setTimeout(() => {
       this.crdSyncTimer = undefined;
@@ -162,10 +173,12 @@ export class GarbageCollector {
     if (this.stopped) return;
     try {
       await this.gate.exclusive(async () => {
+        if (this.syncWait.signal.aborted && !this.stopped) this.syncWait = new AbortController();
         const changes = await this.monitors.sync();
         if (changes.started.length + changes.stopped.length === 0) return;
         this.log.debug('watched resources changed', { started: changes.started, stopped: changes.stopped });
-        if (!(await this.monitors.waitForSync(this.syncTimeoutMs()))) this.log.warn('new informers had not listed within the sync timeout; collecting anyway');
+        const wait = this.syncWait.signal;
+        if (!(await this.monitors.waitForSync(this.syncTimeoutMs(), wait)) && !wait.aborted) this.warnUnsynced();
       });
     } catch (err) {
       this.logFailure('discover', undefined, err);

@@ -108,16 +108,32 @@ export class ResourceMonitors {
     return changes;
   }
 
-  /** Resolves once every informer's handler has had its initial list, or after `timeoutMs` (resolving false). */
-  async waitForSync(timeoutMs: number): Promise<boolean> {
+  /**
+   * Resolves true once every informer's handler has had its initial list; false after `timeoutMs`, or at once when
+   * `signal` aborts (the collector stops, or wants another sync).
+   */
+  async waitForSync(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    let onAbort: (() => void) | undefined;
+    const cut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+      timer.unref();
+      onAbort = () => resolve(false);
+      if (signal?.aborted) resolve(false);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
     try {
       const synced = Promise.all([...this.monitors.values()].map((m) => m.registration.whenSynced())).then(() => true as const);
-      return await Promise.race([synced, timeout]);
+      return await Promise.race([synced, cut]);
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** The resources whose informers have not had their initial list yet (`group/resource`). */
+  unsynced(): string[] {
+    return [...this.monitors].filter(([, m]) => !m.registration.hasSynced()).map(([key]) => key);
   }
 
   /** Whether every informer's handler has had its initial list. */
