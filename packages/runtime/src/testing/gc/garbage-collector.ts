@@ -53,7 +53,16 @@ export interface GarbageCollectorOptions {
 
 type Outcome = 'done' | 'virtual-delete';
 
-/** The collector (see the module comment). Create with {@link GarbageCollector.start}; always `stop()` it. */
+/**
+ * kube-controller-manager's garbage collector for a control plane that has none (the envtest `crd-only` profile
+ * runs one): metadata-only watches of every deletable resource (CRDs installed later included) and an owner →
+ * dependents graph by uid; background (dependents whose owners are all gone are deleted; references to gone owners
+ * are removed from dependents that keep a living one), foreground (`foregroundDeletion`: dependents deleted, the
+ * finalizer removed once no `blockOwnerDeletion` dependent remains) and orphan (`orphan`: the owner's references
+ * removed from its dependents, then the finalizer). Failures are logged naming the kind, the verb and the object,
+ * and retried with backoff; nothing is thrown after `start`. Create with {@link GarbageCollector.start}; always
+ * `stop()` it.
+ */
 export class GarbageCollector {
   private readonly log: Logger;
   private readonly graph: DependencyGraph;
