@@ -24,16 +24,17 @@ import { backgroundDeletion, CHILD, DELETION_SCENARIOS, PARENT, type DeletionTar
 import { KUBECONFIG_CLUSTER_ENV, sharedEnv, type TestEnv } from './support/env.js';
 
 /** The `cluster` control plane: the shared one, or one of this file's own without nodes. */
-async function clusterPlane(): Promise<{ transport: Transport; namespace: string; release: () => Promise<void> }> {
+async function clusterPlane(): Promise<{ transport: Transport; namespace: string; newNamespace: () => Promise<string>; release: () => Promise<void> }> {
   if (process.env[KUBECONFIG_CLUSTER_ENV]) {
     const env: TestEnv = await sharedEnv({ profile: 'cluster' });
-    return { transport: env.transport, namespace: await env.newNamespace('gc-diff'), release: () => env.release() };
+    return { transport: env.transport, namespace: await env.newNamespace('gc-diff'), newNamespace: () => env.newNamespace('gc-diff'), release: () => env.release() };
   }
   const envtest = await Envtest.start({ profile: 'cluster', crdPaths: [GC_CRDS], cluster: { nodes: 0 } });
   const transport = envtest.transport();
   return {
     transport,
     namespace: await createTestNamespace(transport, 'gc-diff'),
+    newNamespace: () => createTestNamespace(transport, 'gc-diff'),
     release: async () => {
       transport.close();
       await envtest.stop();
@@ -64,6 +65,28 @@ describe('garbage collector of the crd-only profile, differential against kube-c
       assert.deepEqual(a.record, EXPECTED_RECORDS[mode], `${mode}: what both did`);
     });
   }
+
+  it('a dependent naming an owner of another namespace: deleted (its owner is not in its namespace), as kube-controller-manager does', async () => {
+    const play = async (transport: Transport, home: string, away: string) => {
+      const parents = new ResourceClient<KubeObject>(transport, PARENT, home);
+      const owner = await parents.create({ apiVersion: 'gc.kubegen.dev/v1', kind: 'Parent', metadata: { name: 'owner' }, spec: {} } as KubeObject);
+      const ref = { apiVersion: 'gc.kubegen.dev/v1', kind: 'Parent', name: 'owner', uid: owner.metadata!.uid! };
+      const child = (n: string) => ({ apiVersion: 'gc.kubegen.dev/v1', kind: 'Child', metadata: { name: n, ownerReferences: [ref] }, spec: {} }) as KubeObject;
+      const near = await new ResourceClient<KubeObject>(transport, CHILD, home).create(child('near'));
+      const farClient = new ResourceClient<KubeObject>(transport, CHILD, away);
+      await farClient.create(child('far'));
+      const deadline = performance.now() + 90_000;
+      while (await farClient.get('far').then(() => true, () => false)) {
+        if (performance.now() > deadline) assert.fail('timed out waiting for the dependent in the other namespace to be deleted');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const nearNow = await new ResourceClient<KubeObject>(transport, CHILD, home).get('near');
+      return { farDeleted: true, nearKept: nearNow.metadata?.uid === near.metadata?.uid, nearReferences: nearNow.metadata?.ownerReferences?.map((r) => r.name), ownerKept: (await parents.get('owner')).metadata?.uid === owner.metadata?.uid };
+    };
+    const [a, b] = await Promise.all([play(ours.transport, ours.namespace, await crdOnly.newNamespace('gc-away')), play(theirs.transport, theirs.namespace, await cluster.newNamespace())]);
+    assert.deepEqual(a, b, 'crd-only = cluster');
+    assert.deepEqual(a, { farDeleted: true, nearKept: true, nearReferences: ['owner'], ownerKept: true });
+  });
 
   it('collects kinds whose CRDs are installed after it started (a group of its own)', async () => {
     const group = `late${randomBytes(3).toString('hex')}.gc.kubegen.dev`;
