@@ -15,6 +15,7 @@ import type { Logger } from '@kubegen/runtime/internal/log.js';
 import { DeletedFinalStateUnknown } from '@kubegen/runtime/internal/cache/keys.js';
 import type { ReflectorOptions } from '@kubegen/runtime/internal/cache/reflector-types.js';
 import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
+import { forgetAnnouncedWatchListModes } from '@kubegen/runtime/internal/cache/watch-list.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { FOO, FOO_CRD, foo, type Foo } from './support/crds.js';
@@ -120,6 +121,9 @@ describe('WatchList on the CRD apiserver 1.36 (supported)', () => {
     await Promise.all(Array.from({ length: 16 }, async () => {
       while (next < 300) await client.create(foo(ns, `foo-${next++}`, 1));
     }));
+    // The mode is announced once per process: the crd-only envtest's garbage collector, when this file started it
+    // (in this process), has streamed with WatchList already.
+    forgetAnnouncedWatchListModes();
     const r = recordingInformer(env.transport, ns);
     await until(() => r.informer.hasSynced(), 'sync', 30_000);
     assert.equal(r.counting.lists, 0, 'no LIST');

@@ -138,4 +138,15 @@ describe('envtest profile capabilities', () => {
     await assert.rejects(Envtest.start({ profile: 'cluster', cluster: { nodes: 1.5 } }), /cluster\.nodes must be a whole number >= 0, got 1\.5/);
     assert.deepEqual(hollowNodeNames(2), ['hollow-node-0', 'hollow-node-1']);
   });
+
+  it('garbage collection: cluster (kube-controller-manager) and crd-only (kubegen\'s collector), not full', () => {
+    assert.ok(profileServes('cluster', 'garbage-collection') && profileServes('crd-only', 'garbage-collection'));
+    assert.throws(() => requireCapabilities('full', ['garbage-collection']), /the 'full' profile .* cannot serve garbage-collection; the 'crd-only' profile \(.*garbage collector\) serves it/);
+    assert.throws(() => requireCapabilities('crd-only', ['namespace-deletion']), /cannot serve namespace-deletion; the 'cluster' profile/);
+  });
+
+  it('the garbageCollector option is refused, before anything starts, with a profile other than crd-only', async () => {
+    await assert.rejects(Envtest.start({ profile: 'full', garbageCollector: true }), /the garbageCollector option needs the 'crd-only' profile, not 'full'/);
+    await assert.rejects(Envtest.start({ profile: 'cluster', garbageCollector: {} }), /needs the 'crd-only' profile, not 'cluster' \(it runs kube-controller-manager's\)/);
+  });
 });

@@ -9,7 +9,9 @@
  *   resources only, with CEL validation rules, server-side apply, streaming lists (WatchList) and KEP-5866 shard
  *   selectors (`ShardedListAndWatch` on). Leases are served by a CRD of their own group (`envtest-lease-shim.ts`) for
  *   leader election and sharding. There are no namespaces (a namespaced object may be created in any namespace
- *   name), no core kinds, Events, RBAC or admission webhooks; every authenticated request is allowed.
+ *   name), no core kinds, Events, RBAC or admission webhooks; every authenticated request is allowed. Owner references cascade (background, foreground,
+ *   orphan): envtest runs kubegen's own garbage collector beside it (`testing/gc`; `garbageCollector: false` turns it
+ *   off), differential-tested against kube-controller-manager's on `cluster`.
  * - `cluster`: `full` plus kube-controller-manager, kube-scheduler and N Kubemark hollow nodes (kubelets with a fake
  *   container runtime; the same `hack/setup-envtest.sh` builds them from the same tree): garbage collection,
  *   namespaces that finish deleting, Deployments -> ReplicaSets -> Pods scheduled onto Ready nodes and Running (no
@@ -55,7 +57,7 @@ export type EnvtestCapability =
 /** What each profile serves (the capabilities this harness and its tests rely on). */
 export const PROFILE_CAPABILITIES: Readonly<Record<EnvtestProfile, readonly EnvtestCapability[]>> = {
   full: ['custom-resources', 'namespaces', 'core-kinds', 'rbac', 'leases', 'events', 'admission-webhooks', 'conversion-webhooks', 'server-side-apply'],
-  'crd-only': ['custom-resources', 'leases', 'cel-validation', 'server-side-apply', 'watch-list', 'shard-selectors'],
+  'crd-only': ['custom-resources', 'leases', 'cel-validation', 'server-side-apply', 'watch-list', 'shard-selectors', 'garbage-collection'],
   cluster: [
     'custom-resources',
     'namespaces',
@@ -76,7 +78,7 @@ export const PROFILE_CAPABILITIES: Readonly<Record<EnvtestProfile, readonly Envt
 /** A line per profile for messages: which server and Kubernetes version it runs. */
 export const PROFILE_DESCRIPTIONS: Readonly<Record<EnvtestProfile, string>> = {
   full: 'kube-apiserver 1.20 + etcd 3.4',
-  'crd-only': 'CRD apiserver 1.36, i.e. apiextensions-apiserver, + etcd 3.5',
+  'crd-only': "CRD apiserver 1.36, i.e. apiextensions-apiserver, + etcd 3.5 + kubegen's garbage collector",
   cluster: 'kube-apiserver 1.20 + etcd 3.4 + kube-controller-manager + kube-scheduler + Kubemark hollow nodes',
 };
 

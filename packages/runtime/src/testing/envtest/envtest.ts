@@ -8,7 +8,8 @@
  * certificate in `system:masters`, made with `@peculiar/x509`), and `cluster` runs `full` plus a controller-manager,
  * a scheduler and hollow nodes (`envtest-cluster.ts`), started after the CRDs are installed and ready when the nodes
  * are. `require(...)` fails clearly when a test needs what its profile cannot serve. Only `cluster` has a
- * controller-manager: on the others nothing is garbage collected and namespaces never finish deleting.
+ * controller-manager; `crd-only` runs kubegen's own garbage collector (`testing/gc`) unless told not to; on `full`
+ * nothing is garbage collected, and namespaces finish deleting on `cluster` only.
  * `installProjectRbac(dir)` (`full` only) binds a project's config/rbac to its ServiceAccount and returns a kubeconfig
  * for it, so that a manager under test runs with the permissions it has when deployed.
  *
@@ -32,6 +33,7 @@ import { profileServes, requireCapabilities, type EnvtestCapability, type Envtes
 import { ManagedProcess, onAbnormalExit } from './envtest-process.js';
 import { clusterOf, runAsServiceAccount, type ServiceAccountIdentity } from './envtest-rbac.js';
 import { readProjectRbac, type ProjectRbacOptions } from './project-rbac.js';
+import { GarbageCollector, type GarbageCollectorOptions } from '../gc/garbage-collector.js';
 
 /** Settings of {@link Envtest.start}: binaries, CRDs to install, timeouts and extra flags; all optional. */
 export interface EnvtestOptions {
@@ -42,6 +44,12 @@ export interface EnvtestOptions {
   profile?: EnvtestProfile;
   /** The `cluster` profile's settings (nodes, controllers, extra flags); refused with another profile. */
   cluster?: ClusterOptions;
+  /**
+   * The `crd-only` profile's garbage collector (`testing/gc`, kubegen's own, as kube-controller-manager's): on by
+   * default there, started once the apiserver is up and the CRDs installed; `false` turns it off (the profile then
+   * lacks `garbage-collection`), an object sets its options. Refused with another profile.
+   */
+  garbageCollector?: boolean | GarbageCollectorOptions;
   /**
    * Folder with `etcd` and the profile's apiserver (default `$KUBEBUILDER_ASSETS` for `full`,
    * `$KUBEGEN_ENVTEST_1_36_ASSETS` for `crd-only`; see `findAssets`).
@@ -89,6 +97,7 @@ export class Envtest {
   /** The CA that signed the apiserver's serving certificate (the `cluster` profile); else TLS is not verified. */
   private readonly caFile: string | undefined;
   private cluster: ClusterProcesses | undefined;
+  private gc: { collector: GarbageCollector; transport: HttpTransport } | undefined;
   private readonly assets: EnvtestAssets;
   private readonly opts: EnvtestOptions;
   private readonly apiserverArgs: string[];
@@ -131,6 +140,9 @@ export class Envtest {
   static async start(opts: EnvtestOptions = {}): Promise<Envtest> {
     const profile = opts.profile ?? 'full';
     if (opts.cluster !== undefined && profile !== 'cluster') throw new Error(`envtest: the cluster options need the 'cluster' profile, not '${profile}'`);
+    if (opts.garbageCollector !== undefined && opts.garbageCollector !== false && profile !== 'crd-only') {
+      throw new Error(`envtest: the garbageCollector option needs the 'crd-only' profile, not '${profile}'${profile === 'cluster' ? ` (it runs kube-controller-manager's)` : ''}`);
+    }
     const nodeNames = profile === 'cluster' ? hollowNodeNames(opts.cluster?.nodes ?? DEFAULT_CLUSTER_NODES) : [];
     const assets = findAssets(opts.assetsDir, profile);
     const crds = [
@@ -172,6 +184,7 @@ export class Envtest {
           };
           env.cluster = await ClusterProcesses.start(ctx, opts.cluster);
         }
+        if (profile === 'crd-only' && opts.garbageCollector !== false) await env.startGarbageCollector(opts.garbageCollector === true ? {} : (opts.garbageCollector ?? {}));
         return env;
       } catch (err) {
         await env.stop().catch(() => undefined);
@@ -209,14 +222,25 @@ export class Envtest {
     return [...own, ...(this.cluster?.processes() ?? [])];
   }
 
-  /** Throws a clear error when this profile cannot serve every one of `capabilities` (see `envtest-profiles.ts`). */
+  /**
+   * Throws a clear error when this profile cannot serve every one of `capabilities` (see `envtest-profiles.ts`), or
+   * needs `garbage-collection` from a `crd-only` control plane started with `garbageCollector: false`.
+   */
   require(...capabilities: EnvtestCapability[]): void {
     requireCapabilities(this.profile, capabilities);
+    if (capabilities.includes('garbage-collection') && this.profile === 'crd-only' && !this.gc) {
+      throw new Error(`envtest: this 'crd-only' control plane was started with garbageCollector: false; it cannot serve garbage-collection`);
+    }
   }
 
-  /** Whether this profile serves `capability`. */
+  /** Whether this control plane serves `capability` (its profile does, and on `crd-only` its collector runs). */
   serves(capability: EnvtestCapability): boolean {
-    return profileServes(this.profile, capability);
+    return profileServes(this.profile, capability) && (capability !== 'garbage-collection' || this.profile !== 'crd-only' || this.gc !== undefined);
+  }
+
+  /** The `crd-only` profile's garbage collector, when it runs (see `EnvtestOptions.garbageCollector`). */
+  get garbageCollector(): GarbageCollector | undefined {
+    return this.gc?.collector;
   }
 
   /** A new transport authenticated as the admin user. Callers may `close()` it; `stop()` does not. */
@@ -288,11 +312,24 @@ export class Envtest {
     if (this.stopped) return;
     this.stopped = true;
     await this.cluster?.stop(this.stopTimeout());
+    await this.gc?.collector.stop();
+    this.gc?.transport.close();
     this.admin.close();
     await this.apiserver?.stop(this.stopTimeout());
     await this.etcd?.stop(this.stopTimeout());
     fs.rmSync(this.dir, { recursive: true, force: true });
     this.unregisterCleanup();
+  }
+
+  /** Starts the collector on a transport of its own (closed by `stop()`). */
+  private async startGarbageCollector(opts: GarbageCollectorOptions): Promise<void> {
+    const transport = new HttpTransport(this.kubeConfig, { userAgent: 'kubegen-envtest-garbage-collector' });
+    try {
+      this.gc = { collector: await GarbageCollector.start(transport, opts), transport };
+    } catch (err) {
+      transport.close();
+      throw err;
+    }
   }
 
   private async startEtcd(peerPort: number): Promise<void> {
