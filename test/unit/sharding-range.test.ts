@@ -12,9 +12,11 @@ import { Registry } from 'prom-client';
 import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { GENERATION_ANNOTATION, RangeShard } from '@kubegen/runtime/internal/sharding/range-shard.js';
+import { GENERATION_ANNOTATION, NOTHING_SHARD_SELECTOR, RangeShard, scopeShardSelector } from '@kubegen/runtime/internal/sharding/range-shard.js';
 import { HashRing } from '@kubegen/runtime/internal/sharding/ring.js';
-import { bucketOfHash, shardHash, SHARD_BUCKETS } from '@kubegen/runtime/internal/sharding/shard-hash.js';
+import { bucketOfHash, rangesOfBuckets, shardHash, shardRangeSelector, SHARD_BUCKETS } from '@kubegen/runtime/internal/sharding/shard-hash.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { matchesShardSelector, parseShardSelector } from '@kubegen/runtime/internal/testing/fake/fake-shard-selector.js';
 import { FakeTransport, newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 
 const LEASE_NS = 'kube-system';
@@ -112,5 +114,17 @@ describe('RangeShard', () => {
     b.stop.abort();
     clock.step(1000);
     await Promise.all([a.done, b.done]);
+  });
+});
+
+describe('scopeShardSelector', () => {
+  it('selects nothing while the shard has no bucket (no selector would list every object), its ranges after', () => {
+    const empty = scopeShardSelector({ watched: [], ranges: [], ownedLabelSelector: 'x in (none)', version: 1 });
+    assert.equal(empty, NOTHING_SHARD_SELECTOR);
+    const sel = parseShardSelector(empty);
+    const uids = Array.from({ length: 500 }, () => randomUUID());
+    assert.equal(uids.filter((uid) => matchesShardSelector({ metadata: { uid } } as KubeObject, sel)).length, 0);
+    const ranges = rangesOfBuckets([0, 1, 2]);
+    assert.equal(scopeShardSelector({ watched: [0, 1, 2], ranges, ownedLabelSelector: '', version: 2 }), shardRangeSelector(ranges));
   });
 });

@@ -323,7 +323,16 @@ export class RangeShard {
   }
 }
 
-/** The `shardSelector` of a scope (`''` selects nothing on a filtering server only if ranges exist: see the caller). */
+/**
+ * A shard selector that selects nothing in practice: the one hash `0x0000000000000000` (a server refuses an empty
+ * selector, and an empty range, as invalid).
+ */
+export const NOTHING_SHARD_SELECTOR = "shardRange(object.metadata.uid, '0x0000000000000000', '0x0000000000000001')";
+
+/**
+ * The `shardSelector` of a scope; {@link NOTHING_SHARD_SELECTOR} while it has no bucket (before the ring is known):
+ * no selector at all would list every object, only to be replaced once the shard's part is known.
+ */
 export function scopeShardSelector(scope: ShardScope): string {
-  return shardRangeSelector(scope.ranges);
+  return scope.ranges.length > 0 ? shardRangeSelector(scope.ranges) : NOTHING_SHARD_SELECTOR;
 }
