@@ -130,7 +130,7 @@ describe('read-your-writes', () => {
       const informer = mgr.getInformer(fooResource);
       lag.held = true;
       const written = await writeStatus(mgr, 1);
-      assert.notEqual(informer.lastStoreResourceVersion, written.metadata?.resourceVersion, 'the cache is behind');
+      assert.notEqual(informer.lastStoreSyncResourceVersion, written.metadata?.resourceVersion, 'the cache is behind');
       const gets = apiGets(t);
       const lists = apiLists(t);
       let got: Foo | undefined;
@@ -145,7 +145,7 @@ describe('read-your-writes', () => {
       assert.equal(got!.status?.n, 1, 'the get sees the write');
       assert.equal(got!.metadata?.resourceVersion, written.metadata?.resourceVersion);
       assert.equal(listed![0]!.status?.n, 1, 'the list sees the write');
-      assert.equal(informer.lastStoreResourceVersion, written.metadata?.resourceVersion, 'the store recorded the resourceVersion it applied');
+      assert.equal(informer.lastStoreSyncResourceVersion, written.metadata?.resourceVersion, 'the store recorded the resourceVersion it applied');
       assert.equal(apiGets(t), gets, 'no GET went to the API');
       assert.equal(apiLists(t), lists, 'no LIST went to the API');
       assert.equal(await metric(registry, 'kubegen_read_your_writes_waits_total', 'get'), 1);

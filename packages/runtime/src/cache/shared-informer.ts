@@ -93,7 +93,7 @@ export class SharedIndexInformer<T extends KubeObject> {
   private lastFailure: { error: unknown; phase: ReflectorPhase } | undefined;
   private runPromise: Promise<void> | undefined;
   private isStopped = false;
-  /** The resourceVersion of the last list, event or bookmark applied to the store (see `lastStoreResourceVersion`). */
+  /** The resourceVersion of the last list, event or bookmark applied to the store (see `lastStoreSyncResourceVersion`). */
   private storeRV = '';
   /** `waitForStore` calls pending: each is checked after every change the store applies. */
   private readonly storeWaiters: StoreWaiters;
@@ -209,11 +209,11 @@ export class SharedIndexInformer<T extends KubeObject> {
 
   /**
    * The resourceVersion of the last list, watch event or bookmark applied to this informer's store (`''` before the
-   * first list): client-go 1.36's last-store-sync resource version (the KEP-5647 plumbing). Unlike
+   * first list): client-go 1.36's `Store.LastStoreSyncResourceVersion()` (the KEP-5647 plumbing). Unlike
    * `lastSyncResourceVersion` it moves only once the change is in the store, so a reader that sees it at or past the
    * resourceVersion of its own write (see `compareResourceVersions`) finds that write, or a later state, in the cache.
    */
-  get lastStoreResourceVersion(): string {
+  get lastStoreSyncResourceVersion(): string {
     return this.storeRV;
   }
 

@@ -9,10 +9,10 @@ const DECIMAL = /^(0|[1-9][0-9]*)$/;
 /**
  * Compares two resourceVersions: negative when `a` is older than `b`, 0 when equal, positive when newer; `undefined`
  * when either is not a canonical decimal integer. Resource versions are opaque strings in general, but those of an
- * etcd-backed apiserver (every Kubernetes release, and the ordering the API guarantees since 1.35) are etcd revisions:
- * integers that grow with every write, comparable within one resource type — which is all the callers compare (a
- * write against the store of the informer of its own kind). client-go 1.36's `CompareResourceVersion` makes the same
- * assumption. Callers treat `undefined` as "not known to be caught up" and fall back to an exact match.
+ * etcd-backed apiserver (every Kubernetes release, 1.20 included) are etcd revisions: integers that grow with every
+ * write, comparable within one resource type — the ordering KEP-5504 (comparable resource versions, stable in 1.35)
+ * makes part of the API. Callers compare only within one kind (a write against the store of the informer of its own
+ * kind), and treat `undefined` as "not known to be caught up", falling back to an exact match.
  */
 export function compareResourceVersions(a: string | undefined, b: string | undefined): number | undefined {
   if (!a || !b || !DECIMAL.test(a) || !DECIMAL.test(b)) return undefined;

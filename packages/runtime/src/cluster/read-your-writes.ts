@@ -176,7 +176,7 @@ function storeShows<T extends KubeObject>(informer: SharedIndexInformer<T>, key:
   const rv = w.resourceVersion;
   const storedRV = stored?.metadata?.resourceVersion;
   if (storedRV === rv) return true;
-  if ((compareResourceVersions(informer.lastStoreResourceVersion, rv) ?? -1) >= 0) return true;
+  if ((compareResourceVersions(informer.lastStoreSyncResourceVersion, rv) ?? -1) >= 0) return true;
   return (compareResourceVersions(storedRV, rv) ?? -1) >= 0;
 }
 
