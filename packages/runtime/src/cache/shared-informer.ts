@@ -93,9 +93,8 @@ export class SharedIndexInformer<T extends KubeObject> {
   private lastFailure: { error: unknown; phase: ReflectorPhase } | undefined;
   private runPromise: Promise<void> | undefined;
   private isStopped = false;
-  /** The resourceVersion of the last list, event or bookmark applied to the store (see `lastStoreSyncResourceVersion`). */
+  /** See `lastStoreSyncResourceVersion`; the `waitForStore` callers are checked after every change to the store. */
   private storeRV = '';
-  /** `waitForStore` calls pending: each is checked after every change the store applies. */
   private readonly storeWaiters: StoreWaiters;
 
   constructor(lw: ListerWatcher<T>, opts: SharedIndexInformerOptions<T> = {}) {
