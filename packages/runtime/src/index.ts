@@ -132,6 +132,7 @@ export type { ResourceEventHandler } from './cache/listener.js';
 export type { ListerWatcher, ReflectorOptions, WatchListMode } from './cache/reflector-types.js';
 export type { BackoffOptions } from './cache/backoff.js';
 export { stripManagedFields } from './cache/transform.js';
+export { compareResourceVersions } from './cache/store-waiters.js';
 export type { TransformFunc } from './cache/transform.js';
 export { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX } from './cache/indexer.js';
 export type { Indexers, IndexFunc, KeyFunc } from './cache/indexer.js';
@@ -197,6 +198,11 @@ export type { ByObjectCacheOptions, CacheOptions, FieldExtractFunc, InformerRequ
 export { CachedClient, CachedResourceClient } from './cluster/cached-client.js';
 export { Cluster } from './cluster/cluster.js';
 export type { ClusterOptions } from './cluster/cluster.js';
+export {
+  awaitOwnWrites, DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS, READ_YOUR_WRITES_FALLBACKS_TOTAL, READ_YOUR_WRITES_WAIT_SECONDS,
+  READ_YOUR_WRITES_WAITS_TOTAL, ReadYourWrites,
+} from './cluster/read-your-writes.js';
+export type { ReadYourWritesOperation, ReadYourWritesOptions } from './cluster/read-your-writes.js';
 export { describeKind, isResourceInfo, KindSource } from './source/kind-source.js';
 export type { KindRef, KindSourceCluster, KindSourceOptions } from './source/kind-source.js';
 export type { InformerLookup } from './cluster/cached-client.js';

@@ -25,6 +25,7 @@ import { parseGroupVersion } from '../discovery/types.js';
 import type { ReconcileFunc, Reconciler } from '../reconcile/index.js';
 import { enqueueForObject, enqueueForOwner, type EventHandler, type OwnerType } from '../handler/handler.js';
 import type { Manager } from '../manager/manager.js';
+import { awaitOwnWrites } from '../cluster/read-your-writes.js';
 import type { Predicate } from '../predicate/predicate.js';
 import { describeKind, isResourceInfo, KindSource, type KindRef } from '../source/kind-source.js';
 
@@ -155,17 +156,31 @@ export class ControllerBuilder {
     const shard = forKind ? this.shard(name, forKind) : undefined;
     const sources: { source: KindSource; isFor: boolean }[] = [];
     const forInformers = () => sources.filter((s) => s.isFor).flatMap((s) => s.source.informers());
+    const cluster = this.manager.cluster;
+    // Read-your-writes: a reconcile of an object the manager's client wrote waits until the cache shows that write.
+    const forInfo = () => sources.find((s) => s.isFor)?.source.info;
+    const ownWrites = awaitOwnWrites(
+      reconciler,
+      cluster.readYourWrites,
+      (ns) => {
+        const info = forInfo();
+        return info ? [...(cluster.cache.lookup(info, ns, false) ?? []), ...(cluster.cache.lookup(info, ns, true) ?? [])] : [];
+      },
+      () => {
+        const info = forInfo();
+        return info ? `${info.resource}${info.group ? '.' + info.group : ''}` : '';
+      },
+    );
     const log = (this.options.logger ?? this.manager.logger).child(forKind ? { controllerGroup: forKind.group, controllerKind: forKind.kind } : {});
     const controller = new Controller({
       cacheSyncTimeoutMs: this.manager.cacheSyncTimeoutMs,
       ...this.options,
       name,
-      reconciler: shard ? shard.gate(reconciler, forInformers) : reconciler,
+      reconciler: shard ? shard.gate(ownWrites, forInformers) : ownWrites,
       registry: this.manager.registry,
       clock: this.manager.clock,
       logger: log,
     });
-    const cluster = this.manager.cluster;
     const served = { gauge: controllerMetrics(this.manager.registry).kindServed, controller: name };
     const watch = (w: PendingWatch, handler: EventHandler<KubeObject>, predicates: Predicate<KubeObject>[]): void => {
       const request = { dependentOnly: w.owns !== undefined };

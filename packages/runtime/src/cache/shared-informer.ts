@@ -8,6 +8,7 @@ import { ProcessorListener, type ResourceEventHandler } from './listener.js';
 import { Reflector } from './reflector.js';
 import type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore } from './reflector-types.js';
 import { shareStrings } from './share-strings.js';
+import { StoreWaiters } from './store-waiters.js';
 import { deepFreeze, mutationDetectorFromEnv, type TransformFunc } from './transform.js';
 
 /**
@@ -92,10 +93,14 @@ export class SharedIndexInformer<T extends KubeObject> {
   private lastFailure: { error: unknown; phase: ReflectorPhase } | undefined;
   private runPromise: Promise<void> | undefined;
   private isStopped = false;
+  /** See `lastStoreSyncResourceVersion`; the `waitForStore` callers are checked after every change to the store. */
+  private storeRV = '';
+  private readonly storeWaiters: StoreWaiters;
 
   constructor(lw: ListerWatcher<T>, opts: SharedIndexInformerOptions<T> = {}) {
     this.name = opts.name ?? 'informer';
     this.clock = opts.clock ?? realClock;
+    this.storeWaiters = new StoreWaiters(this.clock);
     this.log = (opts.logger ?? getLogger()).child({ informer: this.name });
     this.defaultResyncMs = opts.resyncPeriodMs ?? 0;
     this.freeze = opts.freezeObjects ?? mutationDetectorFromEnv();
@@ -201,6 +206,25 @@ export class SharedIndexInformer<T extends KubeObject> {
     return this.reflector.lastSyncResourceVersion;
   }
 
+  /**
+   * The resourceVersion of the last list, watch event or bookmark applied to this informer's store (`''` before the
+   * first list): client-go 1.36's `Store.LastStoreSyncResourceVersion()` (the KEP-5647 plumbing). Unlike
+   * `lastSyncResourceVersion` it moves only once the change is in the store, so a reader that sees it at or past the
+   * resourceVersion of its own write (see `compareResourceVersions`) finds that write, or a later state, in the cache.
+   */
+  get lastStoreSyncResourceVersion(): string {
+    return this.storeRV;
+  }
+
+  /**
+   * Resolves `true` as soon as `condition()` holds — checked at once, then after every list, event or bookmark the
+   * store applies — or `false` when `timeoutMs` passes, `signal` aborts or the informer stops first. `condition` must
+   * be cheap and must not throw (it runs on the informer's event path). How read-your-writes waits for the cache.
+   */
+  waitForStore(condition: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    return this.storeWaiters.wait(condition, timeoutMs, signal, this.isStopped);
+  }
+
   get started(): boolean {
     return this.runPromise !== undefined;
   }
@@ -231,6 +255,7 @@ export class SharedIndexInformer<T extends KubeObject> {
 
   private teardown(): void {
     this.isStopped = true;
+    this.storeWaiters.stopAll();
     const waiters = this.syncWaiters;
     this.syncWaiters = [];
     for (const w of waiters) w.reject(new InformerStoppedError(this.name));
@@ -267,12 +292,22 @@ export class SharedIndexInformer<T extends KubeObject> {
   /** The reflector's view of this informer: store writes that also notify handlers. */
   private sink(): ReflectorStore<T> {
     return {
-      replace: (items, rv) => this.onReplace(items, rv),
-      add: (obj) => this.onUpsert(obj),
-      update: (obj) => this.onUpsert(obj),
-      delete: (obj) => this.onDelete(obj),
-      setResourceVersion: (rv) => this.indexer.setResourceVersion(rv),
+      replace: (items, rv) => this.applied(rv, () => this.onReplace(items, rv)),
+      add: (obj) => this.applied(obj.metadata?.resourceVersion, () => this.onUpsert(obj)),
+      update: (obj) => this.applied(obj.metadata?.resourceVersion, () => this.onUpsert(obj)),
+      delete: (obj) => this.applied(obj.metadata?.resourceVersion, () => this.onDelete(obj)),
+      setResourceVersion: (rv) => this.applied(rv, () => this.indexer.setResourceVersion(rv)),
     };
+  }
+
+  /** Applies one change to the store, then records its resourceVersion and wakes the `waitForStore` callers it satisfies. */
+  private applied(rv: string | undefined, apply: () => void): void {
+    try {
+      apply();
+    } finally {
+      if (rv) this.storeRV = rv;
+      this.storeWaiters.check();
+    }
   }
 
   /** The object as it will be stored: transformed, and frozen when asked (see `prepare`). */

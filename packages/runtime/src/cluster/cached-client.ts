@@ -2,12 +2,15 @@
  * A client that reads from the manager's cache and writes to the API server (controller-runtime's default
  * delegating client). `get`/`list` of a kind whose informers the manager handed out (and which have synced) are
  * served from their stores, as deep copies the caller may mutate; everything else, and every write, goes through
- * a plain {@link ResourceClient}. Cache reads can be stale: use optimistic concurrency (resourceVersion) on writes.
+ * a plain {@link ResourceClient}. Cache reads can be stale — except for the client's own writes: with
+ * read-your-writes (on by default, see read-your-writes.ts) a cache read of an object this client wrote waits, for a
+ * bounded time, until the cache shows that write, else reads from the API. Other writers' changes show up when the
+ * cache gets them: use optimistic concurrency (resourceVersion) on writes.
  */
 import { NAMESPACE_INDEX, type IndexFunc } from '../cache/indexer.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { ApiError, newStatus } from '../client/errors.js';
-import type { GetOptions, ListOptions } from '../client/interfaces.js';
+import type { ApplyOptions, CreateOptions, DeleteOptions, GetOptions, ListOptions, Patch, PatchOptions, UpdateOptions } from '../client/interfaces.js';
 import { ResourceClient } from '../client/resource-client.js';
 import type { KubeList, KubeObject, ResourceInfo, Transport } from '../client/types.js';
 import { fieldValue, parseFieldSelector, type FieldRequirement, type FieldSelector } from '../labels/field-selector.js';
@@ -16,6 +19,7 @@ import { fieldIndexName, fieldIndexValue } from './cluster-cache.js';
 import { parseGroupVersion, type GroupVersionKind } from '../discovery/types.js';
 import type { Unstructured } from '../dynamic/unstructured.js';
 import type { RESTMapper } from '../restmapper/types.js';
+import { ReadYourWrites } from './read-your-writes.js';
 
 /**
  * Finds the synced informers that together hold `info` in `namespace` (`undefined`: all namespaces) — one that
@@ -37,19 +41,32 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
     namespace: string | undefined,
     private readonly lookup: InformerLookup,
     readAs?: 'metadata',
+    private readonly ryw: ReadYourWrites = new ReadYourWrites({ enabled: false }),
   ) {
     super(transport, info, namespace, readAs ? { readAs } : {});
   }
 
-  /** From the cache when it serves this kind (a missing object is a 404 `ApiError`); else from the API. */
+  /**
+   * From the cache when it serves this kind (a missing object is a 404 `ApiError`); else from the API. When this
+   * client wrote the object and the cache does not show that write yet, waits for it (read-your-writes), and reads
+   * from the API when the wait runs out.
+   */
   override get(name: string, opts: GetOptions = {}): Promise<T> {
     const informers = this.cached();
     if (informers?.length !== 1 || opts.resourceVersion !== undefined) return super.get(name, opts);
-    const lister = informers[0]!.lister();
+    const informer = informers[0]!;
+    const key = this.namespace ? `${this.namespace}/${name}` : name;
+    if (this.ryw.hasPending(informer, key)) {
+      return this.ryw.caughtUp(informer, key, this.what, 'get', opts.signal).then((shown) => (shown ? this.fromCache(informer, name) : super.get(name, opts)));
+    }
+    return this.fromCache(informer, name);
+  }
+
+  private fromCache(informer: SharedIndexInformer<T>, name: string): Promise<T> {
+    const lister = informer.lister();
     const obj = this.namespace ? lister.namespace(this.namespace).get(name) : lister.get(name);
     if (!obj) {
-      const what = `${this.info.resource}${this.info.group ? '.' + this.info.group : ''}`;
-      return Promise.reject(new ApiError(newStatus(404, 'NotFound', `${what} "${name}" not found`, { name, group: this.info.group, kind: this.info.resource })));
+      return Promise.reject(new ApiError(newStatus(404, 'NotFound', `${this.what} "${name}" not found`, { name, group: this.info.group, kind: this.info.resource })));
     }
     return Promise.resolve(structuredClone(obj));
   }
@@ -58,11 +75,22 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
    * From the cache when it serves this kind and no paging or resourceVersion is asked for: the label selector is
    * honoured, and so is a field selector whose terms are equalities on fields indexed with `Manager.indexField` (one
    * index lookup; the other terms filter) or on `metadata.name`/`metadata.namespace`. Other field selectors go to
-   * the API, which knows the kind's selectable fields.
+   * the API, which knows the kind's selectable fields. With read-your-writes, waits (bounded) until the cache shows
+   * every write of this kind this client made, else lists from the API.
    */
   override list(opts: ListOptions = {}): Promise<KubeList<T>> {
     const informers = this.cached();
     if (!informers || opts.limit || opts.continue || opts.resourceVersion !== undefined) return super.list(opts);
+    const behind = informers.filter((i) => this.ryw.hasPending(i));
+    if (behind.length > 0) {
+      return Promise.all(behind.map((i) => this.ryw.caughtUp(i, undefined, this.what, 'list', opts.signal))).then((shown) =>
+        shown.every(Boolean) ? this.listCached(informers, opts) : super.list(opts),
+      );
+    }
+    return this.listCached(informers, opts);
+  }
+
+  private listCached(informers: readonly SharedIndexInformer<T>[], opts: ListOptions): Promise<KubeList<T>> {
     let fields: FieldSelector | undefined;
     try {
       fields = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined;
@@ -109,6 +137,61 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
     );
   }
 
+  /** Records the write in read-your-writes (see {@link ReadYourWrites.wrote}). */
+  override create(obj: T, opts: CreateOptions = {}): Promise<T> {
+    return this.recorded(super.create(obj, opts), opts.dryRun);
+  }
+
+  override update(obj: T, opts: UpdateOptions = {}): Promise<T> {
+    return this.recorded(super.update(obj, opts), opts.dryRun);
+  }
+
+  override patch(name: string, patch: Patch, opts: PatchOptions = {}): Promise<T> {
+    return this.recorded(super.patch(name, patch, opts), opts.dryRun);
+  }
+
+  override apply(config: Partial<T> & KubeObject, opts: ApplyOptions = {}): Promise<T> {
+    return this.recorded(super.apply(config, opts), opts.dryRun);
+  }
+
+  override updateStatus(obj: T, opts: UpdateOptions = {}): Promise<T> {
+    return this.recorded(super.updateStatus(obj, opts), opts.dryRun);
+  }
+
+  override patchStatus(name: string, patch: Patch, opts: PatchOptions = {}): Promise<T> {
+    return this.recorded(super.patchStatus(name, patch, opts), opts.dryRun);
+  }
+
+  override applyStatus(config: Partial<T> & KubeObject, opts: ApplyOptions = {}): Promise<T> {
+    return this.recorded(super.applyStatus(config, opts), opts.dryRun);
+  }
+
+  /** Records the delete in read-your-writes: a cache read then waits until the cache no longer shows the object. */
+  override async delete(name: string, opts: DeleteOptions = {}): Promise<void> {
+    await super.delete(name, opts);
+    if (opts.dryRun || !this.ryw.enabled) return;
+    const namespace = this.info.namespaced ? this.namespace : undefined;
+    const informers = this.lookup(this.info, namespace);
+    if (informers?.length !== 1) return;
+    const key = namespace ? `${namespace}/${name}` : name;
+    this.ryw.deleted(informers[0]!, key, informers[0]!.getIndexer().getByKey(key)?.metadata?.uid);
+  }
+
+  /** `resource.group`, as errors and metrics name the kind. */
+  private get what(): string {
+    return `${this.info.resource}${this.info.group ? '.' + this.info.group : ''}`;
+  }
+
+  private async recorded(write: Promise<T>, dryRun: boolean | undefined): Promise<T> {
+    const obj = await write;
+    if (!dryRun && this.ryw.enabled && obj?.metadata) {
+      const namespace = this.info.namespaced ? (obj.metadata.namespace ?? this.namespace) : undefined;
+      const informers = this.lookup(this.info, namespace);
+      if (informers?.length === 1) this.ryw.wrote(informers[0]!, obj);
+    }
+    return obj;
+  }
+
   private cached(): readonly SharedIndexInformer<T>[] | undefined {
     return this.lookup(this.info, this.namespace) as readonly SharedIndexInformer<T>[] | undefined;
   }
@@ -121,6 +204,8 @@ export class CachedClient {
     private readonly lookup: InformerLookup,
     private readonly metadataLookup: InformerLookup = () => undefined,
     private readonly mapper?: () => RESTMapper,
+    /** The writes this client made that the cache may not show yet (disabled unless given). */
+    readonly readYourWrites: ReadYourWrites = new ReadYourWrites({ enabled: false }),
   ) {}
 
   /**
@@ -147,7 +232,7 @@ export class CachedClient {
 
   /** A client for `info`, scoped to `namespace` for namespaced kinds (unset = all namespaces). */
   resource<T extends KubeObject>(info: ResourceInfo, namespace?: string): CachedResourceClient<T> {
-    return new CachedResourceClient<T>(this.transport, info, namespace, this.lookup);
+    return new CachedResourceClient<T>(this.transport, info, namespace, this.lookup, undefined, this.readYourWrites);
   }
 
   /**
@@ -157,6 +242,6 @@ export class CachedClient {
    * `PartialObjectMetadata`. Writes (e.g. a metadata `patch`, `delete`) go to the API as usual.
    */
   metadata(info: ResourceInfo, namespace?: string): CachedResourceClient<KubeObject> {
-    return new CachedResourceClient<KubeObject>(this.transport, info, namespace, this.metadataLookup, 'metadata');
+    return new CachedResourceClient<KubeObject>(this.transport, info, namespace, this.metadataLookup, 'metadata', this.readYourWrites);
   }
 }

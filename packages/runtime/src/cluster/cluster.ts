@@ -15,7 +15,9 @@ import type { KubeObject, ResourceInfo, Transport } from '../client/types.js';
 import { realClock, type Clock } from '../clock.js';
 import { EventBroadcaster, type EventRecorder } from '../events/event-recorder.js';
 import { getLogger, type Logger } from '../log.js';
+import type { Registry } from '../metrics/prom.js';
 import { CachedClient } from './cached-client.js';
+import { ReadYourWrites, type ReadYourWritesOptions } from './read-your-writes.js';
 import { ClusterCache, type CacheOptions, type FieldExtractFunc, type InformerRequest } from './cluster-cache.js';
 import type { GroupVersionKind } from '../discovery/types.js';
 import { DynamicRESTMapper } from '../restmapper/dynamic-mapper.js';
@@ -37,6 +39,13 @@ export interface ClusterOptions {
   resyncPeriodMs?: number;
   /** WatchList or list + watch for the cache's informers (`ReflectorOptions.watchList`). */
   watchList?: WatchListMode;
+  /**
+   * Read-your-writes of the cluster's client and controllers (on by default, 5 s bound): see
+   * {@link ReadYourWritesOptions}; `{ enabled: false }` turns it off.
+   */
+  readYourWrites?: ReadYourWritesOptions;
+  /** Registry of the read-your-writes metrics (default the runtime's `metricsRegistry`). */
+  registry?: Registry;
   clock?: Clock;
   logger?: Logger;
 }
@@ -50,6 +59,8 @@ export class Cluster {
   /** The cache: which informers serve a kind, with its settings, and counted holds on them. */
   readonly cache: ClusterCache;
   readonly clock: Clock;
+  /** The writes of the cluster's client its cache may not show yet: what cache reads and reconciles wait for. */
+  readonly readYourWrites: ReadYourWrites;
   private readonly log: Logger;
   private readonly client: CachedClient;
   private events: EventBroadcaster | undefined;
@@ -71,11 +82,13 @@ export class Cluster {
       logger: this.log,
     });
     this.cache = new ClusterCache(this.informers, { ...opts.cache, namespace: opts.namespace, logger: this.log.child({ component: 'cache' }) });
+    this.readYourWrites = new ReadYourWrites({ ...opts.readYourWrites, clock: this.clock, ...(opts.registry ? { registry: opts.registry } : {}) });
     this.client = new CachedClient(
       opts.transport,
       (info, ns) => this.cache.lookup(info, ns, false),
       (info, ns) => this.cache.lookup(info, ns, true),
       () => this.getRESTMapper(),
+      this.readYourWrites,
     );
   }
 

@@ -9,6 +9,7 @@ import type { WebhookServer } from '../webhook/server.js';
 import type { SharderTuning } from '../sharding/sharder.js';
 import type { ShardLeaseTimings } from '../sharding/shard-lease.js';
 import type { CacheOptions } from '../cluster/cluster-cache.js';
+import type { ReadYourWritesOptions } from '../cluster/read-your-writes.js';
 
 /**
  * How a sharded manager selects its shard's objects (docs/sharding.md): `server` (KEP-5866 shard selectors),
@@ -55,6 +56,13 @@ export interface ManagerOptions {
    * on), list + watch elsewhere.
    */
   watchList?: WatchListMode;
+  /**
+   * Read-your-writes (on by default): after a write through the manager's client, a cache read of that object, and a
+   * reconcile of it by a controller built with `newControllerManagedBy`, waits until the cache shows the write — at
+   * most `timeoutMs` (default 5 s) after it, then reads from the API (counted in
+   * `kubegen_read_your_writes_fallbacks_total`). `{ enabled: false }` turns it off. See docs/informers.md for its cost.
+   */
+  readYourWrites?: ReadYourWritesOptions;
   /** `/metrics` address, default `:8080`; `"0"` disables. */
   metricsBindAddress?: string;
   /**

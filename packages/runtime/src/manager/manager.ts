@@ -106,6 +106,8 @@ export class Manager {
       ...(opts.cache ? { cache: opts.cache } : {}),
       ...(opts.resyncPeriodMs !== undefined ? { resyncPeriodMs: opts.resyncPeriodMs } : {}),
       ...(opts.watchList !== undefined ? { watchList: opts.watchList } : {}),
+      ...(opts.readYourWrites ? { readYourWrites: opts.readYourWrites } : {}),
+      registry: this.registry,
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
     });
