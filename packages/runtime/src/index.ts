@@ -150,6 +150,8 @@ export { DelayingQueue } from './workqueue/delaying-queue.js';
 export type { DelayingQueueInterface } from './workqueue/delaying-queue.js';
 export { RateLimitingQueue } from './workqueue/rate-limiting-queue.js';
 export type { RateLimitingQueueInterface, RateLimitingQueueOptions } from './workqueue/rate-limiting-queue.js';
+export { defaultPriorityQueueRateLimiter, LOW_PRIORITY, PriorityQueue } from './workqueue/priority-queue.js';
+export type { AddOptions, PriorityGetResult, PriorityQueueInterface } from './workqueue/priority-queue.js';
 export {
   defaultControllerRateLimiter, defaultItemBasedRateLimiter, ItemExponentialFailureRateLimiter,
   ItemFastSlowRateLimiter, MaxOfRateLimiter, WithMaxWaitRateLimiter,
@@ -157,7 +159,7 @@ export {
 export type { RateLimiter } from './workqueue/rate-limiter.js';
 export { BucketRateLimiter } from './workqueue/bucket-rate-limiter.js';
 export type {
-  CounterMetric, GaugeMetric, HistogramMetric, SettableGaugeMetric, WorkqueueMetricsProvider,
+  CounterMetric, DepthMetricWithPriority, GaugeMetric, HistogramMetric, SettableGaugeMetric, WorkqueueMetricsProvider,
 } from './workqueue/metrics.js';
 export { prometheusMetricsProvider } from './workqueue/prometheus-metrics.js';
 
@@ -175,8 +177,10 @@ export { InformerSource } from './source/source.js';
 export type { Source } from './source/source.js';
 export { controllerMetrics } from './controller/metrics.js';
 export type { ControllerMetrics, ReconcileResultLabel } from './controller/metrics.js';
-export { enqueueForObject, enqueueForOwner, enqueueMapped } from './handler/handler.js';
-export type { EnqueueForOwnerOptions, EventHandler, OwnerType, RequestSink } from './handler/handler.js';
+export {
+  addWithOpts, enqueueForObject, enqueueForOwner, enqueueMapped, sinkWithDefaultPriority, withLowPriorityWhenUnchanged,
+} from './handler/handler.js';
+export type { CreateEventInfo, EnqueueForOwnerOptions, EventHandler, OwnerType, RequestSink } from './handler/handler.js';
 export {
   admits, admitsAll, and, annotationChanged, generationChanged, labelChanged, labelSelector, not, or, predicateFuncs,
   resourceVersionChanged,

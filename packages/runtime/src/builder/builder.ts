@@ -55,7 +55,8 @@ export interface OwnsOptions<T extends KubeObject = KubeObject> extends BuilderW
  */
 export type BuilderControllerOptions = Pick<
   ControllerOptions,
-  'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger' | 'cacheSyncTimeoutMs'
+  | 'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger' | 'cacheSyncTimeoutMs'
+  | 'usePriorityQueue'
 >;
 
 interface PendingWatch {
@@ -174,6 +175,7 @@ export class ControllerBuilder {
     const log = (this.options.logger ?? this.manager.logger).child(forKind ? { controllerGroup: forKind.group, controllerKind: forKind.kind } : {});
     const controller = new Controller({
       cacheSyncTimeoutMs: this.manager.cacheSyncTimeoutMs,
+      usePriorityQueue: this.manager.usePriorityQueue,
       ...this.options,
       name,
       reconciler: shard ? shard.gate(ownWrites, forInformers) : ownWrites,

@@ -3,6 +3,9 @@
  * reconciler (controller-runtime `pkg/internal/controller`).
  *
  * Contract:
+ * - The queue is a priority queue by default (`usePriorityQueue: false`: the FIFO queue): objects of an informer's
+ *   initial list and unchanged resyncs wait behind new events (priority -100), and a re-add keeps the priority the
+ *   request was handed out with unless the reconciler's `Result.priority` says otherwise.
  * - A key is never reconciled by two workers at once (the queue hands a key out again only after `done`).
  * - Thrown error / rejected promise → `addRateLimited` (backoff) and an error log (a conflict or an unreachable
  *   apiserver: an info log, repeats at most every 30 s); a {@link TerminalError} is logged
@@ -30,6 +33,7 @@ import { getLogger, type Logger } from '../log.js';
 import { RepeatFilter } from '../log-repeats.js';
 import type { Predicate } from '../predicate/predicate.js';
 import { InformerSource, type Source } from '../source/source.js';
+import { PriorityQueue, type PriorityQueueInterface } from '../workqueue/priority-queue.js';
 import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
 import type { RateLimiter } from '../workqueue/rate-limiter.js';
 import { controllerMetrics, initControllerMetrics, type ControllerMetrics, type ReconcileResultLabel } from './metrics.js';
@@ -55,8 +59,16 @@ export interface ControllerOptions {
   reconciler: Reconciler | ReconcileFunc;
   /** Default 1. */
   maxConcurrentReconciles?: number;
-  /** Default: max of per-item exponential (5 ms → 1000 s) and a 10 qps / 100 burst bucket. */
+  /**
+   * Default: per-item exponential (5 ms → 1000 s) with the priority queue; with the FIFO queue the max of that and a
+   * 10 qps / 100 burst bucket (controller-runtime v0.23's defaults).
+   */
   rateLimiter?: RateLimiter<string>;
+  /**
+   * Default true: the priority queue (controller-runtime's `UsePriorityQueue`), so new and changed objects are
+   * reconciled before the initial list's backlog; false: client-go's FIFO rate-limiting queue.
+   */
+  usePriorityQueue?: boolean;
   /** Abort and fail a reconcile after this long. Default: no timeout. */
   reconcileTimeoutMs?: number;
   /** Default true: the manager starts this controller only once it leads. */
@@ -92,7 +104,8 @@ export class ReconcileTimeoutError extends Error {
  */
 export class Controller {
   readonly name: string;
-  readonly queue: RateLimitingQueue<string>;
+  /** A {@link PriorityQueue}, or a FIFO {@link RateLimitingQueue} with `usePriorityQueue: false`. */
+  readonly queue: PriorityQueueInterface<string>;
   readonly maxConcurrentReconciles: number;
   readonly needLeaderElection: boolean;
   private readonly reconcileFn: ReconcileFunc;
@@ -121,12 +134,13 @@ export class Controller {
     this.log = (opts.logger ?? getLogger()).child({ controller: this.name });
     this.repeats = new RepeatFilter(this.clock);
     this.metrics = controllerMetrics(opts.registry);
-    this.queue = new RateLimitingQueue<string>({
+    const queueOptions = {
       name: this.name,
       clock: this.clock,
       ...(opts.registry ? { registry: opts.registry } : {}),
       ...(opts.rateLimiter ? { rateLimiter: opts.rateLimiter } : {}),
-    });
+    };
+    this.queue = (opts.usePriorityQueue ?? true) ? new PriorityQueue<string>(queueOptions) : new RateLimitingQueue<string>(queueOptions);
     initControllerMetrics(this.metrics, this.name);
     this.syncWaiter = new SourceSyncWaiter({
       controller: this.name,
@@ -138,7 +152,10 @@ export class Controller {
   }
 
   /** Requests go through here: the queue collapses duplicates. */
-  readonly sink: RequestSink = { add: (req: Request) => this.queue.add(requestKey(req)) };
+  readonly sink: RequestSink = {
+    add: (req: Request) => this.queue.add(requestKey(req)),
+    addWithOpts: (opts, ...reqs) => this.queue.addWithOpts(opts, ...reqs.map(requestKey)),
+  };
 
   /**
    * Feeds events of `informer` through `predicates` (all must admit) into `handler` (an {@link InformerSource}).
@@ -208,19 +225,19 @@ export class Controller {
 
   private async worker(): Promise<void> {
     for (;;) {
-      const next = await this.queue.get();
+      const next = await this.queue.getWithPriority();
       if (next.shutdown) return;
       if (this.stopAbort.signal.aborted) {
         // Stop taking work: items still queued at shutdown are dropped, not reconciled.
         this.queue.done(next.item);
         continue;
       }
-      await this.processItem(next.item);
+      await this.processItem(next.item, next.priority);
     }
   }
 
   /** One reconcile of `key`, with its bookkeeping; never throws. Calls `queue.done(key)` when the call settles. */
-  private async processItem(key: string): Promise<void> {
+  private async processItem(key: string, priority: number): Promise<void> {
     const req = requestFromKey(key);
     const reconcileID = randomUUID();
     const log = this.log.child({ namespace: req.namespace, name: req.name, reconcileID });
@@ -262,23 +279,23 @@ export class Controller {
     if ('timeout' in first) {
       abort.abort(new ReconcileTimeoutError(this.timeoutMs!));
       this.metrics.timeouts.inc(labels);
-      this.failed(key, log, new ReconcileTimeoutError(this.timeoutMs!));
+      this.failed(key, priority, log, new ReconcileTimeoutError(this.timeoutMs!));
       return;
     }
     if (!first.ok) {
       if (abort.signal.reason instanceof ReconcileTimeoutError) this.metrics.timeouts.inc(labels);
-      this.failed(key, log, first.error);
+      this.failed(key, priority, log, first.error);
       return;
     }
-    this.succeeded(key, first.result);
+    this.succeeded(key, priority, first.result);
   }
 
-  private failed(key: string, log: Logger, error: unknown): void {
+  private failed(key: string, priority: number, log: Logger, error: unknown): void {
     const labels = { controller: this.name };
     if (isTerminalError(error)) {
       this.metrics.terminalErrors.inc(labels);
     } else {
-      this.queue.addRateLimited(key);
+      this.queue.addWithOpts({ rateLimited: true, priority }, key);
     }
     this.metrics.reconcileErrors.inc(labels);
     this.count('error');
@@ -297,14 +314,15 @@ export class Controller {
     }
   }
 
-  private succeeded(key: string, result: Result | undefined): void {
+  private succeeded(key: string, handedOutWith: number, result: Result | undefined): void {
     const after = result?.requeueAfterMs ?? 0;
+    const priority = result?.priority ?? handedOutWith;
     if (after > 0) {
       this.queue.forget(key);
-      this.queue.addAfter(key, after);
+      this.queue.addWithOpts({ after, priority }, key);
       this.count('requeue_after');
     } else if (result?.requeue) {
-      this.queue.addRateLimited(key);
+      this.queue.addWithOpts({ rateLimited: true, priority }, key);
       this.count('requeue');
     } else {
       this.queue.forget(key);

@@ -6,21 +6,73 @@
 import { objectFromDeleted, type DeletedFinalStateUnknown } from '../cache/keys.js';
 import type { KubeObject } from '../client/types.js';
 import type { Request } from '../reconcile/index.js';
+import { LOW_PRIORITY, type AddOptions } from '../workqueue/priority-queue.js';
 
 /** Where handlers put requests (the controller's queue; duplicates are collapsed there). */
 export interface RequestSink {
   add(request: Request): void;
+  /**
+   * Adds `requests` with a delay, rate limiting or a priority (the controller's priority queue: see `AddOptions`).
+   * Optional: a sink without it takes `add` (the options are then lost).
+   */
+  addWithOpts?(opts: AddOptions, ...requests: Request[]): void;
+}
+
+/** What a create event tells besides the object (controller-runtime's `CreateEvent.IsInInitialList`). */
+export interface CreateEventInfo {
+  /** The object came with the informer's initial list (or, for a handler added later, was already cached). */
+  isInInitialList: boolean;
 }
 
 /**
  * Turns a watched object's events into reconcile requests (controller-runtime's `handler.EventHandler`). Every
  * method is optional (a missing one drops that event). They only read the objects; a throw is logged and skipped.
+ * A controller's sources give every handler {@link withLowPriorityWhenUnchanged}.
  */
 export interface EventHandler<T extends KubeObject = KubeObject> {
-  create?(obj: T, sink: RequestSink): void;
+  create?(obj: T, sink: RequestSink, event?: CreateEventInfo): void;
   update?(oldObj: T, newObj: T, sink: RequestSink): void;
   delete?(obj: T | DeletedFinalStateUnknown<T>, sink: RequestSink): void;
   generic?(obj: T, sink: RequestSink): void;
+}
+
+/** Adds through `sink.addWithOpts` when it has it, else through `add` (dropping `opts`). */
+export function addWithOpts(sink: RequestSink, opts: AddOptions, ...requests: Request[]): void {
+  if (sink.addWithOpts) sink.addWithOpts(opts, ...requests);
+  else for (const r of requests) sink.add(r);
+}
+
+/** A sink that gives requests added without a priority `priority`, and otherwise passes them to `sink`. */
+export function sinkWithDefaultPriority(sink: RequestSink, priority: number): RequestSink {
+  return {
+    add: (r) => addWithOpts(sink, { priority }, r),
+    addWithOpts: (opts, ...rs) => addWithOpts(sink, opts.priority === undefined ? { ...opts, priority } : opts, ...rs),
+  };
+}
+
+/**
+ * controller-runtime's `handler.WithLowPriorityWhenUnchanged`: requests a create event of the initial list adds, and
+ * those of an update whose resourceVersion did not change (a resync), get {@link LOW_PRIORITY} (-100) unless the
+ * handler gives a priority itself; so on a priority queue a new or changed object is reconciled before the backlog
+ * of a (re)start. Other events, and FIFO queues, are unaffected. A controller's sources apply it to every handler.
+ */
+export function withLowPriorityWhenUnchanged<T extends KubeObject>(handler: EventHandler<T>): EventHandler<T> {
+  // Methods are read and called on `handler` (it may be a class instance), never copied off it.
+  const wrapped: EventHandler<T> = {};
+  if (handler.create) {
+    wrapped.create = (obj, sink, event) =>
+      handler.create!(obj, event?.isInInitialList ? sinkWithDefaultPriority(sink, LOW_PRIORITY) : sink, event);
+  }
+  if (handler.update) {
+    wrapped.update = (oldObj, newObj, sink) => {
+      const rv = oldObj?.metadata?.resourceVersion;
+      const unchanged = rv !== undefined && rv === newObj?.metadata?.resourceVersion;
+      handler.update!(oldObj, newObj, unchanged ? sinkWithDefaultPriority(sink, LOW_PRIORITY) : sink);
+    };
+  }
+  if (handler.delete) wrapped.delete = (obj, sink) => handler.delete!(obj, sink);
+  if (handler.generic) wrapped.generic = (obj, sink) => handler.generic!(obj, sink);
+  return wrapped;
 }
 
 /** Builds a handler that maps every event's object(s) through `map` (update: old and new). */

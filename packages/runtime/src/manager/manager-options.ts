@@ -108,6 +108,11 @@ export interface ManagerOptions {
    * ones that have not and why; it keeps waiting (its readiness check fails meanwhile), other controllers run.
    */
   cacheSyncTimeoutMs?: number;
+  /**
+   * Default true: controllers built with this manager use the priority queue (objects of the initial list and
+   * unchanged resyncs wait behind new events); false: the FIFO queue. A controller's own option wins.
+   */
+  usePriorityQueue?: boolean;
   clock?: Clock;
   logger?: Logger;
   registry?: Registry;

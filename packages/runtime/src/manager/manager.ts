@@ -308,6 +308,11 @@ export class Manager {
     return this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
   }
 
+  /** Whether controllers built with this manager use the priority queue (`ManagerOptions.usePriorityQueue`, default true). */
+  get usePriorityQueue(): boolean {
+    return this.opts.usePriorityQueue ?? true;
+  }
+
   /** Bound `host:port` of `/metrics` once started (undefined when disabled); served over HTTPS with `metricsSecureServing`. */
   get metricsAddress(): string | undefined {
     return this.metricsServer.address;

@@ -13,6 +13,12 @@ import type { Request } from './request.js';
 export interface Result {
   requeue?: boolean;
   requeueAfterMs?: number;
+  /**
+   * Priority of the re-add (`requeue`, `requeueAfterMs`) on the controller's priority queue; higher is handed out
+   * first. Default: the priority the request was handed out with (an object of the initial list stays at -100).
+   * Ignored by the FIFO queue (`usePriorityQueue: false`).
+   */
+  priority?: number;
 }
 
 /** Per-reconcile context. `signal` aborts on controller shutdown and when the reconcile timeout passes. */

@@ -15,7 +15,7 @@
 import { objectFromDeleted } from '../cache/keys.js';
 import type { HandlerRegistration, SharedIndexInformer } from '../cache/shared-informer.js';
 import type { KubeObject } from '../client/types.js';
-import type { EventHandler, RequestSink } from '../handler/handler.js';
+import { withLowPriorityWhenUnchanged, type EventHandler, type RequestSink } from '../handler/handler.js';
 import type { Logger } from '../log.js';
 import { admitsAll, type Predicate } from '../predicate/predicate.js';
 
@@ -36,7 +36,8 @@ export interface Source {
 /**
  * The events of one informer, through `predicates` (all must admit), into `handler` (controller-runtime's
  * `source.Kind` over a cache informer). Throwing handlers and predicates are logged (with the source's
- * description) and skipped.
+ * description) and skipped. The handler is wrapped in `withLowPriorityWhenUnchanged`: objects of the initial list and
+ * unchanged resyncs are added at priority -100.
  */
 export class InformerSource<T extends KubeObject = KubeObject> implements Source {
   readonly description: string;
@@ -54,7 +55,8 @@ export class InformerSource<T extends KubeObject = KubeObject> implements Source
   start(sink: RequestSink, signal: AbortSignal): void {
     if (this.registration) throw new Error(`source ${this.description} already started`);
     if (signal.aborted) return;
-    const { handler, predicates } = this;
+    const { predicates } = this;
+    const handler = withLowPriorityWhenUnchanged(this.handler);
     const guard = (what: string, fn: () => void): void => {
       try {
         fn();
@@ -63,9 +65,9 @@ export class InformerSource<T extends KubeObject = KubeObject> implements Source
       }
     };
     const registration = this.informer.addEventHandler({
-      onAdd: (obj) =>
+      onAdd: (obj, isInInitialList) =>
         guard('create', () => {
-          if (admitsAll(predicates, 'create', obj)) handler.create?.(obj, sink);
+          if (admitsAll(predicates, 'create', obj)) handler.create?.(obj, sink, { isInInitialList });
         }),
       onUpdate: (oldObj, newObj) =>
         guard('update', () => {

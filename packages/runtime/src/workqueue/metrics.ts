@@ -21,6 +21,14 @@ export interface GaugeMetric {
 export interface SettableGaugeMetric {
   set(value: number): void;
 }
+/**
+ * A depth gauge by priority (controller-runtime's `DepthMetricWithPriority`): a priority queue moves the series of the
+ * item's priority.
+ */
+export interface DepthMetricWithPriority {
+  inc(priority: number): void;
+  dec(priority: number): void;
+}
 /** A histogram sink (client-go's `HistogramMetric`): queue latency and work duration, in seconds. */
 export interface HistogramMetric {
   /** Observes a duration in seconds. */
@@ -37,6 +45,11 @@ export interface WorkqueueMetricsProvider {
   newLongestRunningProcessorSecondsMetric(name: string): SettableGaugeMetric;
   newRetriesMetric(name: string): CounterMetric;
   /**
+   * Optional (controller-runtime's `MetricsProviderWithPriority`): the depth of a priority queue by priority. A
+   * priority queue uses it instead of `newDepthMetric` when the provider has it.
+   */
+  newDepthMetricWithPriority?(name: string): DepthMetricWithPriority;
+  /**
    * Optional pull hook: `refresh` is called right before the provider's metrics are read (e.g. on a Prometheus
    * scrape), so queues can update the unfinished-work gauges lazily. Returns a function that unregisters it.
    * Providers without this hook get the client-go behaviour: the queue refreshes the gauges on a 500ms tick
@@ -47,10 +60,12 @@ export interface WorkqueueMetricsProvider {
 
 /** Per-queue metrics recorder; the queue calls these under its own bookkeeping rules. */
 export interface QueueMetrics<T> {
-  /** An item became dirty (was added and was not already queued). */
-  add(item: T): void;
-  /** An item was handed to a worker. */
-  get(item: T): void;
+  /** An item became dirty (was added and was not already queued); a priority queue passes its priority. */
+  add(item: T, priority?: number): void;
+  /** An item was handed to a worker; a priority queue passes the priority it had. */
+  get(item: T, priority?: number): void;
+  /** A queued item of a priority queue moved from priority `from` to `to`. */
+  changePriority(from: number, to: number): void;
   /** A worker finished an item. */
   done(item: T): void;
   /** A delayed / rate-limited re-add was requested. */
@@ -65,6 +80,7 @@ export interface QueueMetrics<T> {
 export const noopQueueMetrics: QueueMetrics<never> = {
   add() {},
   get() {},
+  changePriority() {},
   done() {},
   retry() {},
   updateUnfinishedWork() {},
@@ -79,7 +95,8 @@ export const UNFINISHED_WORK_UPDATE_PERIOD_MS = 500;
  * item added twice before being taken measures its queue time from the first add.
  */
 export class QueueMetricsRecorder<T> implements QueueMetrics<T> {
-  private readonly depth: GaugeMetric;
+  private readonly depth: GaugeMetric | undefined;
+  private readonly depthByPriority: DepthMetricWithPriority | undefined;
   private readonly adds: CounterMetric;
   private readonly latency: HistogramMetric;
   private readonly workDuration: HistogramMetric;
@@ -96,8 +113,11 @@ export class QueueMetricsRecorder<T> implements QueueMetrics<T> {
     name: string,
     provider: WorkqueueMetricsProvider,
     private readonly clock: Clock,
+    /** A priority queue's recorder: depth by priority when the provider can. */
+    byPriority = false,
   ) {
-    this.depth = provider.newDepthMetric(name);
+    if (byPriority && provider.newDepthMetricWithPriority) this.depthByPriority = provider.newDepthMetricWithPriority(name);
+    else this.depth = provider.newDepthMetric(name);
     this.adds = provider.newAddsMetric(name);
     this.latency = provider.newLatencyMetric(name);
     this.workDuration = provider.newWorkDurationMetric(name);
@@ -107,14 +127,16 @@ export class QueueMetricsRecorder<T> implements QueueMetrics<T> {
     this.unregisterCollect = provider.onCollect?.(() => this.updateUnfinishedWork());
   }
 
-  add(item: T): void {
+  add(item: T, priority = 0): void {
     this.adds.inc();
-    this.depth.inc();
+    if (this.depthByPriority) this.depthByPriority.inc(priority);
+    else this.depth!.inc();
     if (!this.addTimes.has(item)) this.addTimes.set(item, this.clock.now());
   }
 
-  get(item: T): void {
-    this.depth.dec();
+  get(item: T, priority = 0): void {
+    if (this.depthByPriority) this.depthByPriority.dec(priority);
+    else this.depth!.dec();
     this.processingStartTimes.set(item, this.clock.now());
     const added = this.addTimes.get(item);
     if (added !== undefined) {
@@ -122,6 +144,12 @@ export class QueueMetricsRecorder<T> implements QueueMetrics<T> {
       this.addTimes.delete(item);
     }
     this.startTicker();
+  }
+
+  changePriority(from: number, to: number): void {
+    if (!this.depthByPriority) return;
+    this.depthByPriority.dec(from);
+    this.depthByPriority.inc(to);
   }
 
   done(item: T): void {

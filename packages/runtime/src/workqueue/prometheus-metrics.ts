@@ -5,7 +5,9 @@ import type { WorkqueueMetricsProvider } from './metrics.js';
 
 /**
  * Prometheus workqueue metrics with the controller-runtime names (`pkg/internal/metrics/workqueue.go`), labelled
- * `name` and `controller` (both set to the queue name).
+ * `name` and `controller` (both set to the queue name). `workqueue_depth` also has a `priority` label, as in
+ * controller-runtime: the item priority for a priority queue (at most 25 distinct values a queue, then
+ * `exceeded_cardinality_limit`), empty for a FIFO queue.
  *
  * One provider exists per registry; every queue built against that registry shares the same metric objects, so
  * creating several queues with one name never throws. The unfinished-work gauges are refreshed on scrape.
@@ -24,6 +26,12 @@ export const WORKQUEUE_DURATION_BUCKETS: readonly number[] = exponentialBuckets(
 
 const LABELS = ['name', 'controller'] as const;
 type Label = (typeof LABELS)[number];
+const DEPTH_LABELS = ['name', 'controller', 'priority'] as const;
+type DepthLabel = (typeof DEPTH_LABELS)[number];
+/** controller-runtime's `maxRecommendedUniquePriorities`: past this many priorities a queue's depth goes to one series. */
+export const MAX_DEPTH_PRIORITIES = 25;
+/** The `priority` label of a queue's depth once it has seen more than {@link MAX_DEPTH_PRIORITIES} priorities. */
+export const PRIORITY_CARDINALITY_EXCEEDED = 'exceeded_cardinality_limit';
 
 const providers = new WeakMap<Registry, WorkqueueMetricsProvider>();
 
@@ -49,8 +57,13 @@ function createProvider(registry: Registry): WorkqueueMetricsProvider {
     return registry.getSingleMetric(name) as Metric | undefined as M | undefined;
   }
   const depth =
-    existing<Gauge<Label>>(WORKQUEUE_DEPTH) ??
-    new Gauge({ name: WORKQUEUE_DEPTH, help: 'Current depth of workqueue', labelNames: LABELS, registers: [registry] });
+    existing<Gauge<DepthLabel>>(WORKQUEUE_DEPTH) ??
+    new Gauge({
+      name: WORKQUEUE_DEPTH,
+      help: 'Current depth of workqueue by workqueue and priority',
+      labelNames: DEPTH_LABELS,
+      registers: [registry],
+    });
   const adds =
     existing<Counter<Label>>(WORKQUEUE_ADDS_TOTAL) ??
     new Counter({
@@ -131,7 +144,19 @@ function createProvider(registry: Registry): WorkqueueMetricsProvider {
     return h.labels(labels(name));
   };
   const provider: WorkqueueMetricsProvider = {
-    newDepthMetric: (name) => series(depth.labels(labels(name))),
+    newDepthMetric: (name) => series(depth.labels({ ...labels(name), priority: '' })),
+    newDepthMetricWithPriority: (name) => {
+      const seen = new Set<number>();
+      let exceeded = false;
+      const series = (priority: number) => {
+        if (!exceeded && !seen.has(priority)) {
+          seen.add(priority);
+          exceeded = seen.size > MAX_DEPTH_PRIORITIES;
+        }
+        return depth.labels({ ...labels(name), priority: exceeded ? PRIORITY_CARDINALITY_EXCEEDED : String(priority) });
+      };
+      return { inc: (priority) => series(priority).inc(), dec: (priority) => series(priority).dec() };
+    },
     newAddsMetric: (name) => series(adds.labels(labels(name))),
     newLatencyMetric: (name) => histogram(latency, ownsLatency, name),
     newWorkDurationMetric: (name) => histogram(workDuration, ownsWorkDuration, name),

@@ -1,4 +1,5 @@
 import { DelayingQueue } from './delaying-queue.js';
+import type { AddOptions, PriorityGetResult, PriorityQueueInterface } from './priority-queue.js';
 import type { DelayingQueueInterface } from './delaying-queue.js';
 import type { QueueOptions } from './queue.js';
 import { defaultControllerRateLimiter } from './rate-limiter.js';
@@ -28,10 +29,12 @@ export interface RateLimitingQueueOptions<T> extends QueueOptions {
 }
 
 /**
- * The queue controllers use (client-go's `NewTypedRateLimitingQueueWithConfig`): a {@link DelayingQueue} whose
- * `addRateLimited` delay comes from `rateLimiter`. Call `forget` after a success, or the backoff keeps growing.
+ * The FIFO queue of controllers (client-go's `NewTypedRateLimitingQueueWithConfig`; the priority queue is the
+ * default): a {@link DelayingQueue} whose `addRateLimited` delay comes from `rateLimiter`. Call `forget` after a
+ * success, or the backoff keeps growing. It takes `addWithOpts` and `getWithPriority` as controller-runtime's
+ * wrapper of a FIFO queue does: priorities are ignored (every item has priority 0).
  */
-export class RateLimitingQueue<T> extends DelayingQueue<T> implements RateLimitingQueueInterface<T> {
+export class RateLimitingQueue<T> extends DelayingQueue<T> implements PriorityQueueInterface<T> {
   readonly rateLimiter: RateLimiter<T>;
 
   constructor(options: RateLimitingQueueOptions<T> = {}) {
@@ -41,6 +44,21 @@ export class RateLimitingQueue<T> extends DelayingQueue<T> implements RateLimiti
 
   addRateLimited(item: T): void {
     this.addAfter(item, this.rateLimiter.when(item));
+  }
+
+  /** `addRateLimited` when `opts.rateLimited`, else `addAfter` when `opts.after > 0`, else `add`; no priority. */
+  addWithOpts(opts: AddOptions, ...items: T[]): void {
+    for (const item of items) {
+      if (opts.rateLimited) this.addRateLimited(item);
+      else if (opts.after !== undefined && opts.after > 0) this.addAfter(item, opts.after);
+      else this.add(item);
+    }
+  }
+
+  /** `get()`, with priority 0. */
+  async getWithPriority(): Promise<PriorityGetResult<T>> {
+    const next = await this.get();
+    return next.shutdown ? { shutdown: true } : { item: next.item, priority: 0, shutdown: false };
   }
 
   forget(item: T): void {
