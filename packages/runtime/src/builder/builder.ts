@@ -54,7 +54,7 @@ export interface OwnsOptions<T extends KubeObject = KubeObject> extends BuilderW
  */
 export type BuilderControllerOptions = Pick<
   ControllerOptions,
-  'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger' | 'cacheSyncTimeoutMs'
+  'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger' | 'cacheSyncTimeoutMs' | 'enableWarmup'
 >;
 
 interface PendingWatch {
@@ -158,6 +158,7 @@ export class ControllerBuilder {
     const log = (this.options.logger ?? this.manager.logger).child(forKind ? { controllerGroup: forKind.group, controllerKind: forKind.kind } : {});
     const controller = new Controller({
       cacheSyncTimeoutMs: this.manager.cacheSyncTimeoutMs,
+      enableWarmup: this.manager.enableWarmup,
       ...this.options,
       name,
       reconciler: shard ? shard.gate(reconciler, forInformers) : reconciler,
