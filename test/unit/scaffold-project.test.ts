@@ -66,6 +66,7 @@ test('init + create api + generate: the scaffold compiles under --strict and its
       assert.ok(main.includes(flag), flag);
     }
     assert.match(main, /startWithSignals\(\)/);
+    assert.match(main, /^ {4}enableWarmup: true,$/m, 'warm standby: a replica waiting for the Lease syncs its caches');
     assert.match(main, /\.\.\.LOG_FLAGS,/, '--log-level and --log-format');
     assert.match(main, /log = setupLogging\(flags\)/);
     const manager = parse(read(dir, 'config/manager/manager.yaml').split('\n---\n')[1]!) as any;

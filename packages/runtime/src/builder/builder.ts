@@ -56,7 +56,7 @@ export interface OwnsOptions<T extends KubeObject = KubeObject> extends BuilderW
 export type BuilderControllerOptions = Pick<
   ControllerOptions,
   | 'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger' | 'cacheSyncTimeoutMs'
-  | 'usePriorityQueue'
+  | 'usePriorityQueue' | 'enableWarmup'
 >;
 
 interface PendingWatch {
@@ -176,6 +176,7 @@ export class ControllerBuilder {
     const controller = new Controller({
       cacheSyncTimeoutMs: this.manager.cacheSyncTimeoutMs,
       usePriorityQueue: this.manager.usePriorityQueue,
+      enableWarmup: this.manager.enableWarmup,
       ...this.options,
       name,
       reconciler: shard ? shard.gate(ownWrites, forInformers) : ownWrites,

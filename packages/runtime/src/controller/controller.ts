@@ -21,6 +21,8 @@
  *   forbidden to this identity, or not installed) holds back this controller alone: its informer keeps retrying
  *   with backoff, `syncStatus()` and the `kubegen_controller_source_synced` gauge say which source and why, and after
  *   `cacheSyncTimeoutMs` an error line says so (again every time that period passes), while other controllers run.
+ * - Warm standby (`enableWarmup`): `warmup()` attaches the sources before `start()` (on a replica waiting for the
+ *   Lease), so the queue is full and the sources synced when it leads; workers still start only in `start()`.
  */
 import { randomUUID } from 'node:crypto';
 import type { Registry } from '../metrics/prom.js';
@@ -74,6 +76,13 @@ export interface ControllerOptions {
   /** Default true: the manager starts this controller only once it leads. */
   needLeaderElection?: boolean;
   /**
+   * Warm standby (controller-runtime's `EnableWarmup`), default false: with leader election, the manager calls
+   * `warmup()` when it starts, so this controller's sources (informers and handlers feeding its queue) start and sync
+   * before the Lease is won; its workers still start only once leading, and then at once. No effect on a controller
+   * that does not need leader election (it starts at once anyway) or on a sharded manager's.
+   */
+  enableWarmup?: boolean;
+  /**
    * After this long without every source synced, an error line names the unsynced sources and why (then again each
    * time it passes); the controller keeps waiting. Default 2 min (controller-runtime's `CacheSyncTimeout`).
    */
@@ -108,6 +117,7 @@ export class Controller {
   readonly queue: PriorityQueueInterface<string>;
   readonly maxConcurrentReconciles: number;
   readonly needLeaderElection: boolean;
+  readonly enableWarmup: boolean;
   private readonly reconcileFn: ReconcileFunc;
   private readonly timeoutMs: number | undefined;
   private readonly clock: Clock;
@@ -119,7 +129,10 @@ export class Controller {
   private readonly syncWaiter: SourceSyncWaiter;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopAbort = new AbortController();
-  private started = false;
+  /** Set once the sources were started (by `warmup` or `start`); later sources start as they are added. */
+  private sourcesStarted = false;
+  /** The one wait for the sources to sync, shared by `warmup` and `start`. */
+  private sourcesSynced: Promise<boolean> | undefined;
   private run: Promise<void> | undefined;
 
   constructor(opts: ControllerOptions) {
@@ -127,6 +140,7 @@ export class Controller {
     this.name = opts.name;
     this.maxConcurrentReconciles = Math.max(1, Math.floor(opts.maxConcurrentReconciles ?? 1));
     this.needLeaderElection = opts.needLeaderElection ?? true;
+    this.enableWarmup = opts.enableWarmup ?? false;
     const r = opts.reconciler;
     this.reconcileFn = typeof r === 'function' ? r : (req, ctx) => r.reconcile(req, ctx);
     this.timeoutMs = opts.reconcileTimeoutMs;
@@ -170,7 +184,7 @@ export class Controller {
   watchSource(source: Source): void {
     this.sources.push(source);
     this.syncWaiter.track(source);
-    if (this.started && !this.stopAbort.signal.aborted) source.start(this.sink, this.stopAbort.signal);
+    if (this.sourcesStarted && !this.stopAbort.signal.aborted) source.start(this.sink, this.stopAbort.signal);
   }
 
   /** The informers this controller's informer sources watch. */
@@ -181,11 +195,12 @@ export class Controller {
   /**
    * Whether every source has synced, and for each one that has not, why (its last list error, described with the
    * kind, the verb and the identity where the error says). What the manager's readiness check of this controller
-   * reports. A controller that has not started (a standby replica's, before it leads) reports synced.
+   * reports. A controller whose sources have not started (a standby replica's without warm-up, before it leads)
+   * reports synced; a warm standby's reports its sources.
    */
   syncStatus(): SyncStatus {
-    // Not started (a standby waiting for the Lease): nothing to wait for, so nothing to report as unready.
-    if (!this.started) return { synced: true, pending: [] };
+    // Sources not started (a cold standby waiting for the Lease): nothing to wait for, so nothing to report as unready.
+    if (!this.sourcesStarted) return { synced: true, pending: [] };
     return this.syncWaiter.status();
   }
 
@@ -196,13 +211,9 @@ export class Controller {
    */
   start(signal?: AbortSignal): Promise<void> {
     if (this.run) return this.run;
-    this.started = true;
-    if (signal?.aborted) this.stop();
-    else signal?.addEventListener('abort', () => this.stop(), { once: true });
-    const stopped = this.stopAbort.signal;
-    if (!stopped.aborted) for (const source of this.sources) source.start(this.sink, stopped);
+    this.startSources(signal);
     this.run = (async () => {
-      if (!(await this.syncWaiter.wait(stopped))) {
+      if (!(await this.waitForSources())) {
         this.log.info('stopped before its sources synced');
         return;
       }
@@ -213,6 +224,34 @@ export class Controller {
       this.log.info('all workers finished');
     })();
     return this.run;
+  }
+
+  /**
+   * Warm standby (controller-runtime's `Warmup`): with `enableWarmup`, starts the sources without workers, so their
+   * informers sync and the queue fills while another replica leads; `start` later runs the workers as soon as every
+   * source has synced (at once when they already have). Resolves once they have synced, or when `signal` aborts or
+   * the controller stops first; `signal` aborting stops the controller. Does nothing without `enableWarmup`.
+   */
+  async warmup(signal?: AbortSignal): Promise<void> {
+    if (!this.enableWarmup || this.run) return;
+    this.startSources(signal);
+    if (await this.waitForSources()) this.log.info('warmed up: sources synced, workers start once leading');
+  }
+
+  /** Starts the sources once (they stop when `signal` aborts or `stop()` is called). */
+  private startSources(signal: AbortSignal | undefined): void {
+    if (signal?.aborted) this.stop();
+    else signal?.addEventListener('abort', () => this.stop(), { once: true });
+    if (this.sourcesStarted) return;
+    this.sourcesStarted = true;
+    const stopped = this.stopAbort.signal;
+    if (!stopped.aborted) for (const source of this.sources) source.start(this.sink, stopped);
+  }
+
+  /** True once every source has synced, false when the controller stopped first (one wait, shared). */
+  private waitForSources(): Promise<boolean> {
+    this.sourcesSynced ??= this.syncWaiter.wait(this.stopAbort.signal);
+    return this.sourcesSynced;
   }
 
   /** Stops taking work: detaches its sources, shuts the queue down, aborts every in-flight reconcile's signal. */

@@ -96,6 +96,16 @@ export interface ManagerOptions {
   /** Lease namespace: default `namespace`, else the in-cluster service-account namespace. */
   leaderElectionNamespace?: string;
   leaderElectionIdentity?: string;
+  /**
+   * Warm standby (controller-runtime's `Controller.EnableWarmup`), default false; the default of
+   * `ControllerOptions.enableWarmup` for the controllers the builder builds (`withOptions` may override it). With
+   * leader election, a replica waiting for the Lease starts those controllers' sources (informers and the handlers
+   * that fill their queues) when the manager starts, and their workers once it leads: a new leader reconciles at
+   * once instead of listing every object first. The cost: every standby holds the full cache and watches, as the
+   * leader does. A standby is ready (`/readyz`) once those sources have synced. Without leader election, or with
+   * sharding, it changes nothing.
+   */
+  enableWarmup?: boolean;
   /** Release the Lease on shutdown so a successor takes over at once (only safe if the process then exits). */
   leaderElectionReleaseOnCancel?: boolean;
   leaseDurationMs?: number;

@@ -5,7 +5,9 @@
  *
  * `start(signal)`: serve metrics, probes and webhooks → start the cache → start the runnables that run on every
  * replica and, once the Lease is held (or at once without leader election), the leader-only ones (controllers) →
- * run until `signal` aborts. Each controller waits for its own sources (informers) to sync, not for the whole
+ * run until `signal` aborts. With warm standby (`enableWarmup`), a replica waiting for the Lease starts its controllers'
+ * sources (informers, handlers filling the queues) at once, and their workers once it leads: a new leader reconciles
+ * at once instead of syncing first, and a standby is ready once those sources have synced. Each controller waits for its own sources (informers) to sync, not for the whole
  * cache: one kind that cannot sync (forbidden, not installed) holds back only the controllers that watch it, and
  * `/readyz` fails, naming them (`/readyz/controller-<name>` says why), until it has.
  *
@@ -116,6 +118,8 @@ export class Manager {
     this.runnables = new Runnables({
       // A sharded manager runs them while it holds its shard Lease, as a leader while it holds the leader Lease.
       needsLeader: (r) => (this.elector !== undefined || this.shardOfController !== undefined) && (r.needLeaderElection ?? true),
+      // Warm standby is for leader election: a sharded replica's controller runs at once on its own shard.
+      warmsUp: (r) => this.elector !== undefined && typeof r.warmup === 'function',
       startCache: () => this.cluster.start(),
       fail: (err) => this.fail(err),
       gracefulShutdownTimeoutMs: opts.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS,
@@ -311,6 +315,11 @@ export class Manager {
   /** Whether controllers built with this manager use the priority queue (`ManagerOptions.usePriorityQueue`, default true). */
   get usePriorityQueue(): boolean {
     return this.opts.usePriorityQueue ?? true;
+  }
+
+  /** Whether controllers the builder builds warm up before leading (`ManagerOptions.enableWarmup`). */
+  get enableWarmup(): boolean {
+    return this.opts.enableWarmup ?? false;
   }
 
   /** Bound `host:port` of `/metrics` once started (undefined when disabled); served over HTTPS with `metricsSecureServing`. */

@@ -4,7 +4,10 @@
  *
  * Contract: a runnable's `start(signal)` resolves once it has stopped after `signal` aborted; one that throws or
  * rejects while its signal is not aborted is reported to `fail` (the manager then stops). A runnable with
- * `syncStatus` (a controller) waits for its own sources; another first waits for the informers it names.
+ * `syncStatus` (a controller) waits for its own sources; another first waits for the informers it names. A leader-only
+ * runnable with `warmup` (a controller with `enableWarmup`) is warmed up on every replica when the manager starts
+ * (controller-runtime's `Warmup` group), under the same stop as the runnables of every replica, and started as usual
+ * once leading.
  */
 import { whenAborted } from '../abort.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
@@ -27,6 +30,13 @@ export interface Runnable {
    * why). Needs `name`.
    */
   syncStatus?(): SyncStatus;
+  /**
+   * Warm standby: called on every replica when the manager starts (before leading) for a leader-only runnable, when
+   * the manager has leader election; prepares what `start` needs (a controller starts its sources). Resolves once
+   * warmed up or when `signal` aborts; a rejection while `signal` is not aborted stops the manager. `start` is still
+   * called once leading.
+   */
+  warmup?(signal: AbortSignal): Promise<void>;
   /** Names the runnable in readiness checks and errors (controllers: the controller's name). */
   readonly name?: string;
 }
@@ -43,6 +53,8 @@ export class RunnableError extends Error {
 export interface RunnablesContext {
   /** Whether `r` runs only while leading (false when there is no election). */
   needsLeader(r: Runnable): boolean;
+  /** Whether `r` (a leader-only runnable) is warmed up before leading: it has `warmup` and the manager elects a leader. */
+  warmsUp(r: Runnable): boolean;
   /** Makes sure the cache runs before a runnable starts. */
   startCache(): void;
   /** A runnable failed: stop the manager. */
@@ -62,6 +74,8 @@ export class Runnables {
   private everywhereSignal: AbortSignal | undefined;
   /** Every runnable started and not yet finished: its own stop and its run. */
   private readonly active = new Map<Runnable, { stop: AbortController; done: Promise<void> }>();
+  /** The warm-up stop of every leader-only runnable warmed up and not removed. */
+  private readonly warming = new Map<Runnable, AbortController>();
 
   constructor(private readonly ctx: RunnablesContext) {}
 
@@ -70,15 +84,22 @@ export class Runnables {
     this.list.push(r);
     if (!this.ctx.needsLeader(r)) {
       if (this.everywhereSignal) this.everywhere.push(this.runOne(r, this.everywhereSignal));
-    } else if (this.leaderPhase) {
-      this.leaderPhase.running.push(this.runOne(r, this.leaderPhase.signal));
+      return;
     }
+    if (this.everywhereSignal && this.ctx.warmsUp(r)) this.everywhere.push(this.warmOne(r, this.everywhereSignal));
+    if (this.leaderPhase) this.leaderPhase.running.push(this.runOne(r, this.leaderPhase.signal));
   }
 
-  /** Starts the runnables that run on every replica (and those added later) under `signal`. */
+  /**
+   * Starts the runnables that run on every replica (and those added later) under `signal`, and warms up the
+   * leader-only ones that warm up.
+   */
   startEverywhere(signal: AbortSignal): void {
     this.everywhereSignal = signal;
-    for (const r of this.list) if (!this.ctx.needsLeader(r)) this.everywhere.push(this.runOne(r, signal));
+    for (const r of this.list) {
+      if (!this.ctx.needsLeader(r)) this.everywhere.push(this.runOne(r, signal));
+      else if (this.ctx.warmsUp(r)) this.everywhere.push(this.warmOne(r, signal));
+    }
   }
 
   /** Resolves once the runnables of every replica have stopped, or the graceful shutdown timeout passed. */
@@ -105,6 +126,8 @@ export class Runnables {
     const i = this.list.indexOf(r);
     if (i < 0) return false;
     this.list.splice(i, 1);
+    this.warming.get(r)?.abort(new Error('removed from the manager'));
+    this.warming.delete(r);
     const running = this.active.get(r);
     if (running) {
       running.stop.abort(new Error('removed from the manager'));
@@ -127,6 +150,23 @@ export class Runnables {
       };
       p.then(done, done);
     });
+  }
+
+  /** Warms up one leader-only runnable under a stop of its own (kept until removed); never rejects. */
+  private warmOne(r: Runnable, phase: AbortSignal): Promise<void> {
+    const own = new AbortController();
+    const forward = (): void => own.abort(phase.reason);
+    if (phase.aborted) forward();
+    else phase.addEventListener('abort', forward, { once: true });
+    this.warming.set(r, own);
+    return (async () => {
+      try {
+        this.ctx.startCache();
+        if (!own.signal.aborted) await r.warmup?.(own.signal);
+      } catch (err) {
+        if (!own.signal.aborted) this.ctx.fail(new RunnableError(r.name ?? 'runnable', err));
+      }
+    })();
   }
 
   /** Runs one runnable under a stop of its own; never rejects (a failure goes to `fail`). */
