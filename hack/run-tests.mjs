@@ -59,7 +59,7 @@ const GUARDS = ['--test-timeout=600000'];
  * export only under this condition, so users' code cannot import them by accident.
  */
 const INTERNAL_CONDITION = '--conditions=kubegen-internal';
-const RUN_LIMIT_MS = 25 * 60_000;
+const RUN_LIMIT_MS = 40 * 60_000;
 
 function runNodeTest(files, concurrency, env) {
   const tapFile = path.join(dist, `.test-report-${process.pid}-${Date.now()}.tap`);
