@@ -1,5 +1,4 @@
-import { MAX_TIMER_DELAY_MS } from '../clock.js';
-import type { TimerHandle } from '../clock.js';
+import { DeadlineTimer } from './deadline-timer.js';
 import { WorkQueue } from './queue.js';
 import type { QueueInterface, QueueOptions } from './queue.js';
 import { WaitingHeap } from './waiting-heap.js';
@@ -28,9 +27,7 @@ export class DelayingQueue<T> extends WorkQueue<T> implements DelayingQueueInter
   private readonly heap = new WaitingHeap<T>();
   private readonly waiting = new Map<T, WaitingEntry<T>>();
   private seq = 0;
-  private timer: TimerHandle | undefined;
-  /** Ready time the armed timer was scheduled for. */
-  private timerDue = Number.NaN;
+  private readonly timer = new DeadlineTimer(this.clock, () => this.onTimer());
 
   constructor(options: QueueOptions = {}) {
     super(options);
@@ -54,7 +51,7 @@ export class DelayingQueue<T> extends WorkQueue<T> implements DelayingQueueInter
       this.waiting.set(item, created);
       this.heap.push(created);
     }
-    this.armTimer();
+    this.timer.arm(this.heap.peek()?.readyAt);
   }
 
   /** Number of items waiting for their delay to pass (not part of `len()`). */
@@ -63,42 +60,18 @@ export class DelayingQueue<T> extends WorkQueue<T> implements DelayingQueueInter
   }
 
   protected override onShutdown(): void {
-    this.cancelTimer();
+    this.timer.cancel();
     this.heap.clear();
     this.waiting.clear();
   }
 
-  /** Ensures exactly one timer is armed, for the earliest waiting entry (none when nothing waits). */
-  private armTimer(): void {
-    const head = this.heap.peek();
-    if (head === undefined || head.readyAt === Infinity) {
-      this.cancelTimer();
-      return;
-    }
-    if (this.timer !== undefined && this.timerDue === head.readyAt) return;
-    this.cancelTimer();
-    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, head.readyAt - this.clock.now()));
-    this.timerDue = head.readyAt;
-    this.timer = this.clock.setTimeout(() => this.onTimer(), delay);
-  }
-
-  private cancelTimer(): void {
-    if (this.timer !== undefined) {
-      this.clock.clearTimeout(this.timer);
-      this.timer = undefined;
-      this.timerDue = Number.NaN;
-    }
-  }
-
   private onTimer(): void {
-    this.timer = undefined;
-    this.timerDue = Number.NaN;
     const now = this.clock.now();
     for (let head = this.heap.peek(); head !== undefined && head.readyAt <= now; head = this.heap.peek()) {
       this.heap.pop();
       this.waiting.delete(head.item);
       this.add(head.item);
     }
-    this.armTimer();
+    if (!this.shuttingDown()) this.timer.arm(this.heap.peek()?.readyAt);
   }
 }

@@ -1,5 +1,6 @@
-import type { Clock, TimerHandle } from '../clock.js';
-import { MAX_TIMER_DELAY_MS, realClock } from '../clock.js';
+import type { Clock } from '../clock.js';
+import { realClock } from '../clock.js';
+import { DeadlineTimer } from './deadline-timer.js';
 import { Fifo } from './fifo.js';
 import { IndexedHeap } from './indexed-heap.js';
 import { QueueMetricsRecorder, noopQueueMetrics } from './metrics.js';
@@ -92,12 +93,12 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
   private drainWaiters: (() => void)[] = [];
   private isShuttingDown = false;
   private seq = 0;
-  private timer: TimerHandle | undefined;
-  private timerDue = Number.NaN;
+  private readonly timer: DeadlineTimer;
 
   constructor(options: RateLimitingQueueOptions<T> = {}) {
     this.name = options.name === '' ? undefined : options.name;
     this.clock = options.clock ?? realClock;
+    this.timer = new DeadlineTimer(this.clock, () => this.onTimer());
     this.rateLimiter = options.rateLimiter ?? defaultPriorityQueueRateLimiter<T>();
     this.metrics =
       this.name === undefined
@@ -249,7 +250,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
   private beginShutdown(): void {
     if (!this.isShuttingDown) {
       this.isShuttingDown = true;
-      this.cancelTimer();
+      this.timer.cancel();
       for (let e = this.waiting.pop(); e !== undefined; e = this.waiting.pop()) this.items.delete(e.item);
       this.metrics.stop();
     }
@@ -264,29 +265,10 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
 
   /** Ensures exactly one timer is armed, for the earliest waiting entry (none when nothing waits). */
   private armTimer(): void {
-    const head = this.waiting.peek();
-    if (head === undefined || this.isShuttingDown) {
-      this.cancelTimer();
-      return;
-    }
-    if (this.timer !== undefined && this.timerDue === head.readyAt) return;
-    this.cancelTimer();
-    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, head.readyAt! - this.clock.now()));
-    this.timerDue = head.readyAt!;
-    this.timer = this.clock.setTimeout(() => this.onTimer(), delay);
-  }
-
-  private cancelTimer(): void {
-    if (this.timer !== undefined) {
-      this.clock.clearTimeout(this.timer);
-      this.timer = undefined;
-      this.timerDue = Number.NaN;
-    }
+    this.timer.arm(this.isShuttingDown ? undefined : this.waiting.peek()?.readyAt);
   }
 
   private onTimer(): void {
-    this.timer = undefined;
-    this.timerDue = Number.NaN;
     const now = this.clock.now();
     for (let head = this.waiting.peek(); head !== undefined && head.readyAt! <= now; head = this.waiting.peek()) {
       this.waiting.pop();
