@@ -42,6 +42,7 @@ import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/interna
 import type { SyncResult } from './support/informer-sync.js';
 import { FOO } from '../test/integration/support/crds.js';
 import { procMemory, sampleRss } from './support/proc-memory.js';
+import { forEachConcurrently } from './support/concurrently.js';
 
 /** Reference numbers from issue 3 ("Done when"), measured on 10,000 Foos against the same local apiserver. */
 const REFERENCE = {
@@ -74,20 +75,14 @@ function gc(): void {
 
 async function createFoos(transport: Transport, ns: string, n: number): Promise<void> {
   const client = new ResourceClient<Foo>(transport, FOO, ns);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: PARALLEL }, async () => {
-      while (next < n) {
-        const i = next++;
-        await client.create({
-          apiVersion: 'samplecontroller.k8s.io/v1alpha1',
-          kind: 'Foo',
-          metadata: { name: `foo-${i}`, namespace: ns, labels: { app: 'bench', shard: String(i % 16) } },
-          spec: { deploymentName: `foo-${i}-deployment`, replicas: 1 + (i % 3) },
-        });
-      }
-    }),
-  );
+  await forEachConcurrently(n, PARALLEL, async (i) => {
+    await client.create({
+      apiVersion: 'samplecontroller.k8s.io/v1alpha1',
+      kind: 'Foo',
+      metadata: { name: `foo-${i}`, namespace: ns, labels: { app: 'bench', shard: String(i % 16) } },
+      spec: { deploymentName: `foo-${i}-deployment`, replicas: 1 + (i % 3) },
+    });
+  });
 }
 
 interface Result {

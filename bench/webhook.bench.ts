@@ -19,6 +19,7 @@ import { installWebhooks, waitForWebhook } from '@kubegen/runtime/internal/testi
 import { generateServingCertificate, writeServingCertificate } from '@kubegen/runtime/internal/certs/self-signed.js';
 import { validatingWebhook } from '@kubegen/runtime/internal/webhook/admission.js';
 import { WebhookServer } from '@kubegen/runtime/internal/webhook/server.js';
+import { forEachConcurrently } from './support/concurrently.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const N = Number(process.env['BENCH_FOOS'] ?? 1000);
@@ -32,16 +33,12 @@ interface Run {
 
 async function createAll(client: ResourceClient<KubeObject>, prefix: string): Promise<Run> {
   const latenciesMs: number[] = [];
-  let next = 0;
   const start = performance.now();
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < N; i = next++) {
-      const t = performance.now();
-      await client.create({ apiVersion: 'webhooks.kubegen.dev/v1alpha1', kind: 'Foo', metadata: { name: `${prefix}-${i}` }, spec: { deploymentName: `d-${i}`, replicas: 1 } } as KubeObject);
-      latenciesMs.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: C }, worker));
+  await forEachConcurrently(N, C, async (i) => {
+    const t = performance.now();
+    await client.create({ apiVersion: 'webhooks.kubegen.dev/v1alpha1', kind: 'Foo', metadata: { name: `${prefix}-${i}` }, spec: { deploymentName: `d-${i}`, replicas: 1 } } as KubeObject);
+    latenciesMs.push(performance.now() - t);
+  });
   return { seconds: (performance.now() - start) / 1000, latenciesMs: latenciesMs.sort((a, b) => a - b) };
 }
 

@@ -17,7 +17,6 @@
  * assignment writes, and each replica's peak RSS at 30k is at most 0.5× the single replica's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.js';
@@ -26,9 +25,11 @@ import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
+import { freePorts } from '@kubegen/runtime/internal/testing/envtest/envtest-ports.js';
 import { parsePrometheusText } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { procCpuSeconds, procMemoryMB } from '@kubegen/runtime/internal/testing/loadtest/process-stats.js';
 import { batchResource, taskResource } from '../../examples/fanout/src/generated/fanout.kubegen.io/v1alpha1/register.js';
+import { forEachConcurrently } from './concurrently.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MAIN = path.join(ROOT, 'examples/fanout/dist/main.js');
@@ -55,14 +56,6 @@ interface Run {
   replicas: Replica[];
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    }).on('error', reject);
-  });
-
 async function startEnv(mode: Mode): Promise<Envtest> {
   if (mode === 'labels') return Envtest.start({ crdPaths: CRDS, attachOutput: false });
   // No garbage collector in this process: it would watch every Batch and Task beside the measured replicas.
@@ -70,13 +63,9 @@ async function startEnv(mode: Mode): Promise<Envtest> {
 }
 
 async function createBatches(client: ResourceClient<KubeObject>, n: number, concurrency = 64): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < n; i = next++) {
-      await client.create({ apiVersion: 'fanout.kubegen.io/v1alpha1', kind: 'Batch', metadata: { name: `b-${i}` }, spec: { tasks: 1 } } as KubeObject);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await forEachConcurrently(n, concurrency, async (i) => {
+    await client.create({ apiVersion: 'fanout.kubegen.io/v1alpha1', kind: 'Batch', metadata: { name: `b-${i}` }, spec: { tasks: 1 } } as KubeObject);
+  });
 }
 
 /** Resolves when all `n` Batches of `ns` report one ready Task. */
@@ -115,7 +104,7 @@ async function measure(env: Envtest, mode: Mode, replicas: number, sharded: bool
     process.stderr.write(`${label}: creating ${n} Batches in ${ns}...\n`);
     await createBatches(batches, n);
     const watcher = await convergenceWatcher(env, ns, n);
-    const ports = await Promise.all(Array.from({ length: replicas }, freePort));
+    const ports = await freePorts(replicas);
     const cpu0 = procCpuSeconds(env.apiserverPid!);
     const t0 = performance.now();
     let log = '';

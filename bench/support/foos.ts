@@ -1,4 +1,5 @@
 import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
+import { forEachConcurrently } from './concurrently.js';
 import { Clientset } from '../../examples/sample-controller/src/generated/clientset.js';
 
 /**
@@ -7,11 +8,7 @@ import { Clientset } from '../../examples/sample-controller/src/generated/client
  */
 export async function createFoos(transport: HttpTransport, ns: string, n: number, concurrency = 16): Promise<void> {
   const foos = new Clientset(transport).samplecontrollerV1alpha1.foos(ns);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < n; i = next++) {
-      await foos.create({ metadata: { name: `foo-${i}` }, spec: { deploymentName: `foo-${i}`, replicas: 1 } });
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await forEachConcurrently(n, concurrency, async (i) => {
+    await foos.create({ metadata: { name: `foo-${i}` }, spec: { deploymentName: `foo-${i}`, replicas: 1 } });
+  });
 }
