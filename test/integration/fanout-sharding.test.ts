@@ -17,6 +17,7 @@ import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client
 import type { KubeObject, Transport } from '@kubegen/runtime/internal/client/types.js';
 import { HashRing } from '@kubegen/runtime/internal/sharding/ring.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { eventually } from '@kubegen/runtime/internal/testing/envtest/eventually.js';
 import { parsePrometheusText } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { batchResource, taskResource } from '../../examples/fanout/src/generated/fanout.kubegen.io/v1alpha1/register.js';
 import { syncIntervals, syncOverlaps, type SyncLog } from '../support/sync-overlaps.js';
@@ -28,21 +29,9 @@ const CRDS = ['batches', 'tasks'].map((p) => path.join(REPO_ROOT, `examples/fano
 const LEASE_DURATION_MS = 6_000;
 const SHARD_LABEL = 'shard.kubegen.io/fanout';
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` until true; an error (a replica's port not open yet, a 429 from a CRD's storage starting) counts as false. */
-async function eventually(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = err;
-    }
-    if (performance.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-    await sleep(200);
-  }
+/** Polls `check` until true (the envtest `eventually`: an error — a replica's port not open yet, a 429 from a CRD's storage starting — is retried like a false). */
+function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+  return eventually(async () => assert.ok(await check(), `waiting for ${what}`), { timeoutMs, intervalMs: 200 });
 }
 
 /** Replicas of the fanout example against one namespace of one control plane. */
@@ -97,11 +86,11 @@ class Fleet {
   async waitForRing(ids: readonly string[], mode: string): Promise<void> {
     const all = (l: LogLine, field: string): boolean => Array.isArray(l[field]) && ids.every((id) => (l[field] as string[]).includes(id));
     if (mode === 'labels') {
-      await eventually('the sharder to count every replica live', 30_000, async () => [...this.procs.values()].some((p) => p.logged('shard states changed').some((l) => all(l, 'live'))));
+      await until('the sharder to count every replica live', 30_000, async () => [...this.procs.values()].some((p) => p.logged('shard states changed').some((l) => all(l, 'live'))));
       return;
     }
     const ring = new HashRing(ids);
-    await eventually('every replica to hold exactly its buckets of the full ring', 30_000, async () =>
+    await until('every replica to hold exactly its buckets of the full ring', 30_000, async () =>
       [...this.procs.entries()].every(([id, p]) => {
         const last = p.lines.filter((l) => l.msg === 'activated buckets' || l.msg === 'releasing buckets').at(-1);
         return last !== undefined && all(last, 'members') && last['active'] === ring.bucketsOf(id).length;
@@ -235,9 +224,9 @@ for (const c of CASES) {
       await fleet.waitForRing(IDS, c.mode);
       const t0 = performance.now();
       await fleet.createBatches(COUNT, 2);
-      await eventually('every Batch with its 2 Tasks', 90_000, () => fleet.converged());
+      await until('every Batch with its 2 Tasks', 90_000, () => fleet.converged());
       process.stdout.write(`# ${c.mode}: ${COUNT} Batches, ${COUNT * 2} Tasks reconciled by 3 replicas in ${Math.round(performance.now() - t0)} ms\n`);
-      await eventually('each replica\'s cache to hold its share', 20_000, () => cachesHoldShares(IDS));
+      await until('each replica\'s cache to hold its share', 20_000, () => cachesHoldShares(IDS));
       const shares = await fleet.shares(IDS);
       process.stdout.write(`# ${c.mode}: Batches per replica ${JSON.stringify(Object.fromEntries(IDS.map((id) => [id, shares.get(id)!.length])))}\n`);
       for (const id of IDS) assert.ok(Math.abs(shares.get(id)!.length / COUNT - 1 / 3) <= 0.15, `${id} holds ${shares.get(id)!.length} of ${COUNT}`);
@@ -264,23 +253,23 @@ for (const c of CASES) {
       // The range modes take the dead shard's buckets with no write; the label path's sharder first relabels each of
       // its Batches and their Tasks (paced label writes), so it gets 10 s more on a loaded machine.
       const bound = LEASE_DURATION_MS + (c.mode === 'labels' ? 20_000 : 10_000);
-      await eventually('the killed replica\'s Batches grown to 3 Tasks by the others', bound, () => fleet.converged());
+      await until('the killed replica\'s Batches grown to 3 Tasks by the others', bound, () => fleet.converged());
       process.stdout.write(`# ${c.mode}: kill -9 of ${victim} (${theirs.length} Batches): reconciled by the others after ${Math.round(performance.now() - t0)} ms\n`);
       const survivors = IDS.filter((id) => id !== victim);
       const shares = await fleet.shares(survivors);
-      await eventually('the survivors\' caches to hold the new shares', 20_000, async () => {
+      await until('the survivors\' caches to hold the new shares', 20_000, async () => {
         for (const id of survivors) if ((await fleet.cached(id, 'batches')) !== (c.mode === 'client' ? COUNT : shares.get(id)!.length)) return false;
         return true;
       });
 
       await fleet.start(victim);
       const back = (await fleet.shares(IDS)).get(victim)!;
-      await eventually('the returned replica\'s cache to hold its share again', LEASE_DURATION_MS * 2 + 20_000, async () =>
+      await until('the returned replica\'s cache to hold its share again', LEASE_DURATION_MS * 2 + 20_000, async () =>
         (await fleet.cached(victim, 'batches')) === (c.mode === 'client' ? COUNT : back.length));
       await Promise.all((await fleet.list()).map((b) => fleet.batches.patch(b.metadata!.name!, { type: 'merge', patch: { spec: { tasks: 1 } } })));
       fleet.tasksPer = 1;
-      await eventually('every Batch shrunk to 1 Task', 45_000, () => fleet.converged());
-      await eventually('each replica\'s cache to hold its share', 20_000, () => cachesHoldShares(IDS));
+      await until('every Batch shrunk to 1 Task', 45_000, () => fleet.converged());
+      await until('each replica\'s cache to hold its share', 20_000, () => cachesHoldShares(IDS));
       const byVictim = new Set(fleet.procs.get(victim)!.logged('sync finished').map((l) => l['resourceName']));
       const handled = back.filter((b) => byVictim.has(`${fleet.ns}/${b.metadata!.name}`)).length;
       assert.equal(handled, back.length, `the returned replica reconciled ${handled} of its ${back.length} Batches`);
