@@ -124,8 +124,13 @@ export { deepCopyJSON, setOwnKey } from './deepcopy.js';
 // The cache: shared informers, informer factory, indexers, listers, keys (client-go `tools/cache`)
 export { CacheSyncError, informerKey, SharedInformerFactory } from './cache/factory.js';
 export type {
-  InformerKeyOptions, InformerLease, InformerOptions, SharedInformerFactoryOptions, WaitForCacheSyncOptions,
+  InformerKeyOptions, InformerLease, InformerOptions, SharedInformerFactoryOptions, StalledWatch, WaitForCacheSyncOptions,
 } from './cache/factory.js';
+// Per-informer metrics: client-go 1.36's names (informer_queued_items, ...) and kubegen's silent-watch series
+export {
+  INFORMER_PROCESSING_LATENCY_BUCKETS, INFORMER_PROCESSING_LATENCY_SECONDS, INFORMER_QUEUED_ITEMS, INFORMER_STORE_RESOURCE_VERSION,
+  INFORMER_WATCH_STALLED, INFORMER_WATCH_STALLS_TOTAL,
+} from './cache/informer-metrics.js';
 export { InformerStoppedError, MIN_RESYNC_PERIOD_MS, SharedIndexInformer } from './cache/shared-informer.js';
 export type { HandlerOptions, HandlerRegistration, SharedIndexInformerOptions } from './cache/shared-informer.js';
 export type { ResourceEventHandler } from './cache/listener.js';

@@ -52,10 +52,15 @@ export class ProcessorListener<T> {
   private idleWaiters: (() => void)[] = [];
   private syncWaiters: (() => void)[] = [];
 
+  /**
+   * `latency`, when given, gets the seconds each notification took the handler on its clock (until a returned
+   * promise settled, failures included): the informer's `informer_processing_latency_seconds`.
+   */
   constructor(
     handler: ResourceEventHandler<T>,
     resyncPeriodMs: number,
     private readonly log: Logger,
+    private readonly latency?: { now(): number; observe(seconds: number): void },
   ) {
     this.handler = handler;
     this.resyncPeriodMs = resyncPeriodMs;
@@ -143,12 +148,14 @@ export class ProcessorListener<T> {
       this.objs[i] = undefined;
       this.olds[i] = undefined;
       this.compact();
+      const started = this.latency ? this.latency.now() : 0;
       try {
         const r = this.call(op, obj, old);
         if (isThenable(r)) await r;
       } catch (err) {
         this.log.error('event handler failed', { op: OP_NAMES[op], error: err instanceof Error ? err.message : String(err) });
       }
+      if (this.latency) this.latency.observe((this.latency.now() - started) / 1000);
       this.delivered++;
       if (this.syncWaiters.length > 0) this.wakeSynced();
       if (++n % CHECK_EVERY === 0 && performance.now() - sliceStart > SLICE_MS) {

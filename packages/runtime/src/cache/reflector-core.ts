@@ -52,6 +52,8 @@ export abstract class ReflectorCore<T extends KubeObject> {
   protected periodicBookmarks = false;
   protected currentWatch: Watch<T> | undefined;
   private readonly reporter: ErrorReporter;
+  /** Since when (clock ms) nothing has arrived, once a watch was stopped for silence; cleared by the next event, bookmark or list. */
+  private stalledAt: number | undefined;
 
   constructor(lw: ListerWatcher<T>, store: ReflectorStore<T>, opts: ReflectorOptions = {}) {
     this.lw = lw;
@@ -73,6 +75,16 @@ export abstract class ReflectorCore<T extends KubeObject> {
 
   get stopped(): boolean {
     return this.abort.signal.aborted;
+  }
+
+  /**
+   * Once a watch of this reflector was stopped for delivering nothing — no event, no bookmark — for its idle timeout:
+   * since when (clock ms) nothing has arrived. The next event or bookmark on any watch, or a list, clears it
+   * (undefined). Replacement watches that fail to open, or stay silent too, leave it set. What the informer's
+   * `kubegen_informer_watch_stalled` metric and the manager's `informer-watches` readiness check report.
+   */
+  get watchStalledSince(): number | undefined {
+    return this.stalledAt;
   }
 
   /** Opens a watch with the reflector's selectors and bookmarks; bounded, as a dead pooled connection must not hang it. */
@@ -124,7 +136,13 @@ export abstract class ReflectorCore<T extends KubeObject> {
         watch.stop();
       } else {
         outcome = 'idle';
+        this.stalledAt ??= this.clock.now() - quiet;
         watch.stop(new ConnectionStalledError(`the watch delivered nothing for ${idleMs} ms`));
+        try {
+          this.opts.onWatchStall?.(quiet);
+        } catch (err) {
+          this.log.error('reflector stall handler threw', { error: err instanceof Error ? err.message : String(err) });
+        }
       }
     });
     const phase = (): ReflectorPhase => (initial && !initial.complete ? 'list' : 'watch');
@@ -133,6 +151,7 @@ export abstract class ReflectorCore<T extends KubeObject> {
       for await (const event of watch) {
         const last = idle.touch();
         events++;
+        this.stalledAt = undefined;
         if (event.type === 'ERROR') {
           const status = event.object as unknown as Status;
           if (status.code === 410 || status.reason === 'Expired' || status.reason === 'Gone') return 'expired';
@@ -174,6 +193,7 @@ export abstract class ReflectorCore<T extends KubeObject> {
   }
 
   protected replace(items: T[], rv: string): void {
+    this.stalledAt = undefined;
     try {
       this.store.replace(items, rv);
     } catch (err) {

@@ -1,6 +1,9 @@
 import { realClock, type Clock, type TimerHandle } from '../clock.js';
-import type { KubeObject } from '../client/types.js';
+import type { KubeObject, ResourceInfo } from '../client/types.js';
 import { getLogger, type Logger } from '../log.js';
+import type { Registry } from '../metrics/prom.js';
+import { metricsRegistry } from '../metrics/registry.js';
+import { registerInformerMetrics, type InformerMetricsHandle } from './informer-metrics.js';
 import { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX, type Indexers } from './indexer.js';
 import { DeletedFinalStateUnknown } from './keys.js';
 import { Lister } from './lister.js';
@@ -27,6 +30,15 @@ export interface SharedIndexInformerOptions<T> extends Omit<ReflectorOptions, 'o
    * TypeError. Default: `KUBEGEN_CACHE_MUTATION_DETECTOR=true` in the environment.
    */
   freezeObjects?: boolean;
+  /**
+   * The informer's kind. Given (the informer factories give it), the informer publishes client-go 1.36's informer
+   * metrics while it runs — `informer_queued_items`, `informer_processing_latency_seconds`,
+   * `informer_store_resource_version`, with `kubegen_informer_watch_stalled` and `kubegen_informer_watch_stalls_total`
+   * — labelled with its `name` and this `group`, `version` and `resource` (see informer-metrics.ts). Unset: none.
+   */
+  resource?: Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind'>;
+  /** Registry of the informer's metrics (default the runtime's `metricsRegistry`). */
+  registry?: Registry;
 }
 
 /** Per-handler options of `addEventHandler` (client-go's `AddEventHandlerWithResyncPeriod`). */
@@ -73,7 +85,14 @@ export const MIN_RESYNC_PERIOD_MS = 1000;
  * - Errors are logged and reported to the watch error handler; the informer keeps retrying until stopped.
  */
 export class SharedIndexInformer<T extends KubeObject> {
+  /**
+   * The informer's name: in its log lines (`informer`), its errors and, as the `name` label, its metrics. The
+   * factories name an informer after its key (`informerKey`: resource, namespace, selectors), behind the factory's
+   * `informerName` if it has one, unless asked for another.
+   */
   readonly name: string;
+  /** The kind it caches, when known (see {@link SharedIndexInformerOptions.resource}). */
+  readonly resource: Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind'> | undefined;
   private readonly indexer: Indexer<T>;
   private readonly reflector: Reflector<T>;
   private readonly listeners = new Set<ProcessorListener<T>>();
@@ -96,6 +115,11 @@ export class SharedIndexInformer<T extends KubeObject> {
   /** See `lastStoreSyncResourceVersion`; the `waitForStore` callers are checked after every change to the store. */
   private storeRV = '';
   private readonly storeWaiters: StoreWaiters;
+  private readonly registry: Registry;
+  /** The informer's series while it runs (with `resource`). */
+  private metrics: InformerMetricsHandle | undefined;
+  /** How the handlers' notifications are timed for `informer_processing_latency_seconds` (with `resource`). */
+  private readonly latency: { now(): number; observe(seconds: number): void } | undefined;
 
   constructor(lw: ListerWatcher<T>, opts: SharedIndexInformerOptions<T> = {}) {
     this.name = opts.name ?? 'informer';
@@ -106,12 +130,19 @@ export class SharedIndexInformer<T extends KubeObject> {
     this.freeze = opts.freezeObjects ?? mutationDetectorFromEnv();
     this.transform = opts.transform;
     this.indexer = new Indexer<T>({ [NAMESPACE_INDEX]: metaNamespaceIndexFunc, ...opts.indexers });
-    const { resyncPeriodMs: _r, indexers: _i, transform: _t, freezeObjects: _f, ...reflectorOpts } = opts;
+    this.resource = opts.resource;
+    this.registry = opts.registry ?? metricsRegistry;
+    this.latency = opts.resource ? { now: () => this.clock.now(), observe: (s) => this.metrics?.observeProcessing(s) } : undefined;
+    const { resyncPeriodMs: _r, indexers: _i, transform: _t, freezeObjects: _f, resource: _res, registry: _reg, ...reflectorOpts } = opts;
     this.reflector = new Reflector<T>(lw, this.sink(), {
       ...reflectorOpts,
       name: this.name,
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
+      onWatchStall: (quietMs) => {
+        this.metrics?.countStall();
+        opts.onWatchStall?.(quietMs);
+      },
       onError: (err, phase) => {
         this.lastFailure = { error: err, phase };
         this.watchErrorHandler?.(err, phase);
@@ -126,7 +157,7 @@ export class SharedIndexInformer<T extends KubeObject> {
   addEventHandler(handler: ResourceEventHandler<T>, opts: HandlerOptions = {}): HandlerRegistration {
     let resync = opts.resyncPeriodMs ?? this.defaultResyncMs;
     if (resync > 0 && resync < MIN_RESYNC_PERIOD_MS) resync = MIN_RESYNC_PERIOD_MS;
-    const listener = new ProcessorListener<T>(handler, resync, this.log);
+    const listener = new ProcessorListener<T>(handler, resync, this.log, this.latency);
     if (this.isStopped) {
       this.log.info('handler added to a stopped informer; it will receive nothing');
     } else {
@@ -225,6 +256,23 @@ export class SharedIndexInformer<T extends KubeObject> {
     return this.storeWaiters.wait(condition, timeoutMs, signal, this.isStopped);
   }
 
+  /**
+   * Since when (clock ms) nothing has arrived, once the informer's watch was stopped for delivering nothing (no
+   * event, no bookmark) past its idle timeout (`ReflectorOptions.idleTimeoutMs`); undefined while the watch is
+   * healthy. The next event, bookmark or list clears it. The manager's `informer-watches` readiness check fails
+   * while any informer of its cache has it set.
+   */
+  get watchStalledSince(): number | undefined {
+    return this.reflector.watchStalledSince;
+  }
+
+  /** Notifications pushed to the handlers and not handled yet (`informer_queued_items`). */
+  get queuedItems(): number {
+    let n = 0;
+    for (const l of this.listeners) n += l.pending;
+    return n;
+  }
+
   get started(): boolean {
     return this.runPromise !== undefined;
   }
@@ -238,6 +286,14 @@ export class SharedIndexInformer<T extends KubeObject> {
     if (this.runPromise) return this.runPromise;
     if (this.isStopped) return Promise.resolve();
     for (const l of this.listeners) this.armResync(l);
+    if (this.resource) {
+      const { group, version, resource } = this.resource;
+      this.metrics = registerInformerMetrics(this.registry, { name: this.name, group, version, resource }, {
+        queuedItems: () => this.queuedItems,
+        storeResourceVersion: () => this.storeRV,
+        watchStalled: () => this.reflector.watchStalledSince !== undefined,
+      }, this.log);
+    }
     this.runPromise = this.reflector.run(signal).then(() => this.teardown());
     return this.runPromise;
   }
@@ -255,6 +311,8 @@ export class SharedIndexInformer<T extends KubeObject> {
 
   private teardown(): void {
     this.isStopped = true;
+    this.metrics?.release();
+    this.metrics = undefined;
     this.storeWaiters.stopAll();
     const waiters = this.syncWaiters;
     this.syncWaiters = [];

@@ -45,6 +45,12 @@ export interface ByObjectCacheOptions extends ObjectCacheOptions {
 
 /** Settings of the manager's cache (controller-runtime's `cache.Options`): per-kind settings and defaults. */
 export interface CacheOptions {
+  /**
+   * Names the cache's informers `<informerName>/<key>` in logs and in their metrics' `name` label (client-go 1.36's
+   * `informers.WithInformerName`; see `SharedInformerFactoryOptions.informerName`). Default: the cluster's name when
+   * it has one, else none (an informer is called after its key, e.g. `foos.samplecontroller.k8s.io/v1alpha1`).
+   */
+  informerName?: string;
   byObject?: readonly ByObjectCacheOptions[];
   /** Default of `namespaces` for every kind (overrides the manager's `namespace`). */
   defaultNamespaces?: readonly string[];

@@ -44,7 +44,7 @@ export interface ClusterOptions {
    * {@link ReadYourWritesOptions}; `{ enabled: false }` turns it off.
    */
   readYourWrites?: ReadYourWritesOptions;
-  /** Registry of the read-your-writes metrics (default the runtime's `metricsRegistry`). */
+  /** Registry of the informers' and read-your-writes metrics (default the runtime's `metricsRegistry`). */
   registry?: Registry;
   clock?: Clock;
   logger?: Logger;
@@ -74,7 +74,10 @@ export class Cluster {
     this.clock = opts.clock ?? realClock;
     const base = opts.logger ?? getLogger();
     this.log = this.name ? base.child({ cluster: this.name }) : base;
+    const informerName = opts.cache?.informerName ?? this.name;
     this.informers = new SharedInformerFactory(opts.transport, {
+      ...(informerName ? { informerName } : {}),
+      ...(opts.registry ? { registry: opts.registry } : {}),
       ...(opts.namespace ? { namespace: opts.namespace } : {}),
       resyncPeriodMs: opts.resyncPeriodMs ?? 0,
       ...(opts.watchList !== undefined ? { reflector: { watchList: opts.watchList } } : {}),

@@ -147,6 +147,12 @@ export class Manager {
     });
     // Every started informer has synced (the controllers' own checks say which controller waits for which).
     this.probeServer.addReadyzCheck('cache-sync', () => this.state === 'running' && this.cache.hasSynced());
+    // A watch silent past its deadline (no event, no bookmark): the cache may be stale until events resume.
+    this.probeServer.addReadyzCheck('informer-watches', () => {
+      const stalled = this.cache.stalledWatches();
+      if (stalled.length > 0) throw new Error(`watch silent past its deadline: ${stalled.map((w) => `${w.kind} (${w.name}) for ${Math.round(w.silentForMs / 1000)} s`).join('; ')}`);
+      return true;
+    });
     if (opts.webhookServer) this.probeServer.addReadyzCheck('webhook', opts.webhookServer.startedChecker());
     if (opts.leaderElection && opts.sharding) throw new TypeError('leaderElection and sharding exclude each other: a sharded controller runs on every replica');
     if (opts.leaderElection) {

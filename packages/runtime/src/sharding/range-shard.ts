@@ -192,7 +192,7 @@ export class RangeShard {
    * aborted (or the Lease was lost) and the Lease was released; never rejects. Stop reconciling before aborting it.
    */
   async run(signal: AbortSignal): Promise<void> {
-    const factory = new SharedInformerFactory(this.opts.transport, { namespace: this.namespace, clock: this.clock, logger: this.log });
+    const factory = new SharedInformerFactory(this.opts.transport, { informerName: `shard/${this.ringName}`, namespace: this.namespace, clock: this.clock, logger: this.log, ...(this.opts.registry ? { registry: this.opts.registry } : {}) });
     const informer = factory.informerFor<Lease>(builtinResources.leases, { labelSelector: `${RING_LEASE_LABEL}=${this.ringName}` });
     this.leaseInformerStore = () => informer.getIndexer().list();
     this.leasesSynced = () => informer.hasSynced();

@@ -93,7 +93,7 @@ export class Sharder {
   /** Watches, decides and writes until `signal` aborts; resolves once everything has stopped. Never rejects. */
   async run(signal: AbortSignal): Promise<void> {
     const { opts } = this;
-    const factory = new SharedInformerFactory(opts.transport, { logger: opts.logger, clock: opts.clock });
+    const factory = new SharedInformerFactory(opts.transport, { informerName: `sharder/${opts.ring}`, logger: opts.logger, clock: opts.clock, ...(opts.registry ? { registry: opts.registry } : {}) });
     const queue = new RateLimitingQueue<string>({ clock: opts.clock });
     const leases = factory.informerFor<Lease>(builtinResources.leases, { namespace: opts.leaseNamespace, labelSelector: `${RING_LEASE_LABEL}=${opts.ring}` });
     const main = factory.metadataInformerFor(opts.resource, {

@@ -54,7 +54,7 @@ export class ResourceMonitors {
     private readonly log: Logger,
     private readonly ignored: ReadonlySet<string> = new Set(DEFAULT_IGNORED_RESOURCES),
   ) {
-    this.factory = new SharedInformerFactory(transport, { logger: informerLogger(log) });
+    this.factory = new SharedInformerFactory(transport, { informerName: 'envtest-gc', logger: informerLogger(log) });
     this.discovery = new DiscoveryClient(transport);
     this.factory.start();
   }
