@@ -178,7 +178,7 @@ export class SharedInformerFactory {
         this.runs.delete(key);
         await informer.stop();
         await run;
-        this.log.debug('informer released and stopped', { informer: key });
+        this.log.debug('informer released and stopped', { informer: informer.name });
       },
     };
   }

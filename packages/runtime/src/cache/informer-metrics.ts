@@ -121,6 +121,8 @@ export function registerInformerMetrics(registry: Registry, labels: InformerMetr
   }
   m.live.set(key, { labels, source });
   // The histogram and the counter exist, empty, from the start: rate() sees the first observations, panels show 0.
+  m.latency.zero(labels);
+  m.stalls.inc(labels, 0);
   const latency = m.latency.labels(labels);
   const stalls = m.stalls.labels(labels);
   let released = false;
