@@ -38,6 +38,7 @@ interface AlertCase {
 const CONTROLLER = { controller: 'frigate' };
 const QUEUE = { controller: 'frigate', name: 'frigate' };
 const WEBHOOK = { webhook: '/validate-ships-v1-frigate' };
+const INFORMER = { name: 'frigates.ships.example.com/v1', group: 'ships.example.com', version: 'v1', resource: 'frigates' };
 
 /** One case per alert of the PrometheusRule (a new alert without a case fails the test). */
 const CASES: Record<string, AlertCase> = {
@@ -78,6 +79,11 @@ const CASES: Record<string, AlertCase> = {
     firing: [{ metric: 'workqueue_unfinished_work_seconds', labels: QUEUE, values: '2000x60' }],
     healthy: [{ metric: 'workqueue_unfinished_work_seconds', labels: QUEUE, values: '60x60' }],
     labels: { name: 'frigate' },
+  },
+  ControllerInformerWatchSilent: {
+    firing: [{ metric: 'kubegen_informer_watch_stalled', labels: INFORMER, values: '1x60' }],
+    healthy: [{ metric: 'kubegen_informer_watch_stalled', labels: INFORMER, values: '0x60' }],
+    labels: { name: INFORMER.name },
   },
   ControllerNoLeader: {
     firing: [

@@ -91,6 +91,8 @@ describe('Grafana dashboards', () => {
       'workqueue_unfinished_work_seconds', 'workqueue_longest_running_processor_seconds', 'rest_client_requests_total', 'rest_client_request_duration_seconds_bucket',
       'leader_election_master_status', 'process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds',
       'nodejs_gc_duration_seconds_sum', 'controller_runtime_webhook_requests_total', 'controller_runtime_webhook_latency_seconds_bucket',
+      'informer_queued_items', 'informer_processing_latency_seconds_bucket', 'informer_store_resource_version', 'kubegen_informer_watch_stalled',
+      'kubegen_informer_watch_stalls_total',
     ]) {
       assert.ok(names.has(m), m);
     }
@@ -122,7 +124,7 @@ describe('PrometheusRule', () => {
       assert.ok(metricNames(r.expr).length > 0, r.alert);
       assert.match(r.expr, /job="fleet-operator-controller-manager-metrics-service"/, `${r.alert} is scoped to the project's metrics Service`);
     }
-    for (const a of ['ControllerReconcileErrorsHigh', 'ControllerWorkqueueDepthHigh', 'ControllerWorkqueueDepthGrowing', 'ControllerNoLeader', 'ControllerWorkqueueStuck', 'ControllerRestClientErrorsHigh']) {
+    for (const a of ['ControllerInformerWatchSilent', 'ControllerReconcileErrorsHigh', 'ControllerWorkqueueDepthHigh', 'ControllerWorkqueueDepthGrowing', 'ControllerNoLeader', 'ControllerWorkqueueStuck', 'ControllerRestClientErrorsHigh']) {
       assert.ok(rules.some((r) => r.alert === a), a);
     }
     assert.equal(rules.find((r) => r.alert === 'ControllerNoLeader')!.labels.severity, 'critical');

@@ -86,6 +86,14 @@ export const ALERTS: readonly AlertSpec[] = [
     description: `Workqueue ${at('name')} of ${at('namespace')}/${at('job')} has over ${T.unfinishedWorkSeconds / 60} minutes of unfinished work: its workers are stuck.`,
   },
   {
+    alert: 'ControllerInformerWatchSilent',
+    expr: (s) => `max by (namespace, job, name) (kubegen_informer_watch_stalled{${s}}) == 1`,
+    for: '10m',
+    severity: 'warning',
+    summary: 'An informer has received nothing from its watch for a long time.',
+    description: `The watch of informer ${at('name')} (${at('namespace')}/${at('job')}) has delivered nothing, not even a bookmark, past its deadline and for 10 minutes since: its cache may be stale. /readyz/informer-watches and the manager's log say since when; look at the network path to the API server.`,
+  },
+  {
     alert: 'ControllerNoLeader',
     expr: (s) => `sum by (namespace, job, name) (leader_election_master_status{${s}}) == 0`,
     for: '5m',

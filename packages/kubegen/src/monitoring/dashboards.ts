@@ -1,6 +1,6 @@
 /**
  * The three dashboards of a kubegen controller manager, as tables (see `grafana.ts` for the JSON they become), after
- * kubebuilder's grafana plugin: controller-runtime-metrics.json (reconciles and workqueues),
+ * kubebuilder's grafana plugin: controller-runtime-metrics.json (reconciles, workqueues and informers),
  * controller-resources-metrics.json (the Node.js process) and controller-api-metrics.json (API client, leader
  * election, webhooks). Every metric name here is one the runtime exports (packages/runtime/src/…/metrics.ts and
  * prom-client's default collectors); an integration test scrapes a running manager and checks each one.
@@ -36,7 +36,7 @@ const runtime: DashboardSpec = {
   file: 'controller-runtime-metrics.json',
   uid: 'ctrl-runtime',
   title: 'Controller Runtime',
-  description: 'Reconciles and workqueues of the controllers of a kubegen manager (controller_runtime_*, workqueue_*).',
+  description: 'Reconciles, workqueues and informers of the controllers of a kubegen manager (controller_runtime_*, workqueue_*, informer_*).',
   variables: [...VARIABLES, CONTROLLER_VARIABLE],
   sections: [
     {
@@ -111,6 +111,34 @@ const runtime: DashboardSpec = {
           description: 'Seconds the longest-running worker of each queue has been busy with its current key.',
           unit: 's',
           queries: [{ expr: `max by (name) (workqueue_longest_running_processor_seconds{${CTRL}})`, legend: '{{name}}' }],
+        },
+      ],
+    },
+    {
+      // client-go 1.36's informer metrics, per informer (`name`: the informer's key, e.g. foos.example.com/v1@ns).
+      title: 'Informers',
+      panels: [
+        {
+          title: 'Informer queued items',
+          description: 'Watch events waiting in the handlers of each informer (informer_queued_items); growth means a handler cannot keep up.',
+          unit: 'short',
+          queries: [{ expr: `sum by (name) (informer_queued_items{${JOB}})`, legend: '{{name}}' }],
+        },
+        latency('Informer handler latency', 'p50, p90 and p99 of the time a handler takes for one event of each informer (informer_processing_latency_seconds).', 'informer_processing_latency_seconds', JOB, 'name'),
+        {
+          title: 'Store resource version',
+          description: 'The resourceVersion (its last 15 digits) each informer\'s cache has applied (informer_store_resource_version); a line that stops rising while the kind changes means a cache that is behind.',
+          unit: 'none',
+          queries: [{ expr: `max by (name) (informer_store_resource_version{${JOB}})`, legend: '{{name}}' }],
+        },
+        {
+          title: 'Silent watches',
+          description: 'Informers whose watch has delivered nothing, not even a bookmark, past its deadline (1: stalled, their cache may be stale; /readyz fails), and watches replaced for silence.',
+          unit: 'short',
+          queries: [
+            { expr: `max by (name) (kubegen_informer_watch_stalled{${JOB}})`, legend: 'stalled {{name}}' },
+            { expr: `sum by (name) (increase(kubegen_informer_watch_stalls_total{${JOB}}${RATE}))`, legend: 'replaced {{name}}' },
+          ],
         },
       ],
     },
