@@ -126,7 +126,6 @@ export { CacheSyncError, informerKey, SharedInformerFactory } from './cache/fact
 export type {
   InformerKeyOptions, InformerLease, InformerOptions, SharedInformerFactoryOptions, StalledWatch, WaitForCacheSyncOptions,
 } from './cache/factory.js';
-// Per-informer metrics: client-go 1.36's names (informer_queued_items, ...) and kubegen's silent-watch series
 export {
   INFORMER_PROCESSING_LATENCY_BUCKETS, INFORMER_PROCESSING_LATENCY_SECONDS, INFORMER_QUEUED_ITEMS, INFORMER_STORE_RESOURCE_VERSION,
   INFORMER_WATCH_STALLED, INFORMER_WATCH_STALLS_TOTAL,

@@ -20,10 +20,15 @@ import type { Logger } from '../log.js';
 import { Counter, Gauge, Histogram, type Registry } from '../metrics/prom.js';
 import { registeredOr } from '../metrics/registry.js';
 
+/** Gauge (client-go 1.36): notifications waiting in an informer's handler buffers. */
 export const INFORMER_QUEUED_ITEMS = 'informer_queued_items';
+/** Histogram (client-go 1.36): seconds a handler took for one notification. */
 export const INFORMER_PROCESSING_LATENCY_SECONDS = 'informer_processing_latency_seconds';
+/** Gauge (client-go 1.36): the 15 least significant digits of the resourceVersion an informer's store applied last. */
 export const INFORMER_STORE_RESOURCE_VERSION = 'informer_store_resource_version';
+/** Gauge (kubegen): 1 while an informer's watch has been silent past its deadline, else 0. */
 export const INFORMER_WATCH_STALLED = 'kubegen_informer_watch_stalled';
+/** Counter (kubegen): watches of an informer stopped for delivering nothing past their deadline. */
 export const INFORMER_WATCH_STALLS_TOTAL = 'kubegen_informer_watch_stalls_total';
 /** client-go's buckets of `informer_processing_latency_seconds`. */
 export const INFORMER_PROCESSING_LATENCY_BUCKETS: readonly number[] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

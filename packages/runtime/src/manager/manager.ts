@@ -9,7 +9,9 @@
  * sources (informers, handlers filling the queues) at once, and their workers once it leads: a new leader reconciles
  * at once instead of syncing first, and a standby is ready once those sources have synced. Each controller waits for its own sources (informers) to sync, not for the whole
  * cache: one kind that cannot sync (forbidden, not installed) holds back only the controllers that watch it, and
- * `/readyz` fails, naming them (`/readyz/controller-<name>` says why), until it has.
+ * `/readyz` fails, naming them (`/readyz/controller-<name>` says why), until it has. `/readyz/informer-watches` fails
+ * while an informer's watch has been silent past its deadline (no event, no bookmark), naming the kind, until events
+ * resume.
  *
  * Start or exit: a failure while starting or running — a server that cannot listen or read its certificate, a Lease
  * the identity may not read or write, a runnable that throws — stops the manager: the probes close first (nothing
