@@ -12,26 +12,25 @@
  *
  * Labels: `name` (the informer's name), `group`, `version`, `resource`. The gauges are read from the informers when
  * the registry is collected (a scrape), so a watch event costs nothing here; only the latency is observed per
- * notification. As client-go's `InformerName`, one label set is one informer: an informer registered while another
+ * notification (into a histogram of its own, informer-latency.ts). As client-go's `InformerName`, one label set is one informer: an informer registered while another
  * of the same name and resource runs on the same registry publishes nothing (logged), and a stopped informer's
  * series go away (client-go's `Release`), so informers that come and go (released holds) leave no stale series.
  */
 import type { Logger } from '../log.js';
-import { Counter, Gauge, Histogram, type Registry } from '../metrics/prom.js';
+import { Counter, Gauge, type Registry } from '../metrics/prom.js';
 import { registeredOr } from '../metrics/registry.js';
+import { LatencyHistogram, type InformerLatency } from './informer-latency.js';
+
+export { INFORMER_PROCESSING_LATENCY_BUCKETS, INFORMER_PROCESSING_LATENCY_SECONDS, InformerLatency } from './informer-latency.js';
 
 /** Gauge (client-go 1.36): notifications waiting in an informer's handler buffers. */
 export const INFORMER_QUEUED_ITEMS = 'informer_queued_items';
-/** Histogram (client-go 1.36): seconds a handler took for one notification. */
-export const INFORMER_PROCESSING_LATENCY_SECONDS = 'informer_processing_latency_seconds';
 /** Gauge (client-go 1.36): the 15 least significant digits of the resourceVersion an informer's store applied last. */
 export const INFORMER_STORE_RESOURCE_VERSION = 'informer_store_resource_version';
 /** Gauge (kubegen): 1 while an informer's watch has been silent past its deadline, else 0. */
 export const INFORMER_WATCH_STALLED = 'kubegen_informer_watch_stalled';
 /** Counter (kubegen): watches of an informer stopped for delivering nothing past their deadline. */
 export const INFORMER_WATCH_STALLS_TOTAL = 'kubegen_informer_watch_stalls_total';
-/** client-go's buckets of `informer_processing_latency_seconds`. */
-export const INFORMER_PROCESSING_LATENCY_BUCKETS: readonly number[] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 type Label = 'name' | 'group' | 'version' | 'resource';
 
@@ -50,8 +49,6 @@ export interface InformerMetricsSource {
 
 /** An informer's hold on its series; every method does nothing once released. */
 export interface InformerMetricsHandle {
-  /** One handler notification took `seconds`. */
-  observeProcessing(seconds: number): void;
   /** A watch was stopped for silence. */
   countStall(): void;
   /** Drops the informer's series and frees its label set (client-go's `InformerName.Release`). */
@@ -60,7 +57,7 @@ export interface InformerMetricsHandle {
 
 interface RegistryMetrics {
   readonly live: Map<string, { labels: InformerMetricLabels; source: InformerMetricsSource }>;
-  readonly latency: Histogram<Label>;
+  readonly latency: LatencyHistogram;
   readonly stalls: Counter<Label>;
 }
 
@@ -103,8 +100,7 @@ function metricsOf(registry: Registry): RegistryMetrics {
   scrapeGauge(registry, INFORMER_WATCH_STALLED, 'Whether the watch of an informer has delivered nothing (no event, no bookmark) past its deadline: 1 stalled, 0 healthy', live, (s) => (s.watchStalled() ? 1 : 0));
   m = {
     live,
-    latency: registeredOr(registry, INFORMER_PROCESSING_LATENCY_SECONDS, () =>
-      new Histogram<Label>({ name: INFORMER_PROCESSING_LATENCY_SECONDS, help: 'Time taken to process events after popping from the queue.', labelNames, buckets: [...INFORMER_PROCESSING_LATENCY_BUCKETS], registers })),
+    latency: LatencyHistogram.of(registry),
     stalls: registeredOr(registry, INFORMER_WATCH_STALLS_TOTAL, () =>
       new Counter<Label>({ name: INFORMER_WATCH_STALLS_TOTAL, help: 'Watches of an informer stopped because they delivered nothing (no event, no bookmark) past their deadline', labelNames, registers })),
   };
@@ -113,28 +109,25 @@ function metricsOf(registry: Registry): RegistryMetrics {
 }
 
 /**
- * Publishes an informer's series on `registry` under `labels` (see the module comment). Undefined, with a warning,
- * when a live informer already holds these labels there (client-go: "Duplicate informer registration - metrics will
- * not be published").
+ * Publishes an informer's series on `registry` under `latency.labels` (see the module comment): `latency` (which its
+ * handlers observe into) and, at each scrape, what `source` says. Undefined, with a warning, when a live informer
+ * already holds these labels there (client-go: "Duplicate informer registration - metrics will not be published").
  */
-export function registerInformerMetrics(registry: Registry, labels: InformerMetricLabels, source: InformerMetricsSource, log: Logger): InformerMetricsHandle | undefined {
+export function registerInformerMetrics(registry: Registry, latency: InformerLatency, source: InformerMetricsSource, log: Logger): InformerMetricsHandle | undefined {
   const m = metricsOf(registry);
+  const labels = latency.labels;
   const key = `${labels.name}\u0000${labels.group}\u0000${labels.version}\u0000${labels.resource}`;
   if (m.live.has(key)) {
     log.warn('duplicate informer registration: metrics will not be published', { ...labels });
     return undefined;
   }
   m.live.set(key, { labels, source });
-  // The histogram and the counter exist, empty, from the start: rate() sees the first observations, panels show 0.
-  m.latency.zero(labels);
+  // The histogram and the counter exist, at 0, from the start: rate() sees the first observations, panels show 0.
+  m.latency.series.add(latency);
   m.stalls.inc(labels, 0);
-  const latency = m.latency.labels(labels);
   const stalls = m.stalls.labels(labels);
   let released = false;
   return {
-    observeProcessing: (seconds) => {
-      if (!released) latency.observe(seconds);
-    },
     countStall: () => {
       if (!released) stalls.inc();
     },
@@ -142,7 +135,7 @@ export function registerInformerMetrics(registry: Registry, labels: InformerMetr
       if (released) return;
       released = true;
       m.live.delete(key);
-      m.latency.remove(labels);
+      m.latency.series.delete(latency);
       m.stalls.remove(labels);
     },
   };

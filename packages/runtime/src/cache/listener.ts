@@ -54,7 +54,8 @@ export class ProcessorListener<T> {
 
   /**
    * `latency`, when given, gets the seconds each notification took the handler on its clock (until a returned
-   * promise settled, failures included): the informer's `informer_processing_latency_seconds`.
+   * promise settled, failures included): the informer's `informer_processing_latency_seconds`. One clock reading
+   * per notification: the end of one call is the start of the next when they run back to back.
    */
   constructor(
     handler: ResourceEventHandler<T>,
@@ -140,6 +141,8 @@ export class ProcessorListener<T> {
   private async drain(): Promise<void> {
     let sliceStart = performance.now();
     let n = 0;
+    const latency = this.latency;
+    let started = latency ? latency.now() : 0;
     while (!this.stopped && this.head < this.ops.length) {
       const i = this.head++;
       const op = this.ops[i]!;
@@ -148,19 +151,23 @@ export class ProcessorListener<T> {
       this.objs[i] = undefined;
       this.olds[i] = undefined;
       this.compact();
-      const started = this.latency ? this.latency.now() : 0;
       try {
         const r = this.call(op, obj, old);
         if (isThenable(r)) await r;
       } catch (err) {
         this.log.error('event handler failed', { op: OP_NAMES[op], error: err instanceof Error ? err.message : String(err) });
       }
-      if (this.latency) this.latency.observe((this.latency.now() - started) / 1000);
+      if (latency) {
+        const ended = latency.now();
+        latency.observe((ended - started) / 1000);
+        started = ended;
+      }
       this.delivered++;
       if (this.syncWaiters.length > 0) this.wakeSynced();
       if (++n % CHECK_EVERY === 0 && performance.now() - sliceStart > SLICE_MS) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
+        if (latency) started = latency.now();
       }
     }
     this.draining = false;

@@ -3,7 +3,7 @@ import type { KubeObject, ResourceInfo } from '../client/types.js';
 import { getLogger, type Logger } from '../log.js';
 import type { Registry } from '../metrics/prom.js';
 import { metricsRegistry } from '../metrics/registry.js';
-import { registerInformerMetrics, type InformerMetricsHandle } from './informer-metrics.js';
+import { InformerLatency, registerInformerMetrics, type InformerMetricsHandle } from './informer-metrics.js';
 import { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX, type Indexers } from './indexer.js';
 import { DeletedFinalStateUnknown } from './keys.js';
 import { Lister } from './lister.js';
@@ -118,8 +118,8 @@ export class SharedIndexInformer<T extends KubeObject> {
   private readonly registry: Registry;
   /** The informer's series while it runs (with `resource`). */
   private metrics: InformerMetricsHandle | undefined;
-  /** How the handlers' notifications are timed for `informer_processing_latency_seconds` (with `resource`). */
-  private readonly latency: { now(): number; observe(seconds: number): void } | undefined;
+  /** The handlers' notifications are timed into it: `informer_processing_latency_seconds` (with `resource`). */
+  private readonly latency: InformerLatency | undefined;
 
   constructor(lw: ListerWatcher<T>, opts: SharedIndexInformerOptions<T> = {}) {
     this.name = opts.name ?? 'informer';
@@ -132,7 +132,10 @@ export class SharedIndexInformer<T extends KubeObject> {
     this.indexer = new Indexer<T>({ [NAMESPACE_INDEX]: metaNamespaceIndexFunc, ...opts.indexers });
     this.resource = opts.resource;
     this.registry = opts.registry ?? metricsRegistry;
-    this.latency = opts.resource ? { now: () => this.clock.now(), observe: (s) => this.metrics?.observeProcessing(s) } : undefined;
+    if (opts.resource) {
+      const { group, version, resource } = opts.resource;
+      this.latency = new InformerLatency({ name: this.name, group, version, resource }, this.clock);
+    }
     const { resyncPeriodMs: _r, indexers: _i, transform: _t, freezeObjects: _f, resource: _res, registry: _reg, ...reflectorOpts } = opts;
     this.reflector = new Reflector<T>(lw, this.sink(), {
       ...reflectorOpts,
@@ -286,9 +289,8 @@ export class SharedIndexInformer<T extends KubeObject> {
     if (this.runPromise) return this.runPromise;
     if (this.isStopped) return Promise.resolve();
     for (const l of this.listeners) this.armResync(l);
-    if (this.resource) {
-      const { group, version, resource } = this.resource;
-      this.metrics = registerInformerMetrics(this.registry, { name: this.name, group, version, resource }, {
+    if (this.latency) {
+      this.metrics = registerInformerMetrics(this.registry, this.latency, {
         queuedItems: () => this.queuedItems,
         storeResourceVersion: () => this.storeRV,
         watchStalled: () => this.reflector.watchStalledSince !== undefined,
