@@ -246,6 +246,27 @@ describe('Reflector', () => {
     await r.stop();
   });
 
+  it('keeps since when a watch replaced for silence has delivered nothing, through failed reopenings, until the next event', async () => {
+    const quiet: number[] = [];
+    const { lw, clock, r, errors } = setup({ idleTimeoutMs: 10_000, onWatchStall: (ms) => quiet.push(ms) });
+    void r.run();
+    await until(() => lw.openWatches === 1, 'the watch');
+    assert.equal(r.watchStalledSince, undefined);
+    lw.silenceWatches();
+    lw.watchErrors.push(Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }));
+    clock.step(10_000);
+    await until(() => errors.length === 2, 'the stall, then the replacement failing to open');
+    assert.deepEqual(quiet, [10_000]);
+    assert.equal(r.watchStalledSince, 1_000_000, 'nothing since the watch opened');
+    clock.step(800);
+    await until(() => lw.openWatches === 1, 'the replacement after the backoff');
+    assert.equal(r.watchStalledSince, 1_000_000, 'an open watch is not yet a working one');
+    lw.upsert(foo('x'));
+    await until(() => r.watchStalledSince === undefined, 'the next event clears it');
+    assert.equal(lw.listCalls.length, 1);
+    await r.stop();
+  });
+
   it('stops a silent watch as a stall, so the transport leaves the connection it used', async () => {
     const lw = new FakeListerWatcher<Foo>();
     const reasons: unknown[] = [];
