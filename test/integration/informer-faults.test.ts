@@ -51,9 +51,11 @@ function recordingInformer(transport: Transport, ns: string, idleTimeoutMs: numb
   const counting = new CountingTransport(transport);
   const errors: string[] = [];
   const events: string[] = [];
+  const stalls: number[] = [];
   const informer = new SharedIndexInformer<Foo>(new ResourceClient<Foo>(counting, FOO, ns), {
     name: 'faults',
     idleTimeoutMs,
+    onWatchStall: (quietMs) => void stalls.push(quietMs),
     backoff: { initialMs: 200, maxMs: 2000 },
     logger: nullLogger,
   });
@@ -66,7 +68,7 @@ function recordingInformer(transport: Transport, ns: string, idleTimeoutMs: numb
   });
   let ended = false;
   const running = informer.run().then(() => void (ended = true));
-  return { informer, counting, errors, events, running, ended: () => ended };
+  return { informer, counting, errors, events, stalls, running, ended: () => ended };
 }
 
 describe('informer faults: silent connection and apiserver restart', { timeout: 240_000 }, () => {
@@ -99,6 +101,10 @@ describe('informer faults: silent connection and apiserver restart', { timeout: 
       r.errors.some((e) => /delivered nothing for 3000 ms|opening the watch timed out after 3000 ms/.test(e)),
       `idle timeout reported: ${r.errors.join('; ')}`,
     );
+    // Silent past its deadline: a stall (what the metrics and the manager's readiness report), over once the
+    // change arrived on the new watch.
+    assert.ok(r.stalls.length >= 1 && r.stalls.every((ms) => ms >= 3000), `stalls: ${r.stalls.join(', ')}`);
+    assert.equal(r.informer.watchStalledSince, undefined, 'events arrive again: no longer stalled');
     await r.informer.stop();
     admin.close();
   });

@@ -354,8 +354,11 @@ describe('Reflector', () => {
     clock.step(5_000);
     await until(() => errors.length === 1, 'the timeout');
     assert.match(String(errors[0]), /opening the watch timed out after 5000 ms/);
+    assert.equal(r.watchStalledSince, 0, 'no answer within the deadline is a stall too');
     clock.step(800);
     await until(() => lw.openWatches === 1, 'the second watch');
+    lw.bookmark();
+    await until(() => r.watchStalledSince === undefined, 'the bookmark clears it');
     await r.stop();
   });
 

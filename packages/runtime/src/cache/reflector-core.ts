@@ -78,8 +78,8 @@ export abstract class ReflectorCore<T extends KubeObject> {
   }
 
   /**
-   * Once a watch of this reflector was stopped for delivering nothing — no event, no bookmark — for its idle timeout:
-   * since when (clock ms) nothing has arrived. The next event or bookmark on any watch, or a list, clears it
+   * Once a watch of this reflector was stopped for delivering nothing — no event, no bookmark — for its idle timeout
+   * (or did not open within it): since when (clock ms) nothing has arrived. The next event or bookmark on any watch, or a list, clears it
    * (undefined). Replacement watches that fail to open, or stay silent too, leave it set. What the informer's
    * `kubegen_informer_watch_stalled` metric and the manager's `informer-watches` readiness check report.
    */
@@ -87,23 +87,44 @@ export abstract class ReflectorCore<T extends KubeObject> {
     return this.stalledAt;
   }
 
-  /** Opens a watch with the reflector's selectors and bookmarks; bounded, as a dead pooled connection must not hang it. */
-  protected openWatch(extra: Pick<WatchOptions, 'resourceVersion' | 'resourceVersionMatch' | 'sendInitialEvents'>, timeoutSeconds: number): Promise<Watch<T>> {
-    return this.withTimeout(
-      this.opts.idleTimeoutMs ?? DEFAULT_WATCH_OPEN_TIMEOUT_MS,
-      'opening the watch',
-      (signal) =>
-        this.lw.watch({
-          labelSelector: this.opts.labelSelector,
-          fieldSelector: this.opts.fieldSelector,
-          shardSelector: this.opts.shardSelector,
-          ...extra,
-          allowWatchBookmarks: true,
-          timeoutSeconds,
-          signal,
-        }),
-      (w) => w.stop(),
-    );
+  /**
+   * Opens a watch with the reflector's selectors and bookmarks; bounded, as a dead pooled connection must not hang
+   * it. No answer within the bound is a stall, as a watch that delivers nothing.
+   */
+  protected async openWatch(extra: Pick<WatchOptions, 'resourceVersion' | 'resourceVersionMatch' | 'sendInitialEvents'>, timeoutSeconds: number): Promise<Watch<T>> {
+    const limit = this.opts.idleTimeoutMs ?? DEFAULT_WATCH_OPEN_TIMEOUT_MS;
+    const started = this.clock.now();
+    try {
+      return await this.withTimeout(
+        limit,
+        'opening the watch',
+        (signal) =>
+          this.lw.watch({
+            labelSelector: this.opts.labelSelector,
+            fieldSelector: this.opts.fieldSelector,
+            shardSelector: this.opts.shardSelector,
+            ...extra,
+            allowWatchBookmarks: true,
+            timeoutSeconds,
+            signal,
+          }),
+        (w) => w.stop(),
+      );
+    } catch (err) {
+      const waited = this.clock.now() - started;
+      if (!this.stopped && waited >= limit) this.stalled(waited);
+      throw err;
+    }
+  }
+
+  /** A watch stayed silent, or did not open, for `quietMs`: remember since when nothing has arrived, and say so. */
+  private stalled(quietMs: number): void {
+    this.stalledAt ??= this.clock.now() - quietMs;
+    try {
+      this.opts.onWatchStall?.(quietMs);
+    } catch (err) {
+      this.log.error('reflector stall handler threw', { error: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   protected watchTimeoutSeconds(): number {
@@ -136,13 +157,8 @@ export abstract class ReflectorCore<T extends KubeObject> {
         watch.stop();
       } else {
         outcome = 'idle';
-        this.stalledAt ??= this.clock.now() - quiet;
+        this.stalled(quiet);
         watch.stop(new ConnectionStalledError(`the watch delivered nothing for ${idleMs} ms`));
-        try {
-          this.opts.onWatchStall?.(quiet);
-        } catch (err) {
-          this.log.error('reflector stall handler threw', { error: err instanceof Error ? err.message : String(err) });
-        }
       }
     });
     const phase = (): ReflectorPhase => (initial && !initial.complete ? 'list' : 'watch');

@@ -97,8 +97,8 @@ export interface ReflectorOptions {
   /** Called with every error the reflector recovers from (it always recovers). Must not throw; if it does, it is logged. */
   onError?: (err: unknown, phase: ReflectorPhase) => void;
   /**
-   * Called each time a watch is stopped because it delivered nothing for `idleTimeoutMs` (with how long it was
-   * quiet), before it is replaced; see `Reflector.watchStalledSince`. Must not throw; if it does, it is logged.
+   * Called each time a watch is stopped because it delivered nothing for `idleTimeoutMs`, or did not open within it
+   * (with how long it was quiet), before it is replaced; see `Reflector.watchStalledSince`. Must not throw; if it does, it is logged.
    */
   onWatchStall?: (quietMs: number) => void;
   /** Source of randomness for the watch timeout; tests pass a fixed one. */
