@@ -63,6 +63,12 @@ describe('informer names', () => {
     assert.deepEqual(named.informerFor(fooResource).resource, { ...GVR, kind: 'Foo' });
   });
 
+  it("a manager's cache names its informers after cache.informerName", () => {
+    const mgr = new Manager({ transport: newFakeTransport([fooResource]), metricsBindAddress: '0', logger: nullLogger, registry: new Registry(), cache: { informerName: 'primary' } });
+    assert.equal(mgr.getInformer(fooResource).name, `primary/${FOO_NAME}`);
+    assert.equal(mgr.getMetadataInformer(fooResource).name, `primary/metadata:${FOO_NAME}`);
+  });
+
   it('are in every log line of the informer and its reflector', async () => {
     const lines: { msg: string; fields: Record<string, unknown> }[] = [];
     const logger = (bound: Record<string, unknown>): Logger => ({
