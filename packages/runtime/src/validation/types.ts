@@ -65,6 +65,12 @@ export interface RuleViolation {
   message: string;
   /** The rule text, for reports. */
   rule: string;
+  /**
+   * True when the rule failed to evaluate (`no such key: x evaluating rule: ...`) rather than yielding false: the
+   * server then reports the schema's type as the value (`Invalid value: "object": ...`) and ignores `fieldPath`
+   * and `reason`. Absent otherwise.
+   */
+  runtimeError?: boolean;
 }
 
 /** A rule that does not compile (the apiserver refuses such a CRD at install time). */

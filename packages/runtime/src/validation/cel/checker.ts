@@ -1,0 +1,304 @@
+/**
+ * A type checker for rules over the schema's declared types: `@bufbuild/cel` evaluates dynamically and checks
+ * nothing, but the apiserver refuses a rule that selects a field the schema does not declare, references an unknown
+ * variable or function, passes the wrong types, or does not yield a bool. This checker reports those with cel-go's
+ * wording (`undefined field 'x'`, `undeclared reference to 'x' (in container '')`, `found no matching overload for
+ * ...`). Where a type is `dyn` (int-or-string, comprehension accumulators it cannot infer) it accepts, as cel-go does.
+ */
+import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import {
+  type CelT, DYN, BOOL, INT, UINT, DOUBLE, STRING, BYTES, NULL, TIMESTAMP, DURATION, TYPE, listOf, mapOf,
+  assignable, typeName,
+} from './decl.js';
+import type { Signature } from './signatures.js';
+
+export interface CheckIssue {
+  /** Offset into the source of the expression the issue is about. */
+  offset: number;
+  message: string;
+}
+
+/** Identifiers that name types (`type(x) == string`). */
+const TYPE_IDENTS = new Set(['bool', 'int', 'uint', 'double', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
+
+const NUMERIC = new Set(['int', 'uint', 'double']);
+
+export class Checker {
+  readonly issues: CheckIssue[] = [];
+  private readonly scopes: Map<string, CelT>[] = [];
+  private readonly byName = new Map<string, Signature[]>();
+
+  constructor(
+    private readonly vars: ReadonlyMap<string, CelT>,
+    signatures: readonly Signature[],
+    private readonly positions: Record<string, number>,
+  ) {
+    for (const s of signatures) {
+      const list = this.byName.get(s.name) ?? [];
+      list.push(s);
+      this.byName.set(s.name, list);
+    }
+  }
+
+  check(e: Expr): CelT {
+    const k = e.exprKind;
+    switch (k.case) {
+      case 'constExpr':
+        return constType(k.value.constantKind.case);
+      case 'identExpr':
+        return this.ident(e, k.value.name);
+      case 'selectExpr': {
+        const qualified = qualifiedName(e);
+        if (qualified !== undefined && !this.isVariable(qualified.split('.')[0]!) && this.byName.has(qualified)) return TYPE;
+        const operand = k.value.operand;
+        if (!operand) return DYN;
+        const t = this.check(operand);
+        const field = this.select(e, t, k.value.field);
+        return k.value.testOnly ? BOOL : field;
+      }
+      case 'callExpr':
+        return this.call(e, k.value.function, k.value.target, k.value.args);
+      case 'listExpr': {
+        const elems = k.value.elements.map((x) => this.check(x));
+        return listOf(this.join(elems));
+      }
+      case 'structExpr': {
+        const keys: CelT[] = [];
+        const values: CelT[] = [];
+        for (const entry of k.value.entries) {
+          if (entry.keyKind.case === 'mapKey') keys.push(this.check(entry.keyKind.value));
+          if (entry.value) values.push(this.check(entry.value));
+        }
+        return k.value.messageName ? DYN : mapOf(this.join(keys), this.join(values));
+      }
+      case 'comprehensionExpr':
+        return this.comprehension(k.value);
+      default:
+        return DYN;
+    }
+  }
+
+  private isVariable(name: string): boolean {
+    return this.scopes.some((s) => s.has(name)) || this.vars.has(name);
+  }
+
+  private ident(e: Expr, name: string): CelT {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const t = this.scopes[i]!.get(name);
+      if (t) return t;
+    }
+    const v = this.vars.get(name);
+    if (v) return v;
+    if (TYPE_IDENTS.has(name)) return TYPE;
+    this.issue(e, `undeclared reference to '${name}' (in container '')`);
+    return DYN;
+  }
+
+  private select(e: Expr, t: CelT, field: string): CelT {
+    switch (t.kind) {
+      case 'object': {
+        const f = t.fields.get(field);
+        if (!f) {
+          this.issue(e, `undefined field '${field}'`);
+          return DYN;
+        }
+        return f;
+      }
+      case 'map':
+        return t.value;
+      case 'dyn':
+        return DYN;
+      default:
+        this.issue(e, `type '${typeName(t)}' does not support field selection`);
+        return DYN;
+    }
+  }
+
+  private comprehension(c: Extract<Expr['exprKind'], { case: 'comprehensionExpr' }>['value']): CelT {
+    const range = c.iterRange ? this.check(c.iterRange) : DYN;
+    const iterType = range.kind === 'list' ? range.elem : range.kind === 'map' ? range.key : DYN;
+    const init = c.accuInit ? this.check(c.accuInit) : DYN;
+    const scope = new Map<string, CelT>([[c.accuVar, init]]);
+    this.scopes.push(scope);
+    scope.set(c.iterVar, iterType);
+    if (c.iterVar2) scope.set(c.iterVar2, range.kind === 'map' ? range.value : range.kind === 'list' ? range.elem : DYN);
+    if (c.loopCondition) this.check(c.loopCondition);
+    if (c.loopStep) {
+      const step = this.check(c.loopStep);
+      // `map`/`filter` start from an empty list whose element type the step decides.
+      if (init.kind === 'list' && init.elem.kind === 'dyn') scope.set(c.accuVar, step);
+    }
+    scope.delete(c.iterVar);
+    if (c.iterVar2) scope.delete(c.iterVar2);
+    const result = c.result ? this.check(c.result) : DYN;
+    this.scopes.pop();
+    return result;
+  }
+
+  private call(e: Expr, fn: string, target: Expr | undefined, argExprs: Expr[]): CelT {
+    const qualified = target ? qualifiedName(target) : undefined;
+    if (qualified !== undefined && !this.isVariable(qualified.split('.')[0]!) && this.byName.has(`${qualified}.${fn}`)) {
+      return this.overload(e, `${qualified}.${fn}`, undefined, argExprs.map((a) => this.check(a)));
+    }
+    const t = target ? this.check(target) : undefined;
+    const args = argExprs.map((a) => this.check(a));
+    const op = this.operator(e, fn, args);
+    if (op) return op;
+    return this.overload(e, fn, t, args);
+  }
+
+  private overload(e: Expr, fn: string, t: CelT | undefined, args: CelT[]): CelT {
+    const candidates = this.byName.get(fn);
+    if (!candidates) {
+      this.issue(e, `undeclared reference to '${fn}' (in container '')`);
+      return DYN;
+    }
+    const results: CelT[] = [];
+    for (const s of candidates) {
+      if ((s.target === undefined) !== (t === undefined)) continue;
+      if (s.target && t && !assignable(s.target, t)) continue;
+      if (s.args.length !== args.length || !s.args.every((a, i) => assignable(a, args[i]!))) continue;
+      results.push(typeof s.result === 'function' ? s.result(t, args) : s.result);
+    }
+    if (results.length === 0) {
+      const sig = `${t ? `${typeName(t)}.` : ''}(${args.map(typeName).join(', ')})`;
+      this.issue(e, `found no matching overload for '${fn}' applied to '${sig}'`);
+      return DYN;
+    }
+    return results.every((r) => sameType(r, results[0]!)) ? results[0]! : DYN;
+  }
+
+  /** Operators' types; undefined when `fn` is not an operator. */
+  private operator(e: Expr, fn: string, args: CelT[]): CelT | undefined {
+    const [a = DYN, b = DYN] = args;
+    const bad = (): CelT => {
+      this.issue(e, `found no matching overload for '${fn}' applied to '(${args.map(typeName).join(', ')})'`);
+      return DYN;
+    };
+    switch (fn) {
+      case '_&&_':
+      case '_||_':
+        return args.every((x) => assignable(BOOL, x)) ? BOOL : bad();
+      case '!_':
+      case '@not_strictly_false':
+      case '__not_strictly_false__':
+        return assignable(BOOL, a) ? BOOL : bad();
+      case '_==_':
+      case '_!=_':
+        return comparableForEquality(a, b) ? BOOL : bad();
+      case '_<_':
+      case '_<=_':
+      case '_>_':
+      case '_>=_':
+        return orderable(a, b) ? BOOL : bad();
+      case '@in':
+        if (b.kind === 'list') return assignable(b.elem, a) || a.kind === 'scalar' && NUMERIC.has(a.name) ? BOOL : bad();
+        if (b.kind === 'map') return assignable(b.key, a) ? BOOL : bad();
+        return b.kind === 'dyn' ? BOOL : bad();
+      case '_?_:_': {
+        const c = args[2] ?? DYN;
+        if (!assignable(BOOL, a)) return bad();
+        if (b.kind === 'dyn') return c;
+        if (c.kind === 'dyn' || b.kind === 'scalar' && b.name === 'null_type') return c.kind === 'dyn' ? b : c;
+        if (c.kind === 'scalar' && c.name === 'null_type') return b;
+        return assignable(b, c) ? b : bad();
+      }
+      case '_[_]':
+        if (a.kind === 'list') return assignable(INT, b) || b.kind === 'scalar' && NUMERIC.has(b.name) ? a.elem : bad();
+        if (a.kind === 'map') return assignable(a.key, b) ? a.value : bad();
+        return a.kind === 'dyn' ? DYN : bad();
+      case '-_':
+        return a.kind === 'dyn' || a.kind === 'scalar' && ['int', 'double', 'duration'].includes(a.name) ? a : bad();
+      case '_+_':
+        return this.arith(fn, a, b, bad, true);
+      case '_-_':
+        if (isScalar(a, 'timestamp') && isScalar(b, 'timestamp')) return DURATION;
+        if (isScalar(a, 'timestamp') && isScalar(b, 'duration')) return TIMESTAMP;
+        return this.arith(fn, a, b, bad, false);
+      case '_*_':
+      case '_/_':
+      case '_%_':
+        if (a.kind === 'dyn') return b;
+        if (b.kind === 'dyn') return a;
+        return a.kind === 'scalar' && b.kind === 'scalar' && a.name === b.name && NUMERIC.has(a.name) && !(fn === '_%_' && a.name === 'double') ? a : bad();
+      default:
+        return undefined;
+    }
+  }
+
+  private arith(fn: string, a: CelT, b: CelT, bad: () => CelT, plus: boolean): CelT {
+    if (a.kind === 'dyn') return b.kind === 'list' ? listOf(DYN) : b;
+    if (b.kind === 'dyn') return a;
+    if (plus && a.kind === 'list' && b.kind === 'list') return listOf(this.join([a.elem, b.elem]));
+    if (plus && isScalar(a, 'timestamp') && isScalar(b, 'duration')) return TIMESTAMP;
+    if (plus && isScalar(a, 'duration') && isScalar(b, 'timestamp')) return TIMESTAMP;
+    if (a.kind === 'scalar' && b.kind === 'scalar' && a.name === b.name) {
+      if (NUMERIC.has(a.name) || a.name === 'duration' || (plus && (a.name === 'string' || a.name === 'bytes'))) return a;
+    }
+    void fn;
+    return bad();
+  }
+
+  /** The common type of list elements or map keys/values: the one type, or dyn when they differ. */
+  private join(types: CelT[]): CelT {
+    const known = types.filter((t) => t.kind !== 'dyn');
+    if (known.length === 0) return DYN;
+    return known.every((t) => sameType(t, known[0]!)) ? known[0]! : DYN;
+  }
+
+  private issue(e: Expr, message: string): void {
+    this.issues.push({ offset: this.positions[String(e.id)] ?? 0, message });
+  }
+}
+
+function constType(kind: string | undefined): CelT {
+  switch (kind) {
+    case 'boolValue':
+      return BOOL;
+    case 'int64Value':
+      return INT;
+    case 'uint64Value':
+      return UINT;
+    case 'doubleValue':
+      return DOUBLE;
+    case 'stringValue':
+      return STRING;
+    case 'bytesValue':
+      return BYTES;
+    case 'nullValue':
+      return NULL;
+    default:
+      return DYN;
+  }
+}
+
+/** `a.b.c` when the expression is a chain of selections on an identifier (a namespaced function name). */
+function qualifiedName(e: Expr): string | undefined {
+  const k = e.exprKind;
+  if (k.case === 'identExpr') return k.value.name;
+  if (k.case === 'selectExpr' && k.value.operand && !k.value.testOnly) {
+    const left = qualifiedName(k.value.operand);
+    return left === undefined ? undefined : `${left}.${k.value.field}`;
+  }
+  return undefined;
+}
+
+function isScalar(t: CelT, name: string): boolean {
+  return t.kind === 'scalar' && t.name === name;
+}
+
+function sameType(a: CelT, b: CelT): boolean {
+  return assignable(a, b) && assignable(b, a) && a.kind === b.kind;
+}
+
+function comparableForEquality(a: CelT, b: CelT): boolean {
+  if (a.kind === 'dyn' || b.kind === 'dyn' || isScalar(a, 'null_type') || isScalar(b, 'null_type')) return true;
+  return assignable(a, b) || assignable(b, a);
+}
+
+function orderable(a: CelT, b: CelT): boolean {
+  if (a.kind === 'dyn' || b.kind === 'dyn') return true;
+  if (a.kind !== 'scalar' || b.kind !== 'scalar') return false;
+  if (NUMERIC.has(a.name) && NUMERIC.has(b.name)) return true; // cross-type numeric comparisons (k8s 1.28+)
+  return a.name === b.name && ['string', 'bytes', 'bool', 'timestamp', 'duration'].includes(a.name);
+}

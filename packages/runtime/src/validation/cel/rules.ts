@@ -1,0 +1,220 @@
+/**
+ * Compiles a schema node's `x-kubernetes-validations` and evaluates them as the apiserver's CEL validator does
+ * (apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go): transition rules (those using `oldSelf`) only with
+ * a correlated old value unless `optionalOldSelf`; a false result reports `message`, else `messageExpression`'s
+ * result, else `failed rule: <rule>`; a runtime error reports `<error> evaluating rule: <rule or message>`.
+ */
+import { parse, plan, isCelError, type CelResult } from '@bufbuild/cel';
+import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import type {
+  CompiledRules, OldValue, RuleCompileError, RuleViolation, StructuralSchema, ValidationRule,
+} from '../types.js';
+import { Checker } from './checker.js';
+import { type CelT, schemaDeclType, optionalOf, DYN } from './decl.js';
+import { ruleEnv } from './env.js';
+import { celGoErrorText, formatIssues } from './errors.js';
+import { noneValue, optionalValue } from './optional.js';
+import { toCel } from './values.js';
+
+type Program = (ctx: Record<string, unknown>) => CelResult;
+
+interface CompiledRule {
+  rule: ValidationRule;
+  program: Program;
+  usesOldSelf: boolean;
+  messageExpression?: Program;
+}
+
+/** The max length of a messageExpression's result (celconfig.MaxEvaluatedMessageExpressionSizeBytes). */
+const MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024;
+
+/** Compiles one node's rules; `isResourceRoot` for the root of a custom resource (adds apiVersion/kind/metadata). */
+export function compileNodeRules(node: StructuralSchema, isResourceRoot = false): CompiledRules {
+  const rules = node['x-kubernetes-validations'] ?? [];
+  const compileErrors: RuleCompileError[] = [];
+  const compiled: CompiledRule[] = [];
+  const selfType = schemaDeclType(node, isResourceRoot || node['x-kubernetes-embedded-resource'] === true) ?? DYN;
+  rules.forEach((rule, index) => {
+    const result = compileRule(rule, selfType);
+    if ('error' in result) compileErrors.push({ index, rule: rule.rule, message: result.error });
+    else compiled.push(result);
+  });
+  const isRoot = isResourceRoot || node['x-kubernetes-embedded-resource'] === true;
+  return {
+    compileErrors,
+    evaluate(self, old) {
+      if (self === null || self === undefined || compiled.length === 0) return [];
+      return evaluateRules(compiled, node, isRoot, self, old);
+    },
+  };
+}
+
+function compileRule(rule: ValidationRule, selfType: CelT): CompiledRule | { error: string } {
+  if (rule.rule.trim() === '') return { error: 'rule is not specified' };
+  const optionalOld = rule.optionalOldSelf === true;
+  const vars = new Map<string, CelT>([
+    ['self', selfType],
+    ['oldSelf', optionalOld ? optionalOf(selfType) : selfType],
+  ]);
+  const main = compileExpression(rule.rule, vars);
+  if ('error' in main) return { error: `compilation failed: ${main.error}` };
+  if (main.type.kind !== 'dyn' && !(main.type.kind === 'scalar' && main.type.name === 'bool')) {
+    return { error: 'cel expression must evaluate to a bool' };
+  }
+  const out: CompiledRule = { rule, program: main.program, usesOldSelf: main.usesOldSelf };
+  if (rule.messageExpression !== undefined && rule.messageExpression.trim() !== '') {
+    const msg = compileExpression(rule.messageExpression, vars);
+    if ('error' in msg) return { error: `messageExpression compilation failed: ${msg.error}` };
+    if (msg.type.kind !== 'dyn' && !(msg.type.kind === 'scalar' && msg.type.name === 'string')) {
+      return { error: 'messageExpression must evaluate to a string' };
+    }
+    out.messageExpression = msg.program;
+  }
+  return out;
+}
+
+function compileExpression(
+  source: string,
+  vars: ReadonlyMap<string, CelT>,
+): { program: Program; type: CelT; usesOldSelf: boolean } | { error: string } {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(source);
+  } catch (e) {
+    return { error: `ERROR: ${(e as Error).message}` };
+  }
+  const { env, signatures } = ruleEnv();
+  const checker = new Checker(vars, signatures, parsed.sourceInfo?.positions ?? {});
+  const type = checker.check(parsed.expr);
+  if (checker.issues.length > 0) return { error: formatIssues(source, checker.issues) };
+  const run = plan(env, parsed) as unknown as Program;
+  return { program: run, type, usesOldSelf: references(parsed.expr, 'oldSelf') };
+}
+
+/** Whether the expression references the global variable `name` (not shadowed by a comprehension variable). */
+function references(e: Expr, name: string): boolean {
+  let found = false;
+  const visit = (x: Expr | undefined, shadowed: boolean): void => {
+    if (!x || found) return;
+    const k = x.exprKind;
+    switch (k.case) {
+      case 'identExpr':
+        if (k.value.name === name && !shadowed) found = true;
+        return;
+      case 'selectExpr':
+        return visit(k.value.operand, shadowed);
+      case 'callExpr':
+        visit(k.value.target, shadowed);
+        return k.value.args.forEach((a) => visit(a, shadowed));
+      case 'listExpr':
+        return k.value.elements.forEach((a) => visit(a, shadowed));
+      case 'structExpr':
+        return k.value.entries.forEach((en) => {
+          if (en.keyKind.case === 'mapKey') visit(en.keyKind.value, shadowed);
+          visit(en.value, shadowed);
+        });
+      case 'comprehensionExpr': {
+        const c = k.value;
+        const inner = shadowed || c.iterVar === name || c.iterVar2 === name || c.accuVar === name;
+        visit(c.iterRange, shadowed);
+        visit(c.accuInit, shadowed);
+        visit(c.loopCondition, inner);
+        visit(c.loopStep, inner);
+        visit(c.result, shadowed || c.accuVar === name);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  visit(e, false);
+  return found;
+}
+
+function evaluateRules(
+  compiled: readonly CompiledRule[],
+  node: StructuralSchema,
+  isRoot: boolean,
+  self: unknown,
+  old: OldValue | undefined,
+): RuleViolation[] {
+  const violations: RuleViolation[] = [];
+  const selfVal = lazy(() => toCel(self, node, isRoot));
+  const oldVal = lazy(() => (old && old.value !== null && old.value !== undefined ? toCel(old.value, node, isRoot) : undefined));
+  for (const c of compiled) {
+    const { rule } = c;
+    const optionalOld = rule.optionalOldSelf === true;
+    const hasOld = old !== undefined && old.value !== null && old.value !== undefined;
+    if (c.usesOldSelf && !hasOld && !optionalOld) continue;
+    let bindings: Record<string, unknown>;
+    let result: CelResult;
+    try {
+      const oldSelf = optionalOld ? (hasOld ? optionalValue(oldVal()) : noneValue()) : oldVal();
+      bindings = { self: selfVal(), ...(oldSelf !== undefined ? { oldSelf } : {}) };
+      result = c.program(bindings);
+    } catch (e) {
+      violations.push(runtimeError(rule, (e as Error).message));
+      continue;
+    }
+    if (isCelError(result)) {
+      violations.push(runtimeError(rule, result.message));
+      continue;
+    }
+    if (result === true) continue;
+    if (typeof result !== 'boolean') {
+      violations.push(runtimeError(rule, `no such overload`));
+      continue;
+    }
+    let message = ruleMessageOrDefault(rule);
+    if (c.messageExpression) {
+      const m = evalMessageExpression(c.messageExpression, bindings);
+      if (m !== undefined) message = m;
+    }
+    const reason = rule.reason ?? 'FieldValueInvalid';
+    violations.push({ fieldPath: rule.fieldPath ?? '', reason, message: reason === 'FieldValueDuplicate' ? '' : message, rule: rule.rule });
+  }
+  return violations;
+}
+
+/** The messageExpression's text, or undefined when the server would fall back to the rule's message. */
+function evalMessageExpression(program: Program, bindings: Record<string, unknown>): string | undefined {
+  let result: CelResult;
+  try {
+    result = program(bindings);
+  } catch {
+    return undefined;
+  }
+  if (typeof result !== 'string') return undefined;
+  const trimmed = result.trim();
+  if (Buffer.byteLength(trimmed) > MAX_MESSAGE_EXPRESSION_BYTES || /\n/.test(trimmed) || trimmed === '') return undefined;
+  return trimmed;
+}
+
+function runtimeError(rule: ValidationRule, message: string): RuleViolation {
+  const text = celGoErrorText(message);
+  const detail = text.startsWith('no such overload')
+    ? `'${text}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`
+    : `${text} evaluating rule: ${ruleErrorString(rule)}`;
+  return { fieldPath: '', reason: 'FieldValueInvalid', message: detail, rule: rule.rule, runtimeError: true };
+}
+
+function ruleMessageOrDefault(rule: ValidationRule): string {
+  return rule.message ? rule.message.trim() : `failed rule: ${ruleErrorString(rule)}`;
+}
+
+function ruleErrorString(rule: ValidationRule): string {
+  return rule.message ? rule.message.trim() : rule.rule.trim();
+}
+
+function lazy<T>(f: () => T): () => T {
+  let done = false;
+  let v: T;
+  return () => {
+    if (!done) {
+      v = f();
+      done = true;
+    }
+    return v;
+  };
+}
+

@@ -1,0 +1,134 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileRules, compileRootRules } from '@kubegen/runtime/internal/validation/cel/index.js';
+import { escapeName } from '@kubegen/runtime/internal/validation/cel/escape.js';
+import type { StructuralSchema, ValidationRule } from '@kubegen/runtime/internal/validation/types.js';
+
+const obj = (properties: Record<string, StructuralSchema>, rules: ValidationRule[]): StructuralSchema => ({
+  type: 'object',
+  properties,
+  'x-kubernetes-validations': rules,
+});
+
+/** The messages of the violations of `rules` on `self` (and `old`, on update). */
+function messages(node: StructuralSchema, self: unknown, old?: unknown): string[] {
+  const c = compileRules(node);
+  assert.deepEqual(c.compileErrors, []);
+  return c.evaluate(self, old === undefined ? undefined : { value: old }).map((v) => v.message);
+}
+
+test('property names are escaped as the apiserver does', () => {
+  assert.equal(escapeName('namespace'), '__namespace__');
+  assert.equal(escapeName('x-y'), 'x__dash__y');
+  assert.equal(escapeName('a.b/c'), 'a__dot__b__slash__c');
+  assert.equal(escapeName('a__b'), 'a__underscores__b');
+  assert.equal(escapeName('plain_name'), 'plain_name');
+  assert.equal(escapeName('1st'), undefined);
+  assert.equal(escapeName('a b'), undefined);
+  const node = obj({ namespace: { type: 'string' }, 'x-y': { type: 'string' } }, [{ rule: "self.__namespace__ == self.x__dash__y" }]);
+  assert.deepEqual(messages(node, { namespace: 'a', 'x-y': 'a' }), []);
+  assert.deepEqual(messages(node, { namespace: 'a', 'x-y': 'b' }), ['failed rule: self.__namespace__ == self.x__dash__y']);
+});
+
+test('integers are CEL ints, numbers doubles, and int-or-string either', () => {
+  const node = obj(
+    { i: { type: 'integer' }, n: { type: 'number' }, ios: { 'x-kubernetes-int-or-string': true } },
+    [
+      { rule: 'type(self.i) == int && type(self.n) == double' },
+      { rule: "type(self.ios) == string ? self.ios.endsWith('%') : self.ios < 10" },
+    ],
+  );
+  assert.deepEqual(messages(node, { i: 3, n: 3, ios: '50%' }), []);
+  assert.deepEqual(messages(node, { i: 3, n: 2.5, ios: 5 }), []);
+  assert.deepEqual(messages(node, { i: 3, n: 2.5, ios: 50 }), ["failed rule: type(self.ios) == string ? self.ios.endsWith('%') : self.ios < 10"]);
+});
+
+test('date-time, date and duration formats are timestamps and durations', () => {
+  const node = obj(
+    { t: { type: 'string', format: 'date-time' }, d: { type: 'string', format: 'date' }, dur: { type: 'string', format: 'duration' } },
+    [{ rule: "self.t > self.d && self.dur >= duration('90m') && self.t.getFullYear() == 2024" }],
+  );
+  assert.deepEqual(messages(node, { t: '2024-05-01T10:00:00.5+02:00', d: '2024-05-01', dur: '1h30m' }), []);
+  assert.equal(messages(node, { t: '2024-05-01T10:00:00Z', d: '2024-05-01', dur: '1h' }).length, 1);
+});
+
+test('message, messageExpression (with fallback), reason and fieldPath', () => {
+  const node = obj({ n: { type: 'integer' } }, [
+    { rule: 'self.n > 1', message: ' too small ' },
+    { rule: 'self.n > 2', messageExpression: "'n is ' + string(self.n)", reason: 'FieldValueForbidden', fieldPath: '.n' },
+    { rule: 'self.n > 3', messageExpression: "''", message: 'fallback' },
+    { rule: 'self.n > 4', messageExpression: "string(self.n / 0)" },
+  ]);
+  const v = compileRules(node).evaluate({ n: 1 }, undefined);
+  assert.deepEqual(
+    v.map((x) => [x.message, x.reason, x.fieldPath]),
+    [
+      ['too small', 'FieldValueInvalid', ''],
+      ['n is 1', 'FieldValueForbidden', '.n'],
+      ['fallback', 'FieldValueInvalid', ''],
+      ['failed rule: self.n > 4', 'FieldValueInvalid', ''],
+    ],
+  );
+});
+
+test('transition rules run only on update, unless optionalOldSelf', () => {
+  const node = obj({ s: { type: 'string' } }, [
+    { rule: 'self.s == oldSelf.s', message: 'immutable' },
+    { rule: "!oldSelf.hasValue() || oldSelf.value().s == 'a'", message: 'was not a', optionalOldSelf: true },
+    { rule: "oldSelf.hasValue() || self.s == 'new'", message: 'created not new', optionalOldSelf: true },
+  ]);
+  assert.deepEqual(messages(node, { s: 'b' }), ['created not new']);
+  assert.deepEqual(messages(node, { s: 'b' }, { s: 'a' }), ['immutable']);
+  assert.deepEqual(messages(node, { s: 'b' }, { s: 'b' }), ['was not a']);
+});
+
+test('runtime errors are reported with the server wording and flagged', () => {
+  const node = obj({ m: { type: 'object', additionalProperties: { type: 'string' } }, l: { type: 'array', items: { type: 'integer' } } }, [
+    { rule: "self.m['k'] == 'v'" },
+    { rule: 'self.l[2] == 1', message: 'third is one' },
+  ]);
+  const v = compileRules(node).evaluate({ m: {}, l: [] }, undefined);
+  assert.deepEqual(v.map((x) => [x.message, x.runtimeError]), [
+    ["no such key: k evaluating rule: self.m['k'] == 'v'", true],
+    ['index out of bounds: 2 evaluating rule: third is one', true],
+  ]);
+});
+
+test('rules that the apiserver refuses do not compile, with cel-go wording', () => {
+  const node = obj({ a: { type: 'string' } }, [
+    { rule: 'self.b == 1' },
+    { rule: 'self.a' },
+    { rule: 'nosuch(self.a)' },
+    { rule: 'self.a.size() == "x"' },
+    { rule: 'self.a ==' },
+    { rule: 'self.a == oops' },
+  ]);
+  const errs = compileRules(node).compileErrors;
+  assert.deepEqual(errs.map((e) => e.index), [0, 1, 2, 3, 4, 5]);
+  assert.equal(errs[0]!.message, "compilation failed: ERROR: <input>:1:5: undefined field 'b'\n | self.b == 1\n | ....^");
+  assert.equal(errs[1]!.message, 'cel expression must evaluate to a bool');
+  assert.match(errs[2]!.message, /undeclared reference to 'nosuch'/);
+  assert.match(errs[3]!.message, /found no matching overload for '_==_' applied to '\(int, string\)'/);
+  assert.match(errs[5]!.message, /undeclared reference to 'oops'/);
+});
+
+test('the root of a resource and embedded resources see apiVersion, kind, metadata.name and generateName only', () => {
+  const root = compileRootRules(obj({ spec: { type: 'object' } }, [{ rule: "self.metadata.name.startsWith('a') && self.kind == 'K'" }]));
+  assert.deepEqual(root.compileErrors, []);
+  assert.equal(root.evaluate({ kind: 'K', metadata: { name: 'b', labels: { x: 'y' } } }, undefined).length, 1);
+  assert.equal(root.evaluate({ kind: 'K', metadata: { name: 'a' } }, undefined).length, 0);
+  assert.equal(compileRootRules(obj({}, [{ rule: 'has(self.metadata.labels)' }])).compileErrors.length, 1);
+  const embedded = compileRules({
+    type: 'object',
+    'x-kubernetes-embedded-resource': true,
+    'x-kubernetes-preserve-unknown-fields': true,
+    'x-kubernetes-validations': [{ rule: "self.apiVersion == 'v1'" }],
+  });
+  assert.deepEqual(embedded.compileErrors, []);
+  assert.equal(embedded.evaluate({ apiVersion: 'v2', kind: 'Pod' }, undefined).length, 1);
+});
+
+test('null values are not validated (a nullable node with null skips its rules)', () => {
+  const node: StructuralSchema = { type: 'string', nullable: true, 'x-kubernetes-validations': [{ rule: "self == 'x'" }] };
+  assert.deepEqual(compileRules(node).evaluate(null, undefined), []);
+});
