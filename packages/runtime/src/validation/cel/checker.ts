@@ -21,6 +21,12 @@ export interface CheckIssue {
 /** Identifiers that name types (`type(x) == string`). */
 const TYPE_IDENTS = new Set(['bool', 'int', 'uint', 'double', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
 
+/** Qualified names of types (`type(x) == net.IP`): the libraries' opaque types and the protobuf time types. */
+const QUALIFIED_TYPES = new Set([
+  'net.IP', 'net.CIDR', 'kubernetes.URL', 'kubernetes.Quantity', 'kubernetes.Semver', 'kubernetes.NamedFormat',
+  'google.protobuf.Timestamp', 'google.protobuf.Duration',
+]);
+
 const NUMERIC = new Set(['int', 'uint', 'double']);
 
 export class Checker {
@@ -49,7 +55,7 @@ export class Checker {
         return this.ident(e, k.value.name);
       case 'selectExpr': {
         const qualified = qualifiedName(e);
-        if (qualified !== undefined && !this.isVariable(qualified.split('.')[0]!) && this.byName.has(qualified)) return TYPE;
+        if (qualified !== undefined && !this.isVariable(qualified.split('.')[0]!) && QUALIFIED_TYPES.has(qualified)) return TYPE;
         const operand = k.value.operand;
         if (!operand) return DYN;
         const t = this.check(operand);
