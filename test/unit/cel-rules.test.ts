@@ -132,3 +132,19 @@ test('null values are not validated (a nullable node with null skips its rules)'
   const node: StructuralSchema = { type: 'string', nullable: true, 'x-kubernetes-validations': [{ rule: "self == 'x'" }] };
   assert.deepEqual(compileRules(node).evaluate(null, undefined), []);
 });
+
+test('two-variable comprehensions over schema lists and maps (enabled since 1.32)', () => {
+  const node = obj(
+    { l: { type: 'array', items: { type: 'integer' } }, m: { type: 'object', additionalProperties: { type: 'string' } } },
+    [
+      { rule: 'self.l.all(i, v, v > i)', message: 'each above its index' },
+      { rule: "self.m.exists(k, v, k == v)", message: 'some key equals its value' },
+      { rule: 'self.l.transformList(i, v, i < 2, v * 10) == [10, 20]', message: 'transformList' },
+      { rule: "self.m.transformMap(k, v, v + '!') == {'a': 'a!', 'b': 'c!'}", message: 'transformMap' },
+      { rule: 'self.l.existsOne(i, v, v == 3)', message: 'one three' },
+    ],
+  );
+  assert.deepEqual(messages(node, { l: [1, 2, 3], m: { a: 'a', b: 'c' } }), []);
+  assert.deepEqual(messages(node, { l: [0, 2], m: { a: 'b' } }), ['each above its index', 'some key equals its value', 'transformList', 'transformMap', 'one three']);
+  assert.match(compileRules(obj({ l: { type: 'array', items: { type: 'integer' } } }, [{ rule: 'self.l.all(i, v, v.size() > 0)' }])).compileErrors[0]!.message, /found no matching overload for 'size' applied to 'int\.\(\)'/);
+});

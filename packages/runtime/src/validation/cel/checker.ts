@@ -131,8 +131,8 @@ export class Checker {
     if (c.loopCondition) this.check(c.loopCondition);
     if (c.loopStep) {
       const step = this.check(c.loopStep);
-      // `map`/`filter` start from an empty list whose element type the step decides.
-      if (init.kind === 'list' && init.elem.kind === 'dyn') scope.set(c.accuVar, step);
+      // `map`/`filter`/`transformMap` start from an empty list or map whose element type the step decides.
+      if ((init.kind === 'list' && init.elem.kind === 'dyn') || (init.kind === 'map' && init.value.kind === 'dyn')) scope.set(c.accuVar, step);
     }
     scope.delete(c.iterVar);
     if (c.iterVar2) scope.delete(c.iterVar2);

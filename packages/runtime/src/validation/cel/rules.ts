@@ -4,7 +4,7 @@
  * a correlated old value unless `optionalOldSelf`; a false result reports `message`, else `messageExpression`'s
  * result, else `failed rule: <rule>`; a runtime error reports `<error> evaluating rule: <rule or message>`.
  */
-import { parse, plan, isCelError, type CelResult } from '@bufbuild/cel';
+import { plan, isCelError, type CelResult } from '@bufbuild/cel';
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type {
   CompiledRules, OldValue, RuleCompileError, RuleViolation, StructuralSchema, ValidationRule,
@@ -13,6 +13,7 @@ import { Checker } from './checker.js';
 import { type CelT, schemaDeclType, optionalOf, DYN } from './decl.js';
 import { ruleEnv } from './env.js';
 import { celGoErrorText, formatIssues } from './errors.js';
+import { parseCel } from './macros2.js';
 import { noneValue, optionalValue } from './optional.js';
 import { toCel } from './values.js';
 
@@ -77,9 +78,9 @@ function compileExpression(
   source: string,
   vars: ReadonlyMap<string, CelT>,
 ): { program: Program; type: CelT; usesOldSelf: boolean } | { error: string } {
-  let parsed: ReturnType<typeof parse>;
+  let parsed: ReturnType<typeof parseCel>;
   try {
-    parsed = parse(source);
+    parsed = parseCel(source);
   } catch (e) {
     return { error: `ERROR: ${(e as Error).message}` };
   }
