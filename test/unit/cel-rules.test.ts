@@ -148,3 +148,30 @@ test('two-variable comprehensions over schema lists and maps (enabled since 1.32
   assert.deepEqual(messages(node, { l: [0, 2], m: { a: 'b' } }), ['each above its index', 'some key equals its value', 'transformList', 'transformMap', 'one three']);
   assert.match(compileRules(obj({ l: { type: 'array', items: { type: 'integer' } } }, [{ rule: 'self.l.all(i, v, v.size() > 0)' }])).compileErrors[0]!.message, /found no matching overload for 'size' applied to 'int\.\(\)'/);
 });
+
+test('set and map lists compare ignoring order and concatenate as union and keyed merge, as on the server', () => {
+  const node = obj(
+    {
+      s: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+      m: {
+        type: 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name'],
+        items: { type: 'object', properties: { name: { type: 'string' }, v: { type: 'integer' } } },
+      },
+      a: { type: 'array', items: { type: 'string' } },
+    },
+    [
+      { rule: 'self.s == oldSelf.s', message: 'set changed' },
+      { rule: 'self.m == oldSelf.m', message: 'map changed' },
+      { rule: 'self == oldSelf', message: 'object changed' },
+      { rule: 'self.a == oldSelf.a', message: 'atomic changed' },
+      { rule: "self.s + ['x', 'a'] == ['a', 'b', 'x']", message: 'union' },
+      { rule: "(self.m + [{'name': 'p', 'v': 9}]).map(e, e.v) == [9, 2]", message: 'merge' },
+    ],
+  );
+  const old = { s: ['a', 'b'], m: [{ name: 'p', v: 1 }, { name: 'q', v: 2 }], a: ['x', 'y'] };
+  assert.deepEqual(messages(node, { s: ['b', 'a'], m: [{ name: 'q', v: 2 }, { name: 'p', v: 1 }], a: ['x', 'y'] }, old), ['merge']);
+  assert.deepEqual(messages(node, { s: ['a', 'b'], m: [{ name: 'p', v: 1 }, { name: 'q', v: 2 }], a: ['y', 'x'] }, old), ['object changed', 'atomic changed']);
+  assert.deepEqual(messages(node, { s: ['a', 'c'], m: [{ name: 'p', v: 3 }, { name: 'q', v: 2 }], a: ['x', 'y'] }, old), ['set changed', 'map changed', 'object changed', 'union']);
+});

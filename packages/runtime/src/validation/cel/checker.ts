@@ -11,6 +11,7 @@ import {
   assignable, typeName,
 } from './decl.js';
 import type { Signature } from './signatures.js';
+import { hasSemanticList, type SemanticOp } from './semantic-lists.js';
 
 export interface CheckIssue {
   /** Offset into the source of the expression the issue is about. */
@@ -31,6 +32,8 @@ const NUMERIC = new Set(['int', 'uint', 'double']);
 
 export class Checker {
   readonly issues: CheckIssue[] = [];
+  /** Operators whose left operand holds set/map lists: evaluated with the apiserver's list semantics. */
+  readonly semanticOps: SemanticOp[] = [];
   private readonly scopes: Map<string, CelT>[] = [];
   private readonly byName = new Map<string, Signature[]>();
 
@@ -191,6 +194,7 @@ export class Checker {
         return assignable(BOOL, a) ? BOOL : bad();
       case '_==_':
       case '_!=_':
+        if (hasSemanticList(a)) this.semanticOps.push({ id: e.id, op: fn, type: a });
         return comparableForEquality(a, b) ? BOOL : bad();
       case '_<_':
       case '_<=_':
@@ -216,6 +220,11 @@ export class Checker {
       case '-_':
         return a.kind === 'dyn' || a.kind === 'scalar' && ['int', 'double', 'duration'].includes(a.name) ? a : bad();
       case '_+_':
+        if (a.kind === 'list' && a.listType !== undefined) {
+          // A set/map list's `+` is again a set/map list (union or merge), so its result keeps the declared type.
+          this.semanticOps.push({ id: e.id, op: fn, type: a });
+          return b.kind === 'list' || b.kind === 'dyn' ? a : bad();
+        }
         return this.arith(fn, a, b, bad, true);
       case '_-_':
         if (isScalar(a, 'timestamp') && isScalar(b, 'timestamp')) return DURATION;

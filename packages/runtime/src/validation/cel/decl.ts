@@ -15,7 +15,7 @@ export type Scalar = 'bool' | 'int' | 'uint' | 'double' | 'string' | 'bytes' | '
 export type CelT =
   | { kind: 'dyn' }
   | { kind: 'scalar'; name: Scalar }
-  | { kind: 'list'; elem: CelT }
+  | { kind: 'list'; elem: CelT; listType?: 'set' | 'map'; mapKeys?: readonly string[] }
   | { kind: 'map'; key: CelT; value: CelT }
   | { kind: 'object'; fields: ReadonlyMap<string, CelT> }
   | { kind: 'optional'; inner: CelT }
@@ -47,7 +47,14 @@ export function schemaDeclType(s: StructuralSchema | undefined, isResourceRoot =
     case 'array': {
       if (!schema.items) return undefined;
       const elem = schemaDeclType(schema.items, schema.items['x-kubernetes-embedded-resource'] === true);
-      return elem && listOf(elem);
+      if (!elem) return undefined;
+      const lt = schema['x-kubernetes-list-type'];
+      if (lt === 'set') return { kind: 'list', elem, listType: 'set' };
+      if (lt === 'map') {
+        const mapKeys = (schema['x-kubernetes-list-map-keys'] ?? []).map((k) => escapeName(k) ?? k);
+        return { kind: 'list', elem, listType: 'map', mapKeys };
+      }
+      return listOf(elem);
     }
     case 'object': {
       const ap = schema.additionalProperties;

@@ -7,6 +7,7 @@ import { strings } from '@bufbuild/cel/ext';
 import { STANDARD_SIGNATURES, type Signature } from './signatures.js';
 import { LIBRARY, LIBRARY_RESULT_TYPES, libraryRegistry } from './library/index.js';
 import { TWO_VAR_FUNCS } from './macros2.js';
+import { SEMANTIC_FUNCS } from './semantic-lists.js';
 import { OPTIONAL_FUNCS, OPTIONAL_RESULT_TYPES } from './optional.js';
 import { type CelT, DYN, TIMESTAMP, DURATION, listOf, mapOf, opaque, optionalOf, scalar, type Scalar } from './decl.js';
 
@@ -55,7 +56,7 @@ let cached: RuleEnv | undefined;
 /** The one environment all rules share (built on first use). */
 export function ruleEnv(): RuleEnv {
   if (!cached) {
-    const funcs = [...strings, ...LIBRARY, ...TWO_VAR_FUNCS];
+    const funcs = [...strings, ...LIBRARY, ...TWO_VAR_FUNCS, ...SEMANTIC_FUNCS];
     cached = {
       env: celEnv({ funcs: [...funcs, ...OPTIONAL_FUNCS], registry: libraryRegistry() }),
       signatures: [...STANDARD_SIGNATURES, ...funcs.map(signatureOf), ...OPTIONAL_FUNCS.map(optionalSignatureOf)],

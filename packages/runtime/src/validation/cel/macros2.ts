@@ -134,7 +134,8 @@ export function expandTwoVarMacros(root: Expr, positions: Record<string, number>
   return visit(root);
 }
 
-function maxId(e: Expr | undefined): bigint {
+/** The largest expression id in the tree. */
+export function maxId(e: Expr | undefined): bigint {
   if (!e) return 0n;
   let m = e.id;
   const k = e.exprKind;

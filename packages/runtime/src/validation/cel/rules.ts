@@ -13,7 +13,8 @@ import { Checker } from './checker.js';
 import { type CelT, schemaDeclType, optionalOf, DYN } from './decl.js';
 import { ruleEnv } from './env.js';
 import { celGoErrorText, formatIssues } from './errors.js';
-import { parseCel } from './macros2.js';
+import { maxId, parseCel } from './macros2.js';
+import { rewriteSemanticOps } from './semantic-lists.js';
 import { noneValue, optionalValue } from './optional.js';
 import { toCel } from './values.js';
 
@@ -88,6 +89,8 @@ function compileExpression(
   const checker = new Checker(vars, signatures, parsed.sourceInfo?.positions ?? {});
   const type = checker.check(parsed.expr);
   if (checker.issues.length > 0) return { error: formatIssues(source, checker.issues) };
+  let next = maxId(parsed.expr) + 1n;
+  rewriteSemanticOps(parsed.expr, checker.semanticOps, () => next++);
   const run = plan(env, parsed) as unknown as Program;
   return { program: run, type, usesOldSelf: references(parsed.expr, 'oldSelf') };
 }
