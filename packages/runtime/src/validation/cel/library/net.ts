@@ -7,6 +7,7 @@
 import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
 import { type Addr, type Prefix, formatAddr, is4In6, maskedAddr, parseAddr, parsePrefix, prefixContains } from './netaddr.js';
 import { opaqueType } from './opaque.js';
+import { succeeds } from './shared.js';
 
 const IP = opaqueType('net.IP');
 const CIDR = opaqueType('net.CIDR');
@@ -34,15 +35,6 @@ function parseCIDR(raw: string): Prefix {
   if (is4In6(p.addr)) throw new Error(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
   return p;
 }
-
-const ok = (f: () => unknown): boolean => {
-  try {
-    f();
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const addrOf = (v: Parameters<typeof IP.text>[0]): Addr => parseAddr(IP.text(v));
 const prefixOf = (v: Parameters<typeof CIDR.text>[0]): Prefix => parsePrefix(CIDR.text(v));
@@ -76,7 +68,7 @@ const ipPredicate = (name: string, f: (a: Addr) => boolean): CelFunc =>
 
 export const NET_FUNCS: CelFunc[] = [
   celFunc('ip', [CelScalar.STRING], IP.type, (s) => IP.wrap(formatAddr(parseIP(s)))),
-  celFunc('isIP', [CelScalar.STRING], CelScalar.BOOL, (s) => ok(() => parseIP(s))),
+  celFunc('isIP', [CelScalar.STRING], CelScalar.BOOL, (s) => succeeds(() => parseIP(s))),
   celFunc('ip.isCanonical', [CelScalar.STRING], CelScalar.BOOL, (s) => formatAddr(parseIP(s)) === s),
   celFunc('string', [IP.type], CelScalar.STRING, (v) => IP.text(v)),
   celMethod('family', IP.type, [], CelScalar.INT, function () {
@@ -88,7 +80,7 @@ export const NET_FUNCS: CelFunc[] = [
   ipPredicate('isLinkLocalUnicast', isLinkLocalUnicast),
   ipPredicate('isGlobalUnicast', isGlobalUnicast),
   celFunc('cidr', [CelScalar.STRING], CIDR.type, (s) => CIDR.wrap(cidrText(parseCIDR(s)))),
-  celFunc('isCIDR', [CelScalar.STRING], CelScalar.BOOL, (s) => ok(() => parseCIDR(s))),
+  celFunc('isCIDR', [CelScalar.STRING], CelScalar.BOOL, (s) => succeeds(() => parseCIDR(s))),
   celFunc('string', [CIDR.type], CelScalar.STRING, (v) => CIDR.text(v)),
   celMethod('containsIP', CIDR.type, [CelScalar.STRING], CelScalar.BOOL, function (s) {
     return prefixContains(prefixOf(this), parseIP(s));

@@ -5,6 +5,7 @@
  */
 import { celFunc, celMethod, CelScalar, type CelFunc, type CelValue } from '@bufbuild/cel';
 import { opaqueType } from './opaque.js';
+import { comparisonMethods, succeeds } from './shared.js';
 
 const QUANTITY = opaqueType('kubernetes.Quantity');
 
@@ -70,14 +71,7 @@ function parse(s: string): Fraction {
 
 export const QUANTITY_FUNCS: CelFunc[] = [
   celFunc('quantity', [CelScalar.STRING], QUANTITY.type, (s) => wrap(parse(s))),
-  celFunc('isQuantity', [CelScalar.STRING], CelScalar.BOOL, (s) => {
-    try {
-      parseQuantity(s);
-      return true;
-    } catch {
-      return false;
-    }
-  }),
+  celFunc('isQuantity', [CelScalar.STRING], CelScalar.BOOL, (s) => succeeds(() => parseQuantity(s))),
   celMethod('isInteger', QUANTITY.type, [], CelScalar.BOOL, function () {
     return isInt64(valueOf(this));
   }),
@@ -105,13 +99,5 @@ export const QUANTITY_FUNCS: CelFunc[] = [
   celMethod('sub', QUANTITY.type, [CelScalar.INT], QUANTITY.type, function (i) {
     return wrap(add(valueOf(this), frac(-i, 1n)));
   }),
-  celMethod('isGreaterThan', QUANTITY.type, [QUANTITY.type], CelScalar.BOOL, function (o) {
-    return cmp(valueOf(this), valueOf(o)) > 0;
-  }),
-  celMethod('isLessThan', QUANTITY.type, [QUANTITY.type], CelScalar.BOOL, function (o) {
-    return cmp(valueOf(this), valueOf(o)) < 0;
-  }),
-  celMethod('compareTo', QUANTITY.type, [QUANTITY.type], CelScalar.INT, function (o) {
-    return BigInt(cmp(valueOf(this), valueOf(o)));
-  }),
+  ...comparisonMethods(QUANTITY.type, (a, b) => cmp(valueOf(a), valueOf(b))),
 ];

@@ -5,6 +5,7 @@
  */
 import { celFunc, celMethod, CelScalar, type CelFunc, type CelValue } from '@bufbuild/cel';
 import { opaqueType } from './opaque.js';
+import { comparisonMethods, succeeds } from './shared.js';
 
 const SEMVER = opaqueType('kubernetes.Semver');
 
@@ -53,14 +54,7 @@ function compare(a: Version, b: Version): number {
 
 const text = (v: Version): string => `${v.major}.${v.minor}.${v.patch}${v.pre.length ? `-${v.pre.join('.')}` : ''}`;
 const valueOf = (v: CelValue): Version => parseSemver(SEMVER.text(v), false);
-const ok = (s: string, n: boolean): boolean => {
-  try {
-    parseSemver(s, n);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const ok = (s: string, n: boolean): boolean => succeeds(() => parseSemver(s, n));
 
 export const SEMVER_FUNCS: CelFunc[] = [
   celFunc('semver', [CelScalar.STRING], SEMVER.type, (s) => SEMVER.wrap(text(parseSemver(s, false)))),
@@ -76,13 +70,5 @@ export const SEMVER_FUNCS: CelFunc[] = [
   celMethod('patch', SEMVER.type, [], CelScalar.INT, function () {
     return valueOf(this).patch;
   }),
-  celMethod('isGreaterThan', SEMVER.type, [SEMVER.type], CelScalar.BOOL, function (o) {
-    return compare(valueOf(this), valueOf(o)) > 0;
-  }),
-  celMethod('isLessThan', SEMVER.type, [SEMVER.type], CelScalar.BOOL, function (o) {
-    return compare(valueOf(this), valueOf(o)) < 0;
-  }),
-  celMethod('compareTo', SEMVER.type, [SEMVER.type], CelScalar.INT, function (o) {
-    return BigInt(compare(valueOf(this), valueOf(o)));
-  }),
+  ...comparisonMethods(SEMVER.type, (a, b) => compare(valueOf(a), valueOf(b))),
 ];

@@ -5,6 +5,7 @@
  */
 import { celFunc, celMethod, CelScalar, listType, mapType, type CelFunc, type CelValue } from '@bufbuild/cel';
 import { opaqueType } from './opaque.js';
+import { succeeds } from './shared.js';
 
 const URL_T = opaqueType('kubernetes.URL');
 
@@ -88,14 +89,7 @@ export const URL_FUNCS: CelFunc[] = [
     parseURL(s);
     return URL_T.wrap(s);
   }),
-  celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (s) => {
-    try {
-      parseURL(s);
-      return true;
-    } catch {
-      return false;
-    }
-  }),
+  celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (s) => succeeds(() => parseURL(s))),
   getter('getScheme', (u) => u.scheme),
   getter('getHost', (u) => u.host),
   getter('getHostname', (u) => hostname(u.host)),
