@@ -175,3 +175,42 @@ test('set and map lists compare ignoring order and concatenate as union and keye
   assert.deepEqual(messages(node, { s: ['a', 'b'], m: [{ name: 'p', v: 1 }, { name: 'q', v: 2 }], a: ['y', 'x'] }, old), ['object changed', 'atomic changed']);
   assert.deepEqual(messages(node, { s: ['a', 'c'], m: [{ name: 'p', v: 3 }, { name: 'q', v: 2 }], a: ['x', 'y'] }, old), ['set changed', 'map changed', 'object changed', 'union']);
 });
+
+test('fieldPath is checked against the schema and normalized; the other fields are checked as the server does', () => {
+  const node = obj(
+    { a: obj({ b: { type: 'string' } }, []), m: { type: 'object', additionalProperties: { type: 'string' } }, 'x.y': { type: 'string' } },
+    [
+      { rule: 'false', fieldPath: '.a.b' },
+      { rule: 'false', fieldPath: ".m['k.1']" },
+      { rule: 'false', fieldPath: "['x.y']" },
+    ],
+  );
+  assert.deepEqual(compileRules(node).evaluate({}, undefined).map((v) => v.fieldPath), ['.a.b', '.m[k.1]', '.x.y']);
+  const bad = compileRules(
+    obj({ a: { type: 'string' } }, [
+      { rule: 'true', fieldPath: '.nope' },
+      { rule: 'true', fieldPath: '.a.deeper' },
+      { rule: 'true', fieldPath: '  ' },
+      { rule: 'true', message: ' ' },
+      { rule: 'true\n&& true' },
+      { rule: 'true', messageExpression: ' ' },
+      { rule: 'true', reason: 'Nope' as 'FieldValueInvalid' },
+      { rule: '  ' },
+      { rule: 'true', messageExpression: '1' },
+    ]),
+  ).compileErrors;
+  assert.deepEqual(
+    bad.map((e) => [e.index, e.field, e.message]),
+    [
+      [0, 'fieldPath', 'must be a valid path'],
+      [1, 'fieldPath', 'must be a valid path'],
+      [2, 'fieldPath', 'must be non-empty if specified'],
+      [3, 'message', 'must be non-empty if specified'],
+      [4, 'message', 'message must be specified if rule contains line breaks'],
+      [5, 'messageExpression', 'messageExpression must be non-empty if specified'],
+      [6, 'reason', 'Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"'],
+      [7, 'rule', 'rule is not specified'],
+      [8, 'messageExpression', 'messageExpression must evaluate to a string'],
+    ],
+  );
+});

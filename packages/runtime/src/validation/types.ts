@@ -51,14 +51,17 @@ export interface ValidationRule {
   messageExpression?: string;
   /** The apiserver's default is `FieldValueInvalid`. */
   reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
-  /** A JSONPath-like path relative to the node (`.spec.x`, `['a.b']`, `.list[0]`? no: only fields and map keys). */
+  /** A JSONPath-like path relative to the node: fields and map keys only (`.spec.x`, `['a.b']`, `.labels['k']`). */
   fieldPath?: string;
   optionalOldSelf?: boolean;
 }
 
 /** One rule's failure, as the apiserver reports it for the node. */
 export interface RuleViolation {
-  /** The rule's `fieldPath` as written ('' when it has none): the walker appends it to the node's path. */
+  /**
+   * The rule's `fieldPath` normalized as the server does, with a leading dot (`.x.y`, `.m[key]` for
+   * `.m['key']`; '' when it has none): the walker appends it to the node's path.
+   */
   fieldPath: string;
   reason: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
   /** The server's detail text: `message`, or `messageExpression`'s result, or `failed rule: <rule>`. */
@@ -79,6 +82,11 @@ export interface RuleCompileError {
   index: number;
   rule: string;
   message: string;
+  /**
+   * The rule's field the server names (`x-kubernetes-validations[i].<field>`): `rule` when absent. Compile errors
+   * of `messageExpression`, and the server's checks of `message`, `reason` and `fieldPath`, name those.
+   */
+  field?: 'rule' | 'message' | 'messageExpression' | 'reason' | 'fieldPath';
 }
 
 /** The old value of a node on update; absent on create, or when the node does not correlate with an old value. */

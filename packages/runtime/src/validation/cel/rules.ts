@@ -13,6 +13,7 @@ import { Checker } from './checker.js';
 import { type CelT, schemaDeclType, optionalOf, DYN } from './decl.js';
 import { ruleEnv } from './env.js';
 import { celGoErrorText, formatIssues } from './errors.js';
+import { normalizeFieldPath } from './field-path.js';
 import { maxId, parseCel } from './macros2.js';
 import { rewriteSemanticOps } from './semantic-lists.js';
 import { noneValue, optionalValue } from './optional.js';
@@ -22,6 +23,8 @@ type Program = (ctx: Record<string, unknown>) => CelResult;
 
 interface CompiledRule {
   rule: ValidationRule;
+  /** The normalized fieldPath with a leading dot, or ''. */
+  fieldPath: string;
   program: Program;
   usesOldSelf: boolean;
   messageExpression?: Program;
@@ -37,8 +40,8 @@ export function compileNodeRules(node: StructuralSchema, isResourceRoot = false)
   const compiled: CompiledRule[] = [];
   const selfType = schemaDeclType(node, isResourceRoot || node['x-kubernetes-embedded-resource'] === true) ?? DYN;
   rules.forEach((rule, index) => {
-    const result = compileRule(rule, selfType);
-    if ('error' in result) compileErrors.push({ index, rule: rule.rule, message: result.error });
+    const result = compileRule(rule, selfType, node);
+    if ('error' in result) compileErrors.push({ index, rule: rule.rule, message: result.error, field: result.field });
     else compiled.push(result);
   });
   const isRoot = isResourceRoot || node['x-kubernetes-embedded-resource'] === true;
@@ -51,24 +54,54 @@ export function compileNodeRules(node: StructuralSchema, isResourceRoot = false)
   };
 }
 
-function compileRule(rule: ValidationRule, selfType: CelT): CompiledRule | { error: string } {
-  if (rule.rule.trim() === '') return { error: 'rule is not specified' };
+type CompileFailure = { error: string; field: NonNullable<RuleCompileError['field']> };
+
+const REASONS = new Set(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
+
+/** The apiserver's checks of a rule's fields before it compiles it (apiextensions validation.go). */
+function checkRuleFields(rule: ValidationRule, node: StructuralSchema): CompileFailure | { fieldPath: string } {
+  const trimmedRule = rule.rule.trim();
+  const trimmedMsg = (rule.message ?? '').trim();
+  if (trimmedRule === '') return { error: 'rule is not specified', field: 'rule' };
+  if ((rule.message ?? '') !== '' && trimmedMsg === '') return { error: 'must be non-empty if specified', field: 'message' };
+  if (trimmedMsg.includes('\n')) return { error: 'must not contain line breaks', field: 'message' };
+  if (trimmedRule.includes('\n') && trimmedMsg === '') return { error: 'message must be specified if rule contains line breaks', field: 'message' };
+  if ((rule.messageExpression ?? '') !== '' && rule.messageExpression!.trim() === '') {
+    return { error: 'messageExpression must be non-empty if specified', field: 'messageExpression' };
+  }
+  if (rule.reason !== undefined && !REASONS.has(rule.reason)) {
+    return { error: `Unsupported value: "${rule.reason}": supported values: "${[...REASONS].sort().join('", "')}"`, field: 'reason' };
+  }
+  const fp = rule.fieldPath ?? '';
+  if (fp !== '' && fp.trim() === '') return { error: 'must be non-empty if specified', field: 'fieldPath' };
+  if (fp.includes('\n')) return { error: 'must not contain line breaks', field: 'fieldPath' };
+  if (fp === '') return { fieldPath: '' };
+  try {
+    return { fieldPath: `.${normalizeFieldPath(fp, node)}` };
+  } catch {
+    return { error: 'must be a valid path', field: 'fieldPath' };
+  }
+}
+
+function compileRule(rule: ValidationRule, selfType: CelT, node: StructuralSchema): CompiledRule | CompileFailure {
+  const fields = checkRuleFields(rule, node);
+  if ('error' in fields) return fields;
   const optionalOld = rule.optionalOldSelf === true;
   const vars = new Map<string, CelT>([
     ['self', selfType],
     ['oldSelf', optionalOld ? optionalOf(selfType) : selfType],
   ]);
   const main = compileExpression(rule.rule, vars);
-  if ('error' in main) return { error: `compilation failed: ${main.error}` };
+  if ('error' in main) return { error: `compilation failed: ${main.error}`, field: 'rule' };
   if (main.type.kind !== 'dyn' && !(main.type.kind === 'scalar' && main.type.name === 'bool')) {
-    return { error: 'cel expression must evaluate to a bool' };
+    return { error: 'cel expression must evaluate to a bool', field: 'rule' };
   }
-  const out: CompiledRule = { rule, program: main.program, usesOldSelf: main.usesOldSelf };
+  const out: CompiledRule = { rule, fieldPath: fields.fieldPath, program: main.program, usesOldSelf: main.usesOldSelf };
   if (rule.messageExpression !== undefined && rule.messageExpression.trim() !== '') {
     const msg = compileExpression(rule.messageExpression, vars);
-    if ('error' in msg) return { error: `messageExpression compilation failed: ${msg.error}` };
+    if ('error' in msg) return { error: `messageExpression compilation failed: ${msg.error}`, field: 'messageExpression' };
     if (msg.type.kind !== 'dyn' && !(msg.type.kind === 'scalar' && msg.type.name === 'string')) {
-      return { error: 'messageExpression must evaluate to a string' };
+      return { error: 'messageExpression must evaluate to a string', field: 'messageExpression' };
     }
     out.messageExpression = msg.program;
   }
@@ -175,7 +208,7 @@ function evaluateRules(
       if (m !== undefined) message = m;
     }
     const reason = rule.reason ?? 'FieldValueInvalid';
-    violations.push({ fieldPath: rule.fieldPath ?? '', reason, message: reason === 'FieldValueDuplicate' ? '' : message, rule: rule.rule });
+    violations.push({ fieldPath: c.fieldPath, reason, message: reason === 'FieldValueDuplicate' ? '' : message, rule: rule.rule });
   }
   return violations;
 }
