@@ -112,6 +112,24 @@ test('rules that the apiserver refuses do not compile, with cel-go wording', () 
   assert.match(errs[5]!.message, /undeclared reference to 'oops'/);
 });
 
+test('literal checks the apiserver enables: homogeneous aggregates, regex, duration and timestamp literals', () => {
+  const node = obj({ a: { type: 'string' } }, [
+    { rule: "[1, 'a'].size() == 2" },
+    { rule: "{'a': 1, 'b': 'x'}.size() == 2" },
+    { rule: "self.a.matches('(')" },
+    { rule: "duration('1x') > duration('1s')" },
+    { rule: "timestamp('yesterday') > timestamp('2020-01-01T00:00:00Z')" },
+    { rule: "'%s is %d'.format(['a', 1]) == 'a is 1' && self.a.matches('^[a-z]+$') && duration('1h30m') > duration('1s')" },
+  ]);
+  const errs = compileRules(node).compileErrors;
+  assert.deepEqual(errs.map((e) => e.index), [0, 1, 2, 3, 4]);
+  assert.match(errs[0]!.message, /ERROR: <input>:1:5: expected type 'int' but found 'string'/);
+  assert.match(errs[1]!.message, /expected type 'int' but found 'string'/);
+  assert.match(errs[2]!.message, /invalid matches argument/);
+  assert.match(errs[3]!.message, /invalid duration argument/);
+  assert.match(errs[4]!.message, /invalid timestamp argument/);
+});
+
 test('the root of a resource and embedded resources see apiVersion, kind, metadata.name and generateName only', () => {
   const root = compileRootRules(obj({ spec: { type: 'object' } }, [{ rule: "self.metadata.name.startsWith('a') && self.kind == 'K'" }]));
   assert.deepEqual(root.compileErrors, []);
@@ -167,7 +185,7 @@ test('set and map lists compare ignoring order and concatenate as union and keye
       { rule: 'self == oldSelf', message: 'object changed' },
       { rule: 'self.a == oldSelf.a', message: 'atomic changed' },
       { rule: "self.s + ['x', 'a'] == ['a', 'b', 'x']", message: 'union' },
-      { rule: "(self.m + [{'name': 'p', 'v': 9}]).map(e, e.v) == [9, 2]", message: 'merge' },
+      { rule: "(self.m + [{'name': 'p', 'v': dyn(9)}]).map(e, e.v) == [9, 2]", message: 'merge' },
     ],
   );
   const old = { s: ['a', 'b'], m: [{ name: 'p', v: 1 }, { name: 'q', v: 2 }], a: ['x', 'y'] };

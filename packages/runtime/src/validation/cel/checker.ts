@@ -12,6 +12,11 @@ import {
 } from './decl.js';
 import type { Signature } from './signatures.js';
 import { hasSemanticList, type SemanticOp } from './semantic-lists.js';
+import { parseDateTime, parseGoDuration } from './time.js';
+import { RE2JS } from 're2js';
+import { succeeds } from './library/shared.js';
+
+const isRe2 = (pattern: string): boolean => succeeds(() => RE2JS.compile(pattern));
 
 export interface CheckIssue {
   /** Offset into the source of the expression the issue is about. */
@@ -36,6 +41,7 @@ export class Checker {
   readonly semanticOps: SemanticOp[] = [];
   private readonly scopes: Map<string, CelT>[] = [];
   private readonly byName = new Map<string, Signature[]>();
+  private inFormat = 0;
 
   constructor(
     private readonly vars: ReadonlyMap<string, CelT>,
@@ -69,15 +75,26 @@ export class Checker {
         return this.call(e, k.value.function, k.value.target, k.value.args);
       case 'listExpr': {
         const elems = k.value.elements.map((x) => this.check(x));
+        this.homogeneous(k.value.elements, elems);
         return listOf(this.join(elems));
       }
       case 'structExpr': {
         const keys: CelT[] = [];
         const values: CelT[] = [];
+        const keyExprs: Expr[] = [];
+        const valueExprs: Expr[] = [];
         for (const entry of k.value.entries) {
-          if (entry.keyKind.case === 'mapKey') keys.push(this.check(entry.keyKind.value));
-          if (entry.value) values.push(this.check(entry.value));
+          if (entry.keyKind.case === 'mapKey') {
+            keyExprs.push(entry.keyKind.value);
+            keys.push(this.check(entry.keyKind.value));
+          }
+          if (entry.value) {
+            valueExprs.push(entry.value);
+            values.push(this.check(entry.value));
+          }
         }
+        this.homogeneous(keyExprs, keys);
+        this.homogeneous(valueExprs, values);
         return k.value.messageName ? DYN : mapOf(this.join(keys), this.join(values));
       }
       case 'comprehensionExpr':
@@ -145,6 +162,37 @@ export class Checker {
   }
 
   private call(e: Expr, fn: string, target: Expr | undefined, argExprs: Expr[]): CelT {
+    // `format` takes mixed lists ('%s %d'.format(['a', 1])): the homogeneity check skips its arguments.
+    if (fn === 'format') this.inFormat++;
+    try {
+      return this.callTyped(e, fn, target, argExprs);
+    } finally {
+      if (fn === 'format') this.inFormat--;
+      this.validateLiteral(fn, target, argExprs);
+    }
+  }
+
+  /**
+   * cel-go's ValidateHomogeneousAggregateLiterals: every entry of a list or map literal has the first one's type. Where
+   * this checker only knows `dyn` it cannot tell, and accepts (cel-go, knowing more, may refuse).
+   */
+  private homogeneous(exprs: Expr[], types: CelT[]): void {
+    if (this.inFormat > 0 || types.length === 0 || types.some((t) => t.kind === 'dyn')) return;
+    const first = types[0]!;
+    const i = types.findIndex((t) => !sameType(t, first));
+    if (i >= 0) this.issue(exprs[i]!, `expected type '${typeName(first)}' but found '${typeName(types[i]!)}'`);
+  }
+
+  /** cel-go's ValidateDurationLiterals, ValidateTimestampLiterals and ValidateRegexLiterals. */
+  private validateLiteral(fn: string, target: Expr | undefined, args: Expr[]): void {
+    const lit = fn === 'matches' ? (target ? args[0] : args[1]) : (fn === 'duration' || fn === 'timestamp') && !target ? args[0] : undefined;
+    if (!lit || lit.exprKind.case !== 'constExpr' || lit.exprKind.value.constantKind.case !== 'stringValue') return;
+    const text = lit.exprKind.value.constantKind.value;
+    const valid = fn === 'matches' ? isRe2(text) : fn === 'duration' ? parseGoDuration(text) !== undefined : parseDateTime(text) !== undefined;
+    if (!valid) this.issue(lit, `invalid ${fn} argument`);
+  }
+
+  private callTyped(e: Expr, fn: string, target: Expr | undefined, argExprs: Expr[]): CelT {
     const qualified = target ? qualifiedName(target) : undefined;
     if (qualified !== undefined && !this.isVariable(qualified.split('.')[0]!) && this.byName.has(`${qualified}.${fn}`)) {
       return this.overload(e, `${qualified}.${fn}`, undefined, argExprs.map((a) => this.check(a)));
