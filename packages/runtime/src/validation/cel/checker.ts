@@ -37,6 +37,11 @@ const NUMERIC = new Set(['int', 'uint', 'double']);
 
 export class Checker {
   readonly issues: CheckIssue[] = [];
+  /**
+   * Errors cel-go reports when it builds the program rather than when it checks it: a constant pattern of `find` or
+   * `findAll` that is not RE2 (k8s compiles those patterns up front).
+   */
+  readonly instantiationErrors: string[] = [];
   /** Operators whose left operand holds set/map lists: evaluated with the apiserver's list semantics. */
   readonly semanticOps: SemanticOp[] = [];
   private readonly scopes: Map<string, CelT>[] = [];
@@ -185,6 +190,18 @@ export class Checker {
 
   /** cel-go's ValidateDurationLiterals, ValidateTimestampLiterals and ValidateRegexLiterals. */
   private validateLiteral(fn: string, target: Expr | undefined, args: Expr[]): void {
+    if ((fn === 'find' || fn === 'findAll') && target) {
+      const p = args[0];
+      if (p?.exprKind.case === 'constExpr' && p.exprKind.value.constantKind.case === 'stringValue') {
+        const pattern = p.exprKind.value.constantKind.value;
+        try {
+          RE2JS.compile(pattern);
+        } catch (e) {
+          this.instantiationErrors.push(`error parsing regexp: ${(e as Error).message}`);
+        }
+      }
+      return;
+    }
     const lit = fn === 'matches' ? (target ? args[0] : args[1]) : (fn === 'duration' || fn === 'timestamp') && !target ? args[0] : undefined;
     if (!lit || lit.exprKind.case !== 'constExpr' || lit.exprKind.value.constantKind.case !== 'stringValue') return;
     const text = lit.exprKind.value.constantKind.value;
