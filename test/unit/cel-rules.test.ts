@@ -232,3 +232,20 @@ test('fieldPath is checked against the schema and normalized; the other fields a
     ],
   );
 });
+
+test('optional syntax: x.?field and x[?key], on optionalOldSelf and on plain values', () => {
+  const node = obj(
+    { s: { type: 'string' }, m: { type: 'object', additionalProperties: { type: 'integer' } }, l: { type: 'array', items: { type: 'string' } } },
+    [
+      { rule: "oldSelf.?s.orValue('') == '' || self.s == oldSelf.?s.value()", message: 's may only be set once', optionalOldSelf: true },
+      { rule: "self.m[?'a'].orValue(0) < 10 && self.l[?5].orValue('x') == 'x' && !self.?s.hasValue() == !has(self.s)", message: 'optional index' },
+      { rule: "self.s.matches('^[a-z.?]*$') && 'a.?b' != ''", message: 'strings keep their .? and [?' },
+      { rule: "self.?m.a.orValue(0) == self.?m.optMap(x, x[?'a'].orValue(0)).orValue(0)", message: 'chaining and optMap' },
+      { rule: "oldSelf.?m.optFlatMap(x, x[?'a']).orValue(1) > 0", message: 'optFlatMap', optionalOldSelf: true },
+    ],
+  );
+  assert.deepEqual(messages(node, { s: 'a', m: { a: 1 }, l: [] }), []);
+  assert.deepEqual(messages(node, { s: 'a', m: {}, l: [] }, { m: {} }), []);
+  assert.deepEqual(messages(node, { s: 'b', m: { a: 11 }, l: [] }, { s: 'a', m: { a: 0 } }), ['s may only be set once', 'optional index', 'optFlatMap']);
+  assert.match(compileRules(obj({ s: { type: 'string' } }, [{ rule: 'self.?nope.hasValue()' }])).compileErrors[0]!.message, /undefined field 'nope'/);
+});

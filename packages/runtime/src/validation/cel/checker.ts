@@ -5,10 +5,11 @@
  * wording (`undefined field 'x'`, `undeclared reference to 'x' (in container '')`, `found no matching overload for
  * ...`). Where a type is `dyn` (int-or-string, comprehension accumulators it cannot infer) it accepts, as cel-go does.
  */
-import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import { create } from '@bufbuild/protobuf';
+import { ExprSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import {
   type CelT, DYN, BOOL, INT, UINT, DOUBLE, STRING, BYTES, NULL, TIMESTAMP, DURATION, TYPE, listOf, mapOf,
-  assignable, typeName,
+  assignable, typeName, optionalOf,
 } from './decl.js';
 import type { Signature } from './signatures.js';
 import { hasSemanticList, type SemanticOp } from './semantic-lists.js';
@@ -73,6 +74,12 @@ export class Checker {
         const operand = k.value.operand;
         if (!operand) return DYN;
         const t = this.check(operand);
+        if (t.kind === 'optional' && !k.value.testOnly) {
+          // Selecting on an optional chains: `x.?a.b` is `x.?a.?b`, and so evaluates as an optional select.
+          const name = create(ExprSchema, { id: e.id, exprKind: { case: 'constExpr', value: { constantKind: { case: 'stringValue', value: k.value.field } } as never } });
+          e.exprKind = { case: 'callExpr', value: { function: '@optSelect', args: [operand, name] } as never };
+          return optionalOf(this.select(e, t.inner, k.value.field));
+        }
         const field = this.select(e, t, k.value.field);
         return k.value.testOnly ? BOOL : field;
       }
@@ -177,6 +184,26 @@ export class Checker {
     }
   }
 
+  /** `x.?f` (`@optSelect`) and `x[?k]` (`@optIndex`): optional of the element's type; `x` may itself be optional. */
+  private optionalAccess(e: Expr, fn: string, argExprs: Expr[]): CelT {
+    let t = argExprs[0] ? this.check(argExprs[0]) : DYN;
+    if (t.kind === 'optional') t = t.inner;
+    const key = argExprs[1];
+    if (fn === '@optSelect') {
+      const k = key?.exprKind;
+      const name = k?.case === 'constExpr' && k.value.constantKind.case === 'stringValue' ? k.value.constantKind.value : '';
+      return optionalOf(this.select(e, t, name));
+    }
+    const kt = key ? this.check(key) : DYN;
+    if (t.kind === 'list') return optionalOf(t.elem);
+    if (t.kind === 'map') {
+      if (assignable(t.key, kt)) return optionalOf(t.value);
+      this.issue(e, `found no matching overload for '_[?_]' applied to '(${typeName(t)}, ${typeName(kt)})'`);
+      return DYN;
+    }
+    return optionalOf(DYN);
+  }
+
   /**
    * cel-go's ValidateHomogeneousAggregateLiterals: every entry of a list or map literal has the first one's type. Where
    * this checker only knows `dyn` it cannot tell, and accepts (cel-go, knowing more, may refuse).
@@ -210,6 +237,7 @@ export class Checker {
   }
 
   private callTyped(e: Expr, fn: string, target: Expr | undefined, argExprs: Expr[]): CelT {
+    if (fn === '@optSelect' || fn === '@optIndex') return this.optionalAccess(e, fn, argExprs);
     const qualified = target ? qualifiedName(target) : undefined;
     if (qualified !== undefined && !this.isVariable(qualified.split('.')[0]!) && this.byName.has(`${qualified}.${fn}`)) {
       return this.overload(e, `${qualified}.${fn}`, undefined, argExprs.map((a) => this.check(a)));
@@ -279,6 +307,12 @@ export class Checker {
         return assignable(b, c) ? b : bad();
       }
       case '_[_]':
+        if (a.kind === 'optional') {
+          // Indexing an optional chains, as selecting does.
+          if (e.exprKind.case === 'callExpr') e.exprKind.value.function = '@optIndex';
+          const inner = a.inner;
+          return optionalOf(inner.kind === 'list' ? inner.elem : inner.kind === 'map' ? inner.value : DYN);
+        }
         if (a.kind === 'list') return assignable(INT, b) || b.kind === 'scalar' && NUMERIC.has(b.name) ? a.elem : bad();
         if (a.kind === 'map') return assignable(a.key, b) ? a.value : bad();
         return a.kind === 'dyn' ? DYN : bad();
