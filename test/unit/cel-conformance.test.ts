@@ -13,7 +13,7 @@ import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { getConformanceSuite, type IncrementalTest, type IncrementalTestSuite } from '@bufbuild/cel-spec/testdata/tests.js';
 import type { Value } from '@bufbuild/cel-spec/cel/expr/value_pb.js';
 import { ruleEnv } from '@kubegen/runtime/internal/validation/cel/env.js';
-import { parseCel } from '@kubegen/runtime/internal/validation/cel/macros2.js';
+import { parseCel } from '@kubegen/runtime/internal/validation/cel/macros.js';
 import { Checker } from '@kubegen/runtime/internal/validation/cel/checker.js';
 import { DYN, type CelT } from '@kubegen/runtime/internal/validation/cel/decl.js';
 import { celEquals } from '@kubegen/runtime/internal/validation/cel/library/compare.js';

@@ -80,6 +80,13 @@ test('transition rules run only on update, unless optionalOldSelf', () => {
   assert.deepEqual(messages(node, { s: 'b' }), ['created not new']);
   assert.deepEqual(messages(node, { s: 'b' }, { s: 'a' }), ['immutable']);
   assert.deepEqual(messages(node, { s: 'b' }, { s: 'b' }), ['was not a']);
+  // The server evaluates messageExpression with the plain activation: oldSelf is the bare old value there.
+  const quirk = obj({ s: { type: 'string' } }, [
+    { rule: "oldSelf.hasValue() && oldSelf.value().s == 'a'", optionalOldSelf: true, message: 'fallback', messageExpression: "'was ' + oldSelf.value().s" },
+    { rule: "oldSelf.hasValue() && oldSelf.value().s == 'a'", optionalOldSelf: true, message: 'fallback', messageExpression: "'self is ' + self.s" },
+  ]);
+  assert.deepEqual(messages(quirk, { s: 'b' }, { s: 'b' }), ['fallback', 'self is b']);
+  assert.deepEqual(messages(quirk, { s: 'b' }), ['fallback', 'self is b']);
 });
 
 test('runtime errors are reported with the server wording and flagged', () => {

@@ -8,11 +8,12 @@
 import { create } from '@bufbuild/protobuf';
 import { ExprSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import {
-  type CelT, DYN, BOOL, INT, UINT, DOUBLE, STRING, BYTES, NULL, TIMESTAMP, DURATION, TYPE, listOf, mapOf,
+  type CelT, DYN, BOOL, INT, TIMESTAMP, DURATION, TYPE, listOf, mapOf,
   assignable, typeName, optionalOf,
 } from './decl.js';
 import type { Signature } from './signatures.js';
 import { hasSemanticList, type SemanticOp } from './semantic-lists.js';
+import { NUMERIC, comparableForEquality, constType, isScalar, orderable, qualifiedName, sameType } from './checker-types.js';
 import { parseDateTime, parseGoDuration } from './time.js';
 import { RE2JS } from 're2js';
 import { succeeds } from './library/shared.js';
@@ -34,7 +35,6 @@ const QUALIFIED_TYPES = new Set([
   'google.protobuf.Timestamp', 'google.protobuf.Duration',
 ]);
 
-const NUMERIC = new Set(['int', 'uint', 'double']);
 
 export class Checker {
   readonly issues: CheckIssue[] = [];
@@ -363,56 +363,4 @@ export class Checker {
   private issue(e: Expr, message: string): void {
     this.issues.push({ offset: this.positions[String(e.id)] ?? 0, message });
   }
-}
-
-function constType(kind: string | undefined): CelT {
-  switch (kind) {
-    case 'boolValue':
-      return BOOL;
-    case 'int64Value':
-      return INT;
-    case 'uint64Value':
-      return UINT;
-    case 'doubleValue':
-      return DOUBLE;
-    case 'stringValue':
-      return STRING;
-    case 'bytesValue':
-      return BYTES;
-    case 'nullValue':
-      return NULL;
-    default:
-      return DYN;
-  }
-}
-
-/** `a.b.c` when the expression is a chain of selections on an identifier (a namespaced function name). */
-function qualifiedName(e: Expr): string | undefined {
-  const k = e.exprKind;
-  if (k.case === 'identExpr') return k.value.name;
-  if (k.case === 'selectExpr' && k.value.operand && !k.value.testOnly) {
-    const left = qualifiedName(k.value.operand);
-    return left === undefined ? undefined : `${left}.${k.value.field}`;
-  }
-  return undefined;
-}
-
-function isScalar(t: CelT, name: string): boolean {
-  return t.kind === 'scalar' && t.name === name;
-}
-
-function sameType(a: CelT, b: CelT): boolean {
-  return assignable(a, b) && assignable(b, a) && a.kind === b.kind;
-}
-
-function comparableForEquality(a: CelT, b: CelT): boolean {
-  if (a.kind === 'dyn' || b.kind === 'dyn' || isScalar(a, 'null_type') || isScalar(b, 'null_type')) return true;
-  return assignable(a, b) || assignable(b, a);
-}
-
-function orderable(a: CelT, b: CelT): boolean {
-  if (a.kind === 'dyn' || b.kind === 'dyn') return true;
-  if (a.kind !== 'scalar' || b.kind !== 'scalar') return false;
-  if (NUMERIC.has(a.name) && NUMERIC.has(b.name)) return true; // cross-type numeric comparisons (k8s 1.28+)
-  return a.name === b.name && ['string', 'bytes', 'bool', 'timestamp', 'duration'].includes(a.name);
 }

@@ -14,7 +14,7 @@ import { type CelT, schemaDeclType, optionalOf, DYN } from './decl.js';
 import { ruleEnv } from './env.js';
 import { celGoErrorText, formatIssues } from './errors.js';
 import { normalizeFieldPath } from './field-path.js';
-import { maxId, parseCel } from './macros2.js';
+import { maxId, parseCel } from './macros.js';
 import { rewriteSemanticOps } from './semantic-lists.js';
 import { noneValue, optionalValue } from './optional.js';
 import { toCel } from './values.js';
@@ -205,7 +205,10 @@ function evaluateRules(
     }
     let message = ruleMessageOrDefault(rule);
     if (c.messageExpression) {
-      const m = evalMessageExpression(c.messageExpression, bindings);
+      // The server evaluates messageExpression with the plain activation even for an optionalOldSelf rule: oldSelf
+      // is then the bare old value (or unbound on create), not an optional.
+      const messageBindings = optionalOld ? { self: selfVal(), ...(hasOld ? { oldSelf: oldVal() } : {}) } : bindings;
+      const m = evalMessageExpression(c.messageExpression, messageBindings);
       if (m !== undefined) message = m;
     }
     const reason = rule.reason ?? 'FieldValueInvalid';
