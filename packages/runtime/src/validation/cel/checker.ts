@@ -53,6 +53,8 @@ export class Checker {
     private readonly vars: ReadonlyMap<string, CelT>,
     signatures: readonly Signature[],
     private readonly positions: Record<string, number>,
+    /** The expression's text, to place issues where cel-go does; without it, where `@bufbuild/cel` does. */
+    private readonly source?: string,
   ) {
     for (const s of signatures) {
       const list = this.byName.get(s.name) ?? [];
@@ -224,7 +226,8 @@ export class Checker {
         try {
           RE2JS.compile(pattern);
         } catch (e) {
-          this.instantiationErrors.push(`error parsing regexp: ${(e as Error).message}`);
+          const msg = (e as Error).message;
+          this.instantiationErrors.push(msg.startsWith('error parsing regexp: ') ? msg : `error parsing regexp: ${msg}`);
         }
       }
       return;
@@ -361,6 +364,22 @@ export class Checker {
   }
 
   private issue(e: Expr, message: string): void {
-    this.issues.push({ offset: this.positions[String(e.id)] ?? 0, message });
+    this.issues.push({ offset: this.celGoOffset(e), message });
+  }
+
+  /**
+   * Where cel-go places an expression: `@bufbuild/cel` puts a call at the start of its name (or the `.` before a
+   * method) and an operator just after its left operand, cel-go at the call's `(` and at the operator itself.
+   */
+  private celGoOffset(e: Expr): number {
+    const at = this.positions[String(e.id)] ?? 0;
+    if (this.source === undefined || e.exprKind.case !== 'callExpr') return at;
+    const fn = e.exprKind.value.function;
+    if (/^[_!-]|^@/.test(fn)) {
+      const m = /^\s*/.exec(this.source.slice(at));
+      return at + (m ? m[0].length : 0);
+    }
+    const paren = this.source.indexOf('(', at);
+    return paren >= 0 ? paren : at;
   }
 }

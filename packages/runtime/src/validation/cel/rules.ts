@@ -119,7 +119,7 @@ function compileExpression(
     return { error: `compilation failed: ERROR: ${(e as Error).message}` };
   }
   const { env, signatures } = ruleEnv();
-  const checker = new Checker(vars, signatures, parsed.sourceInfo?.positions ?? {});
+  const checker = new Checker(vars, signatures, parsed.sourceInfo?.positions ?? {}, source);
   const type = checker.check(parsed.expr);
   if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(source, checker.issues)}` };
   if (checker.instantiationErrors.length > 0) return { error: `program instantiation failed: ${checker.instantiationErrors[0]}` };
