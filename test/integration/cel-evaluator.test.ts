@@ -80,26 +80,27 @@ interface Local {
   message: string;
 }
 
-/** Evaluates every node's rules as the schema walker will (a test-only walk over properties). */
-function evaluateLocally(obj: Record<string, unknown>, old?: Record<string, unknown>): Local[] {
+/**
+ * Evaluates every node's rules below `schema` as the schema walker will (a test-only walk over properties), naming
+ * fields as the server does (`<nil>` for the root).
+ */
+function evaluateTree(schema: StructuralSchema, value: unknown, old: unknown, path: string, root: boolean): Local[] {
   const out: Local[] = [];
-  const walk = (schema: StructuralSchema, value: unknown, oldValue: unknown, path: string, root: boolean): void => {
-    if (value === undefined || value === null) return;
-    if (schema['x-kubernetes-validations']) {
-      const compiled = root ? compileRootRules(schema) : compileRules(schema);
-      assert.deepEqual(compiled.compileErrors, []);
-      for (const v of compiled.evaluate(value, oldValue === undefined ? undefined : { value: oldValue })) {
-        // The server names the root `<nil>`.
-        out.push({ field: `${path}${v.fieldPath}`.replace(/^\./, '') || '<nil>', message: v.message });
-      }
+  if (value === undefined || value === null) return out;
+  if (schema['x-kubernetes-validations']) {
+    const compiled = root ? compileRootRules(schema) : compileRules(schema);
+    assert.deepEqual(compiled.compileErrors, []);
+    for (const v of compiled.evaluate(value, old === undefined ? undefined : { value: old })) {
+      out.push({ field: `${path}${v.fieldPath}`.replace(/^\./, '') || '<nil>', message: v.message });
     }
-    for (const [k, p] of Object.entries(schema.properties ?? {})) {
-      walk(p, (value as Record<string, unknown>)[k], (oldValue as Record<string, unknown> | undefined)?.[k], `${path}.${k}`, false);
-    }
-  };
-  walk(ROOT, obj, old, '', true);
+  }
+  for (const [k, p] of Object.entries(schema.properties ?? {})) {
+    out.push(...evaluateTree(p, (value as Record<string, unknown>)[k], (old as Record<string, unknown> | undefined)?.[k], `${path}.${k}`, false));
+  }
   return out;
 }
+
+const evaluateLocally = (obj: Record<string, unknown>, old?: Record<string, unknown>): Local[] => evaluateTree(ROOT, obj, old, '', true);
 
 async function serverCauses(p: Promise<unknown>): Promise<{ field: string; message: string }[]> {
   try {
@@ -221,25 +222,8 @@ describe('the TypeScript CEL layer agrees with the CRD apiserver 1.36 on escapin
   let env: TestEnv;
   let gadgets: ResourceClient<KubeObject & { spec?: Record<string, unknown> }>;
 
-  /** Every rule of the Gadget schema, evaluated over its spec (the spec itself has no root rules). */
-  function local(spec: Record<string, unknown>, old?: Record<string, unknown>): Local[] {
-    const out: Local[] = [];
-    const walk = (schema: StructuralSchema, value: unknown, oldValue: unknown, path: string): void => {
-      if (value === undefined || value === null) return;
-      if (schema['x-kubernetes-validations']) {
-        const compiled = compileRules(schema);
-        assert.deepEqual(compiled.compileErrors, []);
-        for (const v of compiled.evaluate(value, oldValue === undefined ? undefined : { value: oldValue })) {
-          out.push({ field: `${path}${v.fieldPath}`, message: v.message });
-        }
-      }
-      for (const [k, p] of Object.entries(schema.properties ?? {})) {
-        walk(p, (value as Record<string, unknown>)[k], (oldValue as Record<string, unknown> | undefined)?.[k], `${path}.${k}`);
-      }
-    };
-    walk(GADGET_SPEC, spec, old, 'spec');
-    return out;
-  }
+  /** Every rule of the Gadget schema, evaluated over its spec. */
+  const local = (spec: Record<string, unknown>, old?: Record<string, unknown>): Local[] => evaluateTree(GADGET_SPEC, spec, old, 'spec', false);
 
   before(async () => {
     env = await sharedEnv({ profile: 'crd-only' });
