@@ -12,10 +12,20 @@ import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { crdResourceInfo, installCrds, type CrdObject } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { compileRules, compileRootRules } from '@kubegen/runtime/internal/validation/cel/index.js';
-import type { StructuralSchema } from '@kubegen/runtime/internal/validation/types.js';
+import type { StructuralSchema, ValidationRule } from '@kubegen/runtime/internal/validation/types.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
 const str = (extra: StructuralSchema = {}): StructuralSchema => ({ type: 'string', maxLength: 64, ...extra });
+
+/** A map list of named ports (keyed by name) carrying `rules`. */
+const portList = (rules: ValidationRule[]): StructuralSchema => ({
+  type: 'array',
+  maxItems: 8,
+  'x-kubernetes-list-type': 'map',
+  'x-kubernetes-list-map-keys': ['name'],
+  items: { type: 'object', required: ['name'], properties: { name: str(), port: { type: 'integer', maximum: 65535 } } },
+  'x-kubernetes-validations': rules,
+});
 
 const SPEC: StructuralSchema = {
   type: 'object',
@@ -34,14 +44,7 @@ const SPEC: StructuralSchema = {
       items: str(),
       'x-kubernetes-validations': [{ rule: 'self.all(t, t.size() < 5)', messageExpression: "'a tag is too long, the first is ' + self[0]" }],
     },
-    ports: {
-      type: 'array',
-      maxItems: 8,
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-list-map-keys': ['name'],
-      items: { type: 'object', required: ['name'], properties: { name: str(), port: { type: 'integer', maximum: 65535 } } },
-      'x-kubernetes-validations': [{ rule: 'self.exists(p, p.port == 80)', message: 'needs port 80' }],
-    },
+    ports: portList([{ rule: 'self.exists(p, p.port == 80)', message: 'needs port 80' }]),
     ip: str({ 'x-kubernetes-validations': [{ rule: 'isIP(self) && ip(self).family() == 4', message: 'an IPv4 address' }] }),
     net: str({ 'x-kubernetes-validations': [{ rule: 'isCIDR(self) && cidr(self).prefixLength() >= 8' }] }),
     url: str({ 'x-kubernetes-validations': [{ rule: "isURL(self) && url(self).getScheme() == 'https'" }] }),
@@ -180,18 +183,11 @@ const GADGET_SPEC: StructuralSchema = {
     'a.b': str(),
     ios: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: 'self < 5', message: 'ios below 5' }] },
     set: { type: 'array', maxItems: 8, 'x-kubernetes-list-type': 'set', items: str(), 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'set is immutable' }] },
-    ports: {
-      type: 'array',
-      maxItems: 8,
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-list-map-keys': ['name'],
-      items: { type: 'object', required: ['name'], properties: { name: str(), port: { type: 'integer', maximum: 65535 } } },
-      'x-kubernetes-validations': [
-        { rule: 'self == oldSelf', message: 'ports are immutable' },
-        // A map list's + merges by key: adding an element with an existing key keeps the size (a plain list's would not).
-        { rule: 'self.size() == 0 || (self + [self[0]]).size() == self.size()', message: 'merge keeps the size' },
-      ],
-    },
+    ports: portList([
+      { rule: 'self == oldSelf', message: 'ports are immutable' },
+      // A map list's + merges by key: adding an element with an existing key keeps the size (a plain list's would not).
+      { rule: 'self.size() == 0 || (self + [self[0]]).size() == self.size()', message: 'merge keeps the size' },
+    ]),
     pod: {
       type: 'object',
       'x-kubernetes-embedded-resource': true,
