@@ -146,6 +146,9 @@ test('the root of a resource and embedded resources see apiVersion, kind, metada
   assert.equal(root.evaluate({ kind: 'K', metadata: { name: 'b', labels: { x: 'y' } } }, undefined).length, 1);
   assert.equal(root.evaluate({ kind: 'K', metadata: { name: 'a' } }, undefined).length, 0);
   assert.equal(compileRootRules(obj({}, [{ rule: 'has(self.metadata.labels)' }])).compileErrors.length, 1);
+  const viaOption = compileRules(obj({ metadata: { type: 'object' } }, [{ rule: "self.metadata.name != ''" }]), { resourceRoot: true });
+  assert.deepEqual(viaOption.compileErrors, []);
+  assert.equal(compileRules(obj({ metadata: { type: 'object' } }, [{ rule: "self.metadata.name != ''" }])).compileErrors.length, 1);
   const embedded = compileRules({
     type: 'object',
     'x-kubernetes-embedded-resource': true,
