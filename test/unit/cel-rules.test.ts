@@ -159,6 +159,12 @@ test('the root of a resource and embedded resources see apiVersion, kind, metada
   assert.equal(embedded.evaluate({ apiVersion: 'v2', kind: 'Pod' }, undefined).length, 1);
 });
 
+test('an old value that no longer fits the schema only fails the rules that read oldSelf', () => {
+  const node = obj({ n: { type: 'integer' } }, [{ rule: 'self.n > 0', message: 'positive' }, { rule: 'self.n >= oldSelf.n', message: 'no decrease' }]);
+  const v = compileRules(node).evaluate({ n: 1 }, { value: { n: 'one' } });
+  assert.deepEqual(v.map((x) => [x.message.replace(/ evaluating rule.*/, ''), x.runtimeError ?? false]), [['invalid data, expected int, got string', true]]);
+});
+
 test('null values are not validated (a nullable node with null skips its rules)', () => {
   const node: StructuralSchema = { type: 'string', nullable: true, 'x-kubernetes-validations': [{ rule: "self == 'x'" }] };
   assert.deepEqual(compileRules(node).evaluate(null, undefined), []);
