@@ -6,8 +6,10 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
 import type { CompileRules, CrdValidator, FieldError } from '@kubegen/runtime/validation';
+import { isNode, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { parseDocuments, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
 import { InputError } from '../model/index.js';
 import { ExitCode } from './errors.js';
@@ -41,6 +43,8 @@ export interface ValidateReport {
   warnings: ValidateProblem[];
   /** Documents of kinds no given CRD defines (built-in kinds, other operators'): not checked. */
   skipped: { file: string; line: number; apiVersion: string; kind: string; name?: string }[];
+  /** Milliseconds spent reading the CRDs and building their validators, then checking the manifests. */
+  timings: { crdsMs: number; manifestsMs: number };
 }
 
 const MANIFEST_EXT = /\.(ya?ml|json)$/i;
@@ -64,15 +68,43 @@ async function manifestFiles(paths: readonly string[], cwd: string, problems: Va
   return out;
 }
 
-async function readDocs(file: string, cwd: string, problems: ValidateProblem[]): Promise<SourceDoc[]> {
+/** A file's documents, and positions in them (the file re-read once with the position-keeping parser, on first need). */
+interface FileDocs {
+  docs: SourceDoc[];
+  locate(doc: SourceDoc, path: JsonPath): { file: string; line: number; column: number };
+}
+
+async function readDocs(file: string, cwd: string, problems: ValidateProblem[]): Promise<FileDocs> {
   const shown = path.relative(cwd, file) || file;
+  let text: string;
+  let docs: SourceDoc[];
   try {
-    return parseDocuments(await fs.readFile(file, 'utf8'), shown);
+    text = await fs.readFile(file, 'utf8');
+    docs = parseDocuments(text, shown);
   } catch (e) {
     if (e instanceof InputError) problems.push({ file: e.location.file, line: e.location.line, column: e.location.column, path: '', reason: 'InputError', message: e.message.replace(/^[^:]+(:\d+:\d+)?(?: \(at [^)]*\))?: /, '') });
     else problems.push({ file: shown, line: 0, column: 0, path: '', reason: 'InputError', message: e instanceof Error ? e.message : String(e) });
-    return [];
+    return { docs: [], locate: () => ({ file: shown, line: 0, column: 0 }) };
   }
+  let tree: { docs: Document.Parsed[]; lines: LineCounter } | undefined;
+  return {
+    docs,
+    locate(doc, jsonPath) {
+      if (!tree) {
+        const lines = new LineCounter();
+        tree = { docs: parseAllDocuments(text, { lineCounter: lines, version: '1.2', schema: 'core', merge: false }) as Document.Parsed[], lines };
+      }
+      const parsed = tree.docs[doc.index];
+      for (let n = jsonPath.length; parsed && n >= 0; n--) {
+        const node = n === 0 ? parsed.contents : parsed.getIn(jsonPath.slice(0, n), true);
+        if (isNode(node) && node.range) {
+          const pos = tree.lines.linePos(node.range[0]);
+          return { file: shown, line: pos.line, column: pos.col };
+        }
+      }
+      return { file: shown, line: 0, column: 0 };
+    },
+  };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -115,17 +147,19 @@ export function fieldPathToJsonPath(value: unknown, fieldPath: string): JsonPath
 /** Validates the manifests; the CEL layer is the runtime's unless `compileRules` is given (tests). */
 export async function validateManifests(crdPaths: readonly string[], manifestPaths: readonly string[], cwd: string, options: { strict?: boolean; compileRules?: CompileRules } = {}): Promise<ValidateReport> {
   const { createValidator } = await import('@kubegen/runtime/validation');
-  const report: ValidateReport = { objects: 0, errors: [], warnings: [], skipped: [] };
+  const report: ValidateReport = { objects: 0, errors: [], warnings: [], skipped: [], timings: { crdsMs: 0, manifestsMs: 0 } };
+  const started = performance.now();
   const validators = new Map<string, CrdValidator>();
   for (const file of await manifestFiles(crdPaths, cwd, report.errors)) {
-    for (const doc of await readDocs(file, cwd, report.errors)) {
+    const read = await readDocs(file, cwd, report.errors);
+    for (const doc of read.docs) {
       const v = doc.value;
       if (!isObj(v) || v.kind !== 'CustomResourceDefinition') continue;
       try {
         const validator = await createValidator(v as never, options.compileRules ? { compileRules: options.compileRules } : {});
         validators.set(`${validator.group}/${validator.kind}`, validator);
       } catch (e) {
-        const loc = doc.locate([]);
+        const loc = read.locate(doc, []);
         report.errors.push({ file: loc.file, line: loc.line, column: loc.column, path: '', reason: 'InputError', message: e instanceof Error ? e.message : String(e) });
       }
     }
@@ -133,15 +167,18 @@ export async function validateManifests(crdPaths: readonly string[], manifestPat
   if (validators.size === 0 && report.errors.length === 0) {
     report.errors.push({ file: crdPaths.join(', '), line: 0, column: 0, path: '', reason: 'InputError', message: 'no CustomResourceDefinition found' });
   }
+  const crdsDone = performance.now();
+  report.timings.crdsMs = Math.round(crdsDone - started);
   for (const file of await manifestFiles(manifestPaths, cwd, report.errors)) {
-    for (const doc of await readDocs(file, cwd, report.errors)) validateDoc(doc, validators, report, options.strict === true);
+    const read = await readDocs(file, cwd, report.errors);
+    for (const doc of read.docs) validateDoc(doc, (jp) => read.locate(doc, jp), validators, report, options.strict === true);
   }
+  report.timings.manifestsMs = Math.round(performance.now() - crdsDone);
   return report;
 }
 
-function validateDoc(doc: SourceDoc, validators: Map<string, CrdValidator>, report: ValidateReport, strict: boolean): void {
+function validateDoc(doc: SourceDoc, at: (jp: JsonPath) => { file: string; line: number; column: number }, validators: Map<string, CrdValidator>, report: ValidateReport, strict: boolean): void {
   const obj = doc.value;
-  const at = (jp: JsonPath) => doc.locate(jp);
   if (!isObj(obj)) {
     const loc = at([]);
     report.errors.push({ file: loc.file, line: loc.line, column: loc.column, path: '', reason: 'InputError', message: 'a manifest must be an object' });

@@ -126,7 +126,12 @@ export class CrdValidator {
     const version = apiVersion.startsWith(`${this.group}/`) ? this.versions.get(apiVersion.slice(this.group.length + 1)) : undefined;
     if (!version) return fail(fieldNotSupported('apiVersion', apiVersion, this.apiVersions));
     const old = operation !== 'create' && isObject(options.old) ? this.decode(cloneJson(options.old), version).object : undefined;
-    if (options.namespace && this.namespaced && isObject(object.metadata) && !object.metadata.namespace) object.metadata.namespace = options.namespace;
+    if (isObject(object.metadata)) {
+      // The REST layer's EnsureObjectNamespaceMatchesRequestNamespace: a cluster-scoped object's namespace is
+      // cleared; a namespaced one without a namespace gets the request's.
+      if (!this.namespaced) delete object.metadata.namespace;
+      else if (options.namespace && !object.metadata.namespace) object.metadata.namespace = options.namespace;
+    }
 
     const decoded = this.decode(object, version);
     if (decoded.error) return { errors: [decoded.error], unknownFields: decoded.unknownFields, object };
