@@ -219,7 +219,7 @@ export function addValidateCommand(program: Command, io: MainIO, setExit: (code:
     .argument('<manifests...>', 'manifest files or folders (YAML or JSON, many documents per file)')
     .requiredOption('--crds <path>', 'a CRD file or folder; repeat the flag (or separate with commas) for more', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)])
     .option('--strict', 'unknown fields are errors (kubectl apply\'s default), not warnings')
-    .option('-o, --output <format>', 'text (default) or json', 'text')
+    .option('-o, --output <format>', 'text or json', 'text')
     .action(async (manifests: string[], flags: ValidateFlags) => {
       if (flags.output !== 'text' && flags.output !== 'json') {
         io.stderr.write(`error: --output must be text or json, not ${flags.output}\n`);

@@ -44,6 +44,7 @@ export interface ValidatedCrd {
 /** The write being validated. */
 export type WriteOperation = 'create' | 'update' | 'status';
 
+/** What kind of write `validate` checks, and what it needs besides the object. */
 export interface ValidateOptions {
   /** `create` (the default), `update` (a write of the main resource), or `status` (a write of the status subresource). */
   operation?: WriteOperation;
