@@ -135,6 +135,25 @@ describe('kubegen validate', () => {
     assert.deepEqual(report.errors.map((e) => `${e.line}:${e.column} ${e.path} ${e.message}`), ['6:3 spec Invalid value: too big']);
   });
 
+  it('checks the items of a v1 List, located inside it', async () => {
+    fs.writeFileSync(path.join(dir, 'list.yaml'), `apiVersion: v1
+kind: List
+items:
+  - apiVersion: example.com/v1
+    kind: Widget
+    metadata: { name: ok }
+    spec: { size: 1 }
+  - apiVersion: example.com/v1
+    kind: Widget
+    metadata: { name: bad }
+    spec:
+      size: -1
+`);
+    const report = await validateManifests([path.join(dir, 'crds')], [path.join(dir, 'list.yaml')], dir);
+    assert.equal(report.objects, 2);
+    assert.deepEqual(report.errors.map((e) => `${e.file}:${e.line}:${e.column} ${e.name} ${e.path}`), ['list.yaml:12:13 bad spec.size']);
+  });
+
   it('resolves field paths with dotted map keys against the document', () => {
     assert.deepEqual(fieldPathToJsonPath({ spec: { m: { 'a.b': { c: 1 } }, l: [{ x: 1 }] } }, 'spec.m.a.b.c'), ['spec', 'm', 'a.b', 'c']);
     assert.deepEqual(fieldPathToJsonPath({ spec: { l: [{ x: 1 }] } }, 'spec.l[0].x'), ['spec', 'l', 0, 'x']);

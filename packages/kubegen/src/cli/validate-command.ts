@@ -177,8 +177,19 @@ export async function validateManifests(crdPaths: readonly string[], manifestPat
   return report;
 }
 
-function validateDoc(doc: SourceDoc, at: (jp: JsonPath) => { file: string; line: number; column: number }, validators: Map<string, CrdValidator>, report: ValidateReport, strict: boolean): void {
+type Locate = (jp: JsonPath) => { file: string; line: number; column: number };
+
+/** Validates one document; a `v1` `List` (what `kubectl get -o yaml` prints) is its items, each located inside it. */
+function validateDoc(doc: SourceDoc, at: Locate, validators: Map<string, CrdValidator>, report: ValidateReport, strict: boolean): void {
   const obj = doc.value;
+  if (isObj(obj) && obj.kind === 'List' && Array.isArray(obj.items)) {
+    obj.items.forEach((item, i) => validateObject(item, doc.file, (jp) => at(['items', i, ...jp]), validators, report, strict));
+    return;
+  }
+  validateObject(obj, doc.file, at, validators, report, strict);
+}
+
+function validateObject(obj: unknown, file: string, at: Locate, validators: Map<string, CrdValidator>, report: ValidateReport, strict: boolean): void {
   if (!isObj(obj)) {
     const loc = at([]);
     report.errors.push({ file: loc.file, line: loc.line, column: loc.column, path: '', reason: 'InputError', message: 'a manifest must be an object' });
@@ -192,7 +203,7 @@ function validateDoc(doc: SourceDoc, at: (jp: JsonPath) => { file: string; line:
   const meta = isObj(obj.metadata) ? obj.metadata : {};
   const identity = { apiVersion, kind, ...(str(meta.namespace) ? { namespace: str(meta.namespace)! } : {}), ...(str(meta.name) ? { name: str(meta.name)! } : {}) };
   if (!validator) {
-    report.skipped.push({ file: doc.file, line: at([]).line, apiVersion, kind, ...(identity.name ? { name: identity.name } : {}) });
+    report.skipped.push({ file, line: at([]).line, apiVersion, kind, ...(identity.name ? { name: identity.name } : {}) });
     return;
   }
   report.objects++;
