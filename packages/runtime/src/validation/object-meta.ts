@@ -51,6 +51,10 @@ export function validateObjectMeta(meta: JsonObject, namespaced: boolean, nameFn
 /** The parts of metadata validation an update repeats (`ValidateObjectMetaAccessorUpdate`, less what the store checks). */
 export function validateObjectMetaUpdate(meta: JsonObject, oldMeta: JsonObject, path: string): FieldError[] {
   const errs: FieldError[] = [];
+  if (!str(meta.resourceVersion)) errs.push(fieldInvalid(`${path}.resourceVersion`, str(meta.resourceVersion), 'must be specified for an update'));
+  for (const field of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds']) {
+    if ((meta[field] ?? '') !== (oldMeta[field] ?? '')) errs.push(fieldInvalid(`${path}.${field}`, meta[field] ?? null, 'field is immutable'));
+  }
   if (typeof meta.generation === 'number' && typeof oldMeta.generation === 'number' && meta.generation < oldMeta.generation) {
     errs.push(fieldInvalid(`${path}.generation`, meta.generation, 'must not be decremented'));
   }

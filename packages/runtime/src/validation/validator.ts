@@ -134,6 +134,7 @@ export class CrdValidator {
       else if (options.namespace && !object.metadata.namespace) object.metadata.namespace = options.namespace;
     }
 
+    if (operation === 'create') generateNameIfAsked(object);
     const decoded = this.decode(object, version);
     if (decoded.error) return { errors: [decoded.error], unknownFields: decoded.unknownFields, object };
     prepare(object, old, operation, version.status);
@@ -202,6 +203,17 @@ export class CrdValidator {
     }
     this.rules.walk(object, version.schema, '', old ? { value: old } : undefined, errors, true);
   }
+}
+
+const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** `rest.BeforeCreate`: an object with `generateName` and no name gets one (the prefix, cut to 58, and 5 characters). */
+function generateNameIfAsked(object: JsonObject): void {
+  const meta = object.metadata;
+  if (!isObject(meta) || meta.name || typeof meta.generateName !== 'string' || !meta.generateName) return;
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += NAME_CHARS[Math.floor(Math.random() * NAME_CHARS.length)];
+  meta.name = meta.generateName.slice(0, 58) + suffix;
 }
 
 /** The strategy's PrepareForCreate/PrepareForUpdate and the status strategy's: what of the write is kept. */
