@@ -64,8 +64,7 @@ export class RuleWalker {
     if (Array.isArray(v)) {
       if (!s.items) return;
       const correlate = old && Array.isArray(old.value) ? itemCorrelator(s, old.value) : undefined;
-      const mapOnly = s['x-kubernetes-list-type'] === 'map' ? correlate : undefined;
-      for (let i = 0; i < v.length; i++) this.node(v[i], s.items, `${path}[${i}]`, mapOnly?.(v[i]), errors);
+      for (let i = 0; i < v.length; i++) this.node(v[i], s.items, `${path}[${i}]`, correlate?.(v[i]), errors);
     } else if (isObject(v)) {
       const oldObj = old && isObject(old.value) ? old.value : undefined;
       const additional = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
