@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
 import type { CompileRules, CrdValidator, FieldError } from '@kubegen/runtime/validation';
-import { isNode, LineCounter, parseAllDocuments, type Document } from 'yaml';
-import { parseDocuments, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { parseDocuments, positionIn, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
 import { InputError } from '../model/index.js';
 import { ExitCode } from './errors.js';
 import type { MainIO } from './main.js';
@@ -68,7 +68,10 @@ async function manifestFiles(paths: readonly string[], cwd: string, problems: Va
   return out;
 }
 
-/** A file's documents, and positions in them (the file re-read once with the position-keeping parser, on first need). */
+/**
+ * A file's documents, and positions in them: the file is re-read once with the position-keeping parser on first need
+ * (a `SourceDoc` would re-read it for each of its documents that has an error).
+ */
 interface FileDocs {
   docs: SourceDoc[];
   locate(doc: SourceDoc, path: JsonPath): { file: string; line: number; column: number };
@@ -94,15 +97,7 @@ async function readDocs(file: string, cwd: string, problems: ValidateProblem[]):
         const lines = new LineCounter();
         tree = { docs: parseAllDocuments(text, { lineCounter: lines, version: '1.2', schema: 'core', merge: false }) as Document.Parsed[], lines };
       }
-      const parsed = tree.docs[doc.index];
-      for (let n = jsonPath.length; parsed && n >= 0; n--) {
-        const node = n === 0 ? parsed.contents : parsed.getIn(jsonPath.slice(0, n), true);
-        if (isNode(node) && node.range) {
-          const pos = tree.lines.linePos(node.range[0]);
-          return { file: shown, line: pos.line, column: pos.col };
-        }
-      }
-      return { file: shown, line: 0, column: 0 };
+      return { file: shown, ...positionIn(tree.docs[doc.index], tree.lines, jsonPath) };
     },
   };
 }

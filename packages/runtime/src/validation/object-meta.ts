@@ -8,6 +8,7 @@ import {
   fieldForbidden, fieldInvalid, fieldRequired, fieldTooLong, type FieldError,
 } from './field-error.js';
 import { isObject, type JsonObject } from './json-value.js';
+import { schemaFacts } from './schema-index.js';
 import {
   isDns1035Label, isQualifiedName, isValidLabelValue, nameIsDnsLabel, nameIsDnsSubdomain, pathSegmentName,
 } from './name-rules.js';
@@ -125,7 +126,7 @@ export const resourceNameRules: NameFn = nameIsDnsSubdomain;
 
 /** `schema/objectmeta.Validate`: apiVersion, kind and metadata of every embedded resource below the root. */
 export function validateEmbeddedResources(x: unknown, s: StructuralSchema | undefined, path: string, errors: FieldError[], root = true): void {
-  if (!s) return;
+  if (!s || !schemaFacts(s).hasEmbedded) return;
   if (Array.isArray(x)) {
     x.forEach((v, i) => validateEmbeddedResources(v, s.items, `${path}[${i}]`, errors, false));
     return;

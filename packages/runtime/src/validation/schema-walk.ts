@@ -85,9 +85,9 @@ function checkObject(v: Record<string, unknown>, s: StructuralSchema, name: stri
     }
   }
   if (props) {
-    for (const p in props) {
-      if (!Object.prototype.hasOwnProperty.call(v, p)) continue;
-      validateNode(v[p], props[p]!, name ? `${name}.${p}` : p, sink, oldObj && p in oldObj ? { value: oldObj[p] } : undefined);
+    for (const p of keys) {
+      const prop = Object.prototype.hasOwnProperty.call(props, p) ? props[p] : undefined;
+      if (prop) validateNode(v[p], prop, name ? `${name}.${p}` : p, sink, oldObj && p in oldObj ? { value: oldObj[p] } : undefined);
     }
   }
   if (s.required) {
