@@ -127,6 +127,7 @@ export class CrdValidator {
     const version = apiVersion.startsWith(`${this.group}/`) ? this.versions.get(apiVersion.slice(this.group.length + 1)) : undefined;
     if (!version) return fail(fieldNotSupported('apiVersion', apiVersion, this.apiVersions));
     const old = operation !== 'create' && isObject(options.old) ? this.decode(cloneJson(options.old), version).object : undefined;
+    object.metadata ??= {};
     if (isObject(object.metadata)) {
       // The REST layer's EnsureObjectNamespaceMatchesRequestNamespace: a cluster-scoped object's namespace is
       // cleared; a namespaced one without a namespace gets the request's.
