@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { StructuralSchema } from '@kubegen/runtime/validation';
+import { fieldErrorText, type FieldError } from '@kubegen/runtime/internal/validation/field-error.js';
+import { validateAgainstSchema } from '@kubegen/runtime/internal/validation/schema-walk.js';
+
+/**
+ * The apiserver's own expectations, ported from apiextensions-apiserver's `TestValidateCustomResource`
+ * (pkg/apiserver/validation/validation_test.go, Kubernetes 1.36): the same schemas and objects, and the same error
+ * strings (`field.Error.Error()`), compared as sets as the Go test does.
+ */
+interface Case {
+  name: string;
+  schema: StructuralSchema;
+  objects?: unknown[];
+  failing: { object: unknown; errors: string[] }[];
+}
+
+const field = (s: StructuralSchema): StructuralSchema => ({ type: 'object', properties: { field: s } });
+const typeErrors = (expected: string, kinds: [unknown, string][]) =>
+  kinds.map(([object, got]) => ({ object: { field: object }, errors: [`field: Invalid value: "${got}": field in body must be of type ${expected}: "${got}"`] }));
+
+const CASES: Case[] = [
+  {
+    name: '!nullable',
+    schema: field({ type: 'object', nullable: false }),
+    objects: [{}, { field: {} }],
+    failing: typeErrors('object', [['foo', 'string'], [42, 'integer'], [true, 'boolean'], [1.2, 'number'], [[], 'array'], [null, 'null']]),
+  },
+  {
+    name: 'nullable',
+    schema: field({ type: 'object', nullable: true }),
+    objects: [{}, { field: null }, { field: {} }],
+    failing: typeErrors('object', [['foo', 'string'], [42, 'integer'], [true, 'boolean'], [1.2, 'number'], [[], 'array']]),
+  },
+  {
+    name: 'x-kubernetes-int-or-string',
+    schema: field({ 'x-kubernetes-int-or-string': true }),
+    objects: [{}, { field: 42 }, { field: 'foo' }],
+    failing: typeErrors('integer,string', [[null, 'null'], [true, 'boolean'], [1.2, 'number'], [{}, 'object'], [[], 'array']]),
+  },
+  {
+    name: 'nullable, x-kubernetes-int-or-string and user-provided anyOf',
+    schema: field({ nullable: true, 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] }),
+    objects: [{}, { field: null }, { field: 42 }, { field: 'foo' }],
+    failing: [
+      { object: { field: true }, errors: ['<nil>: Invalid value: "": "field" must validate at least one schema (anyOf)', 'field: Invalid value: "boolean": field in body must be of type integer,string: "boolean"', 'field: Invalid value: "boolean": field in body must be of type integer: "boolean"'] },
+      { object: { field: 1.2 }, errors: ['<nil>: Invalid value: "": "field" must validate at least one schema (anyOf)', 'field: Invalid value: "number": field in body must be of type integer,string: "number"', 'field: Invalid value: "number": field in body must be of type integer: "number"', '<nil>: Invalid value: "": Checked value must be of type integer (default format) in field'] },
+      { object: { field: [] }, errors: ['<nil>: Invalid value: "": "field" must validate at least one schema (anyOf)', 'field: Invalid value: "array": field in body must be of type integer,string: "array"', 'field: Invalid value: "array": field in body must be of type integer: "array"'] },
+    ],
+  },
+  {
+    name: 'nullable, x-kubernetes-int-or-string and user-provided allOf',
+    schema: field({ nullable: true, 'x-kubernetes-int-or-string': true, allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }] }),
+    objects: [{}, { field: null }, { field: 42 }, { field: 'foo' }],
+    failing: [
+      { object: { field: {} }, errors: ['<nil>: Invalid value: "": "field" must validate all the schemas (allOf). None validated', '<nil>: Invalid value: "": "field" must validate at least one schema (anyOf)', 'field: Invalid value: "object": field in body must be of type integer,string: "object"', 'field: Invalid value: "object": field in body must be of type integer: "object"'] },
+    ],
+  },
+  {
+    name: 'invalid regex',
+    schema: field({ type: 'string', pattern: '+' }),
+    failing: [{ object: { field: 'foo' }, errors: ["field: Invalid value: \"foo\": field in body should match '+, but pattern is invalid: error parsing regexp: missing argument to repetition operator: `+`'"] }],
+  },
+  {
+    name: 'required field',
+    schema: { type: 'object', required: ['field'], properties: { field: { type: 'object', required: ['nested'], properties: { nested: {} } } } },
+    failing: [{ object: { test: 'a' }, errors: ['field: Required value'] }, { object: { field: {} }, errors: ['field.nested: Required value'] }],
+  },
+  {
+    name: 'enum',
+    schema: field({ type: 'object', required: ['nestedint', 'nestedstring'], properties: { nestedint: { type: 'integer', enum: [1, 2] }, nestedstring: { type: 'string', enum: ['a', 'b'] } } }),
+    failing: [
+      { object: { field: {} }, errors: ['field.nestedint: Required value', 'field.nestedstring: Required value'] },
+      { object: { field: { nestedint: 'x', nestedstring: true } }, errors: ['field.nestedint: Invalid value: "string": field.nestedint in body must be of type integer: "string"', 'field.nestedint: Unsupported value: "x": supported values: "1", "2"', 'field.nestedstring: Invalid value: "boolean": field.nestedstring in body must be of type string: "boolean"', 'field.nestedstring: Unsupported value: true: supported values: "a", "b"'] },
+    ],
+  },
+  { name: 'maxProperties', schema: { type: 'object', properties: { fieldX: { type: 'object', maxProperties: 2 } } }, failing: [{ object: { fieldX: { a: true, b: true, c: true } }, errors: ['fieldX: Too many: 3: must have at most 2 items'] }] },
+  { name: 'maxItems', schema: { type: 'object', properties: { fieldX: { type: 'array', maxItems: 2 } } }, failing: [{ object: { fieldX: ['a', 'b', 'c'] }, errors: ['fieldX: Too many: 3: must have at most 2 items'] }] },
+  { name: 'maxLength', schema: { type: 'object', properties: { fieldX: { type: 'string', maxLength: 2 } } }, failing: [{ object: { fieldX: 'abc' }, errors: ['fieldX: Too long: may not be more than 2 bytes'] }] },
+  { name: 'k8sLongName', schema: { type: 'object', properties: { fieldX: { type: 'string', format: 'k8s-long-name' } } }, objects: [{ fieldX: 'a.b' }], failing: [{ object: { fieldX: 'a.-' }, errors: ['fieldX: Invalid value: "a.-": fieldX in body must be of type k8s-long-name: "a.-"'] }] },
+  { name: 'k8sShortName', schema: { type: 'object', properties: { fieldX: { type: 'string', format: 'k8s-short-name' } } }, objects: [{ fieldX: 'a-b' }], failing: [{ object: { fieldX: 'a-' }, errors: ['fieldX: Invalid value: "a-": fieldX in body must be of type k8s-short-name: "a-"'] }] },
+  {
+    name: 'numeric formats invalid',
+    schema: { type: 'object', properties: { intThirtyTwo: { type: 'integer', format: 'int32' }, intSixtyFour: { type: 'integer', format: 'int64' }, floatThreeTwo: { type: 'number', format: 'float' }, floatSixFour: { type: 'number', format: 'double' } } },
+    objects: [{ intThirtyTwo: 2 ** 31 - 1, intSixtyFour: 2 ** 53, floatThreeTwo: 3.4e38, floatSixFour: 1e300 }],
+    failing: [
+      { object: { intThirtyTwo: 2 ** 31 }, errors: ['<nil>: Invalid value: "": Checked value must be of type integer with format int32 in intThirtyTwo'] },
+      { object: { intThirtyTwo: -(2 ** 31) - 1 }, errors: ['<nil>: Invalid value: "": Checked value must be of type integer with format int32 in intThirtyTwo'] },
+      { object: { intSixtyFour: 9223372036854775807 * 1.1 }, errors: ['intSixtyFour: Invalid value: "float64": intSixtyFour in body must be of type int64: "float64"', '<nil>: Invalid value: "": Checked value must be of type integer with format int64 in intSixtyFour'] },
+      { object: { floatThreeTwo: 3.4028234663852886e38 * 1.1 }, errors: ['<nil>: Invalid value: "": Checked value must be of type number with format float in floatThreeTwo'] },
+    ],
+  },
+];
+
+function errorsOf(schema: StructuralSchema, object: unknown): string[] {
+  const errors: FieldError[] = [];
+  validateAgainstSchema(object, schema, { errors, base: undefined });
+  return [...new Set(errors.map(fieldErrorText))].sort();
+}
+
+describe("validation: the apiserver's TestValidateCustomResource table", () => {
+  for (const c of CASES) {
+    it(c.name, () => {
+      for (const o of c.objects ?? []) assert.deepEqual(errorsOf(c.schema, o), [], JSON.stringify(o));
+      for (const f of c.failing) assert.deepEqual(errorsOf(c.schema, f.object), [...new Set(f.errors)].sort(), JSON.stringify(f.object));
+    });
+  }
+});
