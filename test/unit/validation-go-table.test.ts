@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { StructuralSchema } from '@kubegen/runtime/validation';
 import { fieldErrorText, type FieldError } from '@kubegen/runtime/internal/validation/field-error.js';
 import { validateAgainstSchema } from '@kubegen/runtime/internal/validation/schema-walk.js';
+import { validateListTypes } from '@kubegen/runtime/internal/validation/list-type.js';
 
 /**
  * The apiserver's own expectations, ported from apiextensions-apiserver's `TestValidateCustomResource`
@@ -106,4 +107,39 @@ describe("validation: the apiserver's TestValidateCustomResource table", () => {
       for (const f of c.failing) assert.deepEqual(errorsOf(c.schema, f.object), [...new Set(f.errors)].sort(), JSON.stringify(f.object));
     });
   }
+});
+
+/** From schema/listtype's `TestValidateListSetsAndMaps`, "map list with compound map items" (paths under `root`). */
+describe("validation: the apiserver's TestValidateListSetsAndMaps table", () => {
+  const mapList = (keys: string[], items: StructuralSchema = { type: 'object' }): StructuralSchema => ({ type: 'array', items, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': keys });
+  it('map list with compound map items', () => {
+    const obj = {
+      strings: ['a'], integers: [1], booleans: [false], float64: [1.5], nil: [null], array: [['a']],
+      'one key': [{ a: '0', c: '2' }, { a: '1', c: '1' }, { a: '1', c: '2' }, {}],
+      'two keys': [{ a: '1', b: '1', c: '1' }, { a: '1', b: '2', c: '2' }, { a: '1', b: '2', c: '3' }, {}],
+      'undefined key': [{ a: '1', b: '1', c: '1' }, { a: '1', c: '2' }, { a: '1', c: '3' }, {}],
+      'compound key': [{ a: [], c: '1' }, { a: null, c: '1' }, { a: ['a'], c: '1' }, { a: ['a', 42], c: '2' }, { a: ['a', 42], c: ['3'] }],
+      'nil key': [{ a: [], c: '1' }, { a: null, c: '1' }, { c: '1' }, { a: null }],
+      'nil item': [null, { a: '0', c: '1' }, { a: null }, { c: '1' }],
+      'nil item multiple keys': [null, { b: '0', c: '1' }, { a: null }, { c: '1' }],
+      'multiple duplicates': [{ a: [], c: '1' }, { a: null, c: '1' }, { a: ['a'], c: '1' }, { a: ['a', 42], c: '2' }, { a: ['a', 42], c: ['3'] }, { a: ['a'], c: '1', d: '1' }, { a: ['a'], c: '1', d: '2' }],
+    };
+    const one = ['strings', 'integers', 'booleans', 'float64', 'nil', 'array', 'one key', 'compound key', 'nil key', 'nil item', 'multiple duplicates'];
+    const two = ['two keys', 'undefined key', 'nil item multiple keys'];
+    const schema: StructuralSchema = { type: 'object', properties: Object.fromEntries([...one.map((k) => [k, mapList(['a'])]), ...two.map((k) => [k, mapList(['a', 'b'])])]) };
+    const errors: FieldError[] = [];
+    validateListTypes(obj, schema, 'root', errors);
+    assert.deepEqual(errors.map((e) => `${e.reason} ${e.path}`).sort(), [
+      'FieldValueInvalid root.strings[0]', 'FieldValueInvalid root.integers[0]', 'FieldValueInvalid root.booleans[0]', 'FieldValueInvalid root.float64[0]', 'FieldValueInvalid root.array[0]',
+      'FieldValueDuplicate root.one key[2]', 'FieldValueDuplicate root.two keys[2]', 'FieldValueDuplicate root.undefined key[2]', 'FieldValueDuplicate root.compound key[4]',
+      'FieldValueDuplicate root.nil key[3]', 'FieldValueDuplicate root.nil item[3]', 'FieldValueDuplicate root.nil item multiple keys[3]',
+      'FieldValueDuplicate root.multiple duplicates[4]', 'FieldValueDuplicate root.multiple duplicates[5]',
+    ].sort());
+  });
+  it('set list with multiple duplicated items, and under additionalProperties', () => {
+    const errors: FieldError[] = [];
+    validateListTypes({ array: ['a', 'a', 'b', 'c', 'd', 'c'] }, { type: 'object', properties: { array: { type: 'array', 'x-kubernetes-list-type': 'set' } } }, 'root', errors);
+    validateListTypes({ array: ['a', 'b', 'a'] }, { type: 'object', additionalProperties: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } }, 'root', errors);
+    assert.deepEqual(errors.map((e) => `${e.reason} ${e.path}`), ['FieldValueDuplicate root.array[1]', 'FieldValueDuplicate root.array[5]', 'FieldValueDuplicate root[array][2]']);
+  });
 });
