@@ -4,6 +4,7 @@ import type { StructuralSchema } from '@kubegen/runtime/validation';
 import { fieldErrorText, type FieldError } from '@kubegen/runtime/internal/validation/field-error.js';
 import { validateAgainstSchema } from '@kubegen/runtime/internal/validation/schema-walk.js';
 import { validateListTypes } from '@kubegen/runtime/internal/validation/list-type.js';
+import { validateEmbeddedResources } from '@kubegen/runtime/internal/validation/object-meta.js';
 
 /**
  * The apiserver's own expectations, ported from apiextensions-apiserver's `TestValidateCustomResource`
@@ -142,4 +143,24 @@ describe("validation: the apiserver's TestValidateListSetsAndMaps table", () => 
     validateListTypes({ array: ['a', 'b', 'a'] }, { type: 'object', additionalProperties: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } }, 'root', errors);
     assert.deepEqual(errors.map((e) => `${e.reason} ${e.path}`), ['FieldValueDuplicate root.array[1]', 'FieldValueDuplicate root.array[5]', 'FieldValueDuplicate root[array][2]']);
   });
+});
+
+/** From schema/objectmeta's `TestValidateEmbeddedResource`. */
+describe("validation: the apiserver's TestValidateEmbeddedResource table", () => {
+  const cases: [string, Record<string, unknown>, string[]][] = [
+    ['empty', {}, ['FieldValueRequired apiVersion', 'FieldValueRequired kind']],
+    ['version and kind', { apiVersion: 'foo/v1', kind: 'Foo' }, []],
+    ['invalid kind', { apiVersion: 'foo/v1', kind: 'foo.bar-com' }, ['FieldValueInvalid kind']],
+    ['no name', { apiVersion: 'foo/v1', kind: 'Foo', metadata: { namespace: 'kube-system' } }, []],
+    ['no namespace', { apiVersion: 'foo/v1', kind: 'Foo', metadata: { name: 'foo' } }, []],
+    ['invalid', { apiVersion: 'foo/v1', kind: 'Foo', metadata: { name: '..', namespace: '$$$', labels: { '#': '#' }, annotations: { '#': '#' } } },
+      ['FieldValueInvalid metadata.name', 'FieldValueInvalid metadata.namespace', 'FieldValueInvalid metadata.labels', 'FieldValueInvalid metadata.labels', 'FieldValueInvalid metadata.annotations']],
+  ];
+  for (const [name, object, expected] of cases) {
+    it(name, () => {
+      const errors: FieldError[] = [];
+      validateEmbeddedResources(object, { 'x-kubernetes-embedded-resource': true }, '', errors, false);
+      assert.deepEqual(errors.map((e) => `${e.reason} ${e.path}`).sort(), [...expected].sort());
+    });
+  }
 });
