@@ -5,6 +5,7 @@ import { fieldErrorText, type FieldError } from '@kubegen/runtime/internal/valid
 import { validateAgainstSchema } from '@kubegen/runtime/internal/validation/schema-walk.js';
 import { validateListTypes } from '@kubegen/runtime/internal/validation/list-type.js';
 import { validateEmbeddedResources } from '@kubegen/runtime/internal/validation/object-meta.js';
+import { pruneUnknownFields } from '@kubegen/runtime/internal/validation/prune.js';
 
 /**
  * The apiserver's own expectations, ported from apiextensions-apiserver's `TestValidateCustomResource`
@@ -161,6 +162,26 @@ describe("validation: the apiserver's TestValidateEmbeddedResource table", () =>
       const errors: FieldError[] = [];
       validateEmbeddedResources(object, { 'x-kubernetes-embedded-resource': true }, '', errors, false);
       assert.deepEqual(errors.map((e) => `${e.reason} ${e.path}`).sort(), [...expected].sort());
+    });
+  }
+});
+
+/** From schema/pruning's `TestPrune` (not at a resource root): the pruned object and the pruned paths. */
+describe("validation: the apiserver's TestPrune table", () => {
+  const ac: StructuralSchema = { properties: { a: {}, c: {} } };
+  const cases: [string, string, StructuralSchema | undefined, string, string[]][] = [
+    ['object array', '[{"a":1},{"b":1},{"a":1,"b":2,"c":3}]', { items: ac }, '[{"a":1},{},{"a":1,"c":3}]', ['[1].b', '[2].b']],
+    ['object array with nil schema', '[{"a":1},{"b":1},{"a":1,"b":2,"c":3}]', undefined, '[{},{},{}]', ['[0].a', '[1].b', '[2].a', '[2].b', '[2].c']],
+    ['object array object', '{"array":[{"a":1},{"b":1},{"a":1,"b":2,"c":3}],"unspecified":{"a":1},"specified":{"a":1,"b":2,"c":3}}',
+      { properties: { array: { items: ac }, specified: ac } }, '{"array":[{"a":1},{},{"a":1,"c":3}],"specified":{"a":1,"c":3}}', ['array[1].b', 'array[2].b', 'specified.b', 'unspecified']],
+    ['additionalProperties with schema', '{"a":1,"b":1,"c":{"a":1,"b":2,"c":{"a":1}}}', { properties: { a: {}, c: { additionalProperties: { type: 'integer' } } } }, '{"a":1,"c":{"a":1,"b":2,"c":{}}}', ['b', 'c.c.a']],
+    ['additionalProperties with bool', '{"a":1,"b":1,"c":{"a":1,"b":2,"c":{"a":1, "apiVersion": "unknown"}}}', { properties: { a: {}, c: { additionalProperties: false } } }, '{"a":1,"c":{"a":1,"b":2,"c":{}}}', ['b', 'c.c.a', 'c.c.apiVersion']],
+  ];
+  for (const [name, json, schema, expected, pruned] of cases) {
+    it(name, () => {
+      const x = JSON.parse(json) as unknown;
+      assert.deepEqual(pruneUnknownFields(x, schema, false), pruned);
+      assert.deepEqual(x, JSON.parse(expected));
     });
   }
 });
