@@ -6,6 +6,7 @@ import { validateAgainstSchema } from '@kubegen/runtime/internal/validation/sche
 import { validateListTypes } from '@kubegen/runtime/internal/validation/list-type.js';
 import { validateEmbeddedResources } from '@kubegen/runtime/internal/validation/object-meta.js';
 import { pruneUnknownFields } from '@kubegen/runtime/internal/validation/prune.js';
+import { applyDefaults } from '@kubegen/runtime/internal/validation/defaults.js';
 
 /**
  * The apiserver's own expectations, ported from apiextensions-apiserver's `TestValidateCustomResource`
@@ -181,6 +182,31 @@ describe("validation: the apiserver's TestPrune table", () => {
     it(name, () => {
       const x = JSON.parse(json) as unknown;
       assert.deepEqual(pruneUnknownFields(x, schema, false), pruned);
+      assert.deepEqual(x, JSON.parse(expected));
+    });
+  }
+});
+
+/** From schema/defaulting's `TestDefault`. */
+describe("validation: the apiserver's TestDefault table", () => {
+  const A: StructuralSchema = { properties: { a: { default: 'A' } } };
+  const cases: [string, string, StructuralSchema, string][] = [
+    ['object array', '[{"a":1},{"b":1},{"c":1}]', { items: { properties: { a: { default: 'A' }, b: { default: 'B' }, c: { default: 'C' } } } }, '[{"a":1,"b":"B","c":"C"},{"a":"A","b":1,"c":"C"},{"a":"A","b":"B","c":1}]'],
+    ['object array object', '{"array":[{"a":1},{"b":2}],"object":{"a":1},"additionalProperties":{"x":{"a":1},"y":{"b":2}}}',
+      { properties: { array: { items: { properties: { a: { default: 'A' }, b: { default: 'B' } } } }, object: { properties: { a: { default: 'N' }, b: { default: 'O' } } }, additionalProperties: { additionalProperties: { properties: { a: { default: 'alpha' }, b: { default: 'beta' } } } }, foo: { default: 'bar' } } },
+      '{"array":[{"a":1,"b":"B"},{"a":"A","b":2}],"object":{"a":1,"b":"O"},"additionalProperties":{"x":{"a":1,"b":"beta"},"y":{"a":"alpha","b":2}},"foo":"bar"}'],
+    ['empty and null', '[{},{"a":1},{"a":0},{"a":0.0},{"a":""},{"a":null},{"a":[]},{"a":{}}]', { items: A }, '[{"a":"A"},{"a":1},{"a":0},{"a":0.0},{"a":""},{"a":"A"},{"a":[]},{"a":{}}]'],
+    ['null in nullable list', '[null]', { items: { nullable: true, properties: { a: { default: 'A' } } } }, '[null]'],
+    ['null in non-nullable list', '[null]', { items: { nullable: false, default: 'A' } }, '["A"]'],
+    ['null in nullable object', '{"a": null}', { properties: { a: { nullable: true, default: 'A' } } }, '{"a": null}'],
+    ['null in non-nullable object', '{"a": null}', { properties: { a: { nullable: false, default: 'A' } } }, '{"a": "A"}'],
+    ['null in nullable object with additionalProperties', '{"a": null}', { additionalProperties: { nullable: true, default: 'A' } }, '{"a": null}'],
+    ['null in non-nullable object with additionalProperties', '{"a": null}', { additionalProperties: { nullable: false, default: 'A' } }, '{"a": "A"}'],
+  ];
+  for (const [name, json, schema, expected] of cases) {
+    it(name, () => {
+      const x = JSON.parse(json) as unknown;
+      applyDefaults(x, schema);
       assert.deepEqual(x, JSON.parse(expected));
     });
   }
