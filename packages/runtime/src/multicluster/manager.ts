@@ -151,7 +151,7 @@ export class MultiClusterManager implements ClusterAware {
     this.metrics.clusterEngaged.set({ cluster: name }, 1);
     this.log.info('cluster engaged', { cluster: name });
     if (!this.sharder) this.activate(e);
-    else this.reassign();
+    else this.sharder.refresh();
     await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     await this.disengage(e);
   }
