@@ -12,6 +12,7 @@
  *   the ring, or disengaged). So a killed replica's clusters move once its peer Lease is declared dead — within its
  *   lease duration plus a check — and the new owner never overlaps with a live old one.
  */
+import { createHash } from 'node:crypto';
 import { KubeClientset } from '../builtin/clientset.js';
 import { builtinResources } from '../builtin/resources.js';
 import type { Lease } from '../builtin/types.js';
@@ -64,11 +65,13 @@ export function clusterFenceLeaseName(ring: string, cluster: string): string {
 }
 
 /**
- * The replica that `ring` (over the live peers) assigns `cluster` to: the ring's owner of the cluster name's hash,
- * as object sharding places an object by its UID. Undefined when the ring is empty.
+ * The replica that `ring` (over the live peers) assigns `cluster` to: the ring's owner of the hash of the cluster's
+ * name, as object sharding places an object by the hash of its UID. The name is hashed with SHA-1 (its first 64 bits),
+ * not the objects' FNV-1a: cluster names are short and alike (`member-1`, `member-2`), and FNV-1a puts such names in
+ * the same few buckets. Undefined when the ring is empty.
  */
 export function clusterOwner(ring: HashRing, cluster: string): string | undefined {
-  return ring.get(cluster);
+  return ring.ownerOfHash(createHash('sha1').update(cluster).digest('hex').slice(0, 16));
 }
 
 /** This replica's share of the clusters (see the module comment). */
