@@ -180,7 +180,7 @@ describe('StaticKubeconfigProvider', () => {
 function fleet(opts: { members: string[]; reconcile?: (req: ClusterRequest, signal: AbortSignal) => Promise<void> }) {
   const registry = new Registry();
   const hubTransport = newFakeTransport([cm], configMap('desired', { k: 'v' }));
-  const mgr = new MultiClusterManager({ transport: hubTransport, metricsBindAddress: '0', logger: nullLogger, registry });
+  const mgr = new MultiClusterManager({ transport: hubTransport, metricsBindAddress: '0', healthProbeBindAddress: '127.0.0.1:0', logger: nullLogger, registry });
   const members = new Map<string, FakeTransport>(opts.members.map((m) => [m, newFakeTransport([cm])]));
   const seen: string[] = [];
   newMultiClusterControllerManagedBy(mgr)
@@ -270,6 +270,15 @@ describe('a multi-cluster controller', () => {
     assert.match(status.reason ?? '', /cluster:\/\/forbidden configmaps.*forbidden/);
     await until(async () => /kubegen_multicluster_cluster_synced\{controller="fleet",cluster="forbidden"\} 0/.test(await f.registry.metrics()), 'parked gauge', 5000);
     await until(async () => /kubegen_multicluster_cluster_synced\{controller="fleet",cluster="ok"\} 1/.test(await f.registry.metrics()), 'healthy gauge', 5000);
+    // Readiness: a parked member does not make the replica unready; /readyz/clusters says which is parked and why.
+    const probes = `http://${f.mgr.local.healthProbeAddress}`;
+    assert.equal((await fetch(`${probes}/readyz`)).status, 200);
+    const detail = await fetch(`${probes}/readyz/clusters`);
+    const body = await detail.text();
+    assert.equal(detail.status, 200);
+    assert.match(body, /^ok\n/);
+    assert.match(body, /\nforbidden: fleet parked \(cluster:\/\/forbidden configmaps.*forbidden/);
+    assert.match(body, /\nok: fleet ok\n/);
     slowRelease();
     await until(async () => JSON.stringify(await f.memberData('slow')) !== undefined && (await f.memberData('slow')) !== undefined, 'slow converges once released', 5000);
     stop.abort();

@@ -87,6 +87,19 @@ export class MultiClusterManager implements ClusterAware {
       this.local.add({ needLeaderElection: false, start: (signal) => sharder.run(signal) });
     }
     if (provider) this.local.add({ needLeaderElection: false, start: (signal) => provider.start(this, signal) });
+    // Detail, never a failure: a member that is down parks its own lanes and must not make the replica unready.
+    this.local.addReadyzCheck('clusters', () => this.describeClusters());
+  }
+
+  /** One line per engaged cluster for `/readyz/clusters`: driven here or not, and each lane synced, parked and why. */
+  describeClusters(): string {
+    const lines = this.clusterStatus().map((s) => {
+      if (!s.owned) return `${s.cluster}: driven by another replica`;
+      const lanes = s.controllers.map(({ controller, status }) =>
+        `${controller} ${status.healthy ? 'ok' : status.synced ? 'failing' : 'parked'}${status.reason ? ` (${status.reason})` : ''}`);
+      return `${s.cluster}: ${lanes.join('; ') || 'no controllers'}`;
+    });
+    return lines.length > 0 ? lines.join('\n') : 'no member clusters engaged';
   }
 
   /** The hub: the manager's own cluster. */

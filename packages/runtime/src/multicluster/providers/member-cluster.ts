@@ -14,9 +14,9 @@ export const DEFAULT_MEMBER_REQUEST_TIMEOUT_MS = 30_000;
 /** How a provider makes its clusters (all optional). */
 export interface MemberClusterOptions {
   /** Settings of each member `Cluster` (cache, resync, read-your-writes, logger, clock, registry). */
-  cluster?: Omit<ClusterOptions, 'transport' | 'name'>;
+  clusterOptions?: Omit<ClusterOptions, 'transport' | 'name'>;
   /** Settings of each member's `HttpTransport`; `timeoutMs` defaults to {@link DEFAULT_MEMBER_REQUEST_TIMEOUT_MS}. */
-  transport?: TransportOptions;
+  transportOptions?: TransportOptions;
   /** Makes a member's transport from its `RestConfig` instead of an `HttpTransport` (tests: a fake). */
   newTransport?: (config: RestConfig, cluster: string) => Transport;
 }
@@ -32,7 +32,7 @@ export interface MemberCluster {
 export function newMemberCluster(name: string, config: RestConfig, opts: MemberClusterOptions = {}): MemberCluster {
   const transport = opts.newTransport
     ? opts.newTransport(config, name)
-    : new HttpTransport(config, { timeoutMs: DEFAULT_MEMBER_REQUEST_TIMEOUT_MS, ...opts.transport });
-  const cluster = new Cluster({ ...opts.cluster, transport, name });
+    : new HttpTransport(config, { timeoutMs: DEFAULT_MEMBER_REQUEST_TIMEOUT_MS, ...opts.transportOptions });
+  const cluster = new Cluster({ ...opts.clusterOptions, transport, name });
   return { cluster, close: () => (transport as { close?: () => void }).close?.() };
 }
