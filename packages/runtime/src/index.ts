@@ -186,7 +186,7 @@ export {
   resourceVersionChanged,
 } from './predicate/predicate.js';
 export type { EventKind, Predicate } from './predicate/predicate.js';
-export { ControllerBuilder, controllerFor, newControllerManagedBy } from './builder/builder.js';
+export { BuilderSettings, ControllerBuilder, controllerFor, newControllerManagedBy } from './builder/builder.js';
 export type { BuilderControllerOptions, BuilderWatchOptions, OwnsOptions } from './builder/builder.js';
 
 export { whenAborted } from './abort.js';

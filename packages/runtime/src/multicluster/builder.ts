@@ -18,9 +18,8 @@
  */
 import type { Cluster } from '../cluster/cluster.js';
 import type { KubeObject } from '../client/types.js';
-import type { BuilderControllerOptions, BuilderWatchOptions, OwnsOptions } from '../builder/builder.js';
+import { BuilderSettings, kindOf, type BuilderWatchOptions, type OwnsOptions } from '../builder/builder.js';
 import { controllerMetrics } from '../controller/metrics.js';
-import { parseGroupVersion } from '../discovery/types.js';
 import { enqueueForObject, enqueueForOwner, type EventHandler, type OwnerType } from '../handler/handler.js';
 import type { Predicate } from '../predicate/predicate.js';
 import { isResourceInfo, KindSource, type KindRef } from '../source/kind-source.js';
@@ -70,24 +69,18 @@ interface PendingWatch {
   owns?: { matchEveryOwner: boolean };
 }
 
-function kindOf(kind: KindRef | string, name: string | undefined): KindRef {
-  if (typeof kind !== 'string') return kind;
-  if (!name) throw new TypeError(`a kind named by apiVersion needs its kind too: for('${kind}', 'Kind')`);
-  return { ...parseGroupVersion(kind), kind: name };
-}
-
-/** Builds one multi-cluster controller (single use; see the module comment). */
-export class MultiClusterControllerBuilder {
-  private forKind: KindRef | undefined;
+/**
+ * Builds one multi-cluster controller (single use; see the module comment). `withOptions` sets every lane's
+ * controller settings: `maxConcurrentReconciles` is per cluster.
+ */
+export class MultiClusterControllerBuilder extends BuilderSettings {
   private forClusters: ClusterScope = 'members';
   private forFanOut = false;
   private readonly pending: PendingWatch[] = [];
-  private readonly globalPredicates: Predicate<KubeObject>[] = [];
-  private name: string | undefined;
-  private options: BuilderControllerOptions = {};
-  private built = false;
 
-  constructor(private readonly manager: MultiClusterManager) {}
+  constructor(private readonly manager: MultiClusterManager) {
+    super();
+  }
 
   /** The primary kind: its events enqueue the object itself, in its cluster (or, with `fanOut`, in every member). */
   for<T extends KubeObject = KubeObject>(kind: KindRef, opts?: ClusterWatchOptions<T>): this;
@@ -118,35 +111,14 @@ export class MultiClusterControllerBuilder {
     return this;
   }
 
-  /** Predicates applied to every watch of this controller. */
-  withEventFilter<T extends KubeObject = KubeObject>(p: Predicate<T>): this {
-    this.globalPredicates.push(p as Predicate<KubeObject>);
-    return this;
-  }
-
-  /** Controller name (logs, metrics, queues). Default: the `for` kind, lower-cased. */
-  named(name: string): this {
-    this.name = name;
-    return this;
-  }
-
-  /** Controller settings; `maxConcurrentReconciles` is per cluster. */
-  withOptions(options: BuilderControllerOptions): this {
-    this.options = { ...this.options, ...options };
-    return this;
-  }
-
   /** Builds the controller and adds it to the manager. */
   complete(reconciler: ClusterReconciler | ClusterReconcileFunc): MultiClusterController {
     return this.build(reconciler);
   }
 
   build(reconciler: ClusterReconciler | ClusterReconcileFunc): MultiClusterController {
-    if (this.built) throw new Error('controller already built');
-    if (!this.forKind && !this.name) throw new Error('a controller needs for() or named()');
-    this.built = true;
+    const name = this.startBuild();
     const forKind = this.forKind;
-    const name = this.name ?? forKind!.kind.toLowerCase();
     const mgr = this.manager;
     const local = mgr.local;
     const { logger, needLeaderElection, ...controllerOptions } = this.options;
