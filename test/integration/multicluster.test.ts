@@ -174,13 +174,14 @@ describe('a multi-cluster manager with a hub and three member control planes', (
       // Its Secret deleted: disengaged, caches freed.
       await secrets(ns).delete('m3');
       await until(() => !mgr.clusterNames().includes('m3'), 'm3 disengaged', 30_000);
+      // Its lanes drain and its cache stops after it leaves the list: wait until nothing holds its Cluster any more.
+      await until(async () => (await settledHeap(), m3.deref() === undefined), 'm3\'s Cluster collected', 20_000);
       const heapAfter = await settledHeap();
       const grew = heapEngaged - heapBefore;
       const kept = heapAfter - heapBefore;
       console.log(`multicluster: heap ${(heapBefore / 2 ** 20).toFixed(1)} MiB before m3, ${(heapEngaged / 2 ** 20).toFixed(1)} MiB with it, ${(heapAfter / 2 ** 20).toFixed(1)} MiB after its Secret was deleted`);
-      assert.ok(grew > 4 * 2 ** 20, `engaging m3 (2000 objects of 2 KiB) grew the heap by ${(grew / 2 ** 20).toFixed(1)} MiB`);
+      assert.ok(grew > 3 * 2 ** 20, `engaging m3 (2000 objects of 2 KiB) grew the heap by ${(grew / 2 ** 20).toFixed(1)} MiB`);
       assert.ok(kept < grew * 0.2, `after disengaging m3 the heap kept ${(kept / 2 ** 20).toFixed(1)} MiB of the ${(grew / 2 ** 20).toFixed(1)} MiB it grew`);
-      await until(async () => (await settledHeap(), m3.deref() === undefined), 'm3\'s Cluster collected', 10_000);
       assert.doesNotMatch(await mgr.local.registry.metrics(), /cluster="m3"/);
     } finally {
       stop.abort();
