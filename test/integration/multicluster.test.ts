@@ -157,19 +157,26 @@ describe('a multi-cluster manager with a hub and three member control planes', (
         }
         return out;
       };
+      // Two alternations of healthy and killed, so that drift in the machine's load does not decide the comparison.
       await rounds(5, ['m1', 'm2', 'm3']); // warm-up
-      const healthy = await rounds(40, ['m1', 'm2']);
-      await members.get('m3')!.stopApiServer({ kill: true });
-      await rounds(5, ['m1', 'm2']); // m3's lane now failing: its reconciles error and back off
-      const degraded = await rounds(40, ['m1', 'm2']);
+      const healthy: number[] = [];
+      const degraded: number[] = [];
+      for (let pass = 0; pass < 2; pass++) {
+        healthy.push(...(await rounds(30, ['m1', 'm2'])));
+        await members.get('m3')!.stopApiServer({ kill: true });
+        await rounds(3, ['m1', 'm2']); // m3's lane now failing: its reconciles error and back off
+        degraded.push(...(await rounds(30, ['m1', 'm2'])));
+        if (pass === 0) {
+          await until(() => mgr.clusterStatus().find((s) => s.cluster === 'm3')?.controllers[0]?.status.healthy === false, 'm3 reported unhealthy', 30_000);
+          assert.match(mgr.describeClusters(), /^m3: fleet failing \(cluster:\/\/m3 memberconfigs\.mc\.kubegen\.io\/v1: .*ECONNREFUSED/m);
+        }
+        // m3 comes back on the same port and data, and converges.
+        await members.get('m3')!.startApiServer();
+        await until(() => observers.get('m3')!.seen.has(String(gen)), `m3 converged to generation ${gen} after its restart`, 60_000);
+      }
       const [before99, during99] = [p99(healthy), p99(degraded)];
-      console.log(`multicluster: m1+m2 convergence p99 ${before99.toFixed(1)} ms healthy, ${during99.toFixed(1)} ms with m3 killed (ratio ${(during99 / before99).toFixed(2)})`);
-      await until(() => mgr.clusterStatus().find((s) => s.cluster === 'm3')?.controllers[0]?.status.healthy === false, 'm3 reported unhealthy', 30_000);
+      console.log(`multicluster: m1+m2 convergence p99 ${before99.toFixed(1)} ms healthy, ${during99.toFixed(1)} ms with m3 killed (ratio ${(during99 / before99).toFixed(2)}; ${healthy.length} samples each)`);
       assert.ok(during99 <= before99 * 1.2 + 5, `p99 with a member down ${during99.toFixed(1)} ms vs ${before99.toFixed(1)} ms healthy (goal: within 1.2×)`);
-
-      // m3 comes back on the same port and data, and converges.
-      await members.get('m3')!.startApiServer();
-      await until(() => observers.get('m3')!.seen.has(String(gen)), `m3 converged to generation ${gen} after its restart`, 60_000);
 
       // Its Secret deleted: disengaged, caches freed.
       await secrets(ns).delete('m3');
