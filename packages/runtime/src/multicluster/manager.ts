@@ -20,6 +20,7 @@ import type { Cluster } from '../cluster/cluster.js';
 import { Manager } from '../manager/manager.js';
 import type { ManagerOptions } from '../manager/manager-options.js';
 import type { Runnable } from '../manager/runnables.js';
+import { installSignalHandler } from '../manager/signals.js';
 import type { Logger } from '../log.js';
 import { ClusterSharder, type ClusterShardingOptions } from './cluster-sharding.js';
 import type { ClusterLaneStatus, MultiClusterController } from './controller.js';
@@ -181,7 +182,6 @@ export class MultiClusterManager implements ClusterAware {
 
   /** `start` with SIGTERM/SIGINT handling (see `Manager.startWithSignals`). */
   async startWithSignals(): Promise<void> {
-    const { installSignalHandler } = await import('../manager/signals.js');
     const { signal, dispose } = installSignalHandler();
     try {
       await this.start(signal);
