@@ -117,12 +117,6 @@ describe('a multi-cluster manager with a hub and three member control planes', (
 
   it('engages a member added at runtime within 5 s, keeps the others at full speed while one is killed, and frees a removed member', async () => {
     const ns = await hub.newNamespace('mc');
-    // m3 holds 2000 objects of 2 KiB: what its cache costs, and what disengaging it must give back.
-    const bulk = new ResourceClient<MemberConfig>(members.get('m3')!.transport(), MEMBER_CONFIG, ns);
-    const payload = 'x'.repeat(2048);
-    for (let i = 0; i < 2000; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, (_, j) => bulk.create({ apiVersion: 'mc.kubegen.io/v1', kind: 'MemberConfig', metadata: { name: `bulk-${i + j}`, namespace: ns }, spec: { data: { payload } } })));
-    }
     const observers = new Map(MEMBERS.map((m) => [m, new Observer(members.get(m)!.transport(), ns)]));
     await secrets(ns).create(kubeconfigSecret(ns, 'm1'));
     await secrets(ns).create(kubeconfigSecret(ns, 'm2'));
@@ -143,6 +137,14 @@ describe('a multi-cluster manager with a hub and three member control planes', (
       console.log(`multicluster: member added at runtime reconciled in ${addedMs.toFixed(0)} ms`);
       assert.ok(addedMs < 5_000, `m3 reconciled ${addedMs.toFixed(0)} ms after its Secret was created (goal: < 5 s)`);
       await until(() => mgr.clusterStatus().find((s) => s.cluster === 'm3')?.controllers[0]?.status.synced === true, 'm3 synced', 30_000);
+      // m3 gets 2000 objects of 2 KiB: what its cache costs, and what disengaging it must give back.
+      const bulk = new ResourceClient<MemberConfig>(members.get('m3')!.transport(), MEMBER_CONFIG, ns);
+      const payload = 'x'.repeat(2048);
+      for (let i = 0; i < 2000; i += 50) {
+        await Promise.all(Array.from({ length: 50 }, (_, j) => bulk.create({ apiVersion: 'mc.kubegen.io/v1', kind: 'MemberConfig', metadata: { name: `bulk-${i + j}`, namespace: ns }, spec: { data: { payload } } })));
+      }
+      const cachedInM3 = async (): Promise<number> => (await mgr.getCluster('m3').getClient().resource<MemberConfig>(MEMBER_CONFIG, ns).list()).items.length;
+      await until(async () => (await cachedInM3()) === 2001, 'm3\'s cache holds its 2000 new objects', 60_000);
       const heapEngaged = await settledHeap();
       const m3 = new WeakRef<Cluster>(mgr.getCluster('m3'));
 
@@ -172,7 +174,12 @@ describe('a multi-cluster manager with a hub and three member control planes', (
         }
         // m3 comes back on the same port and data, and converges.
         await members.get('m3')!.startApiServer();
-        await until(() => observers.get('m3')!.seen.has(String(gen)), `m3 converged to generation ${gen} after its restart`, 60_000);
+        try {
+          await until(() => observers.get('m3')!.seen.has(String(gen)), `m3 converged to generation ${gen} after its restart`, 60_000);
+        } catch (err) {
+          const direct = await new ResourceClient<MemberConfig>(members.get('m3')!.transport(), MEMBER_CONFIG, ns).get('desired').then((o) => o.spec?.data?.['gen'], (e: unknown) => String(e));
+          throw new Error(`${String(err)}; m3 has generation ${direct}; ${mgr.describeClusters()}`);
+        }
       }
       const [before99, during99] = [p99(healthy), p99(degraded)];
       console.log(`multicluster: m1+m2 convergence p99 ${before99.toFixed(1)} ms healthy, ${during99.toFixed(1)} ms with m3 killed (ratio ${(during99 / before99).toFixed(2)}; ${healthy.length} samples each)`);

@@ -12,7 +12,10 @@
  *   kind, the member lane the source feeds). A request for a cluster that is not engaged is dropped (debug line).
  * - One cluster's trouble stays its own: a member that is unreachable, slow or forbidden parks its own lane (its
  *   informers retry with backoff, its queue backs off per request, its workers are its own), and the other lanes
- *   reconcile at their own pace. `clusterStatus()` and `kubegen_multicluster_cluster_synced` say which is parked and
+ *   reconcile at their own pace. A lane whose informers fail after they synced is parked: new requests wait
+ *   (collapsed) instead of being reconciled against a cluster out of reach, the cluster's `/version` is asked every
+ *   second, and once it answers (or its informers recover) the waiting and failed requests are retried at once, their
+ *   backoff reset. `clusterStatus()` and `kubegen_multicluster_cluster_synced` say which is parked and
  *   why.
  * - Disengaging a cluster drains its lane: the lane stops taking work, in-flight reconciles see their signal abort
  *   and are awaited (bounded by `drainTimeoutMs`), its sources give back their informers and its metric series go.
@@ -23,6 +26,7 @@ import type { Cluster } from '../cluster/cluster.js';
 import { realClock, type Clock } from '../clock.js';
 import { Controller, type ControllerOptions, type SyncStatus } from '../controller/controller.js';
 import type { RequestSink } from '../handler/handler.js';
+import { isForbidden, isNotFound, isUnauthorized } from '../client/errors.js';
 import { explainError } from '../client/forbidden.js';
 import { controllerMetrics } from '../controller/metrics.js';
 import { getLogger, type Logger } from '../log.js';
@@ -94,6 +98,16 @@ interface Lane {
   run: Promise<void> | undefined;
   removed: boolean;
   timer: ReturnType<Clock['setTimeout']> | undefined;
+  /** Keys whose last reconcile failed, or that came while parked: re-added at once when the cluster is healthy again. */
+  readonly failedKeys: Set<string>;
+  /** Informer errors from before the cluster was last found reachable again (no longer counted as failing). */
+  readonly recovered: WeakSet<object>;
+  /** A reachability probe is in flight. */
+  probing: boolean;
+  /** The lane was healthy at the last status tick. */
+  healthy: boolean;
+  /** Synced but its informers fail (the cluster is out of reach): new requests wait in `failedKeys`. */
+  parked: boolean;
 }
 
 const STATUS_PERIOD_MS = 1_000;
@@ -131,6 +145,11 @@ export class MultiClusterController implements ClusterAware {
     if (!lane || lane.removed) {
       this.log.debug('request for a cluster that is not engaged; dropped', { cluster: request.cluster, namespace: request.namespace, name: request.name });
       return false;
+    }
+    if (lane.parked) {
+      // The cluster is out of reach: its requests wait, collapsed, until it is back (no reconcile bound to fail).
+      lane.failedKeys.add(laneKey(request));
+      return true;
     }
     if (opts) lane.controller.queue.addWithOpts(opts, laneKey(request));
     else lane.controller.queue.add(laneKey(request));
@@ -201,7 +220,7 @@ export class MultiClusterController implements ClusterAware {
       clock: this.clock,
       logger: log,
     });
-    const lane: Lane = { name, cluster, controller, sources: [], run: undefined, removed: false, timer: undefined };
+    const lane: Lane = { name, cluster, controller, sources: [], run: undefined, removed: false, timer: undefined, failedKeys: new Set(), recovered: new WeakSet(), probing: false, healthy: false, parked: false };
     const route = this.routingSink(name);
     for (const source of this.opts.sourcesFor(name, cluster)) {
       const routed = routedSource(source, route, name);
@@ -220,9 +239,45 @@ export class MultiClusterController implements ClusterAware {
       if (lane.removed) return;
       const s = laneStatus(lane);
       this.metrics.clusterSynced.set({ controller: this.name, cluster: lane.name }, s.healthy ? 1 : 0);
+      if (s.healthy && !lane.healthy && lane.failedKeys.size > 0) {
+        // Back (or synced at last): what failed meanwhile is retried now, not after a backoff that grew while it was down.
+        this.log.info('cluster healthy again; retrying its failed requests now', { cluster: lane.name, requests: lane.failedKeys.size });
+        for (const key of lane.failedKeys) {
+          lane.controller.queue.forget(key);
+          lane.controller.queue.add(key);
+        }
+      }
+      lane.healthy = s.healthy;
+      lane.parked = s.synced && !s.healthy;
+      if (lane.parked) this.probe(lane);
       lane.timer = this.clock.setTimeout(tick, STATUS_PERIOD_MS);
     };
     tick();
+  }
+
+  /**
+   * A synced lane whose informers fail (the cluster went away): asks the cluster's `/version`. Once it answers, the
+   * errors so far that were not refusals (403, 401, 404) no longer count (an informer that resumes its watch without a new list keeps its last
+   * error), so the lane turns healthy and the next tick retries its failed requests.
+   */
+  private probe(lane: Lane): void {
+    if (lane.probing) return;
+    lane.probing = true;
+    lane.cluster.transport.raw('GET', '/version', { timeoutMs: STATUS_PERIOD_MS * 2 }).then(
+      (res) => {
+        if (lane.removed || res.statusCode >= 500) return;
+        let recovered = false;
+        for (const inf of laneInformers(lane)) {
+          const err = inf.lastError();
+          if (err && !isRefusal(err.error) && !lane.recovered.has(err)) {
+            lane.recovered.add(err);
+            recovered = true;
+          }
+        }
+        if (recovered) this.log.info('cluster reachable again', { cluster: lane.name });
+      },
+      () => undefined,
+    ).finally(() => (lane.probing = false));
   }
 
   /** Stops and drains `lane`, drops it and its metric series. */
@@ -246,12 +301,16 @@ export class MultiClusterController implements ClusterAware {
     return async (req: { namespace: string; name: string }, ctx: ReconcileContext): Promise<Result | void> => {
       const started = this.clock.now();
       let result: 'success' | 'error' | 'requeue' | 'requeue_after' = 'error';
+      const key = laneKey({ cluster: name, ...req });
       try {
         const r = await this.reconcileFn({ cluster: name, namespace: req.namespace, name: req.name }, { ...ctx, cluster });
         result = r && (r.requeueAfterMs ?? 0) > 0 ? 'requeue_after' : r?.requeue ? 'requeue' : 'success';
         return r;
       } finally {
-        if (this.lanes.get(name)?.cluster === cluster) {
+        const lane = this.lanes.get(name);
+        if (lane?.cluster === cluster) {
+          if (result === 'error') lane.failedKeys.add(key);
+          else lane.failedKeys.delete(key);
           this.metrics.reconcileTotal.inc({ controller: this.name, cluster: name, result });
           this.metrics.reconcileTime.observe({ controller: this.name, cluster: name }, (this.clock.now() - started) / 1000);
         }
@@ -293,6 +352,16 @@ function hasInformers(s: Source): s is Source & { informers(): { lastError(): { 
   return typeof (s as { informers?: unknown }).informers === 'function';
 }
 
+/** An answer that says no (forbidden, unauthorized, not served): it stays a failure when the server is reachable. */
+function isRefusal(err: unknown): boolean {
+  return isForbidden(err) || isUnauthorized(err) || isNotFound(err);
+}
+
+/** The informers the lane's sources are attached to now. */
+function laneInformers(lane: Lane): { lastError(): { error: unknown } | undefined }[] {
+  return lane.sources.flatMap((s) => (hasInformers(s) ? s.informers() : []));
+}
+
 function laneStatus(lane: Lane): ClusterLaneStatus {
   const sync = lane.controller.syncStatus();
   const failing: string[] = [];
@@ -300,7 +369,7 @@ function laneStatus(lane: Lane): ClusterLaneStatus {
     if (!hasInformers(s)) continue;
     for (const inf of s.informers()) {
       const err = inf.lastError();
-      if (err) failing.push(`${s.description}: ${explainError(err.error)}`);
+      if (err && !lane.recovered.has(err)) failing.push(`${s.description}: ${explainError(err.error)}`);
     }
   }
   const pending = sync.pending.map((p) => `${p.source}${p.reason ? ` (${p.reason})` : ''}`);
