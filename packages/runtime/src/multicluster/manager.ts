@@ -20,7 +20,7 @@ import type { Cluster } from '../cluster/cluster.js';
 import { Manager } from '../manager/manager.js';
 import type { ManagerOptions } from '../manager/manager-options.js';
 import type { Runnable } from '../manager/runnables.js';
-import { installSignalHandler } from '../manager/signals.js';
+import { runWithSignals } from '../manager/signals.js';
 import type { Logger } from '../log.js';
 import { ClusterSharder, type ClusterShardingOptions } from './cluster-sharding.js';
 import type { ClusterLaneStatus, MultiClusterController } from './controller.js';
@@ -182,12 +182,7 @@ export class MultiClusterManager implements ClusterAware {
 
   /** `start` with SIGTERM/SIGINT handling (see `Manager.startWithSignals`). */
   async startWithSignals(): Promise<void> {
-    const { signal, dispose } = installSignalHandler();
-    try {
-      await this.start(signal);
-    } finally {
-      dispose();
-    }
+    await runWithSignals((signal) => this.start(signal));
   }
 
   /** Drives `e` on this replica: starts its cache and adds its lane to every controller. */
