@@ -190,7 +190,7 @@ export {
   resourceVersionChanged,
 } from './predicate/predicate.js';
 export type { EventKind, Predicate } from './predicate/predicate.js';
-export { ControllerBuilder, controllerFor, newControllerManagedBy } from './builder/builder.js';
+export { BuilderSettings, ControllerBuilder, controllerFor, newControllerManagedBy } from './builder/builder.js';
 export type { BuilderControllerOptions, BuilderWatchOptions, OwnsOptions } from './builder/builder.js';
 
 export { whenAborted } from './abort.js';
@@ -215,6 +215,37 @@ export { describeKind, isResourceInfo, KindSource } from './source/kind-source.j
 export type { KindRef, KindSourceCluster, KindSourceOptions } from './source/kind-source.js';
 export type { InformerLookup } from './cluster/cached-client.js';
 export { installSignalHandler, setupSignalHandler } from './manager/signals.js';
+
+// Many clusters (sigs.k8s.io/multicluster-runtime `mcmanager`, `mcbuilder`, providers)
+export { MultiClusterManager } from './multicluster/manager.js';
+export type { ClusterStatus, MultiClusterManagerOptions } from './multicluster/manager.js';
+export { ClusterNotEngagedError } from './multicluster/provider.js';
+export type { ClusterAware, ClusterProvider } from './multicluster/provider.js';
+export { clusterRequestFromKey, clusterRequestKey, formatClusterRequest, HUB_CLUSTER } from './multicluster/request.js';
+export type { ClusterRequest, MaybeClusterRequest } from './multicluster/request.js';
+export { MultiClusterController } from './multicluster/controller.js';
+export type {
+  ClusterLaneStatus, ClusterReconcileContext, ClusterReconcileFunc, ClusterReconciler, ClusterRequestSink,
+  MultiClusterControllerOptions,
+} from './multicluster/controller.js';
+export {
+  multiClusterControllerFor, MultiClusterControllerBuilder, newMultiClusterControllerManagedBy,
+} from './multicluster/builder.js';
+export type { ClusterEventHandler, ClusterOwnsOptions, ClusterScope, ClusterWatchOptions } from './multicluster/builder.js';
+export { enqueueInCluster, enqueueInHub } from './multicluster/handlers.js';
+export { ClusterSharder } from './multicluster/cluster-sharding.js';
+export type { ClusterShardingOptions } from './multicluster/cluster-sharding.js';
+export {
+  MC_CLUSTER_ENGAGED, MC_CLUSTER_OWNED, MC_CLUSTER_SYNCED, MC_RECONCILE_TIME_SECONDS, MC_RECONCILE_TOTAL,
+} from './multicluster/metrics.js';
+export { DEFAULT_MEMBER_REQUEST_TIMEOUT_MS } from './multicluster/providers/member-cluster.js';
+export type { MemberClusterOptions } from './multicluster/providers/member-cluster.js';
+export { StaticKubeconfigProvider } from './multicluster/providers/static.js';
+export type { StaticCluster, StaticKubeconfigProviderOptions } from './multicluster/providers/static.js';
+export {
+  KUBECONFIG_SECRET_KEY, KUBECONFIG_SECRET_LABEL, KubeconfigSecretProvider,
+} from './multicluster/providers/kubeconfig-secrets.js';
+export type { KubeconfigSecretProviderOptions } from './multicluster/providers/kubeconfig-secrets.js';
 
 // Helpers for reconcilers (controller-runtime `controllerutil`, `finalizer`)
 export {

@@ -71,25 +71,59 @@ interface PendingWatch {
 }
 
 /** `for(kind)` or `for('apps/v1', 'Deployment')`: the kind either way. */
-function kindOf(kind: KindRef | string, name: string | undefined): KindRef {
+export function kindOf(kind: KindRef | string, name: string | undefined): KindRef {
   if (typeof kind !== 'string') return kind;
   if (!name) throw new TypeError(`a kind named by apiVersion needs its kind too: for('${kind}', 'Kind')`);
   return { ...parseGroupVersion(kind), kind: name };
 }
 
 /**
+ * What every controller builder has besides its watches: the `for` kind, the name, the controller options and the
+ * predicates of all watches, and the single-use rule (the single-cluster and the multi-cluster builder share it).
+ */
+export abstract class BuilderSettings {
+  protected forKind: KindRef | undefined;
+  protected readonly globalPredicates: Predicate<KubeObject>[] = [];
+  protected name: string | undefined;
+  protected options: BuilderControllerOptions = {};
+  private built = false;
+
+  /** Predicates applied to every watch of this controller. */
+  withEventFilter<T extends KubeObject = KubeObject>(p: Predicate<T>): this {
+    this.globalPredicates.push(p as Predicate<KubeObject>);
+    return this;
+  }
+
+  /** Controller name (logs, metrics, queue). Default: the `for` kind, lower-cased. */
+  named(name: string): this {
+    this.name = name;
+    return this;
+  }
+
+  withOptions(options: BuilderControllerOptions): this {
+    this.options = { ...this.options, ...options };
+    return this;
+  }
+
+  /** Marks the builder used (a second build throws) and returns the controller's name; needs `for()` or `named()`. */
+  protected startBuild(): string {
+    if (this.built) throw new Error('controller already built');
+    if (!this.forKind && !this.name) throw new Error('a controller needs for() or named()');
+    this.built = true;
+    return this.name ?? this.forKind!.kind.toLowerCase();
+  }
+}
+
+/**
  * Builds one controller step by step (controller-runtime's `builder.Builder`; example in the module comment). Single
  * use: `complete` (or `build`) may be called once; it needs `for()` or `named()`, and `owns()` needs `for()`.
  */
-export class ControllerBuilder {
-  private forKind: KindRef | undefined;
+export class ControllerBuilder extends BuilderSettings {
   private readonly pending: PendingWatch[] = [];
-  private readonly globalPredicates: Predicate<KubeObject>[] = [];
-  private name: string | undefined;
-  private options: BuilderControllerOptions = {};
-  private built = false;
 
-  constructor(private readonly manager: Manager) {}
+  constructor(private readonly manager: Manager) {
+    super();
+  }
 
   /** The primary kind: its events enqueue the object itself. Exactly one `for` per controller. */
   for<T extends KubeObject = KubeObject>(kind: KindRef, opts?: BuilderWatchOptions<T>): this;
@@ -125,34 +159,14 @@ export class ControllerBuilder {
     return this;
   }
 
-  /** Predicates applied to every watch of this controller. */
-  withEventFilter<T extends KubeObject = KubeObject>(p: Predicate<T>): this {
-    this.globalPredicates.push(p as Predicate<KubeObject>);
-    return this;
-  }
-
-  /** Controller name (logs, metrics, queue). Default: the `for` kind, lower-cased. */
-  named(name: string): this {
-    this.name = name;
-    return this;
-  }
-
-  withOptions(options: BuilderControllerOptions): this {
-    this.options = { ...this.options, ...options };
-    return this;
-  }
-
   /** Builds the controller, wires its watches to the manager's cache and adds it to the manager. */
   complete(reconciler: Reconciler | ReconcileFunc): Controller {
     return this.build(reconciler);
   }
 
   build(reconciler: Reconciler | ReconcileFunc): Controller {
-    if (this.built) throw new Error('controller already built');
-    if (!this.forKind && !this.name) throw new Error('a controller needs for() or named()');
-    this.built = true;
+    const name = this.startBuild();
     const forKind = this.forKind;
-    const name = this.name ?? forKind!.kind.toLowerCase();
     // A sharded manager: this controller's informers select its shard, and drains are acknowledged before reconciles.
     const shard = forKind ? this.shard(name, forKind) : undefined;
     const sources: { source: KindSource; isFor: boolean }[] = [];

@@ -4,8 +4,8 @@
  * A check passes when it returns (or resolves) anything but `false`; it fails when it returns `false`, throws or
  * rejects. The aggregated endpoint answers `200 ok` when all pass, otherwise `500` with one line per check
  * (`[+]name ok` / `[-]name failed: reason withheld`); `?verbose` lists the lines on success too and
- * `?exclude=name` skips a check. `<path>/<name>` runs one check: `200 ok`, `500 internal server error: <reason>`,
- * or 404 for an unknown name. With no checks registered a built-in `ping` passes.
+ * `?exclude=name` skips a check. `<path>/<name>` runs one check: `200 ok` (followed by the detail a passing check
+ * returned as a string, on lines of their own), `500 internal server error: <reason>`, or 404 for an unknown name. With no checks registered a built-in `ping` passes.
  */
 import type http from 'node:http';
 import type { Logger } from '../log.js';
@@ -49,13 +49,19 @@ export class HealthCheckSet {
 
   /** Runs one check: undefined when it passed, else the reason. */
   async run(name: string): Promise<string | undefined> {
+    return (await this.outcome(name)).reason;
+  }
+
+  /** Runs one check: the reason it failed, or the detail a passing check returned as a string. */
+  private async outcome(name: string): Promise<{ reason?: string; detail?: string }> {
     const check = this.checks.get(name);
-    if (check === undefined) return `no check named ${name}`;
+    if (check === undefined) return { reason: `no check named ${name}` };
     try {
       const ok = await check();
-      return ok === false ? 'check returned false' : undefined;
+      if (ok === false) return { reason: 'check returned false' };
+      return typeof ok === 'string' && ok !== '' ? { detail: ok } : {};
     } catch (err) {
-      return err instanceof Error ? err.message : String(err);
+      return { reason: err instanceof Error ? err.message : String(err) };
     }
   }
 
@@ -73,8 +79,8 @@ export class HealthCheckSet {
       text(res, 404, '404 page not found\n');
       return true;
     }
-    const reason = this.checks.size === 0 ? undefined : await this.run(name);
-    if (reason === undefined) text(res, 200, 'ok');
+    const { reason, detail } = this.checks.size === 0 ? {} : await this.outcome(name);
+    if (reason === undefined) text(res, 200, detail === undefined ? 'ok' : `ok\n${detail}\n`);
     else text(res, 500, `internal server error: ${reason}\n`);
     return true;
   }

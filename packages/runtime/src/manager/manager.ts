@@ -49,7 +49,7 @@ import type { ManagerOptions } from './manager-options.js';
 import { newManagerShard, ShardLostError, type ManagerShard } from './manager-sharding.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
-import { installSignalHandler } from './signals.js';
+import { runWithSignals } from './signals.js';
 import { Runnables, type Runnable } from './runnables.js';
 
 export type { ManagerOptions, ManagerShardingOptions, ShardingMode } from './manager-options.js';
@@ -395,12 +395,7 @@ export class Manager {
    * so a later signal has Node's default effect. Resolves after shutdown; rejects as `start` does.
    */
   async startWithSignals(): Promise<void> {
-    const { signal, dispose } = installSignalHandler();
-    try {
-      await this.start(signal);
-    } finally {
-      dispose();
-    }
+    await runWithSignals((signal) => this.start(signal));
   }
 
   /** Records the first fatal error and stops everything (see the module comment). */

@@ -20,3 +20,17 @@ export function installSignalHandler(signals: NodeJS.Signals[] = ['SIGTERM', 'SI
   for (const s of signals) process.on(s, onSignal);
   return { signal: ac.signal, dispose: () => signals.forEach((s) => process.off(s, onSignal)) };
 }
+
+/**
+ * Runs `start` with a signal that aborts on the first SIGTERM/SIGINT (a second exits with 1), the handler installed
+ * only while it runs (see {@link installSignalHandler}); settles as `start` does. What `startWithSignals` of the
+ * managers is made of.
+ */
+export async function runWithSignals(start: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  const { signal, dispose } = installSignalHandler();
+  try {
+    await start(signal);
+  } finally {
+    dispose();
+  }
+}

@@ -60,7 +60,15 @@ export function sharderLeaseName(ring: string): string {
  * identity is appended, so two identities never share a Lease.
  */
 export function shardLeaseName(ring: string, identity: string): string {
-  const prefix = `${ring}-shard-`;
+  return leaseNameWithPrefix(`${ring}-shard-`, identity);
+}
+
+/**
+ * `<prefix><name>` as a Lease name: `name` lower-cased, every character a Lease name cannot hold made `-`, and an
+ * 8-hex-digit hash of `name` appended when that changed anything or the name would be too long (two names never
+ * share a Lease). Shard Leases and the cluster fence Leases of cluster sharding are named by it.
+ */
+export function leaseNameWithPrefix(prefix: string, identity: string): string {
   let part = identity.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
   const max = 253 - prefix.length - 9;
   if (part !== identity || part.length > max) {

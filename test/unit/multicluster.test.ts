@@ -1,0 +1,358 @@
+/**
+ * Multi-cluster manager on the fake transport: request keys, the kubeconfig Secret and static providers, per-cluster
+ * lanes (a member that cannot list or is slow does not hold back another, a member disengaged mid-reconcile drains),
+ * fan-out of hub objects to members (including one engaged later), reporting back to the hub, and the cluster ring.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { Registry } from 'prom-client';
+import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import type { Secret } from '@kubegen/runtime/internal/builtin/types.js';
+import { ApiError, newStatus } from '@kubegen/runtime/internal/client/errors.js';
+import type { RestConfig } from '@kubegen/runtime/internal/client/rest-config.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { Cluster } from '@kubegen/runtime/internal/cluster/cluster.js';
+import { enqueueForObject } from '@kubegen/runtime/internal/handler/handler.js';
+import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { newMultiClusterControllerManagedBy } from '@kubegen/runtime/internal/multicluster/builder.js';
+import { clusterFenceLeaseName, clusterOwner } from '@kubegen/runtime/internal/multicluster/cluster-sharding.js';
+import type { ClusterRequest } from '@kubegen/runtime/internal/multicluster/request.js';
+import { enqueueInHub } from '@kubegen/runtime/internal/multicluster/handlers.js';
+import { MultiClusterManager } from '@kubegen/runtime/internal/multicluster/manager.js';
+import { ClusterNotEngagedError, type ClusterAware } from '@kubegen/runtime/internal/multicluster/provider.js';
+import { KubeconfigSecretProvider, KUBECONFIG_SECRET_LABEL } from '@kubegen/runtime/internal/multicluster/providers/kubeconfig-secrets.js';
+import { StaticKubeconfigProvider } from '@kubegen/runtime/internal/multicluster/providers/static.js';
+import { clusterRequestFromKey, clusterRequestKey, formatClusterRequest, HUB_CLUSTER } from '@kubegen/runtime/internal/multicluster/request.js';
+import { HashRing } from '@kubegen/runtime/internal/sharding/ring.js';
+import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import { until } from '../support/wait.js';
+
+const cm = builtinResources.configMaps;
+const secrets = builtinResources.secrets;
+
+const configMap = (name: string, data: Record<string, string> = {}, namespace = 'ns'): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data }) as KubeObject;
+
+function kubeconfig(server: string, token = 't'): string {
+  return [
+    'apiVersion: v1', 'kind: Config', 'current-context: c',
+    'clusters: [{name: c, cluster: {server: "' + server + '"}}]',
+    'users: [{name: u, user: {token: "' + token + '"}}]',
+    'contexts: [{name: c, context: {cluster: c, user: u}}]', '',
+  ].join('\n');
+}
+
+function kubeconfigSecret(name: string, text: string | undefined): Secret {
+  return {
+    apiVersion: 'v1', kind: 'Secret',
+    metadata: { name, namespace: 'fleet', labels: { [KUBECONFIG_SECRET_LABEL]: 'true' } },
+    data: text === undefined ? {} : { kubeconfig: Buffer.from(text).toString('base64') },
+  } as Secret;
+}
+
+/** A `ClusterAware` that records engagements and holds each until its signal aborts. */
+class RecordingAware implements ClusterAware {
+  readonly events: string[] = [];
+  readonly live = new Map<string, Cluster>();
+  async engage(name: string, cluster: Cluster, signal: AbortSignal): Promise<void> {
+    this.events.push(`engage ${name}`);
+    this.live.set(name, cluster);
+    await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+    if (this.live.get(name) === cluster) this.live.delete(name);
+    this.events.push(`disengage ${name}`);
+  }
+}
+
+describe('cluster requests', () => {
+  it('encode every cluster name unambiguously and decode to the same request', () => {
+    const reqs: ClusterRequest[] = [
+      { cluster: HUB_CLUSTER, namespace: 'ns', name: 'a' },
+      { cluster: 'member-1', namespace: '', name: 'cluster-scoped' },
+      { cluster: 'a/b', namespace: 'ns', name: 'x' },
+      { cluster: 'a', namespace: 'b/ns', name: 'x' } as ClusterRequest,
+      { cluster: '100%/é', namespace: 'ns', name: 'x' },
+    ];
+    const keys = reqs.map(clusterRequestKey);
+    assert.equal(new Set(keys).size, reqs.length, 'distinct requests, distinct keys');
+    for (const r of reqs.slice(0, 3).concat(reqs.slice(4))) assert.deepEqual(clusterRequestFromKey(clusterRequestKey(r)), r);
+    assert.equal(clusterRequestKey({ cluster: 'a/b', namespace: 'ns', name: 'x' }), 'a%2Fb/ns/x');
+    assert.throws(() => clusterRequestFromKey('ns/name'), /not a cluster request key.*"ns\/name"/);
+    assert.equal(formatClusterRequest({ cluster: 'm1', namespace: 'ns', name: 'a' }), 'cluster://m1/ns/a');
+    assert.equal(formatClusterRequest({ cluster: '', namespace: '', name: 'a' }), 'cluster:///a');
+  });
+});
+
+describe('KubeconfigSecretProvider', () => {
+  it('engages on a Secret added, re-engages when its kubeconfig changes, keeps it on a bad one, disengages on delete', async () => {
+    const hub = newFakeTransport([secrets]);
+    const made: { cluster: string; config: RestConfig }[] = [];
+    const provider = new KubeconfigSecretProvider({
+      transport: hub, namespace: 'fleet', logger: nullLogger,
+      newTransport: (config, cluster) => {
+        made.push({ cluster, config });
+        return newFakeTransport([cm]);
+      },
+    });
+    const aware = new RecordingAware();
+    const stop = new AbortController();
+    const run = provider.start(aware, stop.signal);
+    const client = new KubeClientset(hub).coreV1.secrets('fleet');
+    await client.create(kubeconfigSecret('m1', kubeconfig('https://m1.example:6443')));
+    await until(() => aware.live.has('m1'), 'm1 engaged', 5000);
+    assert.equal(made[0]!.config.server, 'https://m1.example:6443');
+    assert.equal(provider.get('m1'), aware.live.get('m1'));
+    assert.deepEqual(provider.list(), ['m1']);
+    const first = aware.live.get('m1');
+
+    // A change of another field (a label) with the same kubeconfig: nothing happens.
+    const current = await client.get('m1');
+    await client.update({ ...current, metadata: { ...current.metadata, annotations: { touched: 'yes' } } });
+    // A new kubeconfig: the old cluster is disengaged, a new one engaged under the same name.
+    const again = await client.get('m1');
+    await client.update({ ...again, data: { kubeconfig: Buffer.from(kubeconfig('https://m1-new.example:6443')).toString('base64') } });
+    await until(() => aware.live.get('m1') !== undefined && aware.live.get('m1') !== first, 'm1 engaged anew', 5000);
+    assert.deepEqual(aware.events, ['engage m1', 'disengage m1', 'engage m1']);
+    assert.equal(made.at(-1)!.config.server, 'https://m1-new.example:6443');
+
+    // Broken: logged, the earlier engagement stays; a Secret without the key engages nothing.
+    const third = await client.get('m1');
+    await client.update({ ...third, data: { kubeconfig: Buffer.from('clusters: [').toString('base64') } });
+    await client.create(kubeconfigSecret('empty', undefined));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(aware.events, ['engage m1', 'disengage m1', 'engage m1']);
+
+    await client.delete('m1');
+    await until(() => !aware.live.has('m1'), 'm1 disengaged', 5000);
+    assert.throws(() => provider.get('m1'), ClusterNotEngagedError);
+    stop.abort();
+    await run;
+  });
+
+  it('on stop disengages every cluster and resolves', async () => {
+    const hub = newFakeTransport([secrets], kubeconfigSecret('a', kubeconfig('https://a:1')), kubeconfigSecret('b', kubeconfig('https://b:1')));
+    const provider = new KubeconfigSecretProvider({ transport: hub, namespace: 'fleet', logger: nullLogger, newTransport: () => newFakeTransport([cm]) });
+    const aware = new RecordingAware();
+    const stop = new AbortController();
+    const run = provider.start(aware, stop.signal);
+    await until(() => aware.live.size === 2, 'both engaged', 5000);
+    stop.abort();
+    await run;
+    assert.equal(aware.live.size, 0);
+    assert.deepEqual(provider.list(), []);
+  });
+});
+
+describe('StaticKubeconfigProvider', () => {
+  it('engages every readable kubeconfig/context and names the one it cannot read', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-static-'));
+    const file = path.join(dir, 'config');
+    fs.writeFileSync(file, kubeconfig('https://one:6443'));
+    const made: string[] = [];
+    const provider = new StaticKubeconfigProvider({
+      clusters: [{ name: 'one', kubeconfig: file }, { name: 'two', kubeconfig: file, context: 'c' }, { name: 'bad', kubeconfig: file, context: 'missing' }],
+      logger: nullLogger,
+      newTransport: (config, name) => {
+        made.push(`${name}=${config.server}`);
+        return newFakeTransport([cm]);
+      },
+    });
+    const aware = new RecordingAware();
+    const stop = new AbortController();
+    const run = provider.start(aware, stop.signal);
+    await until(() => aware.live.size === 2, 'two engaged', 5000);
+    assert.deepEqual(made.sort(), ['one=https://one:6443', 'two=https://one:6443']);
+    assert.deepEqual(provider.list(), ['one', 'two']);
+    stop.abort();
+    await run;
+    assert.deepEqual(provider.list(), []);
+
+    const none = new StaticKubeconfigProvider({ clusters: [{ name: 'x', kubeconfig: path.join(dir, 'nope') }], logger: nullLogger });
+    await assert.rejects(none.start(new RecordingAware(), new AbortController().signal), /no cluster could be engaged:\n {2}cluster "x" \(kubeconfig .*nope\)/);
+    assert.throws(() => new StaticKubeconfigProvider({ clusters: [{ name: 'a', kubeconfig: file }, { name: 'a', kubeconfig: file }] }), /"a" is listed twice/);
+  });
+});
+
+/** A hub and members on fake transports, a fan-out controller writing the hub ConfigMap's data to each member. */
+function fleet(opts: { members: string[]; reconcile?: (req: ClusterRequest, signal: AbortSignal) => Promise<void> }) {
+  const registry = new Registry();
+  const hubTransport = newFakeTransport([cm], configMap('desired', { k: 'v' }));
+  const mgr = new MultiClusterManager({ transport: hubTransport, metricsBindAddress: '0', healthProbeBindAddress: '127.0.0.1:0', logger: nullLogger, registry });
+  const members = new Map<string, FakeTransport>(opts.members.map((m) => [m, newFakeTransport([cm])]));
+  const seen: string[] = [];
+  newMultiClusterControllerManagedBy(mgr)
+    .named('fleet')
+    .for(cm, { clusters: 'hub', fanOut: true })
+    .watches(cm, enqueueForObject(), { clusters: 'members' })
+    .complete(async (req, ctx) => {
+      seen.push(`${req.cluster}:${req.name}`);
+      if (opts.reconcile) await opts.reconcile(req, ctx.signal);
+      assert.equal(ctx.cluster, mgr.getCluster(req.cluster));
+      const desired = mgr.hub.getClient().resource(cm, req.namespace);
+      const hubObj = (await desired.get(req.name)) as KubeObject & { data?: Record<string, string> };
+      const target = ctx.cluster.getClient().resource(cm, req.namespace);
+      try {
+        const existing = await target.get(req.name);
+        await target.update({ ...existing, data: hubObj.data } as KubeObject);
+      } catch {
+        await target.create(configMap(req.name, hubObj.data ?? {}, req.namespace));
+      }
+    });
+  const engage = (name: string): AbortController => {
+    const stop = new AbortController();
+    void mgr.engage(name, new Cluster({ name, transport: members.get(name)!, logger: nullLogger }), stop.signal);
+    return stop;
+  };
+  const memberData = async (name: string): Promise<unknown> => {
+    try {
+      return ((await new KubeClientset(members.get(name)!).coreV1.configMaps('ns').get('desired')) as { data?: unknown }).data;
+    } catch {
+      return undefined;
+    }
+  };
+  return { mgr, registry, hubTransport, members, seen, engage, memberData };
+}
+
+describe('a multi-cluster controller', () => {
+  it('fans a hub object out to every member, one engaged later included, and reports member events in their cluster', async () => {
+    const f = fleet({ members: ['m1', 'm2'] });
+    const stop = new AbortController();
+    const run = f.mgr.start(stop.signal);
+    f.engage('m1');
+    await until(async () => JSON.stringify(await f.memberData('m1')) === '{"k":"v"}', 'm1 converged', 5000);
+    f.engage('m2');
+    await until(async () => JSON.stringify(await f.memberData('m2')) === '{"k":"v"}', 'm2 (engaged later) converged', 5000);
+    assert.ok(!f.seen.some((s) => s.startsWith(':')), 'the hub lane of a fan-out kind reconciles nothing');
+    // A member-side change is seen in that member's lane and undone.
+    const m2 = new KubeClientset(f.members.get('m2')!).coreV1.configMaps('ns');
+    const drifted = await m2.get('desired');
+    await m2.update({ ...drifted, data: { k: 'drift' } });
+    await until(async () => JSON.stringify(await f.memberData('m2')) === '{"k":"v"}', 'm2 drift undone', 5000);
+    const metrics = await f.registry.metrics();
+    assert.match(metrics, /kubegen_multicluster_reconcile_total\{controller="fleet",cluster="m2",result="success"\} [1-9]/);
+    assert.match(metrics, /kubegen_multicluster_cluster_engaged\{cluster="m1"\} 1/);
+    assert.deepEqual(f.mgr.clusterNames(), ['m1', 'm2']);
+    stop.abort();
+    await run;
+  });
+
+  it('keeps reconciling the other members while one cannot list and one is slow; status and metrics name the parked one', async () => {
+    let slowRelease!: () => void;
+    const slowGate = new Promise<void>((r) => (slowRelease = r));
+    const f = fleet({
+      members: ['ok', 'forbidden', 'slow'],
+      reconcile: async (req, signal) => {
+        if (req.cluster === 'slow') await Promise.race([slowGate, new Promise((r) => signal.addEventListener('abort', r))]);
+      },
+    });
+    f.members.get('forbidden')!.prependReactor('list', 'configmaps', () => ({
+      handled: true,
+      error: new ApiError(newStatus(403, 'Forbidden', 'configmaps is forbidden: User "x" cannot list resource "configmaps"', { kind: 'configmaps' })),
+    }));
+    const stop = new AbortController();
+    const run = f.mgr.start(stop.signal);
+    for (const m of ['ok', 'forbidden', 'slow']) f.engage(m);
+    await until(async () => JSON.stringify(await f.memberData('ok')) === '{"k":"v"}', 'ok converged', 5000);
+    // The hub keeps changing; the healthy member follows every change while the slow one hangs.
+    const hub = new KubeClientset(f.hubTransport).coreV1.configMaps('ns');
+    for (let i = 0; i < 3; i++) {
+      const d = await hub.get('desired');
+      await hub.update({ ...d, data: { k: `v${i}` } });
+      await until(async () => JSON.stringify(await f.memberData('ok')) === `{"k":"v${i}"}`, `ok follows change ${i}`, 5000);
+    }
+    assert.equal(await f.memberData('slow'), undefined, 'the slow member is still in its first reconcile');
+    await until(() => f.mgr.clusterStatus().find((s) => s.cluster === 'forbidden')?.controllers[0]?.status.synced === false, 'status', 5000);
+    const status = f.mgr.clusterStatus().find((s) => s.cluster === 'forbidden')!.controllers[0]!.status;
+    assert.equal(status.healthy, false);
+    assert.match(status.reason ?? '', /cluster:\/\/forbidden configmaps.*forbidden/);
+    await until(async () => /kubegen_multicluster_cluster_synced\{controller="fleet",cluster="forbidden"\} 0/.test(await f.registry.metrics()), 'parked gauge', 5000);
+    await until(async () => /kubegen_multicluster_cluster_synced\{controller="fleet",cluster="ok"\} 1/.test(await f.registry.metrics()), 'healthy gauge', 5000);
+    // Readiness: a parked member does not make the replica unready; /readyz/clusters says which is parked and why.
+    const probes = `http://${f.mgr.local.healthProbeAddress}`;
+    assert.equal((await fetch(`${probes}/readyz`)).status, 200);
+    const detail = await fetch(`${probes}/readyz/clusters`);
+    const body = await detail.text();
+    assert.equal(detail.status, 200);
+    assert.match(body, /^ok\n/);
+    assert.match(body, /\nforbidden: fleet parked \(cluster:\/\/forbidden configmaps.*forbidden/);
+    assert.match(body, /\nok: fleet ok\n/);
+    slowRelease();
+    await until(async () => JSON.stringify(await f.memberData('slow')) !== undefined && (await f.memberData('slow')) !== undefined, 'slow converges once released', 5000);
+    stop.abort();
+    await run;
+  });
+
+  it('drains a member disengaged while its reconcile is in flight: the signal aborts, the lane and its series go', async () => {
+    let inFlight = false;
+    let sawAbort = false;
+    const f = fleet({
+      members: ['m1', 'gone'],
+      reconcile: async (req, signal) => {
+        if (req.cluster !== 'gone') return;
+        inFlight = true;
+        await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+        sawAbort = true;
+        throw signal.reason;
+      },
+    });
+    const stop = new AbortController();
+    const run = f.mgr.start(stop.signal);
+    f.engage('m1');
+    const gone = f.engage('gone');
+    await until(() => inFlight, 'gone reconciling', 5000);
+    gone.abort();
+    await until(() => !f.mgr.clusterNames().includes('gone'), 'gone disengaged', 5000);
+    assert.ok(sawAbort, 'the in-flight reconcile saw its signal abort');
+    assert.throws(() => f.mgr.getCluster('gone'), /cluster "gone" is not engaged/);
+    const metrics = await f.registry.metrics();
+    assert.doesNotMatch(metrics, /cluster="gone"/);
+    await until(async () => JSON.stringify(await f.memberData('m1')) === '{"k":"v"}', 'm1 unaffected', 5000);
+    stop.abort();
+    await run;
+  });
+
+  it('routes a member event to its owner in the hub', async () => {
+    const registry = new Registry();
+    const hubTransport = newFakeTransport([cm], configMap('owner'));
+    const mgr = new MultiClusterManager({ transport: hubTransport, metricsBindAddress: '0', logger: nullLogger, registry });
+    const seen: string[] = [];
+    newMultiClusterControllerManagedBy(mgr)
+      .for(cm, { clusters: 'hub' })
+      .watches(cm, enqueueInHub(), { clusters: 'members' })
+      .named('report')
+      .complete((req) => void seen.push(`${req.cluster === HUB_CLUSTER ? 'hub' : req.cluster}:${req.name}`));
+    const stop = new AbortController();
+    const run = mgr.start(stop.signal);
+    const member = newFakeTransport([cm], configMap('report-me'));
+    void mgr.engage('m1', new Cluster({ name: 'm1', transport: member, logger: nullLogger }), new AbortController().signal);
+    await until(() => seen.includes('hub:owner') && seen.includes('hub:report-me'), 'hub requests from hub and member events', 5000);
+    assert.ok(!seen.some((s) => s.startsWith('m1:')));
+    await assert.rejects(mgr.engage('', new Cluster({ transport: member, logger: nullLogger }), new AbortController().signal), /"" is the hub/);
+    stop.abort();
+    await run;
+  });
+});
+
+describe('the cluster ring', () => {
+  it('places each cluster on exactly one live replica, the same on every replica, and moves only a dead replica\'s clusters', () => {
+    const clusters = Array.from({ length: 60 }, (_, i) => `member-${i}`);
+    const three = new HashRing(['replica-a', 'replica-b', 'replica-c']);
+    const again = new HashRing(['replica-c', 'replica-a', 'replica-b']);
+    const owners = new Map(clusters.map((c) => [c, clusterOwner(three, c)!]));
+    for (const c of clusters) assert.equal(clusterOwner(again, c), owners.get(c), 'independent of the order peers are seen');
+    const counts = new Map<string, number>();
+    for (const o of owners.values()) counts.set(o, (counts.get(o) ?? 0) + 1);
+    assert.deepEqual([...counts.keys()].sort(), ['replica-a', 'replica-b', 'replica-c'], 'every replica gets clusters');
+    const two = new HashRing(['replica-a', 'replica-c']);
+    for (const c of clusters) {
+      if (owners.get(c) !== 'replica-b') assert.equal(clusterOwner(two, c), owners.get(c), `${c} stays where it was`);
+      else assert.notEqual(clusterOwner(two, c), 'replica-b');
+    }
+    assert.equal(clusterOwner(new HashRing([]), 'x'), undefined);
+    assert.equal(clusterFenceLeaseName('clusters', 'member-1'), 'clusters-cluster-member-1');
+    assert.match(clusterFenceLeaseName('clusters', 'Team/A'), /^clusters-cluster-team-a-[0-9a-f]{8}$/);
+  });
+});
