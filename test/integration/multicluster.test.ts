@@ -65,7 +65,7 @@ class Observer {
   readonly seen = new Map<string, number>();
   private readonly factory: SharedInformerFactory;
   constructor(readonly transport: HttpTransport, namespace: string) {
-    this.factory = new SharedInformerFactory(transport, { namespace, logger: nullLogger, reflector: { backoff: { initialMs: 200, maxMs: 1000 } } as never });
+    this.factory = new SharedInformerFactory(transport, { namespace, logger: nullLogger, reflector: { backoff: { initialMs: 200, maxMs: 1000 } } });
     const informer = this.factory.informerFor<MemberConfig>(MEMBER_CONFIG);
     const record = (o: MemberConfig): void => {
       const gen = o.spec?.data?.['gen'];

@@ -212,8 +212,7 @@ export type { KindRef, KindSourceCluster, KindSourceOptions } from './source/kin
 export type { InformerLookup } from './cluster/cached-client.js';
 export { installSignalHandler, setupSignalHandler } from './manager/signals.js';
 
-// Many clusters (sigs.k8s.io/multicluster-runtime): a hub manager, member clusters engaged by providers, controllers
-// with a lane per cluster, cluster sharding across replicas (docs/multicluster.md)
+// Many clusters (sigs.k8s.io/multicluster-runtime `mcmanager`, `mcbuilder`, providers)
 export { MultiClusterManager } from './multicluster/manager.js';
 export type { ClusterStatus, MultiClusterManagerOptions } from './multicluster/manager.js';
 export { ClusterNotEngagedError } from './multicluster/provider.js';

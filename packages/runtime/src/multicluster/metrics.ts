@@ -8,10 +8,15 @@ import { Counter, Gauge, Histogram, type Registry } from '../metrics/prom.js';
 import { metricsRegistry, registeredOr } from '../metrics/registry.js';
 import { RECONCILE_TIME_BUCKETS, type ReconcileResultLabel } from '../controller/metrics.js';
 
+/** Reconciles per multi-cluster controller, cluster and result (`success`, `error`, `requeue`, `requeue_after`). */
 export const MC_RECONCILE_TOTAL = 'kubegen_multicluster_reconcile_total';
+/** Reconcile durations per multi-cluster controller and cluster (controller-runtime's buckets). */
 export const MC_RECONCILE_TIME_SECONDS = 'kubegen_multicluster_reconcile_time_seconds';
+/** 1 while a controller's lane in a cluster has synced and no informer of it fails; 0 while it is parked. */
 export const MC_CLUSTER_SYNCED = 'kubegen_multicluster_cluster_synced';
+/** 1 for each cluster engaged on the manager. */
 export const MC_CLUSTER_ENGAGED = 'kubegen_multicluster_cluster_engaged';
+/** 1 for each engaged cluster this replica drives, 0 for one another replica drives (cluster sharding). */
 export const MC_CLUSTER_OWNED = 'kubegen_multicluster_cluster_owned';
 
 /** The metrics of multi-cluster managers and controllers. */
