@@ -51,6 +51,8 @@ interface Sample {
   rss: number;
   heapUsed: number;
   cpuMicros: number;
+  /** CPU after the sample's own GCs: a window starts here, so the benchmark's GCs are not counted. */
+  cpuAfterGcMicros: number;
   at: number;
   clusters: string[];
   synced: string[];
@@ -113,7 +115,7 @@ async function steady(c: Controller, k: number): Promise<Row> {
   const a = await c.measure();
   await sleep(WINDOW_MS);
   const b = await c.measure();
-  return { k, rssMB: b.rss / MB, heapMB: b.heapUsed / MB, cpuPct: ((b.cpuMicros - a.cpuMicros) / 1_000 / (b.at - a.at)) * 100 };
+  return { k, rssMB: b.rss / MB, heapMB: b.heapUsed / MB, cpuPct: ((b.cpuMicros - a.cpuAfterGcMicros) / 1_000 / (b.at - a.at)) * 100 };
 }
 
 /** Least-squares slope of `y` over `x`. */
@@ -213,7 +215,7 @@ async function main(): Promise<void> {
         });
         const after = await c.measure();
         const row = await steady(c, i + 1);
-        loaded.push({ ...row, engageCpuS: (after.cpuMicros - before.cpuMicros) / 1e6, engageS: (after.at - before.at) / 1_000 });
+        loaded.push({ ...row, engageCpuS: (after.cpuMicros - before.cpuAfterGcMicros) / 1e6, engageS: (after.at - before.at) / 1_000 });
       }
     } finally {
       await c.stop();

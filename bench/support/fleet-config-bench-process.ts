@@ -6,7 +6,7 @@
  * plane, which serves no ConfigMaps.
  *
  * Reads commands on stdin, one per line, and answers each with one JSON line on stdout:
- * - `measure`: after two full GCs — `rss` and `heapUsed` (bytes), `cpuMicros` (user + system since start, read before the GCs), `at`
+ * - `measure`: after two full GCs — `rss` and `heapUsed` (bytes), `cpuMicros` (user + system since start, read before the GCs) and `cpuAfterGcMicros` (after them), `at`
  *   (ms, `performance.now()`), `clusters` (engaged, sorted) and `synced` (those whose lane has synced).
  * Logs go nowhere (the benchmark reads the figures, not the logs).
  */
@@ -46,11 +46,13 @@ rl.on('line', (line) => {
   gc();
   gc();
   const mem = process.memoryUsage();
+  const afterGc = process.cpuUsage();
   const status = mgr.clusterStatus();
   process.stdout.write(`${JSON.stringify({
     rss: mem.rss,
     heapUsed: mem.heapUsed,
     cpuMicros: cpu.user + cpu.system,
+    cpuAfterGcMicros: afterGc.user + afterGc.system,
     at: performance.now(),
     clusters: status.map((s) => s.cluster),
     synced: status.filter((s) => s.controllers.every((c) => c.status.synced)).map((s) => s.cluster),
