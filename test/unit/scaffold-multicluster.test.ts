@@ -40,6 +40,7 @@ test('init --multicluster + create api + generate: a multi-cluster manager, Secr
     assert.deepEqual(role.rules[0], { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] });
     const binding = parse(read(dir, 'config/rbac/clusters_role_binding.yaml')) as any;
     assert.deepEqual([binding.kind, binding.roleRef.name, binding.subjects], ['RoleBinding', 'clusters-role', [{ kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' }]]);
+    assert.match(read(dir, 'README.md'), /## Many clusters\n\nThis project was made with `kubegen init --multicluster`/);
     const setup = read(dir, 'test/envtest/setup.ts');
     assert.match(setup, /Envtest\.start\(\{ crdPaths \}\), Envtest\.start\(\{ crdPaths \}\)/, 'a hub and a member');
     assert.match(setup, /labels: \{ \[KUBECONFIG_SECRET_LABEL\]: 'true' \}/);

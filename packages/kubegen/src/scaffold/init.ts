@@ -138,7 +138,7 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: 'Dockerfile', content: renderTemplate('init/Dockerfile.tmpl', { vendorCopy: vendored ? `COPY ${VENDOR_DIR}/ ./${VENDOR_DIR}/\n` : '' }) },
     { path: '.dockerignore', content: renderTemplate('init/dockerignore.tmpl') },
     { path: '.gitignore', content: renderTemplate('init/gitignore.tmpl') },
-    { path: 'README.md', content: renderTemplate('init/README.md.tmpl', project) },
+    { path: 'README.md', content: renderTemplate('init/README.md.tmpl', { ...project, multiclusterSection: mc ? renderTemplate('init/README-multicluster.md.tmpl', project) : '' }) },
     ...WORKFLOWS.map((w) => ({ path: `.github/workflows/${w}.yml`, content: renderTemplate(`init/workflow-${w}.yml.tmpl`, w === 'image' ? project : {}) })),
     ...monitoringScaffoldFiles(v.name),
     ...v.source.files,
