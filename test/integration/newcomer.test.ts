@@ -14,6 +14,9 @@
  *   and the idle manager's RSS are printed as diagnostics (README quotes them).
  * Before the RBAC check, the project's envtest suite runs once on the whole-cluster profile a user asks for with
  * ENVTEST_PROFILE=cluster (controller-manager, scheduler, 3 hollow nodes: issue 26); every other run is on `full`.
+ *
+ * A second, cheaper test takes the multi-cluster path from the same tarballs: `kubegen init --multicluster` → npm
+ * install → create api → generate → npm test → npm run test:envtest (a hub and a member control plane).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -101,15 +104,32 @@ async function runManager(node: string, project: string, e: NodeJS.ProcessEnv, n
   }
 }
 
-test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a controller; production installs carry no generator', { timeout: 20 * 60_000 }, async (t) => {
+/** The user's environment: the system's node first on PATH, kubectl from the envtest folder, the default asset cache. */
+function userEnvironment(): { userEnv: NodeJS.ProcessEnv; systemNode: string | undefined } {
   const kubectlDirs = [process.env['KUBEBUILDER_ASSETS'] ?? '', ...defaultAssetDirs()].filter(Boolean);
   const { env: userEnv, systemNode } = newcomerEnv();
   // kubectl for install-crds, if PATH lacks one: the envtest folder has it (and no node).
   userEnv['PATH'] = [userEnv['PATH'], ...kubectlDirs].join(path.delimiter);
   // The scaffold's envtest suite finds the binaries itself when they are in the default cache.
   if (userEnv['KUBEBUILDER_ASSETS'] && defaultAssetDirs().includes(userEnv['KUBEBUILDER_ASSETS'])) delete userEnv['KUBEBUILDER_ASSETS'];
-  t.diagnostic(`node first on PATH: ${systemNode || '(none)'}`);
+  return { userEnv, systemNode };
+}
 
+interface Packed {
+  packs: string;
+  runtimeTgz: string;
+  cliTgz: string;
+  /** A folder with the CLI installed from the tarballs. */
+  cli: string;
+}
+let packedOnce: Packed | undefined;
+
+/**
+ * Steps 1 and 2, once per run: `npm pack --workspaces` at the repo root, the tarballs checked, the CLI installed
+ * from them in a folder of its own.
+ */
+function packAndInstallCli(userEnv: NodeJS.ProcessEnv): Packed {
+  if (packedOnce) return packedOnce;
   // 1. Pack at the repo root, as the README says (the packages were built by `npm test`'s build).
   const packs = path.join(work, 'packs');
   fs.mkdirSync(packs);
@@ -129,6 +149,14 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   fs.mkdirSync(cli);
   run('npm', ['install', '--no-audit', '--no-fund', runtimeTgz, cliTgz], { cwd: cli, env: userEnv });
   assert.equal(run(path.join(cli, 'node_modules/.bin/kubegen'), ['--version'], { cwd: cli, env: userEnv }).stdout.trim(), '0.1.0');
+  packedOnce = { packs, runtimeTgz, cliTgz, cli };
+  return packedOnce;
+}
+
+test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a controller; production installs carry no generator', { timeout: 20 * 60_000 }, async (t) => {
+  const { userEnv, systemNode } = userEnvironment();
+  t.diagnostic(`node first on PATH: ${systemNode || '(none)'}`);
+  const { packs, runtimeTgz, cliTgz, cli } = packAndInstallCli(userEnv);
 
   // 2b. examples/ttl-janitor copied out of the repo and installed from the same tarballs: verify, build, unit tests.
   const janitor = checkJanitorExample(work, { runtime: runtimeTgz, cli: cliTgz }, userEnv);
@@ -274,4 +302,30 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   t.diagnostic(`node_modules: ${mb(devModules)} with dev dependencies, ${mb(prodModules)} after npm prune --omit=dev`);
   t.diagnostic(`idle manager RSS (one controller, 1 object): ${mb(dev.rss)} (dev install), ${mb(prod.rss)} (production install)`);
   assert.ok(prodModules < devModules, 'pruning removes the dev dependencies');
+});
+
+/**
+ * The multi-cluster path, as cheap as it can be: the same tarballs and CLI, `kubegen init --multicluster`, npm
+ * install, one `create api`, generate, the unit tests, and the envtest suite — which starts a hub and a member
+ * control plane, runs the manager in the hub as its ServiceAccount (reading the member's kubeconfig Secret through
+ * config/rbac/clusters_role.yaml) and checks that a Frigate created in the member is reconciled there.
+ */
+test('a newcomer scaffolds a multi-cluster project from a clean folder and its envtest suite (a hub and a member) passes', { timeout: 10 * 60_000 }, async (t) => {
+  const { userEnv } = userEnvironment();
+  const { packs, cli } = packAndInstallCli(userEnv);
+  const started = performance.now();
+  const project = path.join(work, 'fleet-hub');
+  run('npx', ['--no-install', 'kubegen', 'init', '--multicluster', '--kubegen-from', packs, '--domain', 'newcomer.kubegen.dev', project], { cwd: cli, env: userEnv });
+  run('npm', ['install', '--no-audit', '--no-fund'], { cwd: project, env: userEnv });
+  run('npx', ['--no-install', 'kubegen', 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Frigate'], { cwd: project, env: userEnv });
+  run('npm', ['run', 'generate'], { cwd: project, env: userEnv });
+  const unit = run('npm', ['test'], { cwd: project, env: userEnv }).stdout;
+  assert.match(unit, /ℹ pass 2\b/, unit);
+  assert.match(unit, /ℹ fail 0\b/);
+  const envtest = run('npm', ['run', 'test:envtest'], { cwd: project, env: userEnv, timeoutMs: 240_000, allowFailure: true });
+  assert.equal(envtest.status, 0, `npm run test:envtest of the multi-cluster project failed:\n${envtest.stdout}\n${envtest.stderr}`);
+  assert.match(envtest.stdout, /envtest: hub and member \(full profile\), ready in [\d.]+ s/);
+  assert.match(envtest.stdout, /✔ the controller marks a new Frigate in the member cluster Ready/);
+  assert.match(envtest.stdout, /ℹ fail 0\b/);
+  t.diagnostic(`multi-cluster project: init, install, create api, generate, unit and envtest suites in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 });

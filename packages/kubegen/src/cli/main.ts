@@ -164,7 +164,8 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
     .option('--name <project>', 'project name, a DNS-1123 label (default: the folder name)')
     .option('--runtime-version <range>', 'npm range of @kubegen/runtime and kubegen on the registry (default: ^ this version)')
     .option('--kubegen-from <path>', 'install kubegen from local tarballs instead: a folder of `npm pack --workspaces` tarballs, or a kubegen checkout (copied into vendor/kubegen)')
-    .action((dir: string, flags: { domain: string; name?: string; runtimeVersion?: string; kubegenFrom?: string }) =>
+    .option('--multicluster', 'a multi-cluster project: a hub manager whose member clusters are kubeconfig Secrets in --clusters-namespace; controllers get a lane per member')
+    .action((dir: string, flags: { domain: string; name?: string; runtimeVersion?: string; kubegenFrom?: string; multicluster?: boolean }) =>
       scaffolding(async () => {
         const res = await initProject({
           dir: path.resolve(io.cwd, dir),
@@ -172,6 +173,7 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
           ...(flags.name !== undefined ? { name: flags.name } : {}),
           ...(flags.runtimeVersion !== undefined ? { runtimeVersion: flags.runtimeVersion } : {}),
           ...(flags.kubegenFrom !== undefined ? { kubegenFrom: path.resolve(io.cwd, flags.kubegenFrom) } : {}),
+          multicluster: flags.multicluster === true,
         });
         const cd = path.relative(io.cwd, res.root);
         report('initialised a kubegen project', res, `next: ${cd ? `cd ${cd} && ` : ''}npm install, then npx kubegen create api --group <group> --version v1 --kind <Kind>`);

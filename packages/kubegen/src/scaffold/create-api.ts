@@ -90,7 +90,7 @@ export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult>
   const sample: ScaffoldFile = { path: sampleFile(n), content: renderTemplate('api/sample.yaml.tmpl', sampleValues(n, project.projectName)) };
   files.push(sample);
   if (controller) {
-    files.push(...controllerFiles(n, namespaced));
+    files.push(...controllerFiles(n, namespaced, project.multicluster === true));
     const mainPath = path.join(root, MAIN_FILE);
     if (!(await exists(mainPath))) throw new ScaffoldError(`${mainPath} not found; cannot register the controller (pass --controller=false)`);
     const before = await fs.readFile(mainPath, 'utf8');
@@ -186,13 +186,15 @@ function sampleValues(n: ApiNames, projectName: string): Record<string, string> 
   return { fullGroup: n.fullGroup, version: n.version, kind: n.kind, group: n.group, fileBase: n.fileBase, projectName, sampleName: `${n.fileBase}-sample` };
 }
 
-function controllerFiles(n: ApiNames, namespaced: boolean): ScaffoldFile[] {
+/** The controller, its envtest test and its unit test; a multi-cluster project's (`multicluster`) have a lane per member. */
+function controllerFiles(n: ApiNames, namespaced: boolean, multicluster: boolean): ScaffoldFile[] {
+  const variant = multicluster ? '-multicluster' : '';
   const access = (ns: string): string => `${n.groupVersionMember}.${n.pluralMember}(${namespaced ? ns : ''})`;
   const common = { kind: n.kind, fullGroup: n.fullGroup, version: n.version };
   return [
     {
       path: `${CONTROLLERS_DIR}/${n.fileBase}-controller.ts`,
-      content: renderTemplate('api/controller.ts.tmpl', {
+      content: renderTemplate(`api/controller${variant}.ts.tmpl`, {
         ...common,
         plural: n.plural,
         resourceConst: n.resourceConst,
@@ -203,7 +205,7 @@ function controllerFiles(n: ApiNames, namespaced: boolean): ScaffoldFile[] {
     },
     {
       path: `${ENVTEST_DIR}/${n.fileBase}-controller.test.ts`,
-      content: renderTemplate('api/controller.envtest.ts.tmpl', {
+      content: renderTemplate(`api/controller${variant}.envtest.ts.tmpl`, {
         ...common,
         fileBase: n.fileBase,
         clientAccess: access('namespace'),
@@ -214,7 +216,7 @@ function controllerFiles(n: ApiNames, namespaced: boolean): ScaffoldFile[] {
     },
     {
       path: `${CONTROLLERS_DIR}/${n.fileBase}-controller.test.ts`,
-      content: renderTemplate('api/controller.test.ts.tmpl', {
+      content: renderTemplate(`api/controller${variant}.test.ts.tmpl`, {
         ...common,
         fileBase: n.fileBase,
         testNamespace: namespaced ? 'default' : '',

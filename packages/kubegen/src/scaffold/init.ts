@@ -35,6 +35,12 @@ export interface InitOptions {
    * kubegen checkout (absolute path). They are copied into the project's `vendor/kubegen/`.
    */
   kubegenFrom?: string;
+  /**
+   * A multi-cluster project: src/main.ts runs a `MultiClusterManager` whose member clusters are kubeconfig Secrets in
+   * `--clusters-namespace` of the hub, config/rbac lets it read them, the envtest suite starts a hub and a member, and
+   * `create api` scaffolds controllers with a lane per member (recorded as `multicluster: true` in the project file).
+   */
+  multicluster?: boolean;
 }
 
 export interface ScaffoldResult {
@@ -53,6 +59,9 @@ export interface ScaffoldResult {
  * runs their steps in a fresh clone of a scaffolded project.
  */
 export const WORKFLOWS = ['lint', 'test', 'test-envtest', 'image'] as const;
+
+/** config/rbac/kustomization.yaml's entries of a multi-cluster project: reading the member clusters' Secrets. */
+const CLUSTERS_RBAC_ENTRIES = '  # The member clusters: kubeconfig Secrets (and cluster-sharding Leases) in the clusters namespace.\n  - clusters_role.yaml\n  - clusters_role_binding.yaml\n';
 
 /** Entries a folder may already hold for `init` to use it. */
 const ALLOWED_ENTRIES = new Set(['.git']);
@@ -76,7 +85,7 @@ export async function initProject(opts: InitOptions): Promise<ScaffoldResult> {
   await assertEmptyDir(root);
   const source = opts.kubegenFrom !== undefined ? localSource(opts.kubegenFrom, version) : registrySource(range);
 
-  const files = initFiles({ name, domain, source, toolchain: toolchain() });
+  const files = initFiles({ name, domain, source, toolchain: toolchain(), multicluster: opts.multicluster ?? false });
   await assertNoneExist(root, files);
   await writeNewFiles(root, files);
   return { root, written: files.map((f) => f.path), edited: [] };
@@ -88,39 +97,48 @@ interface InitValues {
   source: KubegenSource;
   /** Dev dependencies every project pins: node, typescript, @types/node (templates/init/toolchain.json). */
   toolchain: Record<string, string>;
+  /** See {@link InitOptions.multicluster}. */
+  multicluster?: boolean;
 }
 
 /** The files of a new project (pure; names already validated). */
 export function initFiles(v: InitValues): ScaffoldFile[] {
   const project = { projectName: v.name };
   const vendored = v.source.files.length > 0;
+  const mc = v.multicluster === true;
   return [
     { path: 'package.json', content: packageJson(v) },
     { path: 'tsconfig.json', content: renderTemplate('init/tsconfig.json.tmpl') },
     { path: 'codegen.config.yaml', content: renderTemplate('init/codegen.config.yaml.tmpl') },
-    { path: PROJECT_FILE, content: formatProjectFile(newProjectFile(v.name, v.domain)) },
-    { path: 'src/main.ts', content: renderTemplate('init/main.ts.tmpl', { ...project, leaderElectionId: `${v.name}.${v.domain}` }) },
+    { path: PROJECT_FILE, content: formatProjectFile(newProjectFile(v.name, v.domain, mc)) },
+    { path: 'src/main.ts', content: renderTemplate(mc ? 'init/main-multicluster.ts.tmpl' : 'init/main.ts.tmpl', { ...project, leaderElectionId: `${v.name}.${v.domain}` }) },
     { path: 'apis/README.md', content: renderTemplate('init/apis-README.md.tmpl') },
     { path: 'src/controllers/README.md', content: renderTemplate('init/controllers-README.md.tmpl') },
-    { path: 'test/envtest/setup.ts', content: renderTemplate('init/envtest-setup.ts.tmpl') },
+    { path: 'test/envtest/setup.ts', content: renderTemplate(mc ? 'init/envtest-setup-multicluster.ts.tmpl' : 'init/envtest-setup.ts.tmpl') },
     { path: 'config/default/kustomization.yaml', content: renderTemplate('init/kustomization-default.yaml.tmpl', project) },
     { path: 'config/default/metrics_service.yaml', content: renderTemplate('init/metrics_service.yaml.tmpl', project) },
     { path: 'config/crd/kustomization.yaml', content: renderTemplate('init/kustomization-crd.yaml.tmpl') },
     { path: 'config/samples/kustomization.yaml', content: renderTemplate('init/kustomization-samples.yaml.tmpl') },
     { path: 'config/manager/kustomization.yaml', content: renderTemplate('init/kustomization-manager.yaml.tmpl', project) },
     { path: 'config/manager/manager.yaml', content: renderTemplate('init/manager.yaml.tmpl', project) },
-    { path: 'config/rbac/kustomization.yaml', content: renderTemplate('init/kustomization-rbac.yaml.tmpl') },
+    { path: 'config/rbac/kustomization.yaml', content: renderTemplate('init/kustomization-rbac.yaml.tmpl', { clustersRbac: mc ? CLUSTERS_RBAC_ENTRIES : '' }) },
     { path: 'config/rbac/service_account.yaml', content: renderTemplate('init/service_account.yaml.tmpl', project) },
     { path: 'config/rbac/role_binding.yaml', content: renderTemplate('init/role_binding.yaml.tmpl', project) },
     { path: 'config/rbac/leader_election_role.yaml', content: renderTemplate('init/leader_election_role.yaml.tmpl', project) },
     { path: 'config/rbac/leader_election_role_binding.yaml', content: renderTemplate('init/leader_election_role_binding.yaml.tmpl', project) },
+    ...(mc
+      ? [
+          { path: 'config/rbac/clusters_role.yaml', content: renderTemplate('init/clusters_role.yaml.tmpl', project) },
+          { path: 'config/rbac/clusters_role_binding.yaml', content: renderTemplate('init/clusters_role_binding.yaml.tmpl', project) },
+        ]
+      : []),
     { path: 'config/rbac/metrics_auth_role.yaml', content: renderTemplate('init/metrics_auth_role.yaml.tmpl', project) },
     { path: 'config/rbac/metrics_auth_role_binding.yaml', content: renderTemplate('init/metrics_auth_role_binding.yaml.tmpl', project) },
     { path: 'config/rbac/metrics_reader_role.yaml', content: renderTemplate('init/metrics_reader_role.yaml.tmpl', project) },
     { path: 'Dockerfile', content: renderTemplate('init/Dockerfile.tmpl', { vendorCopy: vendored ? `COPY ${VENDOR_DIR}/ ./${VENDOR_DIR}/\n` : '' }) },
     { path: '.dockerignore', content: renderTemplate('init/dockerignore.tmpl') },
     { path: '.gitignore', content: renderTemplate('init/gitignore.tmpl') },
-    { path: 'README.md', content: renderTemplate('init/README.md.tmpl', project) },
+    { path: 'README.md', content: renderTemplate('init/README.md.tmpl', { ...project, multiclusterSection: mc ? renderTemplate('init/README-multicluster.md.tmpl', project) : '' }) },
     ...WORKFLOWS.map((w) => ({ path: `.github/workflows/${w}.yml`, content: renderTemplate(`init/workflow-${w}.yml.tmpl`, w === 'image' ? project : {}) })),
     ...monitoringScaffoldFiles(v.name),
     ...v.source.files,

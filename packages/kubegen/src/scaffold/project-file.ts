@@ -38,11 +38,13 @@ export interface ProjectFile {
   layout: string;
   projectName: string;
   domain: string;
+  /** Made by `kubegen init --multicluster`: `create api` scaffolds multi-cluster controllers. Absent: single cluster. */
+  multicluster?: boolean;
   resources: ProjectResource[];
 }
 
-export function newProjectFile(projectName: string, domain: string): ProjectFile {
-  return { layout: LAYOUT, projectName, domain, resources: [] };
+export function newProjectFile(projectName: string, domain: string, multicluster = false): ProjectFile {
+  return { layout: LAYOUT, projectName, domain, ...(multicluster ? { multicluster: true } : {}), resources: [] };
 }
 
 export function formatProjectFile(p: ProjectFile): string {
@@ -68,5 +70,6 @@ export async function readProjectFile(root: string): Promise<ProjectFile> {
   if (!p || typeof p !== 'object' || typeof p.domain !== 'string' || typeof p.projectName !== 'string' || !Array.isArray(p.resources ?? [])) {
     throw new ScaffoldError(`${file}: expected keys projectName, domain and resources`);
   }
-  return { layout: p.layout ?? LAYOUT, projectName: p.projectName, domain: p.domain, resources: p.resources ?? [] };
+  if (p.multicluster !== undefined && typeof p.multicluster !== 'boolean') throw new ScaffoldError(`${file}: multicluster must be true or false`);
+  return { layout: p.layout ?? LAYOUT, projectName: p.projectName, domain: p.domain, ...(p.multicluster ? { multicluster: true } : {}), resources: p.resources ?? [] };
 }

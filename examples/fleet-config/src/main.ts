@@ -1,0 +1,50 @@
+/**
+ * Entry point of the fleet-config controller: a `MultiClusterManager` over the hub (`--kubeconfig`), its member
+ * clusters the kubeconfig Secrets in `--clusters-namespace` (`KubeconfigSecretProvider`: a Secret labelled
+ * `multicluster.kubegen.io/kubeconfig=true`, the kubeconfig under `kubeconfig`, the cluster named after the Secret;
+ * added, changed or removed at runtime), and one controller (controller.ts) writing each FleetConfig into a
+ * ConfigMap of every member. `/metrics`, `/healthz` and `/readyz` (`/readyz/clusters` names each member's state).
+ *
+ * A member that is unreachable, slow or forbidden parks its own lane and is reported in the FleetConfigs' status;
+ * the other members go on. Runs until SIGTERM or SIGINT, then lets in-flight reconciles finish and exits 0 (a
+ * second signal exits 1 at once). Bad flags exit 2 with the usage; a manager that cannot start exits 1 with one log
+ * line.
+ */
+import { createTransport, getLogger, KubeconfigSecretProvider, MultiClusterManager, ping, runMain, setupLogging } from '@kubegen/runtime';
+import { addFleetConfigController, memberClusterOptions } from './controller.js';
+import { parseOptions, type Options } from './options.js';
+
+// Until the flags are read: the default logger (KUBEGEN_LOG_LEVEL, KUBEGEN_LOG_FORMAT).
+let log = getLogger().child({ component: 'fleet-config' });
+
+async function main(opts: Options): Promise<void> {
+  log = setupLogging(opts.logging).child({ component: 'fleet-config' });
+  const hub = createTransport(opts.kubeconfig !== undefined ? { kubeconfig: opts.kubeconfig } : {});
+  const mgr = new MultiClusterManager({
+    transport: hub,
+    metricsBindAddress: opts.metricsBindAddress,
+    healthProbeBindAddress: opts.healthProbeBindAddress,
+    logger: log,
+    provider: new KubeconfigSecretProvider({
+      transport: hub,
+      namespace: opts.clustersNamespace,
+      logger: log,
+      transportOptions: { timeoutMs: opts.memberTimeoutMs },
+      ...memberClusterOptions(),
+    }),
+  });
+  addFleetConfigController(mgr, { workers: opts.workers });
+  mgr.local.addHealthzCheck('ping', ping);
+  log.info('starting', { clustersNamespace: opts.clustersNamespace });
+  await mgr.startWithSignals();
+  log.info('stopped');
+}
+
+let opts: Options;
+try {
+  opts = parseOptions(process.argv.slice(2));
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(2);
+}
+await runMain(() => main(opts), { logger: () => log });
