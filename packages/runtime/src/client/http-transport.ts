@@ -10,6 +10,11 @@
  * non-watch request whose socket receives nothing for `readIdleTimeoutMs` (45 s) is abandoned and its socket
  * destroyed, never reused.
  *
+ * Engine (`engine`, else `KUBEGEN_HTTP_ENGINE`): which implementation carries the requests — `node-http2` (the
+ * default: the above), `node-http1` (HTTP/1.1 keep-alive sockets of `node:https` only), or `undici` (HTTP/1.1
+ * keep-alive connections of the optional `undici` package, `undici-exchange.ts`; servers behind a proxy use
+ * `node-http1`). docs/loadtest.md has what each costs per request.
+ *
  * Contract:
  * - `request()` sends one request and resolves with the decoded JSON body (`undefined` for an empty body), or
  *   rejects with an `ApiError` for a non-2xx answer, or with the network/abort error. Nothing is retried here:
@@ -31,6 +36,7 @@ import { openConnection, type Connection, type ConnectionOptions } from './http-
 import { HttpWatch, openHttp1, openHttp2, readBody, readStream, type OpenResponse } from './http-exchange.js';
 import { Http2Connection } from './http2-session.js';
 import { JsonListDecoder } from './json-list.js';
+import { UndiciPool } from './undici-exchange.js';
 import { buildRequestUrl, VERB_METHODS } from './request-url.js';
 import { apiErrorFromResponse } from './response-status.js';
 import { recordRestRequest } from './metrics.js';
@@ -55,6 +61,11 @@ export interface TransportOptions {
   fieldManager?: string;
   /** Per-request timeout in milliseconds for non-watch requests (default: none; see the module comment). */
   timeoutMs?: number;
+  /**
+   * Which HTTP implementation carries the requests (see the module comment). Default: `KUBEGEN_HTTP_ENGINE` from
+   * the environment, else `node-http2`.
+   */
+  engine?: HttpEngine;
   /** HTTP/2 for direct HTTPS servers that offer it (default true; `DISABLE_HTTP2` in the environment turns it off). */
   http2?: boolean;
   /** HTTP/2 health check: PING interval and timeout (default 30 000 / 15 000 ms, client-go's). */
@@ -75,6 +86,27 @@ export interface TransportOptions {
 export type { RawRequestInit, RawResponse } from './types.js';
 import type { RawRequestInit, RawResponse } from './types.js';
 
+/**
+ * The HTTP implementations an `HttpTransport` can use: `node-http2` (`node:http2`, HTTP/1.1 where the server has no
+ * HTTP/2), `node-http1` (`node:https` keep-alive sockets) or `undici` (the `undici` package, HTTP/1.1 keep-alive).
+ */
+export type HttpEngine = 'node-http2' | 'node-http1' | 'undici';
+export const HTTP_ENGINES: readonly HttpEngine[] = ['node-http2', 'node-http1', 'undici'];
+/** The engine when neither `TransportOptions.engine` nor `KUBEGEN_HTTP_ENGINE` names one. */
+export const DEFAULT_HTTP_ENGINE: HttpEngine = 'node-http2';
+
+/** `opts.engine`, else `KUBEGEN_HTTP_ENGINE`, else the default; throws naming the variable when it is not an engine. */
+export function resolveHttpEngine(engine: HttpEngine | undefined, env: NodeJS.ProcessEnv = process.env): HttpEngine {
+  if (engine !== undefined) {
+    if (!HTTP_ENGINES.includes(engine)) throw new TypeError(`TransportOptions.engine: unknown HTTP engine ${JSON.stringify(engine)} (one of ${HTTP_ENGINES.join(', ')})`);
+    return engine;
+  }
+  const fromEnv = env['KUBEGEN_HTTP_ENGINE'];
+  if (fromEnv === undefined || fromEnv === '') return DEFAULT_HTTP_ENGINE;
+  if (!HTTP_ENGINES.includes(fromEnv as HttpEngine)) throw new TypeError(`KUBEGEN_HTTP_ENGINE: unknown HTTP engine ${JSON.stringify(fromEnv)} (one of ${HTTP_ENGINES.join(', ')})`);
+  return fromEnv as HttpEngine;
+}
+
 const DEFAULT_USER_AGENT = `kubegen (${process.platform}/${process.arch}) node/${process.versions.node}`;
 export const DEFAULT_READ_IDLE_TIMEOUT_MS = 45_000;
 
@@ -89,11 +121,15 @@ export class HttpTransport implements Transport {
   private readonly throttle: TokenBucket | undefined;
   private connection: Promise<Connection> | undefined;
   private h2: Http2Connection | undefined;
+  private undici: Promise<UndiciPool> | undefined;
   private closed = false;
+  /** The HTTP implementation this transport uses ({@link TransportOptions.engine}). */
+  readonly engine: HttpEngine;
 
   constructor(config: RestConfig | KubeConfig, opts: TransportOptions = {}) {
     this.config = config;
     this.opts = opts;
+    this.engine = resolveHttpEngine(opts.engine);
     this.throttle =
       opts.qps !== undefined && opts.qps > 0
         ? new TokenBucket({ qps: opts.qps, ...(opts.burst !== undefined ? { burst: opts.burst } : {}), ...(opts.throttleClock ? { clock: opts.throttleClock } : {}) })
@@ -182,6 +218,10 @@ export class HttpTransport implements Transport {
   close(): void {
     this.closed = true;
     this.h2?.close();
+    void this.undici?.then(
+      (p) => p.close(),
+      () => undefined,
+    );
     void this.connection?.then(
       (c) => {
         if (c.ownsAgent) c.agent.destroy();
@@ -248,7 +288,10 @@ export class HttpTransport implements Transport {
     signal: AbortSignal | undefined,
     watch: boolean,
   ): Promise<OpenResponse> {
-    const h2 = this.http2For(conn);
+    const readIdle = watch ? undefined : (this.opts.readIdleTimeoutMs ?? DEFAULT_READ_IDLE_TIMEOUT_MS);
+    // Through a proxy (an agent from client-node) undici has no way in: those go over node:https.
+    if (this.engine === 'undici' && conn.ownsAgent) return (await this.undiciFor(conn)).open(method, full, headers, body, signal, readIdle);
+    const h2 = this.engine === 'node-http2' ? this.http2For(conn) : undefined;
     if (h2) {
       try {
         return await openHttp2(h2, method, full, headers, body, signal, conn.basicAuth);
@@ -258,7 +301,19 @@ export class HttpTransport implements Transport {
         (this.opts.logger ?? getLogger()).debug('apiserver does not offer HTTP/2; using HTTP/1.1');
       }
     }
-    return openHttp1(conn, method, full, headers, body, signal, watch ? undefined : (this.opts.readIdleTimeoutMs ?? DEFAULT_READ_IDLE_TIMEOUT_MS), watch);
+    return openHttp1(conn, method, full, headers, body, signal, readIdle, watch);
+  }
+
+  /** The undici pool for `conn`, loading undici the first time. A failed load is retried on the next request. */
+  private undiciFor(conn: Connection): Promise<UndiciPool> {
+    if (!this.undici) {
+      const pending = UndiciPool.open(conn, { maxSockets: this.opts.maxSockets });
+      pending.catch(() => {
+        if (this.undici === pending) this.undici = undefined;
+      });
+      this.undici = pending;
+    }
+    return this.undici;
   }
 
   /** The HTTP/2 connection for `conn`, or undefined when HTTP/1.1 is to be used (see the module comment). */
