@@ -120,6 +120,8 @@ export class HttpTransport implements Transport {
   private readonly opts: TransportOptions;
   private readonly throttle: TokenBucket | undefined;
   private connection: Promise<Connection> | undefined;
+  /** `connection` once it resolved: requests take it without waiting for a promise. */
+  private ready: Connection | undefined;
   private h2: Http2Connection | undefined;
   private undici: Promise<UndiciPool> | undefined;
   private closed = false;
@@ -237,9 +239,14 @@ export class HttpTransport implements Transport {
       if (this.opts.tokenFileCheckIntervalMs !== undefined) connOpts.tokenFileCheckIntervalMs = this.opts.tokenFileCheckIntervalMs;
       const pending = openConnection(this.config, connOpts);
       // A failed setup (e.g. an exec plugin error) is retried on the next request.
-      pending.catch(() => {
-        if (this.connection === pending) this.connection = undefined;
-      });
+      pending.then(
+        (c) => {
+          if (this.connection === pending) this.ready = c;
+        },
+        () => {
+          if (this.connection === pending) this.connection = undefined;
+        },
+      );
       this.connection = pending;
     }
     return this.connection;
@@ -253,18 +260,17 @@ export class HttpTransport implements Transport {
   ): Promise<OpenResponse> {
     if (this.closed) throw new Error('HttpTransport is closed');
     init.signal?.throwIfAborted();
-    const conn = await this.connect();
+    const conn = this.ready ?? (await this.connect());
     if (this.throttle) await this.throttle.acquire(init.signal);
-    const auth = await conn.headers();
-    const headers: Record<string, string | string[] | number> = {
-      ...auth,
-      Accept: init.accept ?? 'application/json',
-      'User-Agent': this.opts.userAgent ?? DEFAULT_USER_AGENT,
-    };
+    const auth = conn.headers();
+    // Names in lower case, as HTTP/2 sends them and the connection's are: the HTTP/2 engine copies them as they are.
+    const headers: Record<string, string | string[] | number> = Object.assign({}, auth instanceof Promise ? await auth : auth);
+    headers['accept'] = init.accept ?? 'application/json';
+    headers['user-agent'] = this.opts.userAgent ?? DEFAULT_USER_AGENT;
     const body = typeof init.body === 'string' ? Buffer.from(init.body, 'utf8') : init.body;
     if (body !== undefined) {
-      headers['Content-Type'] = init.contentType ?? 'application/json';
-      headers['Content-Length'] = body.length;
+      headers['content-type'] = init.contentType ?? 'application/json';
+      headers['content-length'] = body.length;
     }
     const full = conn.server.pathname === '/' ? path : conn.server.pathname + path;
     const started = performance.now();

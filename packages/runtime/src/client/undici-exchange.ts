@@ -92,7 +92,7 @@ export class UndiciPool {
       const v = headers[name]!;
       out[name] = typeof v === 'number' ? String(v) : v;
     }
-    if (this.basicAuth && out['Authorization'] === undefined && out['authorization'] === undefined) {
+    if (this.basicAuth && out['authorization'] === undefined) {
       out['authorization'] = `Basic ${Buffer.from(this.basicAuth).toString('base64')}`;
     }
     const timeout = readIdleTimeoutMs !== undefined && readIdleTimeoutMs > 0 ? readIdleTimeoutMs : 0;
