@@ -91,6 +91,7 @@ import type { RawRequestInit, RawResponse } from './types.js';
  * HTTP/2), `node-http1` (`node:https` keep-alive sockets) or `undici` (the `undici` package, HTTP/1.1 keep-alive).
  */
 export type HttpEngine = 'node-http2' | 'node-http1' | 'undici';
+/** Every `HttpEngine`, the default first. */
 export const HTTP_ENGINES: readonly HttpEngine[] = ['node-http2', 'node-http1', 'undici'];
 /** The engine when neither `TransportOptions.engine` nor `KUBEGEN_HTTP_ENGINE` names one. */
 export const DEFAULT_HTTP_ENGINE: HttpEngine = 'node-http2';
