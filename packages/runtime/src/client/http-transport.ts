@@ -3,17 +3,18 @@
  * see `rest-config.ts`) or a client-node `KubeConfig` (resolved once, see `http-connection.ts`). Neither this module
  * nor a `RestConfig` loads `@kubernetes/client-node`.
  *
- * Protocol, as client-go: HTTPS servers reached directly get one multiplexed HTTP/2 connection with a PING health
- * check (`http2-session.ts`: 30 s interval, 15 s timeout), so a connection that goes silent is found and closed
- * within about 45 s and everything on it is retried on a new one. `http://` servers, proxies, servers without HTTP/2
- * (ALPN), `http2: false` and the `DISABLE_HTTP2` environment variable use HTTP/1.1 keep-alive sockets; there a
- * non-watch request whose socket receives nothing for `readIdleTimeoutMs` (45 s) is abandoned and its socket
- * destroyed, never reused.
- *
- * Engine (`engine`, else `KUBEGEN_HTTP_ENGINE`): which implementation carries the requests — `node-http2` (the
- * default: the above), `node-http1` (HTTP/1.1 keep-alive sockets of `node:https` only), or `undici` (HTTP/1.1
- * keep-alive connections of the optional `undici` package, `undici-exchange.ts`; servers behind a proxy use
- * `node-http1`). docs/loadtest.md has what each costs per request.
+ * Engine (`engine`, else `KUBEGEN_HTTP_ENGINE`, else `node-http2`): which implementation carries the requests.
+ * - `node-http2` (the default), as client-go: HTTPS servers reached directly get one multiplexed HTTP/2 connection
+ *   with a PING health check (`http2-session.ts`: 30 s interval, 15 s timeout), so a connection that goes silent is
+ *   found and closed within about 45 s and everything on it — watches included — is retried on a new one. `http://`
+ *   servers, proxies, servers without HTTP/2 (ALPN), `http2: false` and the `DISABLE_HTTP2` environment variable use
+ *   HTTP/1.1 as `node-http1` does.
+ * - `node-http1`: HTTP/1.1 keep-alive sockets of `node:https`, one per request in flight and one per open watch. A
+ *   non-watch request whose socket receives nothing for `readIdleTimeoutMs` (45 s) is abandoned and its socket
+ *   destroyed, never reused. A watch on a frozen socket is found only by the reflector's idle deadline (the watch's
+ *   timeoutSeconds + 30 s: minutes). Costs the least CPU per request (docs/loadtest.md has the figures).
+ * - `undici`: HTTP/1.1 keep-alive connections of the optional `undici` package (`undici-exchange.ts`), with the same
+ *   read-idle timeout and the same watch liveness; servers behind a proxy use `node-http1`.
  *
  * Contract:
  * - `request()` sends one request and resolves with the decoded JSON body (`undefined` for an empty body), or
@@ -66,7 +67,7 @@ export interface TransportOptions {
    * the environment, else `node-http2`.
    */
   engine?: HttpEngine;
-  /** HTTP/2 for direct HTTPS servers that offer it (default true; `DISABLE_HTTP2` in the environment turns it off). */
+  /** With the `node-http2` engine: HTTP/2 for direct HTTPS servers that offer it (default true; `DISABLE_HTTP2` turns it off). */
   http2?: boolean;
   /** HTTP/2 health check: PING interval and timeout (default 30 000 / 15 000 ms, client-go's). */
   pingIntervalMs?: number;
@@ -93,7 +94,11 @@ import type { RawRequestInit, RawResponse } from './types.js';
 export type HttpEngine = 'node-http2' | 'node-http1' | 'undici';
 /** Every `HttpEngine`, the default first. */
 export const HTTP_ENGINES: readonly HttpEngine[] = ['node-http2', 'node-http1', 'undici'];
-/** The engine when neither `TransportOptions.engine` nor `KUBEGEN_HTTP_ENGINE` names one. */
+/**
+ * The engine when neither `TransportOptions.engine` nor `KUBEGEN_HTTP_ENGINE` names one: `node-http2`. `node-http1`
+ * costs less CPU per request, but only HTTP/2's PING finds a frozen watch connection within a minute
+ * (docs/loadtest.md, "HTTP engines").
+ */
 export const DEFAULT_HTTP_ENGINE: HttpEngine = 'node-http2';
 
 /** `opts.engine`, else `KUBEGEN_HTTP_ENGINE`, else the default; throws naming the variable when it is not an engine. */
