@@ -2,18 +2,16 @@
  * `npm run bench:informer`: time and memory for a shared informer to sync 10,000 and 50,000 Foos from a fresh
  * envtest control plane (Foos created beforehand with parallel requests, each size in its own namespace).
  *
- * Part 1, kube-apiserver 1.20 (`full` profile; no WatchList there, so the default `'auto'` informer lists after one
- * rejected WatchList request), measured per size in this process (run with `--expose-gc` so heap numbers are after
- * a full GC):
- *   sync time   from `informer.run()` to `hasSynced()` (one list at resourceVersion "0" from the watch cache, decode,
- *               store + namespace index), as client-go's informer does it;
- *   heap delta  `heapUsed` after sync minus before, with the informer (and so its cache) still alive;
- *   heap/object heap delta / objects; RSS after sync.
- * Then the same with the `stripManagedFields()` transform, and (10,000 only) the dynamic-informer row: the typed and
- * the dynamic informer each synced in fresh processes, alternating, medians, goal (issue 24): within 1.1x of the
- * typed informer's time and heap.
- * Goal (issue 3): within 1.5x of client-go's sync time and at most twice its heap, and no worse than linear growth
- * from 10,000 to 50,000.
+ * Part 1, kube-apiserver 1.20 (`full` profile, list + watch), per size: kubegen's informer, the same with the
+ * `stripManagedFields()` transform, and client-go's (`informerbench`, built by hack/setup-envtest.sh), each syncing
+ * in a fresh process, `BENCH_INFORMER_RUNS` rounds with the order alternating, medians
+ * (bench/support/informer-compare.ts, shared with `bench:scale` part 3, which goes on to 100,000):
+ *   sync time   from start to synced (one list, decode, store + namespace index);
+ *   heap        after a full GC with the informer alive (V8 `heapUsed`, Go `HeapAlloc`); RSS after sync; peak RSS.
+ * Goal (issue 3), judged against client-go's medians of the same run: within 1.5x of its sync time and at most twice
+ * its heap, and no worse than linear growth from 10,000 to 50,000. Then (10,000 only) the dynamic-informer row: the
+ * typed and the dynamic informer each synced in fresh processes, alternating, medians, goal (issue 24): within 1.1x
+ * of the typed informer's time and heap.
  *
  * Part 2, the CRD apiserver 1.36 (`crd-only` profile), both ways of getting the state (issue 12): WatchList and
  * list + watch, each sync in a fresh informer process against a freshly restarted apiserver (watch cache warmed by a
@@ -32,10 +30,7 @@ import { promisify } from 'node:util';
 import { isTooManyRequests } from '@kubegen/runtime/internal/client/errors.js';
 import type { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
-import type { KubeObject, ResourceInfo, Transport } from '@kubegen/runtime/internal/client/types.js';
-import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
-import { stripManagedFields } from '@kubegen/runtime/internal/cache/transform.js';
+import type { KubeObject, Transport } from '@kubegen/runtime/internal/client/types.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { findAssets } from '@kubegen/runtime/internal/testing/envtest/envtest-assets.js';
 import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
@@ -43,15 +38,9 @@ import type { SyncResult } from './support/informer-sync.js';
 import { FOO } from '../test/integration/support/crds.js';
 import { procMemory, sampleRss } from './support/proc-memory.js';
 import { forEachConcurrently } from './support/concurrently.js';
-
-/** Reference numbers from issue 3 ("Done when"), measured on 10,000 Foos against the same local apiserver. */
-const REFERENCE = {
-  source: 'issue 3',
-  clientGo: { syncSeconds: 0.4, heapMB: [10, 15] as const, rssMB: 48 },
-  clientNode: { version: '2.0.1 makeInformer', syncSeconds: 2.2, heapMB: 38, rssMB: 200 },
-  goal: { timeFactor: 1.5, heapFactor: 2 },
-};
-
+import { clientGoImpl, compareInformerSync, kubegenImpl, SYNC_HEADER, type SyncFigures } from './support/informer-compare.js';
+import { envtestBinary } from './support/sample-controller-run.js';
+import { alternate, median, spread } from './support/stats.js';
 
 interface Foo extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number };
@@ -60,18 +49,9 @@ interface Foo extends KubeObject {
 const FOO_CRD = path.resolve(import.meta.dirname, '../../fixtures/crds/sample-controller/crd-status-subresource.yaml');
 const SIZES = (process.env['BENCH_INFORMER_SIZES'] ?? '10000,50000').split(',').map(Number);
 const PROFILES = (process.env['BENCH_INFORMER_PROFILES'] ?? 'full,crd-only').split(',');
-/** Part 2: syncs per mode and size (alternating the order); the medians are reported, with the spread. */
+/** Rounds per comparison (every implementation or mode once per round, the order alternating); medians reported. */
 const RUNS = Number(process.env['BENCH_INFORMER_RUNS'] ?? 3);
 const PARALLEL = 64;
-const MB = 1024 * 1024;
-
-function gc(): void {
-  const g = (globalThis as { gc?: () => void }).gc;
-  if (g) {
-    g();
-    g();
-  }
-}
 
 async function createFoos(transport: Transport, ns: string, n: number): Promise<void> {
   const client = new ResourceClient<Foo>(transport, FOO, ns);
@@ -85,86 +65,54 @@ async function createFoos(transport: Transport, ns: string, n: number): Promise<
   });
 }
 
-interface Result {
-  n: number;
-  strip: boolean;
-  seconds: number;
-  heapMB: number;
-  bytesPerObject: number;
-  rssMB: number;
-}
+/** Issue 3's goal: kubegen's informer within these factors of client-go's sync time and heap, measured in this run. */
+const GOAL = { timeFactor: 1.5, heapFactor: 2 };
 
-async function measure(transport: Transport, ns: string, n: number, strip: boolean): Promise<Result> {
-  gc();
-  const heapBefore = process.memoryUsage().heapUsed;
-  const informer = new SharedIndexInformer<Foo>(new ResourceClient<Foo>(transport, FOO, ns), {
-    name: `bench-${n}`,
-    logger: nullLogger,
-    ...(strip ? { transform: stripManagedFields<Foo>() } : {}),
-  });
-  const t0 = performance.now();
-  void informer.run();
-  await informer.whenSynced();
-  const seconds = (performance.now() - t0) / 1000;
-  if (informer.getIndexer().size !== n) throw new Error(`synced ${informer.getIndexer().size} objects, expected ${n}`);
-  gc();
-  const mem = process.memoryUsage();
-  const heap = mem.heapUsed - heapBefore;
-  const result = { n, strip, seconds, heapMB: heap / MB, bytesPerObject: heap / n, rssMB: mem.rss / MB };
-  await informer.stop();
-  return result;
-}
-
-function report(r: Result): void {
-  const ref = REFERENCE.clientGo;
-  const timeRatio = r.seconds / ref.syncSeconds;
-  const heapRatio = [r.heapMB / ref.heapMB[1], r.heapMB / ref.heapMB[0]];
-  console.log(
-    `${String(r.n).padStart(6)} Foos${r.strip ? ' (stripManagedFields)' : '                     '}  ` +
-      `sync ${r.seconds.toFixed(3)} s  heap +${r.heapMB.toFixed(1)} MB  ${(r.bytesPerObject / 1024).toFixed(2)} KiB/object  RSS ${r.rssMB.toFixed(0)} MB`,
-  );
-  if (r.n === 10_000) {
-    console.log(
-      `        vs client-go (${ref.syncSeconds} s, ${ref.heapMB[0]}–${ref.heapMB[1]} MB heap, ${ref.rssMB} MB RSS): ` +
-        `time x${timeRatio.toFixed(2)} (goal <= x${REFERENCE.goal.timeFactor}), heap x${heapRatio[0]!.toFixed(2)}–x${heapRatio[1]!.toFixed(2)} ` +
-        `(goal <= x${REFERENCE.goal.heapFactor}) → ${timeRatio <= REFERENCE.goal.timeFactor ? 'time OK' : 'time MISSED'}, ` +
-        `${heapRatio[0]! <= REFERENCE.goal.heapFactor ? 'heap OK' : 'heap MISSED'}`,
-    );
-  }
-}
-
+/**
+ * Part 1: for each size, kubegen's informer (without and with `stripManagedFields()`) and client-go's (`informerbench`)
+ * each sync the Foos in fresh processes, `RUNS` rounds alternating (bench/support/informer-compare.ts, as
+ * `bench:scale` part 3); the goals are judged against client-go's medians of this run.
+ */
 async function fullProfile(): Promise<void> {
-  console.log('== kube-apiserver 1.20 (envtest full): the informer in this process');
   console.log(
-    `reference (${REFERENCE.source}, 10,000 Foos, same local apiserver): client-go ${REFERENCE.clientGo.syncSeconds} s, ` +
-      `${REFERENCE.clientGo.heapMB[0]}–${REFERENCE.clientGo.heapMB[1]} MB Go heap, ${REFERENCE.clientGo.rssMB} MB RSS; ` +
-      `@kubernetes/client-node ${REFERENCE.clientNode.version} ${REFERENCE.clientNode.syncSeconds} s, ${REFERENCE.clientNode.heapMB} MB heap, ` +
-      `${REFERENCE.clientNode.rssMB} MB RSS`,
+    `== kube-apiserver 1.20 (envtest full): kubegen vs client-go (informerbench), each sync in a fresh process, ` +
+      `medians of ${RUNS} rounds, order alternating`,
   );
+  const binary = envtestBinary('informerbench');
   const t = performance.now();
   const env = await Envtest.start({ crdPaths: [FOO_CRD] });
   console.log(`envtest up in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const transport = env.transport();
-  const results: Result[] = [];
+  const kubegen: { n: number; figures: SyncFigures }[] = [];
   try {
     for (const n of SIZES) {
       const ns = await createTestNamespace(transport, `bench-${n}`);
       const tc = performance.now();
       await createFoos(transport, ns, n);
       console.log(`created ${n} Foos in ${((performance.now() - tc) / 1000).toFixed(1)} s (${PARALLEL} in parallel)`);
-      await measure(transport, ns, n, false); // warm-up: JIT, connection, apiserver watch cache
-      const r = await measure(transport, ns, n, false);
-      report(r);
-      results.push(r);
-      report(await measure(transport, ns, n, true));
+      console.log(SYNC_HEADER);
+      const m = await compareInformerSync(env, ns, n, [kubegenImpl('kubegen'), kubegenImpl('kubegen strip', { strip: true }), clientGoImpl(binary)], RUNS);
+      const clientGo = m.get('client-go')!;
+      for (const label of ['kubegen', 'kubegen strip']) {
+        const k = m.get(label)!;
+        const time = k.seconds / clientGo.seconds;
+        const heap = k.heapMB / clientGo.heapMB;
+        console.log(
+          `        ${label} vs client-go: time x${time.toFixed(2)} (goal <= x${GOAL.timeFactor}), heap x${heap.toFixed(2)} (goal <= x${GOAL.heapFactor}), ` +
+            `RSS x${(k.rssMB / clientGo.rssMB).toFixed(2)} → ${time <= GOAL.timeFactor ? 'time OK' : 'time MISSED'}, ${heap <= GOAL.heapFactor ? 'heap OK' : 'heap MISSED'}`,
+        );
+      }
+      kubegen.push({ n, figures: m.get('kubegen')! });
       if (n === 10_000) await dynamicVsTyped(env, ns, n);
     }
-    const [small, big] = results;
+    const [small, big] = kubegen;
     if (small && big && big.n > small.n) {
       const k = big.n / small.n;
+      const time = big.figures.seconds / small.figures.seconds;
+      const heap = big.figures.heapMB / small.figures.heapMB;
       console.log(
-        `growth ${small.n} → ${big.n} (x${k}): time x${(big.seconds / small.seconds).toFixed(2)}, heap x${(big.heapMB / small.heapMB).toFixed(2)} ` +
-          `(linear = x${k}; ${big.seconds / small.seconds <= k * 1.2 && big.heapMB / small.heapMB <= k * 1.2 ? 'OK' : 'worse than linear'})`,
+        `growth ${small.n} → ${big.n} (x${k}): time x${time.toFixed(2)}, heap x${heap.toFixed(2)} ` +
+          `(linear = x${k}; ${time <= k * 1.2 && heap <= k * 1.2 ? 'OK' : 'worse than linear'})`,
       );
     }
   } finally {
@@ -187,7 +135,7 @@ const DYNAMIC_GOAL = 1.1;
 async function dynamicVsTyped(env: Envtest, ns: string, n: number): Promise<void> {
   const runs: Record<'typed' | 'dynamic', SyncResult[]> = { typed: [], dynamic: [] };
   for (let i = 0; i < Math.max(RUNS, 3); i++) {
-    for (const kind of i % 2 === 0 ? (['typed', 'dynamic'] as const) : (['dynamic', 'typed'] as const)) {
+    for (const kind of alternate(['typed', 'dynamic'] as const, i)) {
       const { stdout } = await run(process.execPath, ['--expose-gc', '--conditions=kubegen-internal', CHILD, env.kubeconfigPath, ns, String(n), 'list-watch', kind], { maxBuffer: 1 << 20 });
       runs[kind].push(JSON.parse(stdout.trim().split('\n').pop()!) as SyncResult);
     }
@@ -254,17 +202,12 @@ async function measureMode(env: Envtest, ns: string, n: number, mode: ModeResult
   return { ...r, mode, n, apiBeforeMB, apiPeakMB };
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** The medians of a mode's runs (each metric on its own), with the spread of sync time and apiserver growth. */
 function reportMode(runs: ModeResult[]): { seconds: number; peakRssMB: number; apiGrowthMB: number } {
   const r = runs[0]!;
   const m = (f: (x: ModeResult) => number): number => median(runs.map(f));
-  const range = (f: (x: ModeResult) => number, digits: number): string =>
-    runs.length > 1 ? ` [${Math.min(...runs.map(f)).toFixed(digits)}–${Math.max(...runs.map(f)).toFixed(digits)}]` : '';
+  const range = (f: (x: ModeResult) => number, digits: number): string => (runs.length > 1 ? ` ${spread(runs.map(f), digits)}` : '');
   const growth = (x: ModeResult): number => x.apiPeakMB - x.apiBeforeMB;
   const label = r.mode === 'watch-list' ? 'WatchList  ' : 'list+watch ';
   console.log(
@@ -301,8 +244,7 @@ async function crdOnlyProfile(): Promise<void> {
       console.log(`created ${n} Foos in ${((performance.now() - tc) / 1000).toFixed(1)} s (${PARALLEL} in parallel)`);
       const runs: Record<ModeResult['mode'], ModeResult[]> = { 'watch-list': [], 'list-watch': [] };
       for (let i = 0; i < RUNS; i++) {
-        const order = i % 2 === 0 ? (['watch-list', 'list-watch'] as const) : (['list-watch', 'watch-list'] as const);
-        for (const mode of order) runs[mode].push(await measureMode(env, ns, n, mode));
+        for (const mode of alternate(['watch-list', 'list-watch'] as const, i)) runs[mode].push(await measureMode(env, ns, n, mode));
       }
       const wl = reportMode(runs['watch-list']);
       const lw = reportMode(runs['list-watch']);
@@ -317,7 +259,6 @@ async function crdOnlyProfile(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!(globalThis as { gc?: unknown }).gc) console.log('note: run with --expose-gc (npm run bench:informer does) for after-GC heap numbers');
   if (PROFILES.includes('full')) await fullProfile();
   if (PROFILES.includes('crd-only')) await crdOnlyProfile();
 }

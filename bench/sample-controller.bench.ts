@@ -1,19 +1,23 @@
 /**
- * `npm run bench:sample-controller [-- --foos=N --workers=W --node-flags="--max-semi-space-size=1 ..."]`: a fresh envtest; for each controller — ours
- * (`examples/sample-controller/dist/main.js`) and the Go original unthrottled (`sample-controller-fast`, `SC_WORKERS`
- * workers) — N Foos (default 1,000) are created in a fresh namespace before the controller starts, then the bench
- * measures seconds from spawning the controller until every Foo has its Deployment (seen by a watch), the
- * controller's CPU seconds (`/proc/<pid>/stat` utime + stime) and peak RSS (`/proc/<pid>/status` VmHWM) at that
- * moment. Between the two runs the first namespace's Foos and Deployments are deleted, so the Go controller (which
- * watches every namespace) only sees its own. Ours runs with the scaffold's `NODE_OPTIONS` and `MALLOC_ARENA_MAX`
- * (what a scaffolded project deploys); `--node-flags="..."` runs it with Node's defaults plus those flags instead
- * (`--node-flags=` for Node's defaults alone). Prints both, the ratios and the goals (issues 4 and 14).
- * The measurement is bench/support/sample-controller-run.ts, shared with `bench:scale`.
+ * `npm run bench:sample-controller [-- --foos=N --workers=W --runs=R --engines=node-http2,undici,node-http1
+ * --node-flags="--max-semi-space-size=1 ..."]`: a fresh envtest; for each controller — ours
+ * (`examples/sample-controller/dist/main.js`) once per HTTP engine (`KUBEGEN_HTTP_ENGINE`, default all three) and the
+ * Go original unthrottled (`sample-controller-fast`, `SC_WORKERS` workers) — N Foos (default 1,000) are created in a
+ * fresh namespace before the controller starts, then the bench measures seconds from spawning the controller until
+ * every Foo has its Deployment (seen by a watch), the controller's CPU seconds (`/proc/<pid>/stat` utime + stime)
+ * and peak RSS (`/proc/<pid>/status` VmHWM) at that moment, and the load average. After each run its namespace's
+ * Foos and Deployments are deleted, so the Go controller (which watches every namespace) only sees its own. R rounds
+ * (default 3), every controller once per round, the order alternating; medians. Ours runs with the scaffold's
+ * `NODE_OPTIONS` and `MALLOC_ARENA_MAX` (what a scaffolded project deploys); `--node-flags="..."` runs it with
+ * Node's defaults plus those flags instead (`--node-flags=` for Node's defaults alone). Prints the controllers side
+ * by side, the ratios and the goals (issues 4, 14 and 28), judged on the default engine.
+ * The measurement is bench/support/sample-controller-compare.ts, shared with `bench:scale`.
  */
 import { parseArgs } from 'node:util';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { HTTP_ENGINES, resolveHttpEngine, type HttpEngine } from '@kubegen/runtime/internal/client/http-transport.js';
+import { compareSampleControllers } from './support/sample-controller-compare.js';
 import {
-  compareSampleControllers,
   envtestAssets,
   envtestBinary,
   nodeFlagSettings,
@@ -24,16 +28,23 @@ import {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { foos: { type: 'string', default: '1000' }, workers: { type: 'string', default: '2' }, 'node-flags': { type: 'string' } },
+    options: {
+      foos: { type: 'string', default: '1000' },
+      workers: { type: 'string', default: '2' },
+      runs: { type: 'string', default: '3' },
+      engines: { type: 'string', default: HTTP_ENGINES.join(',') },
+      'node-flags': { type: 'string' },
+    },
   });
   requireSampleControllerBuilt();
+  const engines = values.engines.split(',').filter(Boolean).map((e) => resolveHttpEngine(e as HttpEngine));
   const assets = envtestAssets();
   const goBinary = envtestBinary('sample-controller-fast', assets);
   const env = await Envtest.start({ assetsDir: assets, crdPaths: [SAMPLE_CONTROLLER_CRD], attachOutput: false });
   try {
     const flags = values['node-flags'];
     const node = flags === undefined ? scaffoldNodeSettings() : nodeFlagSettings(flags.split(' ').filter(Boolean));
-    await compareSampleControllers(env, Number(values.foos), Number(values.workers), goBinary, node);
+    await compareSampleControllers(env, Number(values.foos), Number(values.workers), goBinary, { runs: Number(values.runs), engines, node });
   } finally {
     await env.stop();
   }

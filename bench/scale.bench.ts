@@ -2,8 +2,9 @@
  * `npm run bench:scale` (issue 14): kubegen against client-go at 10,000, 50,000 and 100,000 objects, in one fresh
  * envtest (kube-apiserver 1.20, `full` profile), every figure measured in the same run:
  *
- * 1. sample-controller, 1,000 Foos: the TypeScript one vs the Go one unthrottled (`sample-controller-fast`):
- *    convergence seconds, CPU seconds, peak RSS (bench/support/sample-controller-run.ts, as `bench:sample-controller`).
+ * 1. sample-controller, 1,000 Foos: the TypeScript one (default HTTP engine) vs the Go one unthrottled
+ *    (`sample-controller-fast`): convergence seconds, CPU seconds, peak RSS, medians of `BENCH_SCALE_RUNS` alternating
+ *    rounds (bench/support/sample-controller-compare.ts, as `bench:sample-controller`, which also compares engines).
  *    Runs first, on an empty cluster: the Go controller watches every namespace.
  * 2. Sharded vs unsharded convergence and per-replica RSS with 1, 2 and 3 replicas (`--sharding`, see
  *    `shardingPart`).
@@ -28,16 +29,13 @@
  * `BENCH_SCALE_WORKERS` (sample-controller workers, default 2), `BENCH_SCALE_VARIANT_FLAGS`, `KUBEBUILDER_ASSETS`.
  * Timings on a shared machine are noisy: the apiserver, etcd and the measured process share its cores.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { fanoutPart } from './support/fanout-run.js';
 import { createFoos } from './support/foos.js';
-import type { SyncResult } from './support/informer-sync.js';
+import { clientGoImpl, compareInformerSync, kubegenImpl, SYNC_HEADER, type SyncFigures } from './support/informer-compare.js';
+import { compareSampleControllers } from './support/sample-controller-compare.js';
 import {
-  compareSampleControllers,
   controllerRow,
   envtestAssets,
   envtestBinary,
@@ -59,20 +57,12 @@ const VARIANT_FLAGS = (process.env['BENCH_SCALE_VARIANT_FLAGS'] ?? '--max-semi-s
 const GOAL_SIZE = 100_000;
 const GOAL = { timeRatio: 1.0, rssRatio: 1.5 };
 
-const run = promisify(execFile);
-const CHILD = path.join(import.meta.dirname, 'support', 'informer-sync.js');
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 // ---------------------------------------------------------------------------------------------------------------
 // Part 1: sample-controller per 1,000 Foos
 
 async function sampleControllerPart(env: Envtest): Promise<void> {
   console.log('== sample-controller, 1,000 Foos: TypeScript vs Go (sample-controller-fast, unthrottled)');
-  await compareSampleControllers(env, 1000, WORKERS, envtestBinary('sample-controller-fast'));
+  await compareSampleControllers(env, 1000, WORKERS, envtestBinary('sample-controller-fast'), { runs: RUNS });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -100,55 +90,7 @@ async function shardingPart(env: Envtest): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Part 3: shared informer sync at scale, kubegen vs client-go
-
-interface SyncFigures {
-  seconds: number;
-  /** Heap after a full GC: V8 heapUsed / Go HeapAlloc. */
-  heapMB: number;
-  rssMB: number;
-  peakRssMB: number;
-}
-
-async function kubegenSync(env: Envtest, ns: string, n: number, nodeFlags: string[] = []): Promise<SyncFigures> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--conditions=kubegen-internal', ...nodeFlags, CHILD, env.kubeconfigPath, ns, String(n), 'list-watch'], {
-    maxBuffer: 1 << 20,
-    timeout: 600_000,
-  });
-  const r = JSON.parse(stdout.trim().split('\n').pop()!) as SyncResult;
-  if (r.errors.length > 0) console.log(`        (kubegen: the informer recovered from ${r.errors.length} error(s): ${r.errors.join('; ')})`);
-  return { seconds: r.seconds, heapMB: r.heapUsedMB, rssMB: r.rssMB, peakRssMB: r.peakRssMB };
-}
-
-interface InformerbenchResult {
-  seconds: number;
-  objects: number;
-  heapAllocMB: number;
-  heapInuseMB: number;
-  sysMB: number;
-  rssMB: number;
-  peakRssMB: number;
-}
-
-async function clientGoSync(binary: string, env: Envtest, ns: string, n: number): Promise<SyncFigures> {
-  const { stdout } = await run(binary, ['-kubeconfig', env.kubeconfigPath, '-namespace', ns], { maxBuffer: 1 << 20, timeout: 600_000 });
-  const r = JSON.parse(stdout.trim().split('\n').pop()!) as InformerbenchResult;
-  if (r.objects !== n) throw new Error(`informerbench synced ${r.objects} objects, expected ${n}`);
-  return { seconds: r.seconds, heapMB: r.heapAllocMB, rssMB: r.rssMB, peakRssMB: r.peakRssMB };
-}
-
-type Impl = 'kubegen' | 'variant' | 'client-go';
-
-function row(n: number, impl: Impl, runs: SyncFigures[]): SyncFigures {
-  const m = (f: (x: SyncFigures) => number): number => median(runs.map(f));
-  const spread = runs.length > 1 ? `[${Math.min(...runs.map((x) => x.seconds)).toFixed(2)}–${Math.max(...runs.map((x) => x.seconds)).toFixed(2)}]` : '';
-  const med: SyncFigures = { seconds: m((x) => x.seconds), heapMB: m((x) => x.heapMB), rssMB: m((x) => x.rssMB), peakRssMB: m((x) => x.peakRssMB) };
-  console.log(
-    `${String(n).padStart(7)}  ${(impl === 'variant' ? 'kubegen*' : impl).padEnd(9)}  ${med.seconds.toFixed(3).padStart(7)} ${spread.padEnd(13)}  ${med.heapMB.toFixed(1).padStart(7)}  ` +
-      `${med.rssMB.toFixed(0).padStart(7)}  ${med.peakRssMB.toFixed(0).padStart(8)}`,
-  );
-  return med;
-}
+// Part 3: shared informer sync at scale, kubegen vs client-go (bench/support/informer-compare.ts)
 
 async function informerPart(env: Envtest): Promise<void> {
   const binary = envtestBinary('informerbench');
@@ -165,18 +107,11 @@ async function informerPart(env: Envtest): Promise<void> {
       await createFoos(admin, ns, n, CONCURRENCY);
       const s = (performance.now() - t) / 1000;
       console.log(`created ${n} Foos in ${s.toFixed(1)} s (${CONCURRENCY} in parallel, ${(n / s).toFixed(0)}/s)`);
-      const runs: Record<Impl, SyncFigures[]> = { kubegen: [], variant: [], 'client-go': [] };
-      const impls: Impl[] = VARIANT_FLAGS.length > 0 ? ['kubegen', 'variant', 'client-go'] : ['kubegen', 'client-go'];
-      for (let i = 0; i < RUNS; i++) {
-        for (const impl of i % 2 === 0 ? impls : [...impls].reverse()) {
-          if (impl === 'client-go') runs[impl].push(await clientGoSync(binary, env, ns, n));
-          else runs[impl].push(await kubegenSync(env, ns, n, impl === 'variant' ? VARIANT_FLAGS : []));
-        }
-      }
-      console.log('   Foos  impl         sync s  [min–max]       heap MB  RSS MB  peak RSS MB');
-      const kubegen = row(n, 'kubegen', runs.kubegen);
-      const variant = VARIANT_FLAGS.length > 0 ? row(n, 'variant', runs.variant) : undefined;
-      summary.push({ n, kubegen, variant, clientGo: row(n, 'client-go', runs['client-go']) });
+      const impls = [kubegenImpl('kubegen'), ...(VARIANT_FLAGS.length > 0 ? [kubegenImpl('kubegen*', { nodeFlags: VARIANT_FLAGS })] : []), clientGoImpl(binary)];
+      console.log(SYNC_HEADER);
+      const m = await compareInformerSync(env, ns, n, impls, RUNS);
+      const variant = m.get('kubegen*');
+      summary.push({ n, kubegen: m.get('kubegen')!, variant, clientGo: m.get('client-go')! });
       if (variant) console.log(`         (kubegen*: node ${VARIANT_FLAGS.join(' ')}, for information)`);
     }
   } finally {

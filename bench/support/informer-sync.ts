@@ -1,7 +1,8 @@
 /**
  * One informer sync in a process of its own, for `bench:informer`: `node --expose-gc informer-sync.js <kubeconfig>
- * <namespace> <objects> <watch-list|list-watch> [typed|dynamic]`. Syncs a SharedIndexInformer of Foos in the
- * namespace with the mode forced, through the typed `ResourceClient` or the dynamic client, checks it holds `objects` Foos, and prints one JSON line: sync seconds, heap growth and heap used after GC
+ * <namespace> <objects> <watch-list|list-watch> [typed|dynamic] [strip]`. Syncs a SharedIndexInformer of Foos in the
+ * namespace with the mode forced, through the typed `ResourceClient` or the dynamic client (with `strip`: the
+ * `stripManagedFields()` transform), checks it holds `objects` Foos, and prints one JSON line: sync seconds, heap growth and heap used after GC
  * (MB), RSS after sync and its high-water mark (MB), and the LIST and WatchList requests it made. Used by
  * `bench:informer` and `bench:scale`.
  */
@@ -13,6 +14,7 @@ import { DynamicClient } from '@kubegen/runtime/internal/dynamic/dynamic-client.
 import type { KubeObject, ResourceInfo, ResourceRequest, Transport, Watch } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
+import { stripManagedFields } from '@kubegen/runtime/internal/cache/transform.js';
 import { procMemory } from './proc-memory.js';
 
 /** What the child prints. */
@@ -41,9 +43,9 @@ function gc(): void {
 }
 
 async function main(): Promise<void> {
-  const [kubeconfig, ns, objects, mode, kind = 'typed'] = process.argv.slice(2);
-  if (!kubeconfig || !ns || !objects || (mode !== 'watch-list' && mode !== 'list-watch') || (kind !== 'typed' && kind !== 'dynamic')) {
-    throw new Error('usage: informer-sync.js <kubeconfig> <namespace> <objects> <watch-list|list-watch> [typed|dynamic]');
+  const [kubeconfig, ns, objects, mode, kind = 'typed', strip] = process.argv.slice(2);
+  if (!kubeconfig || !ns || !objects || (mode !== 'watch-list' && mode !== 'list-watch') || (kind !== 'typed' && kind !== 'dynamic') || (strip !== undefined && strip !== 'strip')) {
+    throw new Error('usage: informer-sync.js <kubeconfig> <namespace> <objects> <watch-list|list-watch> [typed|dynamic] [strip]');
   }
   // As a kubegen controller connects (the sample-controller's main.ts): a RestConfig, client-node not loaded.
   const inner = new HttpTransport(loadClientConfig({ kubeconfig }));
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     name: `bench-${mode}`,
     logger: nullLogger,
     watchList: mode === 'watch-list',
+    ...(strip ? { transform: stripManagedFields<KubeObject>() } : {}),
   });
   const errors: string[] = [];
   informer.setWatchErrorHandler((err, phase) => void errors.push(`${phase}: ${err instanceof Error ? err.message : String(err)}`));

@@ -112,11 +112,15 @@ export interface ReplicaStats {
   peakRssMB: number;
 }
 
-/** A measured controller: convergence seconds, CPU seconds summed over its processes, the highest peak RSS. */
+/**
+ * A measured controller: convergence seconds, CPU seconds summed over its processes, the highest peak RSS, and the
+ * machine's 1-minute load average when it converged (the benches share a machine: compare CPU seconds, not time).
+ */
 export interface ControllerResult extends ReplicaStats {
   name: string;
   seconds: number;
   replicas: ReplicaStats[];
+  loadAvg: number;
 }
 
 /** Resolves when `n` distinct Deployments have been added in `ns` (watched from before the controller starts). */
@@ -168,6 +172,7 @@ export async function measureController(
       throw new Error(`${name}: ${outcome} before every Foo had its Deployment\n${log}`);
     }
     const replicas = children.map((c) => ({ cpuSeconds: procCpuSeconds(c.pid!), peakRssMB: procPeakRssMB(c.pid!) }));
+    const loadAvg = os.loadavg()[0]!;
     for (const c of children) c.kill('SIGTERM');
     const stuck = await Promise.race([Promise.all(exits).then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 20_000).unref())]);
     if (stuck) for (const c of children) c.kill('SIGKILL');
@@ -178,6 +183,7 @@ export async function measureController(
       cpuSeconds: replicas.reduce((s, r) => s + r.cpuSeconds, 0),
       peakRssMB: Math.max(...replicas.map((r) => r.peakRssMB)),
       replicas,
+      loadAvg,
     };
   } finally {
     // Leave nothing for the next controller to see (no controller-manager: the namespace itself never goes away).
@@ -191,32 +197,4 @@ export async function measureController(
 /** One table row: seconds, CPU seconds, peak RSS. */
 export function controllerRow(r: ControllerResult, label = r.name): string {
   return `${label.padEnd(28)} ${r.seconds.toFixed(2).padStart(8)} s ${r.cpuSeconds.toFixed(2).padStart(8)} CPU-s ${r.peakRssMB.toFixed(1).padStart(8)} MB`;
-}
-
-/**
- * The TypeScript vs Go comparison both benches print: `n` Foos, ours first (run with `node`, by default the
- * scaffold's settings), then sample-controller-fast (`workers` workers each); prints both rows, the ratios and the
- * goals of issue 14 (per 1,000 Foos: converge ratio ≤ 1.0, CPU ≤ Go's, RSS ≤ 70 MB), and returns the two results.
- */
-export async function compareSampleControllers(
-  env: Envtest,
-  n: number,
-  workers: number,
-  goBinary: string,
-  node: NodeSettings = scaffoldNodeSettings(),
-): Promise<{ ours: ControllerResult; go: ControllerResult }> {
-  const ours = await measureController('kubegen', env, n, (ns) => spawnKubegenController(env, ns, workers, [], node));
-  const go = await measureController('go', env, n, () => spawnGoController(goBinary, env, workers));
-  console.log(`sample-controller: ${n} Foos, ${workers} workers; kubegen ran with ${node.label}`);
-  console.log(controllerRow(ours, 'kubegen (TypeScript)'));
-  console.log(controllerRow(go, 'sample-controller-fast (Go)'));
-  const time = ours.seconds / go.seconds;
-  const cpu = ours.cpuSeconds / go.cpuSeconds;
-  const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
-  console.log(`ratio kubegen/go: time ${time.toFixed(2)}, CPU ${cpu.toFixed(2)}, RSS ${(ours.peakRssMB / go.peakRssMB).toFixed(2)}`);
-  console.log(
-    `goals: converge ratio <= 1.0 ${met(time <= 1)}; CPU <= Go's ${met(cpu <= 1)}; ` +
-      `RSS <= 70 MB per 1,000 Foos ${met(ours.peakRssMB <= 70 * Math.max(1, n / 1000))}`,
-  );
-  return { ours, go };
 }

@@ -339,8 +339,11 @@ describe('HttpTransport over a local server', () => {
     try {
       const opened = connectionsOpened;
       for (let i = 0; i < 5; i++) await fresh.request({ verb: 'get', resource: NODE, name: 'n' });
-      assert.equal(connectionsOpened - opened, 1, 'five sequential requests share one connection');
-      assert.deepEqual([...new Set(recorded.map((r) => r.headers.connection))], ['keep-alive']);
+      // undici's pool still counts a connection busy in the turn its response ended, so the request sent right after
+      // the first opens a second one; from then on the two are reused.
+      assert.equal(connectionsOpened - opened, fresh.engine === 'undici' ? 2 : 1, 'five sequential requests share the connections');
+      // HTTP/1.1 connections persist unless a side says close (node:https says keep-alive, undici nothing).
+      assert.ok(recorded.every((r) => r.headers.connection !== 'close'), 'no request asks to close its connection');
     } finally {
       fresh.close();
     }

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConnectionStalledError } from '@kubegen/runtime/internal/client/errors.js';
 import { HttpTransport, type TransportOptions } from '@kubegen/runtime/internal/client/http-transport.js';
+import { loadUndici } from '@kubegen/runtime/internal/client/undici-exchange.js';
 import type { ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
 import { makeTestPki, type TestPki } from '../support/pki.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
@@ -58,8 +59,9 @@ async function apiServer(opts: { allowHTTP1?: boolean; hang?: () => boolean } = 
   return { port, seen, close };
 }
 
+/** A transport on the node-http2 engine whatever KUBEGEN_HTTP_ENGINE says: these tests are about HTTP/2. */
 function transport(port: number, opts: TransportOptions = {}): HttpTransport {
-  return new HttpTransport({ server: `https://127.0.0.1:${port}`, caData: pki.ca, tlsServerName: 'kube.test' }, opts);
+  return new HttpTransport({ server: `https://127.0.0.1:${port}`, caData: pki.ca, tlsServerName: 'kube.test' }, { engine: 'node-http2', ...opts });
 }
 
 const get = (t: HttpTransport, signal?: AbortSignal) =>
@@ -167,27 +169,30 @@ describe('HttpTransport over HTTP/2', () => {
 });
 
 describe('HttpTransport over HTTP/1.1', () => {
-  it('fails a request whose socket stays silent for readIdleTimeoutMs, and never reuses that socket', async () => {
-    let hang = true;
-    const sockets = new Set<unknown>();
-    const server = http.createServer((req, res) => {
-      sockets.add(req.socket);
-      if (hang) return;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"metadata":{"name":"a"}}');
+  for (const engine of ['node-http1', 'undici'] as const) {
+    it(`${engine}: fails a request whose socket stays silent for readIdleTimeoutMs, and never reuses that socket`, async () => {
+      let hang = true;
+      const sockets = new Set<unknown>();
+      const server = http.createServer((req, res) => {
+        sockets.add(req.socket);
+        if (hang) return;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"metadata":{"name":"a"}}');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const t = new HttpTransport({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, { readIdleTimeoutMs: 200, engine });
+      try {
+        if (engine === 'undici') await loadUndici(); // loading the package is not part of the wait measured below
+        const started = Date.now();
+        await assert.rejects(get(t), /no data from the apiserver for 200 ms/);
+        assert.ok(Date.now() - started < 2000);
+        hang = false;
+        assert.equal((await get(t)).metadata.name, 'a');
+        assert.equal(sockets.size, 2, 'the silent socket was dropped, not reused');
+      } finally {
+        t.close();
+        server.closeAllConnections();
+        server.close();
+      }
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const t = new HttpTransport({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, { readIdleTimeoutMs: 200 });
-    try {
-      const started = Date.now();
-      await assert.rejects(get(t), /no data from the apiserver for 200 ms/);
-      assert.ok(Date.now() - started < 2000);
-      hang = false;
-      assert.equal((await get(t)).metadata.name, 'a');
-      assert.equal(sockets.size, 2, 'the silent socket was dropped, not reused');
-    } finally {
-      t.close();
-      server.closeAllConnections();
-      server.close();
-    }
-  });
+  }
 });

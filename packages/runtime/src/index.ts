@@ -31,8 +31,8 @@ export {
   inClusterAvailable, inClusterRestConfig, isRestConfig, restConfigToKubeConfig, SERVICE_ACCOUNT_DIR,
 } from './client/rest-config.js';
 export type { Impersonation, RestConfig } from './client/rest-config.js';
-export { HttpTransport } from './client/http-transport.js';
-export type { TransportOptions } from './client/http-transport.js';
+export { DEFAULT_HTTP_ENGINE, HTTP_ENGINES, HttpTransport } from './client/http-transport.js';
+export type { HttpEngine, TransportOptions } from './client/http-transport.js';
 export { DEFAULT_PAGE_SIZE, ResourceClient } from './client/resource-client.js';
 export type {
   ApplyOptions, CallOptions, CreateOptions, DeleteCollectionOptions, DeleteOptions, GetOptions, JsonPatchOperation,

@@ -31,8 +31,11 @@ export interface Connection {
   readonly agent: http.Agent;
   /** Whether the agent is ours (and `close()` should destroy it). */
   readonly ownsAgent: boolean;
-  /** Headers for one request (auth included). Returns the same object while credentials are static. */
-  headers(): Promise<Headers>;
+  /**
+   * Headers for one request (auth included), names in lower case. Static credentials: the same object every time,
+   * returned directly (no promise to wait for on every request); a token file or a plugin: a promise.
+   */
+  headers(): Headers | Promise<Headers>;
   /** `user:password` for basic auth, if configured. */
   readonly basicAuth: string | undefined;
   /** The TLS material of `agent`, for a direct HTTPS connection (HTTP/2); undefined through a proxy or for http. */
@@ -85,7 +88,7 @@ async function openRestConnection(config: RestConfig, opts: ConnectionOptions): 
   if (!config.server) throw new Error('RestConfig has no server');
   const { server, secure } = parseServer(config.server);
   const staticHeaders: Headers = impersonationHeaders(config);
-  if (config.token && !config.tokenFile) staticHeaders['Authorization'] = `Bearer ${config.token}`;
+  if (config.token && !config.tokenFile) staticHeaders['authorization'] = `Bearer ${config.token}`;
   const basicAuth = config.username ? `${config.username}:${config.password ?? ''}` : undefined;
 
   let agent: http.Agent;
@@ -108,7 +111,7 @@ async function openRestConnection(config: RestConfig, opts: ConnectionOptions): 
     if (secure) direct = tls;
   }
 
-  let headers: () => Promise<Headers>;
+  let headers: () => Headers | Promise<Headers>;
   if (config.tokenFile) {
     const source = new FileTokenSource(config.tokenFile, {
       ...(config.token ? { fallback: config.token } : {}),
@@ -118,11 +121,11 @@ async function openRestConnection(config: RestConfig, opts: ConnectionOptions): 
     let last: { token: string | undefined; headers: Headers } = { token: undefined, headers: staticHeaders };
     headers = async () => {
       const token = await source.token();
-      if (token !== last.token) last = { token, headers: token ? { ...staticHeaders, Authorization: `Bearer ${token}` } : staticHeaders };
+      if (token !== last.token) last = { token, headers: token ? { ...staticHeaders, authorization: `Bearer ${token}` } : staticHeaders };
       return last.headers;
     };
   } else {
-    headers = () => Promise.resolve(staticHeaders);
+    headers = () => staticHeaders;
   }
   return { server, secure, agent, ownsAgent, headers, basicAuth, tls: direct };
 }
@@ -131,10 +134,10 @@ function impersonationHeaders(config: RestConfig): Headers {
   const out: Headers = {};
   const imp = config.impersonate;
   if (!imp) return out;
-  if (imp.user) out['Impersonate-User'] = imp.user;
-  if (imp.uid) out['Impersonate-Uid'] = imp.uid;
-  if (imp.groups?.length) out['Impersonate-Group'] = [...imp.groups];
-  for (const [key, values] of Object.entries(imp.extra ?? {})) out[`Impersonate-Extra-${encodeURIComponent(key)}`] = [...values];
+  if (imp.user) out['impersonate-user'] = imp.user;
+  if (imp.uid) out['impersonate-uid'] = imp.uid;
+  if (imp.groups?.length) out['impersonate-group'] = [...imp.groups];
+  for (const [key, values] of Object.entries(imp.extra ?? {})) out[`impersonate-extra-${encodeURIComponent(key)}`] = [...values];
   return out;
 }
 
@@ -146,7 +149,7 @@ async function openKubeConfigConnection(kc: KubeConfig, opts: ConnectionOptions)
 
   const base: AuthOptions = { headers: {} };
   await applyKubeConfig(kc, base);
-  const staticHeaders: Headers = { ...(base.headers ?? {}) };
+  const staticHeaders: Headers = lowerCaseNames(base.headers ?? {});
   const basicAuth = user?.username ? `${user.username}:${user.password ?? ''}` : undefined;
 
   let agent: http.Agent;
@@ -176,11 +179,18 @@ async function openKubeConfigConnection(kc: KubeConfig, opts: ConnectionOptions)
     ? async (): Promise<Headers> => {
         const fresh: AuthOptions = { headers: {} };
         await applyAuthorization(kc, fresh);
-        return { ...staticHeaders, ...(fresh.headers ?? {}) };
+        return { ...staticHeaders, ...lowerCaseNames(fresh.headers ?? {}) };
       }
-    : (): Promise<Headers> => Promise.resolve(staticHeaders);
+    : (): Headers => staticHeaders;
 
   return { server, secure, agent, ownsAgent, headers, basicAuth, tls: direct };
+}
+
+/** A copy of `headers` with lower-case names (HTTP/2's only form; the transport adds its own in lower case too). */
+function lowerCaseNames(headers: Record<string, string | string[]>): Headers {
+  const out: Headers = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
 }
 
 function hasCustomAuth(kc: KubeConfig): boolean {

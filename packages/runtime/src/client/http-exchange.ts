@@ -28,7 +28,12 @@ export interface OpenResponse {
   stalled(): void;
 }
 
-/** HTTP/2 header names are lower-case; connection-level HTTP/1.1 headers do not exist there. */
+/**
+ * One request as an HTTP/2 stream. `headers` have lower-case names (the transport's and the connection's are), so
+ * they are copied as they are behind the pseudo-headers. Per stream: one copy of the headers, three listeners
+ * (`response`, `error`, `close`) until the response arrives, none after it (`readableEnded` tells a complete body).
+ * Node's own `AsyncResource` per request stream (`PendingRequest`) cannot be avoided through its public API.
+ */
 export function openHttp2(
   conn: Http2Connection,
   method: string,
@@ -38,41 +43,42 @@ export function openHttp2(
   signal: AbortSignal | undefined,
   basicAuth: string | undefined,
 ): Promise<OpenResponse> {
-  const h2headers: http2.OutgoingHttpHeaders = { ':method': method, ':path': path };
-  for (const [k, v] of Object.entries(headers)) h2headers[k.toLowerCase()] = v;
+  const h2headers: http2.OutgoingHttpHeaders = Object.assign({ ':method': method, ':path': path }, headers);
   if (basicAuth && h2headers['authorization'] === undefined) h2headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
-  const stream = conn.request(h2headers, { endStream: body === undefined, ...(signal ? { signal } : {}) });
+  const stream = conn.request(h2headers, signal ? { endStream: body === undefined, signal } : { endStream: body === undefined });
   return new Promise<OpenResponse>((resolve, reject) => {
-    let ended = false;
-    stream.once('end', () => (ended = true));
-    let failedOnce = false;
+    let settled = false;
     const failed = (err: Error): void => {
-      if (failedOnce) return; // 'error' is followed by 'close'
-      failedOnce = true;
+      if (settled) return; // 'error' is followed by 'close'
+      settled = true;
+      stream.off('response', answered);
       // No answer before the caller's deadline: the connection may be frozen.
       if (signal?.aborted && isStall(signal.reason)) conn.suspect(`${method} ${path}`);
       reject(err);
     };
-    stream.once('error', failed);
     // A stream can also end without an error: the server reset it or the connection went away (GOAWAY, a killed
     // apiserver). Without a response that is a failed request, never one that waits forever.
     const closed = (): void =>
       failed(Object.assign(new Error(`the apiserver closed the HTTP/2 stream before answering (code ${stream.rstCode ?? 'none'})`), { code: 'ECONNRESET' }));
-    stream.once('close', closed);
-    stream.once('response', (res) => {
+    const answered = (res: http2.IncomingHttpHeaders & http2.IncomingHttpStatusHeader): void => {
+      settled = true;
       stream.off('error', failed);
       stream.off('close', closed);
-      const { ':status': status, ...rest } = res;
+      const status = res[':status'];
+      delete res[':status'];
       resolve({
         statusCode: Number(status ?? 0),
         statusMessage: undefined,
-        headers: rest as http.IncomingHttpHeaders,
+        headers: res as http.IncomingHttpHeaders,
         body: stream,
-        complete: () => ended,
+        complete: () => stream.readableEnded,
         destroy: () => stream.destroy(),
         stalled: () => conn.suspect(`${method} ${path}`),
       });
-    });
+    };
+    stream.once('error', failed);
+    stream.once('close', closed);
+    stream.once('response', answered);
     if (body !== undefined) stream.end(body);
   });
 }

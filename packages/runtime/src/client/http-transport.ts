@@ -3,12 +3,18 @@
  * see `rest-config.ts`) or a client-node `KubeConfig` (resolved once, see `http-connection.ts`). Neither this module
  * nor a `RestConfig` loads `@kubernetes/client-node`.
  *
- * Protocol, as client-go: HTTPS servers reached directly get one multiplexed HTTP/2 connection with a PING health
- * check (`http2-session.ts`: 30 s interval, 15 s timeout), so a connection that goes silent is found and closed
- * within about 45 s and everything on it is retried on a new one. `http://` servers, proxies, servers without HTTP/2
- * (ALPN), `http2: false` and the `DISABLE_HTTP2` environment variable use HTTP/1.1 keep-alive sockets; there a
- * non-watch request whose socket receives nothing for `readIdleTimeoutMs` (45 s) is abandoned and its socket
- * destroyed, never reused.
+ * Engine (`engine`, else `KUBEGEN_HTTP_ENGINE`, else `node-http2`): which implementation carries the requests.
+ * - `node-http2` (the default), as client-go: HTTPS servers reached directly get one multiplexed HTTP/2 connection
+ *   with a PING health check (`http2-session.ts`: 30 s interval, 15 s timeout), so a connection that goes silent is
+ *   found and closed within about 45 s and everything on it — watches included — is retried on a new one. `http://`
+ *   servers, proxies, servers without HTTP/2 (ALPN), `http2: false` and the `DISABLE_HTTP2` environment variable use
+ *   HTTP/1.1 as `node-http1` does.
+ * - `node-http1`: HTTP/1.1 keep-alive sockets of `node:https`, one per request in flight and one per open watch. A
+ *   non-watch request whose socket receives nothing for `readIdleTimeoutMs` (45 s) is abandoned and its socket
+ *   destroyed, never reused. A watch on a frozen socket is found only by the reflector's idle deadline (the watch's
+ *   timeoutSeconds + 30 s: minutes). Costs the least CPU per request (docs/loadtest.md has the figures).
+ * - `undici`: HTTP/1.1 keep-alive connections of the optional `undici` package (`undici-exchange.ts`), with the same
+ *   read-idle timeout and the same watch liveness; servers behind a proxy use `node-http1`.
  *
  * Contract:
  * - `request()` sends one request and resolves with the decoded JSON body (`undefined` for an empty body), or
@@ -31,6 +37,7 @@ import { openConnection, type Connection, type ConnectionOptions } from './http-
 import { HttpWatch, openHttp1, openHttp2, readBody, readStream, type OpenResponse } from './http-exchange.js';
 import { Http2Connection } from './http2-session.js';
 import { JsonListDecoder } from './json-list.js';
+import { UndiciPool } from './undici-exchange.js';
 import { buildRequestUrl, VERB_METHODS } from './request-url.js';
 import { apiErrorFromResponse } from './response-status.js';
 import { recordRestRequest } from './metrics.js';
@@ -55,7 +62,12 @@ export interface TransportOptions {
   fieldManager?: string;
   /** Per-request timeout in milliseconds for non-watch requests (default: none; see the module comment). */
   timeoutMs?: number;
-  /** HTTP/2 for direct HTTPS servers that offer it (default true; `DISABLE_HTTP2` in the environment turns it off). */
+  /**
+   * Which HTTP implementation carries the requests (see the module comment). Default: `KUBEGEN_HTTP_ENGINE` from
+   * the environment, else `node-http2`.
+   */
+  engine?: HttpEngine;
+  /** With the `node-http2` engine: HTTP/2 for direct HTTPS servers that offer it (default true; `DISABLE_HTTP2` turns it off). */
   http2?: boolean;
   /** HTTP/2 health check: PING interval and timeout (default 30 000 / 15 000 ms, client-go's). */
   pingIntervalMs?: number;
@@ -75,6 +87,32 @@ export interface TransportOptions {
 export type { RawRequestInit, RawResponse } from './types.js';
 import type { RawRequestInit, RawResponse } from './types.js';
 
+/**
+ * The HTTP implementations an `HttpTransport` can use: `node-http2` (`node:http2`, HTTP/1.1 where the server has no
+ * HTTP/2), `node-http1` (`node:https` keep-alive sockets) or `undici` (the `undici` package, HTTP/1.1 keep-alive).
+ */
+export type HttpEngine = 'node-http2' | 'node-http1' | 'undici';
+/** Every `HttpEngine`, the default first. */
+export const HTTP_ENGINES: readonly HttpEngine[] = ['node-http2', 'node-http1', 'undici'];
+/**
+ * The engine when neither `TransportOptions.engine` nor `KUBEGEN_HTTP_ENGINE` names one: `node-http2`. `node-http1`
+ * costs less CPU per request, but only HTTP/2's PING finds a frozen watch connection within a minute
+ * (docs/loadtest.md, "HTTP engines").
+ */
+export const DEFAULT_HTTP_ENGINE: HttpEngine = 'node-http2';
+
+/** `opts.engine`, else `KUBEGEN_HTTP_ENGINE`, else the default; throws naming the variable when it is not an engine. */
+export function resolveHttpEngine(engine: HttpEngine | undefined, env: NodeJS.ProcessEnv = process.env): HttpEngine {
+  if (engine !== undefined) {
+    if (!HTTP_ENGINES.includes(engine)) throw new TypeError(`TransportOptions.engine: unknown HTTP engine ${JSON.stringify(engine)} (one of ${HTTP_ENGINES.join(', ')})`);
+    return engine;
+  }
+  const fromEnv = env['KUBEGEN_HTTP_ENGINE'];
+  if (fromEnv === undefined || fromEnv === '') return DEFAULT_HTTP_ENGINE;
+  if (!HTTP_ENGINES.includes(fromEnv as HttpEngine)) throw new TypeError(`KUBEGEN_HTTP_ENGINE: unknown HTTP engine ${JSON.stringify(fromEnv)} (one of ${HTTP_ENGINES.join(', ')})`);
+  return fromEnv as HttpEngine;
+}
+
 const DEFAULT_USER_AGENT = `kubegen (${process.platform}/${process.arch}) node/${process.versions.node}`;
 export const DEFAULT_READ_IDLE_TIMEOUT_MS = 45_000;
 
@@ -88,12 +126,18 @@ export class HttpTransport implements Transport {
   private readonly opts: TransportOptions;
   private readonly throttle: TokenBucket | undefined;
   private connection: Promise<Connection> | undefined;
+  /** `connection` once it resolved: requests take it without waiting for a promise. */
+  private ready: Connection | undefined;
   private h2: Http2Connection | undefined;
+  private undici: Promise<UndiciPool> | undefined;
   private closed = false;
+  /** The HTTP implementation this transport uses ({@link TransportOptions.engine}). */
+  readonly engine: HttpEngine;
 
   constructor(config: RestConfig | KubeConfig, opts: TransportOptions = {}) {
     this.config = config;
     this.opts = opts;
+    this.engine = resolveHttpEngine(opts.engine);
     this.throttle =
       opts.qps !== undefined && opts.qps > 0
         ? new TokenBucket({ qps: opts.qps, ...(opts.burst !== undefined ? { burst: opts.burst } : {}), ...(opts.throttleClock ? { clock: opts.throttleClock } : {}) })
@@ -182,6 +226,10 @@ export class HttpTransport implements Transport {
   close(): void {
     this.closed = true;
     this.h2?.close();
+    void this.undici?.then(
+      (p) => p.close(),
+      () => undefined,
+    );
     void this.connection?.then(
       (c) => {
         if (c.ownsAgent) c.agent.destroy();
@@ -197,9 +245,14 @@ export class HttpTransport implements Transport {
       if (this.opts.tokenFileCheckIntervalMs !== undefined) connOpts.tokenFileCheckIntervalMs = this.opts.tokenFileCheckIntervalMs;
       const pending = openConnection(this.config, connOpts);
       // A failed setup (e.g. an exec plugin error) is retried on the next request.
-      pending.catch(() => {
-        if (this.connection === pending) this.connection = undefined;
-      });
+      pending.then(
+        (c) => {
+          if (this.connection === pending) this.ready = c;
+        },
+        () => {
+          if (this.connection === pending) this.connection = undefined;
+        },
+      );
       this.connection = pending;
     }
     return this.connection;
@@ -213,18 +266,17 @@ export class HttpTransport implements Transport {
   ): Promise<OpenResponse> {
     if (this.closed) throw new Error('HttpTransport is closed');
     init.signal?.throwIfAborted();
-    const conn = await this.connect();
+    const conn = this.ready ?? (await this.connect());
     if (this.throttle) await this.throttle.acquire(init.signal);
-    const auth = await conn.headers();
-    const headers: Record<string, string | string[] | number> = {
-      ...auth,
-      Accept: init.accept ?? 'application/json',
-      'User-Agent': this.opts.userAgent ?? DEFAULT_USER_AGENT,
-    };
+    const auth = conn.headers();
+    // Names in lower case, as HTTP/2 sends them and the connection's are: the HTTP/2 engine copies them as they are.
+    const headers: Record<string, string | string[] | number> = Object.assign({}, auth instanceof Promise ? await auth : auth);
+    headers['accept'] = init.accept ?? 'application/json';
+    headers['user-agent'] = this.opts.userAgent ?? DEFAULT_USER_AGENT;
     const body = typeof init.body === 'string' ? Buffer.from(init.body, 'utf8') : init.body;
     if (body !== undefined) {
-      headers['Content-Type'] = init.contentType ?? 'application/json';
-      headers['Content-Length'] = body.length;
+      headers['content-type'] = init.contentType ?? 'application/json';
+      headers['content-length'] = body.length;
     }
     const full = conn.server.pathname === '/' ? path : conn.server.pathname + path;
     const started = performance.now();
@@ -248,7 +300,10 @@ export class HttpTransport implements Transport {
     signal: AbortSignal | undefined,
     watch: boolean,
   ): Promise<OpenResponse> {
-    const h2 = this.http2For(conn);
+    const readIdle = watch ? undefined : (this.opts.readIdleTimeoutMs ?? DEFAULT_READ_IDLE_TIMEOUT_MS);
+    // Through a proxy (an agent from client-node) undici has no way in: those go over node:https.
+    if (this.engine === 'undici' && conn.ownsAgent) return (await this.undiciFor(conn)).open(method, full, headers, body, signal, readIdle);
+    const h2 = this.engine === 'node-http2' ? this.http2For(conn) : undefined;
     if (h2) {
       try {
         return await openHttp2(h2, method, full, headers, body, signal, conn.basicAuth);
@@ -258,7 +313,19 @@ export class HttpTransport implements Transport {
         (this.opts.logger ?? getLogger()).debug('apiserver does not offer HTTP/2; using HTTP/1.1');
       }
     }
-    return openHttp1(conn, method, full, headers, body, signal, watch ? undefined : (this.opts.readIdleTimeoutMs ?? DEFAULT_READ_IDLE_TIMEOUT_MS), watch);
+    return openHttp1(conn, method, full, headers, body, signal, readIdle, watch);
+  }
+
+  /** The undici pool for `conn`, loading undici the first time. A failed load is retried on the next request. */
+  private undiciFor(conn: Connection): Promise<UndiciPool> {
+    if (!this.undici) {
+      const pending = UndiciPool.open(conn, { maxSockets: this.opts.maxSockets });
+      pending.catch(() => {
+        if (this.undici === pending) this.undici = undefined;
+      });
+      this.undici = pending;
+    }
+    return this.undici;
   }
 
   /** The HTTP/2 connection for `conn`, or undefined when HTTP/1.1 is to be used (see the module comment). */

@@ -1,0 +1,104 @@
+/**
+ * The TypeScript vs Go sample-controller comparison of `bench:sample-controller` and `bench:scale`: N Foos converged
+ * by the TypeScript controller once per HTTP engine (`KUBEGEN_HTTP_ENGINE`) and by the Go one (sample-controller-fast),
+ * `runs` rounds, the order alternating from round to round (A B C, C B A, …), each run a fresh process on fresh Foos
+ * (bench/support/sample-controller-run.ts). Prints per controller the medians of convergence seconds, CPU seconds and
+ * peak RSS with their spread and the load averages, the ratios kubegen/go for every engine, the line
+ * `ratio kubegen/go: time T, CPU C, RSS R` for the default engine, and issue 14's goals judged on it.
+ */
+import { DEFAULT_HTTP_ENGINE, type HttpEngine } from '@kubegen/runtime/internal/client/http-transport.js';
+import type { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { measureController, scaffoldNodeSettings, spawnGoController, spawnKubegenController, type ControllerResult, type NodeSettings } from './sample-controller-run.js';
+import { alternate, median, spread } from './stats.js';
+
+export interface CompareOptions {
+  /** Rounds; every controller runs once per round. Default 3. */
+  runs?: number;
+  /** The TypeScript controller's HTTP engines, each a controller of its own. Default: the default engine alone. */
+  engines?: readonly HttpEngine[];
+  /** How the TypeScript controller's `node` runs (default: the scaffold's settings). */
+  node?: NodeSettings;
+}
+
+/** The medians of one controller's runs. */
+export interface ControllerMedians {
+  label: string;
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMB: number;
+  runs: ControllerResult[];
+}
+
+const GO = 'go';
+
+function medians(label: string, runs: ControllerResult[]): ControllerMedians {
+  return {
+    label,
+    seconds: median(runs.map((r) => r.seconds)),
+    cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
+    peakRssMB: median(runs.map((r) => r.peakRssMB)),
+    runs,
+  };
+}
+
+function row(m: ControllerMedians): string {
+  const f = (xs: number[], digits: number, width: number): string => `${median(xs).toFixed(digits).padStart(width)} ${spread(xs, digits).padEnd(13)}`;
+  const { runs } = m;
+  return (
+    `${m.label.padEnd(30)} ${f(runs.map((r) => r.seconds), 2, 6)} ${f(runs.map((r) => r.cpuSeconds), 2, 6)} ${f(runs.map((r) => r.peakRssMB), 1, 6)} ` +
+    runs.map((r) => r.loadAvg.toFixed(1)).join(' ')
+  );
+}
+
+/** `ratio <label>/go: time T, CPU C, RSS R` of the medians. */
+function ratioLine(label: string, ours: ControllerMedians, go: ControllerMedians): string {
+  return `ratio ${label}/go: time ${(ours.seconds / go.seconds).toFixed(2)}, CPU ${(ours.cpuSeconds / go.cpuSeconds).toFixed(2)}, RSS ${(ours.peakRssMB / go.peakRssMB).toFixed(2)}`;
+}
+
+/**
+ * Runs the comparison (see the module comment) and returns the medians per kubegen engine and of the Go controller.
+ * The default engine is measured even when `engines` leaves it out: the goals are judged on it.
+ */
+export async function compareSampleControllers(
+  env: Envtest,
+  n: number,
+  workers: number,
+  goBinary: string,
+  opts: CompareOptions = {},
+): Promise<{ ours: Map<HttpEngine, ControllerMedians>; go: ControllerMedians }> {
+  const runs = opts.runs ?? 3;
+  const node = opts.node ?? scaffoldNodeSettings();
+  const engines = [DEFAULT_HTTP_ENGINE, ...(opts.engines ?? []).filter((e) => e !== DEFAULT_HTTP_ENGINE)];
+  const names = [...engines, GO];
+  const results = new Map<string, ControllerResult[]>(names.map((name) => [name, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const name of alternate(names, i)) {
+      const r =
+        name === GO
+          ? await measureController(GO, env, n, () => spawnGoController(goBinary, env, workers))
+          : await measureController(`kubegen-${name}`, env, n, (ns) =>
+              spawnKubegenController(env, ns, workers, [], { ...node, env: { ...node.env, KUBEGEN_HTTP_ENGINE: name } }),
+            );
+      process.stderr.write(`  round ${i + 1}: ${r.name} ${r.seconds.toFixed(2)} s, ${r.cpuSeconds.toFixed(2)} CPU-s, ${r.peakRssMB.toFixed(1)} MB, load ${r.loadAvg.toFixed(2)}\n`);
+      results.get(name)!.push(r);
+    }
+  }
+  const ours = new Map<HttpEngine, ControllerMedians>(
+    engines.map((e) => [e, medians(`kubegen ${e}${e === DEFAULT_HTTP_ENGINE ? ' (default)' : ''}`, results.get(e)!)]),
+  );
+  const go = medians('sample-controller-fast (Go)', results.get(GO)!);
+  console.log(`sample-controller: ${n} Foos, ${workers} workers, ${runs} run(s) each, order alternating; kubegen ran with ${node.label}`);
+  console.log(`${'controller (medians)'.padEnd(30)} ${'seconds [min–max]'.padEnd(20)} ${'CPU-s [min–max]'.padEnd(20)} ${'peak RSS MB'.padEnd(20)} load avg (1 min) per run`);
+  for (const m of [...ours.values(), go]) console.log(row(m));
+  for (const [e, m] of ours) if (e !== DEFAULT_HTTP_ENGINE) console.log(ratioLine(`kubegen[${e}]`, m, go));
+  const def = ours.get(DEFAULT_HTTP_ENGINE)!;
+  console.log(ratioLine('kubegen', def, go));
+  const time = def.seconds / go.seconds;
+  const cpu = def.cpuSeconds / go.cpuSeconds;
+  const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+  console.log(
+    `goals (default engine ${DEFAULT_HTTP_ENGINE}): converge ratio <= 1.0 ${met(time <= 1)}; CPU <= Go's ${met(cpu <= 1)}; ` +
+      `RSS <= 70 MB per 1,000 Foos ${met(def.peakRssMB <= 70 * Math.max(1, n / 1000))}`,
+  );
+  return { ours, go };
+}
