@@ -288,6 +288,9 @@ export {
 export type {
   AdmissionHandler, AdmissionRequest, AdmissionResponse, Defaulter, Validator, Warnings,
 } from './webhook/admission.js';
+/** Runs a CRD's own validation (schema and CEL rules) in a validating webhook, for apiservers older than its rules. */
+export { crdValidationWebhook } from './webhook/crd-validation.js';
+export type { CrdValidationWebhookOptions } from './webhook/crd-validation.js';
 export { ConversionHandler, conversionWebhook } from './webhook/conversion.js';
 export type { ConversionOptions, ConversionRequest, ConversionResponse, SpokeConversion } from './webhook/conversion.js';
 export { generateCertificateSet, generateClientCertificate, generateServingCertificate, writeServingCertificate } from './certs/self-signed.js';

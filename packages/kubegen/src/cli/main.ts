@@ -12,6 +12,7 @@ import type { ScaffoldResult } from '../scaffold/index.js';
 import { addLoadtestCommand } from './loadtest-command.js';
 import { addDeleteCommand } from './delete-api-command.js';
 import { addDevCommand } from './dev-command.js';
+import { addValidateCommand } from './validate-command.js';
 import { formatScaffoldResult } from './scaffold-report.js';
 import { defaultPipeline } from './pipeline.js';
 import { editDistance, formatUnknownOptions, parseBool, unknownOptions } from './suggest.js';
@@ -111,6 +112,7 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
   addLoadtestCommand(program, io, (code) => (exitCode = code));
   addDeleteCommand(program, io, (code) => (exitCode = code));
   addDevCommand(program, io, (code) => (exitCode = code));
+  addValidateCommand(program, io, (code) => (exitCode = code));
   return { program, exitCode: () => exitCode };
 }
 

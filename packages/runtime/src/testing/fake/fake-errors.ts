@@ -9,7 +9,8 @@ import { groupKindOf, groupResourceOf } from './fake-resource.js';
 
 /** One invalid field, as in a 422's `details.causes`. */
 export interface FieldCause {
-  type: 'FieldValueInvalid' | 'FieldValueRequired' | 'FieldValueForbidden' | 'FieldValueNotSupported';
+  /** The cause type (`FieldValueInvalid`, `FieldValueRequired`, … as `field.ErrorType`). */
+  type: string;
   field: string;
   message: string;
 }

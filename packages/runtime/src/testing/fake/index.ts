@@ -8,6 +8,8 @@ export * from './fake-transport.js';
 export * from './fake-actions.js';
 export type { FakeResource, FakeScaleSpec } from './fake-resource.js';
 export { fakeResourcesFromCrd, fakeResourcesFromCrds } from './fake-crd.js';
+export { crdValidation, newFakeTransportFromCrds } from './fake-validation.js';
+export type { FakeFromCrdsOptions, TrackerValidation } from './fake-validation.js';
 export type { FakeDiscoveryFormat } from './fake-discovery.js';
 export { FakeWatch } from './fake-watch.js';
 export { FakeListerWatcher } from './fake-lister-watcher.js';

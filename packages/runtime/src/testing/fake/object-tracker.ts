@@ -42,6 +42,7 @@ import { paginate, selectionPredicate } from './fake-selection.js';
 import type { SelectionOptions } from './fake-selection.js';
 import { applyPatchDocument } from './fake-patch.js';
 import { keepManagedFields, serverSideApply } from './fake-apply.js';
+import type { TrackerValidation } from './fake-validation.js';
 import { openTrackerWatch } from './fake-tracker-watch.js';
 import type { TrackerWatchOptions } from './fake-tracker-watch.js';
 
@@ -55,6 +56,8 @@ export interface ObjectTrackerOptions {
   watchHistorySize?: number;
   /** UID generator (default `crypto.randomUUID`). */
   newUID?: () => string;
+  /** Schema validation of writes (see `crdValidation`); also settable later as `tracker.validation`. */
+  validation?: TrackerValidation;
 }
 
 /** Options of the tracker's writing calls (create, update, patch, delete): `dryRun`. */
@@ -98,8 +101,11 @@ export class ObjectTracker {
   private readonly clock: Pick<Clock, 'now'>;
   private readonly newUID: () => string;
   private rv = 0;
+  /** Validates writes of the resources it knows as the apiserver would (pruning, defaults, schema, CEL); unset: none. */
+  validation: TrackerValidation | undefined;
 
   constructor(opts: ObjectTrackerOptions = {}) {
+    this.validation = opts.validation;
     this.clock = opts.clock ?? { now: () => Date.now() };
     this.newUID = opts.newUID ?? randomUUID;
     this.hub = new ChangeHub(opts.watchHistorySize ?? 1000);
@@ -198,8 +204,8 @@ export class ObjectTracker {
 
   create(r: ResourceInfo, namespace: string | undefined, input: KubeObject, opts: TrackerWriteOptions = {}): KubeObject {
     const res = this.served(r);
-    const obj = this.decodeBody(input);
-    const meta = (obj.metadata ??= {});
+    let obj = this.decodeBody(input);
+    let meta = (obj.metadata ??= {});
     this.placeInNamespace(res, meta, namespace);
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     const store = this.store(res);
@@ -207,11 +213,14 @@ export class ObjectTracker {
       meta.name = generateName(meta.generateName);
       for (let i = 0; i < 8 && store.has(objectKey(meta.namespace, meta.name)); i++) meta.name = generateName(meta.generateName);
     }
-    const causes = validateObjectMeta(res, meta);
-    if (causes.length > 0) throw invalid(res, meta.name ?? '', causes);
-    if (store.has(objectKey(meta.namespace, meta.name!))) throw alreadyExists(res, meta.name!);
     obj.apiVersion = apiVersionOf(res);
     obj.kind = res.kind;
+    const checked = this.validation?.validate(res, 'create', obj, undefined);
+    if (checked) obj = checked.object;
+    const causes = checked ? checked.causes : validateObjectMeta(res, meta);
+    if (causes.length > 0) throw invalid(res, meta.name ?? '', causes);
+    if (store.has(objectKey(meta.namespace, meta.name!))) throw alreadyExists(res, meta.name!);
+    meta = (obj.metadata ??= {});
     meta.uid = this.newUID();
     meta.creationTimestamp = rfc3339(this.clock.now());
     meta.generation = 1;
@@ -386,7 +395,9 @@ export class ObjectTracker {
     }
     if (managedFields) next.metadata!.managedFields = managedFields;
     next.metadata!.resourceVersion = stored.resourceVersion;
-    const causes = validateObjectMeta(res, next.metadata!);
+    const checked = this.validation?.validate(res, mode === 'status' ? 'status' : 'update', next, existing);
+    if (checked) next = checked.object;
+    const causes = checked ? checked.causes : validateObjectMeta(res, next.metadata!);
     if (stored.deletionTimestamp) {
       const added = addedFinalizers(existing, next);
       if (added.length > 0) {
