@@ -53,8 +53,10 @@ export async function sampleValidator(kv: KindVersion): Promise<SampleValidator>
   });
 }
 
-type Token = string | number;
-type Edit = { path: Token[]; value?: unknown; remove?: boolean };
+/** A segment of a path into an object: a property or map key, or a list index. */
+export type Token = string | number;
+/** Sets (or, with `remove`, deletes) the value at `path`. */
+export type Edit = { path: Token[]; value?: unknown; remove?: boolean };
 type Err = { path: string; reason: string; detail: string; message: string };
 
 const MAX_ROUNDS = 24;
@@ -122,7 +124,7 @@ function checkSample(kv: KindVersion, obj: Record<string, unknown>, validator: S
 const unknownField = (f: string): Err => ({ path: f, reason: 'FieldValueInvalid', detail: 'unknown field', message: `unknown field "${f}"` });
 
 /** A node with the rule an error names: the node's path in the object, its schema, its value. */
-interface RuleTarget {
+export interface RuleTarget {
   path: Token[];
   schema: JSONSchemaProps;
   self: unknown;
@@ -176,8 +178,8 @@ function literal(text: string): unknown {
   return Number(t);
 }
 
-/** The edits worth trying for `target`'s rule, in the order they are tried. */
-function candidateEdits(target: RuleTarget, valueOf: (s: JSONSchemaProps, name: string) => unknown): Edit[] {
+/** The edits worth trying for `target`'s rule, in the order they are tried (also what breaks a rule that holds). */
+export function candidateEdits(target: RuleTarget, valueOf: (s: JSONSchemaProps, name: string) => unknown): Edit[] {
   const { rule, schema, self, path } = target;
   const text = rule.rule;
   const edits: Edit[] = [];
@@ -229,7 +231,8 @@ function candidateEdits(target: RuleTarget, valueOf: (s: JSONSchemaProps, name: 
   return edits;
 }
 
-function applyEdit(obj: Record<string, unknown>, e: Edit): void {
+/** Applies `e` to `obj` in place (nothing when a parent on the path is missing). */
+export function applyEdit(obj: Record<string, unknown>, e: Edit): void {
   if (e.path.length === 0) return;
   let parent: unknown = obj;
   for (const t of e.path.slice(0, -1)) {
