@@ -169,3 +169,51 @@ describe('the TypeScript CEL layer agrees with the CRD apiserver 1.36 (envtest c
     assertSame(local, await serverCauses(probes.update(changed)));
   });
 });
+
+/** Rules the server refuses at install time, each alone on the spec of its own CRD. */
+const BAD_RULES: { rule: string; messageExpression?: string; fieldPath?: string; syntaxError?: true }[] = [
+  { rule: 'self.nope == 1' },
+  { rule: 'nosuch(self.s)' },
+  { rule: "self.s.size() == 'x'" },
+  { rule: 'self.s' },
+  { rule: "[1, 'a'].size() == 2" },
+  { rule: "self.s.matches('(')" },
+  { rule: "self.s.find('(') == ''" },
+  { rule: "duration('1x') > duration('1s')" },
+  { rule: 'true', messageExpression: '1' },
+  { rule: 'true', fieldPath: '.nope' },
+  // @bufbuild/cel's parser words syntax errors its own way: only the field and the prefix are compared.
+  { rule: 'self.s ==', syntaxError: true },
+];
+
+describe('the TypeScript CEL layer refuses the rules the CRD apiserver 1.36 refuses, with its messages', () => {
+  let env: TestEnv;
+  before(async () => {
+    env = await sharedEnv({ profile: 'crd-only' });
+  });
+  after(async () => {
+    await env?.release();
+  });
+
+  for (const [i, { syntaxError, ...bad }] of BAD_RULES.entries()) {
+    it(`refuses ${JSON.stringify(bad)}`, async () => {
+      const spec: StructuralSchema = { type: 'object', properties: { s: str() }, 'x-kubernetes-validations': [bad] };
+      const local = compileRules(spec).compileErrors;
+      assert.equal(local.length, 1, JSON.stringify(local));
+      const crd = structuredClone(CRD) as CrdObject & { spec: { versions: { schema: unknown }[]; names: Record<string, string> } };
+      crd.metadata = { name: `bads${i}.celdiff.kubegen.dev` };
+      crd.spec.names = { kind: `Bad${i}`, plural: `bads${i}`, singular: `bad${i}`, listKind: `Bad${i}List` };
+      crd.spec.versions[0]!.schema = { openAPIV3Schema: { type: 'object', properties: { spec } } };
+      const err = await installCrds(env.transport, [crd], 30_000).then(
+        () => assert.fail('the server installed the CRD'),
+        (e: unknown) => e as ApiError,
+      );
+      const field = `spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].${local[0]!.field ?? 'rule'}`;
+      const causes = (err.status?.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+      assert.ok(
+        causes.some((c) => c.startsWith(field) && c.includes(syntaxError ? 'compilation failed: ERROR: <input>:1:' : local[0]!.message)),
+        `local ${field}: ${local[0]!.message}\nserver:\n${causes.join('\n')}`,
+      );
+    });
+  }
+});

@@ -80,6 +80,13 @@ test('transition rules run only on update, unless optionalOldSelf', () => {
   assert.deepEqual(messages(node, { s: 'b' }), ['created not new']);
   assert.deepEqual(messages(node, { s: 'b' }, { s: 'a' }), ['immutable']);
   assert.deepEqual(messages(node, { s: 'b' }, { s: 'b' }), ['was not a']);
+  // The server evaluates messageExpression with the plain activation: oldSelf is the bare old value there.
+  const quirk = obj({ s: { type: 'string' } }, [
+    { rule: "oldSelf.hasValue() && oldSelf.value().s == 'a'", optionalOldSelf: true, message: 'fallback', messageExpression: "'was ' + oldSelf.value().s" },
+    { rule: "oldSelf.hasValue() && oldSelf.value().s == 'a'", optionalOldSelf: true, message: 'fallback', messageExpression: "'self is ' + self.s" },
+  ]);
+  assert.deepEqual(messages(quirk, { s: 'b' }, { s: 'b' }), ['fallback', 'self is b']);
+  assert.deepEqual(messages(quirk, { s: 'b' }), ['fallback', 'self is b']);
 });
 
 test('runtime errors are reported with the server wording and flagged', () => {
@@ -110,6 +117,24 @@ test('rules that the apiserver refuses do not compile, with cel-go wording', () 
   assert.match(errs[2]!.message, /undeclared reference to 'nosuch'/);
   assert.match(errs[3]!.message, /found no matching overload for '_==_' applied to '\(int, string\)'/);
   assert.match(errs[5]!.message, /undeclared reference to 'oops'/);
+});
+
+test('literal checks the apiserver enables: homogeneous aggregates, regex, duration and timestamp literals', () => {
+  const node = obj({ a: { type: 'string' } }, [
+    { rule: "[1, 'a'].size() == 2" },
+    { rule: "{'a': 1, 'b': 'x'}.size() == 2" },
+    { rule: "self.a.matches('(')" },
+    { rule: "duration('1x') > duration('1s')" },
+    { rule: "timestamp('yesterday') > timestamp('2020-01-01T00:00:00Z')" },
+    { rule: "'%s is %d'.format(['a', 1]) == 'a is 1' && self.a.matches('^[a-z]+$') && duration('1h30m') > duration('1s')" },
+  ]);
+  const errs = compileRules(node).compileErrors;
+  assert.deepEqual(errs.map((e) => e.index), [0, 1, 2, 3, 4]);
+  assert.match(errs[0]!.message, /ERROR: <input>:1:5: expected type 'int' but found 'string'/);
+  assert.match(errs[1]!.message, /expected type 'int' but found 'string'/);
+  assert.match(errs[2]!.message, /invalid matches argument/);
+  assert.match(errs[3]!.message, /invalid duration argument/);
+  assert.match(errs[4]!.message, /invalid timestamp argument/);
 });
 
 test('the root of a resource and embedded resources see apiVersion, kind, metadata.name and generateName only', () => {
@@ -167,7 +192,7 @@ test('set and map lists compare ignoring order and concatenate as union and keye
       { rule: 'self == oldSelf', message: 'object changed' },
       { rule: 'self.a == oldSelf.a', message: 'atomic changed' },
       { rule: "self.s + ['x', 'a'] == ['a', 'b', 'x']", message: 'union' },
-      { rule: "(self.m + [{'name': 'p', 'v': 9}]).map(e, e.v) == [9, 2]", message: 'merge' },
+      { rule: "(self.m + [{'name': 'p', 'v': dyn(9)}]).map(e, e.v) == [9, 2]", message: 'merge' },
     ],
   );
   const old = { s: ['a', 'b'], m: [{ name: 'p', v: 1 }, { name: 'q', v: 2 }], a: ['x', 'y'] };
@@ -213,4 +238,21 @@ test('fieldPath is checked against the schema and normalized; the other fields a
       [8, 'messageExpression', 'messageExpression must evaluate to a string'],
     ],
   );
+});
+
+test('optional syntax: x.?field and x[?key], on optionalOldSelf and on plain values', () => {
+  const node = obj(
+    { s: { type: 'string' }, m: { type: 'object', additionalProperties: { type: 'integer' } }, l: { type: 'array', items: { type: 'string' } } },
+    [
+      { rule: "oldSelf.?s.orValue('') == '' || self.s == oldSelf.?s.value()", message: 's may only be set once', optionalOldSelf: true },
+      { rule: "self.m[?'a'].orValue(0) < 10 && self.l[?5].orValue('x') == 'x' && !self.?s.hasValue() == !has(self.s)", message: 'optional index' },
+      { rule: "self.s.matches('^[a-z.?]*$') && 'a.?b' != ''", message: 'strings keep their .? and [?' },
+      { rule: "self.?m.a.orValue(0) == self.?m.optMap(x, x[?'a'].orValue(0)).orValue(0)", message: 'chaining and optMap' },
+      { rule: "oldSelf.?m.optFlatMap(x, x[?'a']).orValue(1) > 0", message: 'optFlatMap', optionalOldSelf: true },
+    ],
+  );
+  assert.deepEqual(messages(node, { s: 'a', m: { a: 1 }, l: [] }), []);
+  assert.deepEqual(messages(node, { s: 'a', m: {}, l: [] }, { m: {} }), []);
+  assert.deepEqual(messages(node, { s: 'b', m: { a: 11 }, l: [] }, { s: 'a', m: { a: 0 } }), ['s may only be set once', 'optional index', 'optFlatMap']);
+  assert.match(compileRules(obj({ s: { type: 'string' } }, [{ rule: 'self.?nope.hasValue()' }])).compileErrors[0]!.message, /undefined field 'nope'/);
 });

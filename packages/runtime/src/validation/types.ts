@@ -64,7 +64,10 @@ export interface RuleViolation {
    */
   fieldPath: string;
   reason: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
-  /** The server's detail text: `message`, or `messageExpression`'s result, or `failed rule: <rule>`. */
+  /**
+   * The server's detail text: `message`, or `messageExpression`'s result, or `failed rule: <rule>`; '' for
+   * `FieldValueDuplicate` (the server's Duplicate error carries no detail: `Duplicate value: <value>`).
+   */
   message: string;
   /** The rule text, for reports. */
   rule: string;

@@ -5,13 +5,20 @@
  * wording (`undefined field 'x'`, `undeclared reference to 'x' (in container '')`, `found no matching overload for
  * ...`). Where a type is `dyn` (int-or-string, comprehension accumulators it cannot infer) it accepts, as cel-go does.
  */
-import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import { create } from '@bufbuild/protobuf';
+import { ExprSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import {
-  type CelT, DYN, BOOL, INT, UINT, DOUBLE, STRING, BYTES, NULL, TIMESTAMP, DURATION, TYPE, listOf, mapOf,
-  assignable, typeName,
+  type CelT, DYN, BOOL, INT, TIMESTAMP, DURATION, TYPE, listOf, mapOf,
+  assignable, typeName, optionalOf,
 } from './decl.js';
 import type { Signature } from './signatures.js';
 import { hasSemanticList, type SemanticOp } from './semantic-lists.js';
+import { NUMERIC, comparableForEquality, constType, isScalar, orderable, qualifiedName, sameType } from './checker-types.js';
+import { parseDateTime, parseGoDuration } from './time.js';
+import { RE2JS } from 're2js';
+import { succeeds } from './library/shared.js';
+
+const isRe2 = (pattern: string): boolean => succeeds(() => RE2JS.compile(pattern));
 
 export interface CheckIssue {
   /** Offset into the source of the expression the issue is about. */
@@ -28,19 +35,26 @@ const QUALIFIED_TYPES = new Set([
   'google.protobuf.Timestamp', 'google.protobuf.Duration',
 ]);
 
-const NUMERIC = new Set(['int', 'uint', 'double']);
 
 export class Checker {
   readonly issues: CheckIssue[] = [];
+  /**
+   * Errors cel-go reports when it builds the program rather than when it checks it: a constant pattern of `find` or
+   * `findAll` that is not RE2 (k8s compiles those patterns up front).
+   */
+  readonly instantiationErrors: string[] = [];
   /** Operators whose left operand holds set/map lists: evaluated with the apiserver's list semantics. */
   readonly semanticOps: SemanticOp[] = [];
   private readonly scopes: Map<string, CelT>[] = [];
   private readonly byName = new Map<string, Signature[]>();
+  private inFormat = 0;
 
   constructor(
     private readonly vars: ReadonlyMap<string, CelT>,
     signatures: readonly Signature[],
     private readonly positions: Record<string, number>,
+    /** The expression's text, to place issues where cel-go does; without it, where `@bufbuild/cel` does. */
+    private readonly source?: string,
   ) {
     for (const s of signatures) {
       const list = this.byName.get(s.name) ?? [];
@@ -62,6 +76,12 @@ export class Checker {
         const operand = k.value.operand;
         if (!operand) return DYN;
         const t = this.check(operand);
+        if (t.kind === 'optional' && !k.value.testOnly) {
+          // Selecting on an optional chains: `x.?a.b` is `x.?a.?b`, and so evaluates as an optional select.
+          const name = create(ExprSchema, { id: e.id, exprKind: { case: 'constExpr', value: { constantKind: { case: 'stringValue', value: k.value.field } } as never } });
+          e.exprKind = { case: 'callExpr', value: { function: '@optSelect', args: [operand, name] } as never };
+          return optionalOf(this.select(e, t.inner, k.value.field));
+        }
         const field = this.select(e, t, k.value.field);
         return k.value.testOnly ? BOOL : field;
       }
@@ -69,15 +89,26 @@ export class Checker {
         return this.call(e, k.value.function, k.value.target, k.value.args);
       case 'listExpr': {
         const elems = k.value.elements.map((x) => this.check(x));
+        this.homogeneous(k.value.elements, elems);
         return listOf(this.join(elems));
       }
       case 'structExpr': {
         const keys: CelT[] = [];
         const values: CelT[] = [];
+        const keyExprs: Expr[] = [];
+        const valueExprs: Expr[] = [];
         for (const entry of k.value.entries) {
-          if (entry.keyKind.case === 'mapKey') keys.push(this.check(entry.keyKind.value));
-          if (entry.value) values.push(this.check(entry.value));
+          if (entry.keyKind.case === 'mapKey') {
+            keyExprs.push(entry.keyKind.value);
+            keys.push(this.check(entry.keyKind.value));
+          }
+          if (entry.value) {
+            valueExprs.push(entry.value);
+            values.push(this.check(entry.value));
+          }
         }
+        this.homogeneous(keyExprs, keys);
+        this.homogeneous(valueExprs, values);
         return k.value.messageName ? DYN : mapOf(this.join(keys), this.join(values));
       }
       case 'comprehensionExpr':
@@ -145,6 +176,71 @@ export class Checker {
   }
 
   private call(e: Expr, fn: string, target: Expr | undefined, argExprs: Expr[]): CelT {
+    // `format` takes mixed lists ('%s %d'.format(['a', 1])): the homogeneity check skips its arguments.
+    if (fn === 'format') this.inFormat++;
+    try {
+      return this.callTyped(e, fn, target, argExprs);
+    } finally {
+      if (fn === 'format') this.inFormat--;
+      this.validateLiteral(fn, target, argExprs);
+    }
+  }
+
+  /** `x.?f` (`@optSelect`) and `x[?k]` (`@optIndex`): optional of the element's type; `x` may itself be optional. */
+  private optionalAccess(e: Expr, fn: string, argExprs: Expr[]): CelT {
+    let t = argExprs[0] ? this.check(argExprs[0]) : DYN;
+    if (t.kind === 'optional') t = t.inner;
+    const key = argExprs[1];
+    if (fn === '@optSelect') {
+      const k = key?.exprKind;
+      const name = k?.case === 'constExpr' && k.value.constantKind.case === 'stringValue' ? k.value.constantKind.value : '';
+      return optionalOf(this.select(e, t, name));
+    }
+    const kt = key ? this.check(key) : DYN;
+    if (t.kind === 'list') return optionalOf(t.elem);
+    if (t.kind === 'map') {
+      if (assignable(t.key, kt)) return optionalOf(t.value);
+      this.issue(e, `found no matching overload for '_[?_]' applied to '(${typeName(t)}, ${typeName(kt)})'`);
+      return DYN;
+    }
+    return optionalOf(DYN);
+  }
+
+  /**
+   * cel-go's ValidateHomogeneousAggregateLiterals: every entry of a list or map literal has the first one's type. Where
+   * this checker only knows `dyn` it cannot tell, and accepts (cel-go, knowing more, may refuse).
+   */
+  private homogeneous(exprs: Expr[], types: CelT[]): void {
+    if (this.inFormat > 0 || types.length === 0 || types.some((t) => t.kind === 'dyn')) return;
+    const first = types[0]!;
+    const i = types.findIndex((t) => !sameType(t, first));
+    if (i >= 0) this.issue(exprs[i]!, `expected type '${typeName(first)}' but found '${typeName(types[i]!)}'`);
+  }
+
+  /** cel-go's ValidateDurationLiterals, ValidateTimestampLiterals and ValidateRegexLiterals. */
+  private validateLiteral(fn: string, target: Expr | undefined, args: Expr[]): void {
+    if ((fn === 'find' || fn === 'findAll') && target) {
+      const p = args[0];
+      if (p?.exprKind.case === 'constExpr' && p.exprKind.value.constantKind.case === 'stringValue') {
+        const pattern = p.exprKind.value.constantKind.value;
+        try {
+          RE2JS.compile(pattern);
+        } catch (e) {
+          const msg = (e as Error).message;
+          this.instantiationErrors.push(msg.startsWith('error parsing regexp: ') ? msg : `error parsing regexp: ${msg}`);
+        }
+      }
+      return;
+    }
+    const lit = fn === 'matches' ? (target ? args[0] : args[1]) : (fn === 'duration' || fn === 'timestamp') && !target ? args[0] : undefined;
+    if (!lit || lit.exprKind.case !== 'constExpr' || lit.exprKind.value.constantKind.case !== 'stringValue') return;
+    const text = lit.exprKind.value.constantKind.value;
+    const valid = fn === 'matches' ? isRe2(text) : fn === 'duration' ? parseGoDuration(text) !== undefined : parseDateTime(text) !== undefined;
+    if (!valid) this.issue(lit, `invalid ${fn} argument`);
+  }
+
+  private callTyped(e: Expr, fn: string, target: Expr | undefined, argExprs: Expr[]): CelT {
+    if (fn === '@optSelect' || fn === '@optIndex') return this.optionalAccess(e, fn, argExprs);
     const qualified = target ? qualifiedName(target) : undefined;
     if (qualified !== undefined && !this.isVariable(qualified.split('.')[0]!) && this.byName.has(`${qualified}.${fn}`)) {
       return this.overload(e, `${qualified}.${fn}`, undefined, argExprs.map((a) => this.check(a)));
@@ -214,6 +310,12 @@ export class Checker {
         return assignable(b, c) ? b : bad();
       }
       case '_[_]':
+        if (a.kind === 'optional') {
+          // Indexing an optional chains, as selecting does.
+          if (e.exprKind.case === 'callExpr') e.exprKind.value.function = '@optIndex';
+          const inner = a.inner;
+          return optionalOf(inner.kind === 'list' ? inner.elem : inner.kind === 'map' ? inner.value : DYN);
+        }
         if (a.kind === 'list') return assignable(INT, b) || b.kind === 'scalar' && NUMERIC.has(b.name) ? a.elem : bad();
         if (a.kind === 'map') return assignable(a.key, b) ? a.value : bad();
         return a.kind === 'dyn' ? DYN : bad();
@@ -262,58 +364,22 @@ export class Checker {
   }
 
   private issue(e: Expr, message: string): void {
-    this.issues.push({ offset: this.positions[String(e.id)] ?? 0, message });
+    this.issues.push({ offset: this.celGoOffset(e), message });
   }
-}
 
-function constType(kind: string | undefined): CelT {
-  switch (kind) {
-    case 'boolValue':
-      return BOOL;
-    case 'int64Value':
-      return INT;
-    case 'uint64Value':
-      return UINT;
-    case 'doubleValue':
-      return DOUBLE;
-    case 'stringValue':
-      return STRING;
-    case 'bytesValue':
-      return BYTES;
-    case 'nullValue':
-      return NULL;
-    default:
-      return DYN;
+  /**
+   * Where cel-go places an expression: `@bufbuild/cel` puts a call at the start of its name (or the `.` before a
+   * method) and an operator just after its left operand, cel-go at the call's `(` and at the operator itself.
+   */
+  private celGoOffset(e: Expr): number {
+    const at = this.positions[String(e.id)] ?? 0;
+    if (this.source === undefined || e.exprKind.case !== 'callExpr') return at;
+    const fn = e.exprKind.value.function;
+    if (/^[_!-]|^@/.test(fn)) {
+      const m = /^\s*/.exec(this.source.slice(at));
+      return at + (m ? m[0].length : 0);
+    }
+    const paren = this.source.indexOf('(', at);
+    return paren >= 0 ? paren : at;
   }
-}
-
-/** `a.b.c` when the expression is a chain of selections on an identifier (a namespaced function name). */
-function qualifiedName(e: Expr): string | undefined {
-  const k = e.exprKind;
-  if (k.case === 'identExpr') return k.value.name;
-  if (k.case === 'selectExpr' && k.value.operand && !k.value.testOnly) {
-    const left = qualifiedName(k.value.operand);
-    return left === undefined ? undefined : `${left}.${k.value.field}`;
-  }
-  return undefined;
-}
-
-function isScalar(t: CelT, name: string): boolean {
-  return t.kind === 'scalar' && t.name === name;
-}
-
-function sameType(a: CelT, b: CelT): boolean {
-  return assignable(a, b) && assignable(b, a) && a.kind === b.kind;
-}
-
-function comparableForEquality(a: CelT, b: CelT): boolean {
-  if (a.kind === 'dyn' || b.kind === 'dyn' || isScalar(a, 'null_type') || isScalar(b, 'null_type')) return true;
-  return assignable(a, b) || assignable(b, a);
-}
-
-function orderable(a: CelT, b: CelT): boolean {
-  if (a.kind === 'dyn' || b.kind === 'dyn') return true;
-  if (a.kind !== 'scalar' || b.kind !== 'scalar') return false;
-  if (NUMERIC.has(a.name) && NUMERIC.has(b.name)) return true; // cross-type numeric comparisons (k8s 1.28+)
-  return a.name === b.name && ['string', 'bytes', 'bool', 'timestamp', 'duration'].includes(a.name);
 }

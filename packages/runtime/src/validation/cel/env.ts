@@ -6,7 +6,7 @@ import { celEnv, type CelEnv, type CelFunc, type CelType } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { STANDARD_SIGNATURES, type Signature } from './signatures.js';
 import { LIBRARY, LIBRARY_RESULT_TYPES, libraryRegistry } from './library/index.js';
-import { TWO_VAR_FUNCS } from './macros2.js';
+import { TWO_VAR_FUNCS } from './macros.js';
 import { SEMANTIC_FUNCS } from './semantic-lists.js';
 import { OPTIONAL_FUNCS, OPTIONAL_RESULT_TYPES } from './optional.js';
 import { type CelT, DYN, TIMESTAMP, DURATION, listOf, mapOf, opaque, optionalOf, scalar, type Scalar } from './decl.js';

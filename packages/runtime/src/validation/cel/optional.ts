@@ -34,7 +34,32 @@ function isZero(v: CelValue): boolean {
   return false;
 }
 
+/** The optional's value, or undefined when `v` is not an optional; `[]` for none. */
+function optionalContents(v: CelValue): CelValue[] | undefined {
+  if (!isCelMap(v)) return undefined;
+  const inner = v.get(KEY);
+  return inner !== undefined && isCelList(inner) ? [...inner] : undefined;
+}
+
+/** `x.?f` / `x[?k]`: none when `x` is none or has no such field/key/index, else optional.of(the element). */
+function optionalElement(x: CelValue, key: CelValue): CelInput {
+  const c = optionalContents(x);
+  if (c && c.length === 0) return noneValue();
+  const v = c ? c[0]! : x;
+  if (isCelMap(v)) {
+    const k = typeof key === 'string' || typeof key === 'bigint' || typeof key === 'boolean' ? key : undefined;
+    const got = k === undefined ? undefined : v.get(k);
+    return got === undefined ? noneValue() : optionalValue(got as CelInput);
+  }
+  if (isCelList(v) && typeof key === 'bigint') {
+    return key >= 0n && key < BigInt(v.size) ? optionalValue(v.get(Number(key)) as CelInput) : noneValue();
+  }
+  throw new Error('no such overload');
+}
+
 export const OPTIONAL_FUNCS: CelFunc[] = [
+  celFunc('@optSelect', [CelScalar.DYN, CelScalar.STRING], MAP, (x, f) => optionalElement(x, f) as never),
+  celFunc('@optIndex', [CelScalar.DYN, CelScalar.DYN], MAP, (x, k) => optionalElement(x, k) as never),
   celFunc('optional.of', [CelScalar.DYN], MAP, (v) => optionalValue(v as CelInput) as never),
   celFunc('optional.none', [], MAP, () => noneValue() as never),
   celFunc('optional.ofNonZeroValue', [CelScalar.DYN], MAP, (v) => (isZero(v) ? noneValue() : optionalValue(v as CelInput)) as never),

@@ -14,7 +14,7 @@ import { type CelT, schemaDeclType, optionalOf, DYN } from './decl.js';
 import { ruleEnv } from './env.js';
 import { celGoErrorText, formatIssues } from './errors.js';
 import { normalizeFieldPath } from './field-path.js';
-import { maxId, parseCel } from './macros2.js';
+import { maxId, parseCel } from './macros.js';
 import { rewriteSemanticOps } from './semantic-lists.js';
 import { noneValue, optionalValue } from './optional.js';
 import { toCel } from './values.js';
@@ -92,14 +92,14 @@ function compileRule(rule: ValidationRule, selfType: CelT, node: StructuralSchem
     ['oldSelf', optionalOld ? optionalOf(selfType) : selfType],
   ]);
   const main = compileExpression(rule.rule, vars);
-  if ('error' in main) return { error: `compilation failed: ${main.error}`, field: 'rule' };
+  if ('error' in main) return { error: main.error, field: 'rule' };
   if (main.type.kind !== 'dyn' && !(main.type.kind === 'scalar' && main.type.name === 'bool')) {
     return { error: 'cel expression must evaluate to a bool', field: 'rule' };
   }
   const out: CompiledRule = { rule, fieldPath: fields.fieldPath, program: main.program, usesOldSelf: main.usesOldSelf };
   if (rule.messageExpression !== undefined && rule.messageExpression.trim() !== '') {
     const msg = compileExpression(rule.messageExpression, vars);
-    if ('error' in msg) return { error: `messageExpression compilation failed: ${msg.error}`, field: 'messageExpression' };
+    if ('error' in msg) return { error: `messageExpression ${msg.error}`, field: 'messageExpression' };
     if (msg.type.kind !== 'dyn' && !(msg.type.kind === 'scalar' && msg.type.name === 'string')) {
       return { error: 'messageExpression must evaluate to a string', field: 'messageExpression' };
     }
@@ -116,12 +116,13 @@ function compileExpression(
   try {
     parsed = parseCel(source);
   } catch (e) {
-    return { error: `ERROR: ${(e as Error).message}` };
+    return { error: `compilation failed: ERROR: ${(e as Error).message}` };
   }
   const { env, signatures } = ruleEnv();
-  const checker = new Checker(vars, signatures, parsed.sourceInfo?.positions ?? {});
+  const checker = new Checker(vars, signatures, parsed.sourceInfo?.positions ?? {}, source);
   const type = checker.check(parsed.expr);
-  if (checker.issues.length > 0) return { error: formatIssues(source, checker.issues) };
+  if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(source, checker.issues)}` };
+  if (checker.instantiationErrors.length > 0) return { error: `program instantiation failed: ${checker.instantiationErrors[0]}` };
   let next = maxId(parsed.expr) + 1n;
   rewriteSemanticOps(parsed.expr, checker.semanticOps, () => next++);
   const run = plan(env, parsed) as unknown as Program;
@@ -204,7 +205,10 @@ function evaluateRules(
     }
     let message = ruleMessageOrDefault(rule);
     if (c.messageExpression) {
-      const m = evalMessageExpression(c.messageExpression, bindings);
+      // The server evaluates messageExpression with the plain activation even for an optionalOldSelf rule: oldSelf
+      // is then the bare old value (or unbound on create), not an optional.
+      const messageBindings = optionalOld ? { self: selfVal(), ...(hasOld ? { oldSelf: oldVal() } : {}) } : bindings;
+      const m = evalMessageExpression(c.messageExpression, messageBindings);
       if (m !== undefined) message = m;
     }
     const reason = rule.reason ?? 'FieldValueInvalid';

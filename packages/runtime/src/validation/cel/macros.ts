@@ -9,13 +9,20 @@ import { create } from '@bufbuild/protobuf';
 import { parse, celFunc, CelScalar, isCelList, isCelMap, listType, mapType, type CelFunc, type CelMap, type CelInput } from '@bufbuild/cel';
 import { ExprSchema, SourceInfoSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { DYN, INT, listOf, mapOf } from './decl.js';
+import { desugarOptionalSyntax, lowerOptionalSyntax } from './optional-syntax.js';
 import { typed } from './library/typed.js';
 
 const MACROS = new Set(['all', 'exists', 'existsOne', 'exists_one', 'transformList', 'transformMap', 'transformMapEntry']);
+/** The optional library's macros: `opt.optMap(v, expr)`, `opt.optFlatMap(v, expr)`. */
+const OPT_MACROS = new Set(['optMap', 'optFlatMap']);
 
-/** Parses a CEL expression as the apiserver's parser would: `@bufbuild/cel`'s parser plus the two-variable macros. */
+/**
+ * Parses a CEL expression as the apiserver's parser would: `@bufbuild/cel`'s parser plus the optional syntax and the
+ * two-variable macros.
+ */
 export function parseCel(source: string): ReturnType<typeof parse> {
-  const parsed = parse(source);
+  const parsed = parse(desugarOptionalSyntax(source));
+  lowerOptionalSyntax(parsed.expr);
   const positions = (parsed.sourceInfo ??= create(SourceInfoSchema)).positions;
   parsed.expr = expandTwoVarMacros(parsed.expr, positions);
   return parsed;
@@ -61,6 +68,24 @@ export function expandTwoVarMacros(root: Expr, positions: Record<string, number>
         const c = k.value;
         if (c.target) c.target = visit(c.target);
         c.args = c.args.map(visit);
+        if (c.target && OPT_MACROS.has(c.function) && c.args.length === 2 && c.args[0]!.exprKind.case === 'identExpr') {
+          // opt.optMap(v, e) → (bound = opt).hasValue() ? optional.of(e[v := bound.value()]) : optional.none()
+          const pos = positions[String(e.id)] ?? 0;
+          const bound = `@kv${bindings++}`;
+          const v = c.args[0]!.exprKind.value.name;
+          const method = (name: string): Expr => mk(pos, { case: 'callExpr', value: { function: name, target: ident(bound, pos), args: [] } as never });
+          const body = substitute(c.args[1]!, v, () => method('value'));
+          const some = c.function === 'optMap' ? call('optional.of', [body], pos) : body;
+          return comprehension(pos, {
+            iterVar: '@unused',
+            iterRange: mk(pos, { case: 'listExpr', value: { elements: [] } as never }),
+            accuVar: bound,
+            accuInit: c.target,
+            loopCondition: bool(false, pos),
+            loopStep: ident(bound, pos),
+            result: call('_?_:_', [method('hasValue'), some, call('optional.none', [], pos)], pos),
+          });
+        }
         const vars = c.args.slice(0, 2).map((a) => (a.exprKind.case === 'identExpr' ? a.exprKind.value.name : undefined));
         const arity = c.function === 'transformList' || c.function === 'transformMap' || c.function === 'transformMapEntry' ? [3, 4] : [3];
         if (!c.target || !MACROS.has(c.function) || !arity.includes(c.args.length) || vars.includes(undefined)) return e;
