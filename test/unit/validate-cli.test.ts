@@ -6,31 +6,19 @@ import { after, before, describe, it } from 'node:test';
 import { main, type MainIO } from 'kubegen/internal/cli/main.js';
 import { fieldPathToJsonPath, validateManifests } from 'kubegen/internal/cli/validate-command.js';
 import type { CompileRules } from '@kubegen/runtime/validation';
+import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
+import { kindCrd } from '../support/crd-yaml.js';
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { kind: Widget, plural: widgets }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              required: [size]
-              properties:
-                size: { type: integer, minimum: 1 }
-                color: { type: string, enum: [red, blue] }
-                labels: { type: object, additionalProperties: { type: string } }
-`;
+const WIDGET_SPEC: JSONSchemaProps = {
+  type: 'object',
+  required: ['size'],
+  properties: {
+    size: { type: 'integer', minimum: 1 },
+    color: { type: 'string', enum: ['red', 'blue'] },
+    labels: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+};
+const CRD = kindCrd('example.com', 'Widget', { spec: WIDGET_SPEC });
 
 const GOOD = `apiVersion: example.com/v1
 kind: Widget
@@ -129,10 +117,29 @@ describe('kubegen validate', () => {
   it('evaluates CEL rules through the given CEL layer', async () => {
     const crdDir = path.join(dir, 'rules');
     fs.mkdirSync(crdDir, { recursive: true });
-    fs.writeFileSync(path.join(crdDir, 'crd.yaml'), CRD.replace('required: [size]', "required: [size]\n              x-kubernetes-validations:\n                - rule: self.size < 3\n                  message: too big"));
+    fs.writeFileSync(path.join(crdDir, 'crd.yaml'), kindCrd('example.com', 'Widget', { spec: { ...WIDGET_SPEC, 'x-kubernetes-validations': [{ rule: 'self.size < 3', message: 'too big' }] } as JSONSchemaProps }));
     const stub: CompileRules = () => ({ compileErrors: [], evaluate: (self) => ((self as { size: number }).size < 3 ? [] : [{ fieldPath: '', reason: 'FieldValueInvalid', message: 'too big', rule: 'self.size < 3' }]) });
     const report = await validateManifests([crdDir], [path.join(dir, 'manifests', 'good.yaml')], dir, { compileRules: stub });
     assert.deepEqual(report.errors.map((e) => `${e.line}:${e.column} ${e.path} ${e.message}`), ['6:3 spec Invalid value: too big']);
+  });
+
+  it('checks the items of a v1 List, located inside it', async () => {
+    fs.writeFileSync(path.join(dir, 'list.yaml'), `apiVersion: v1
+kind: List
+items:
+  - apiVersion: example.com/v1
+    kind: Widget
+    metadata: { name: ok }
+    spec: { size: 1 }
+  - apiVersion: example.com/v1
+    kind: Widget
+    metadata: { name: bad }
+    spec:
+      size: -1
+`);
+    const report = await validateManifests([path.join(dir, 'crds')], [path.join(dir, 'list.yaml')], dir);
+    assert.equal(report.objects, 2);
+    assert.deepEqual(report.errors.map((e) => `${e.file}:${e.line}:${e.column} ${e.name} ${e.path}`), ['list.yaml:12:13 bad spec.size']);
   });
 
   it('resolves field paths with dotted map keys against the document', () => {

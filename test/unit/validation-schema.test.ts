@@ -115,7 +115,10 @@ describe('validation: pruning, defaults, metadata', () => {
     const r = v.validate({ apiVersion: 'example.com/v1', kind: 'Foo', metadata: { name: 'Not_Valid' }, spec: {} });
     assert.deepEqual(r.errors.map((e) => `${e.path} ${e.reason}`), ['metadata.name FieldValueInvalid', 'metadata.namespace FieldValueRequired']);
     assert.match(r.errors[0]!.message, /^Invalid value: "Not_Valid": a lowercase RFC 1123 subdomain/);
-    assert.deepEqual(v.validate({ apiVersion: 'example.com/v1', kind: 'Foo', metadata: { generateName: 'x-' }, spec: {} }, { namespace: 'ns' }).errors.map((e) => e.path), ['metadata.name']);
+    const generated = v.validate({ apiVersion: 'example.com/v1', kind: 'Foo', metadata: { generateName: 'x-' }, spec: {} }, { namespace: 'ns' });
+    assert.deepEqual(generated.errors, []);
+    assert.match(String((generated.object.metadata as { name: string }).name), /^x-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    assert.deepEqual(v.validate({ apiVersion: 'example.com/v1', kind: 'Foo', metadata: { generateName: 'X_' }, spec: {} }, { namespace: 'ns' }).errors.map((e) => e.path), ['metadata.generateName', 'metadata.name']);
   });
   it('refuses a version the CRD does not serve and a wrong kind', () => {
     const v = new CrdValidator(crdWith({ type: 'object' }));
@@ -150,17 +153,24 @@ describe('validation: updates and status', () => {
     type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer', maximum: 5 } } }, status: { type: 'object', properties: { ready: { type: 'boolean' } } } },
   };
   const v = new CrdValidator(statusCrd);
+  const RV = { resourceVersion: '7' };
   it('ratchets: an unchanged invalid field passes an update, a changed one fails', () => {
-    const old = foo({ n: 9 });
-    assert.deepEqual(v.validate(foo({ n: 9 }), { operation: 'update', old }).errors, []);
-    assert.deepEqual(v.validate(foo({ n: 8 }), { operation: 'update', old }).errors.map((e) => e.path), ['spec.n']);
+    const old = foo({ n: 9 }, RV);
+    assert.deepEqual(v.validate(foo({ n: 9 }, RV), { operation: 'update', old }).errors, []);
+    assert.deepEqual(v.validate(foo({ n: 8 }, RV), { operation: 'update', old }).errors.map((e) => e.path), ['spec.n']);
   });
   it('a create drops status when the status subresource is on; a status write validates only status', () => {
     const created = v.validate({ ...foo({ n: 1 }), status: { ready: 'x' } });
     assert.deepEqual(created.errors, []);
     assert.equal('status' in created.object, false);
-    const r = v.validate({ ...foo({ n: 9 }), status: { ready: 'x' } }, { operation: 'status', old: foo({ n: 1 }) });
+    const r = v.validate({ ...foo({ n: 9 }, RV), status: { ready: 'x' } }, { operation: 'status', old: foo({ n: 1 }, RV) });
     assert.deepEqual(brief(r.errors), ['status.ready FieldValueTypeInvalid Invalid value: "string": ready in body must be of type boolean: "string"']);
     assert.deepEqual(r.object.spec, { n: 1 });
+  });
+  it('an update names its resourceVersion and keeps the name', () => {
+    assert.deepEqual(brief(v.validate(foo({ n: 1 }, { name: 'b' }), { operation: 'update', old: foo({ n: 1 }, RV) }).errors), [
+      'metadata.resourceVersion FieldValueInvalid Invalid value: "": must be specified for an update',
+      'metadata.name FieldValueInvalid Invalid value: "b": field is immutable',
+    ]);
   });
 });

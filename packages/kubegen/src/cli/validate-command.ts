@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
 import type { CompileRules, CrdValidator, FieldError } from '@kubegen/runtime/validation';
-import { isNode, LineCounter, parseAllDocuments, type Document } from 'yaml';
-import { parseDocuments, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { parseDocuments, positionIn, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
 import { InputError } from '../model/index.js';
 import { ExitCode } from './errors.js';
 import type { MainIO } from './main.js';
@@ -68,7 +68,10 @@ async function manifestFiles(paths: readonly string[], cwd: string, problems: Va
   return out;
 }
 
-/** A file's documents, and positions in them (the file re-read once with the position-keeping parser, on first need). */
+/**
+ * A file's documents, and positions in them: the file is re-read once with the position-keeping parser on first need
+ * (a `SourceDoc` would re-read it for each of its documents that has an error).
+ */
 interface FileDocs {
   docs: SourceDoc[];
   locate(doc: SourceDoc, path: JsonPath): { file: string; line: number; column: number };
@@ -94,15 +97,7 @@ async function readDocs(file: string, cwd: string, problems: ValidateProblem[]):
         const lines = new LineCounter();
         tree = { docs: parseAllDocuments(text, { lineCounter: lines, version: '1.2', schema: 'core', merge: false }) as Document.Parsed[], lines };
       }
-      const parsed = tree.docs[doc.index];
-      for (let n = jsonPath.length; parsed && n >= 0; n--) {
-        const node = n === 0 ? parsed.contents : parsed.getIn(jsonPath.slice(0, n), true);
-        if (isNode(node) && node.range) {
-          const pos = tree.lines.linePos(node.range[0]);
-          return { file: shown, line: pos.line, column: pos.col };
-        }
-      }
-      return { file: shown, line: 0, column: 0 };
+      return { file: shown, ...positionIn(tree.docs[doc.index], tree.lines, jsonPath) };
     },
   };
 }
@@ -177,8 +172,19 @@ export async function validateManifests(crdPaths: readonly string[], manifestPat
   return report;
 }
 
-function validateDoc(doc: SourceDoc, at: (jp: JsonPath) => { file: string; line: number; column: number }, validators: Map<string, CrdValidator>, report: ValidateReport, strict: boolean): void {
+type Locate = (jp: JsonPath) => { file: string; line: number; column: number };
+
+/** Validates one document; a `v1` `List` (what `kubectl get -o yaml` prints) is its items, each located inside it. */
+function validateDoc(doc: SourceDoc, at: Locate, validators: Map<string, CrdValidator>, report: ValidateReport, strict: boolean): void {
   const obj = doc.value;
+  if (isObj(obj) && obj.kind === 'List' && Array.isArray(obj.items)) {
+    obj.items.forEach((item, i) => validateObject(item, doc.file, (jp) => at(['items', i, ...jp]), validators, report, strict));
+    return;
+  }
+  validateObject(obj, doc.file, at, validators, report, strict);
+}
+
+function validateObject(obj: unknown, file: string, at: Locate, validators: Map<string, CrdValidator>, report: ValidateReport, strict: boolean): void {
   if (!isObj(obj)) {
     const loc = at([]);
     report.errors.push({ file: loc.file, line: loc.line, column: loc.column, path: '', reason: 'InputError', message: 'a manifest must be an object' });
@@ -192,7 +198,7 @@ function validateDoc(doc: SourceDoc, at: (jp: JsonPath) => { file: string; line:
   const meta = isObj(obj.metadata) ? obj.metadata : {};
   const identity = { apiVersion, kind, ...(str(meta.namespace) ? { namespace: str(meta.namespace)! } : {}), ...(str(meta.name) ? { name: str(meta.name)! } : {}) };
   if (!validator) {
-    report.skipped.push({ file: doc.file, line: at([]).line, apiVersion, kind, ...(identity.name ? { name: identity.name } : {}) });
+    report.skipped.push({ file, line: at([]).line, apiVersion, kind, ...(identity.name ? { name: identity.name } : {}) });
     return;
   }
   report.objects++;
@@ -219,7 +225,7 @@ export function addValidateCommand(program: Command, io: MainIO, setExit: (code:
     .argument('<manifests...>', 'manifest files or folders (YAML or JSON, many documents per file)')
     .requiredOption('--crds <path>', 'a CRD file or folder; repeat the flag (or separate with commas) for more', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)])
     .option('--strict', 'unknown fields are errors (kubectl apply\'s default), not warnings')
-    .option('-o, --output <format>', 'text (default) or json', 'text')
+    .option('-o, --output <format>', 'text or json', 'text')
     .action(async (manifests: string[], flags: ValidateFlags) => {
       if (flags.output !== 'text' && flags.output !== 'json') {
         io.stderr.write(`error: --output must be text or json, not ${flags.output}\n`);

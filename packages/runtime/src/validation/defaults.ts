@@ -5,12 +5,13 @@
  */
 import type { StructuralSchema } from './types.js';
 import { cloneJson, isObject } from './json-value.js';
+import { schemaFacts } from './schema-index.js';
 
 const isNonNullableNull = (x: unknown, s: StructuralSchema | undefined) => x === null && s !== undefined && !s.nullable;
 
 /** Applies the schema's defaults to `x` in place. */
 export function applyDefaults(x: unknown, s: StructuralSchema | undefined): void {
-  if (!s) return;
+  if (!s || !schemaFacts(s).hasDefaults) return;
   if (Array.isArray(x)) {
     const items = s.items;
     for (let i = 0; i < x.length; i++) {
@@ -21,12 +22,8 @@ export function applyDefaults(x: unknown, s: StructuralSchema | undefined): void
   }
   if (!isObject(x)) return;
   const props = s.properties;
-  if (props) {
-    for (const k in props) {
-      const d = props[k]!.default;
-      if (d === undefined) continue;
-      if (!(k in x) || isNonNullableNull(x[k], props[k])) x[k] = cloneJson(d);
-    }
+  for (const [k, d] of schemaFacts(s).defaults) {
+    if (!(k in x) || isNonNullableNull(x[k], props![k])) x[k] = cloneJson(d);
   }
   const additional = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   for (const k of Object.keys(x)) {

@@ -6,10 +6,11 @@
 import type { StructuralSchema } from './types.js';
 import { canonicalJson, fieldDuplicate, fieldInvalid, OMIT_VALUE, type FieldError } from './field-error.js';
 import { isObject } from './json-value.js';
+import { schemaFacts } from './schema-index.js';
 
 /** Checks every list under the object `obj` (the resource root or the status). Paths hang from `base`. */
 export function validateListTypes(obj: unknown, s: StructuralSchema | undefined, base: string, errors: FieldError[]): void {
-  if (!s || !isObject(obj)) return;
+  if (!s || !isObject(obj) || !schemaFacts(s).hasListTypes) return;
   const additional = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   for (const k of Object.keys(obj)) {
     const prop = s.properties?.[k];
@@ -19,6 +20,7 @@ export function validateListTypes(obj: unknown, s: StructuralSchema | undefined,
 }
 
 function walk(x: unknown, s: StructuralSchema, path: string, errors: FieldError[]): void {
+  if (!schemaFacts(s).hasListTypes) return;
   if (isObject(x)) validateListTypes(x, s, path, errors);
   else if (Array.isArray(x)) {
     const type = s['x-kubernetes-list-type'];

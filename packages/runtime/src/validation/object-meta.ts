@@ -8,6 +8,7 @@ import {
   fieldForbidden, fieldInvalid, fieldRequired, fieldTooLong, type FieldError,
 } from './field-error.js';
 import { isObject, type JsonObject } from './json-value.js';
+import { schemaFacts } from './schema-index.js';
 import {
   isDns1035Label, isQualifiedName, isValidLabelValue, nameIsDnsLabel, nameIsDnsSubdomain, pathSegmentName,
 } from './name-rules.js';
@@ -51,6 +52,10 @@ export function validateObjectMeta(meta: JsonObject, namespaced: boolean, nameFn
 /** The parts of metadata validation an update repeats (`ValidateObjectMetaAccessorUpdate`, less what the store checks). */
 export function validateObjectMetaUpdate(meta: JsonObject, oldMeta: JsonObject, path: string): FieldError[] {
   const errs: FieldError[] = [];
+  if (!str(meta.resourceVersion)) errs.push(fieldInvalid(`${path}.resourceVersion`, str(meta.resourceVersion), 'must be specified for an update'));
+  for (const field of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds']) {
+    if ((meta[field] ?? '') !== (oldMeta[field] ?? '')) errs.push(fieldInvalid(`${path}.${field}`, meta[field] ?? null, 'field is immutable'));
+  }
   if (typeof meta.generation === 'number' && typeof oldMeta.generation === 'number' && meta.generation < oldMeta.generation) {
     errs.push(fieldInvalid(`${path}.generation`, meta.generation, 'must not be decremented'));
   }
@@ -121,7 +126,7 @@ export const resourceNameRules: NameFn = nameIsDnsSubdomain;
 
 /** `schema/objectmeta.Validate`: apiVersion, kind and metadata of every embedded resource below the root. */
 export function validateEmbeddedResources(x: unknown, s: StructuralSchema | undefined, path: string, errors: FieldError[], root = true): void {
-  if (!s) return;
+  if (!s || !schemaFacts(s).hasEmbedded) return;
   if (Array.isArray(x)) {
     x.forEach((v, i) => validateEmbeddedResources(v, s.items, `${path}[${i}]`, errors, false));
     return;

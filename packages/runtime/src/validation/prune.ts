@@ -8,6 +8,7 @@
 import type { StructuralSchema } from './types.js';
 import { fieldInvalid, type FieldError } from './field-error.js';
 import { isObject, type JsonObject } from './json-value.js';
+import { schemaFacts } from './schema-index.js';
 
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
@@ -143,7 +144,7 @@ export function coerceObjectMeta(obj: JsonObject, parent: string): { unknown: st
 
 /** Coerces the metadata of every embedded resource under `x` (`x-kubernetes-embedded-resource` nodes). */
 export function coerceEmbeddedMeta(x: unknown, s: StructuralSchema | undefined, path: string, out: { unknown: string[]; errors: FieldError[] }): void {
-  if (!s) return;
+  if (!s || !schemaFacts(s).hasEmbedded) return;
   if (Array.isArray(x)) {
     x.forEach((v, i) => coerceEmbeddedMeta(v, s.items, `${path}[${i}]`, out));
     return;

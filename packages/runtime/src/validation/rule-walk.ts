@@ -11,17 +11,11 @@ import {
   fieldDuplicate, fieldForbidden, fieldInvalid, fieldRequired, OMIT_VALUE, type FieldError,
 } from './field-error.js';
 import { deepEqual, isObject } from './json-value.js';
+import { schemaFacts } from './schema-index.js';
 import { itemCorrelator, type OldRef } from './schema-walk.js';
 
 /** Whether any node of the schema carries `x-kubernetes-validations` (so the CEL layer is needed at all). */
-export function hasRules(s: StructuralSchema | undefined, seen = new Set<StructuralSchema>()): boolean {
-  if (!s || seen.has(s)) return false;
-  seen.add(s);
-  if (s['x-kubernetes-validations']?.length) return true;
-  if (Object.values(s.properties ?? {}).some((p) => hasRules(p, seen))) return true;
-  if (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties, seen)) return true;
-  return hasRules(s.items, seen) || (s.allOf ?? []).some((a) => hasRules(a, seen));
-}
+export const hasRules = (s: StructuralSchema | undefined): boolean => (s ? schemaFacts(s).hasRules : false);
 
 /** The schema CEL sees at a resource root: `apiVersion`, `kind` and `metadata.name`/`generateName` typed (`WithTypeAndObjectMeta`). */
 export function withTypeAndObjectMeta(s: StructuralSchema): StructuralSchema {
@@ -58,14 +52,13 @@ export class RuleWalker {
   }
 
   private node(v: unknown, s: StructuralSchema, path: string, old: OldRef | undefined, errors: FieldError[], resourceRoot = false): void {
-    if (v === null || v === undefined) return;
+    if (v === null || v === undefined || !schemaFacts(s).hasRules) return;
     if (s['x-kubernetes-validations']?.length) this.evaluate(v, s, path, old, errors, resourceRoot);
     for (const branch of s.allOf ?? []) this.node(v, branch, path, old, errors);
     if (Array.isArray(v)) {
       if (!s.items) return;
       const correlate = old && Array.isArray(old.value) ? itemCorrelator(s, old.value) : undefined;
-      const mapOnly = s['x-kubernetes-list-type'] === 'map' ? correlate : undefined;
-      for (let i = 0; i < v.length; i++) this.node(v[i], s.items, `${path}[${i}]`, mapOnly?.(v[i]), errors);
+      for (let i = 0; i < v.length; i++) this.node(v[i], s.items, `${path}[${i}]`, correlate?.(v[i]), errors);
     } else if (isObject(v)) {
       const oldObj = old && isObject(old.value) ? old.value : undefined;
       const additional = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;

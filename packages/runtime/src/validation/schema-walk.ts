@@ -3,7 +3,7 @@
  * checks of each node (schema-values.ts), `allOf`/`anyOf`/`oneOf`/`not`, array items and item counts, object
  * properties, `additionalProperties`, property counts and `required`. On update it ratchets as the apiserver does
  * (CRDValidationRatcheting, on by default since 1.30): a node equal to its correlated old value reports nothing.
- * Old values correlate through object fields, map keys, list-map keys and set members; atomic list items do not.
+ * Old values correlate through object fields, map keys and list-map keys; set and atomic list items do not.
  */
 import type { StructuralSchema } from './types.js';
 import { fieldInvalid, fieldRequired, fieldTooMany, goQuote } from './field-error.js';
@@ -51,23 +51,17 @@ function checkArray(v: unknown[], s: StructuralSchema, name: string, sink: Error
   if (s.uniqueItems) checkUnique(v, name, sink);
 }
 
-/** How an item finds its old counterpart: by list-map keys, or (sets) an equal old member; atomic lists have none. */
+/** How an item finds its old counterpart: by list-map keys; set and atomic list items have none (`CorrelatedObject`). */
 export function itemCorrelator(s: StructuralSchema, oldItems: unknown[]): ((item: unknown) => OldRef | undefined) | undefined {
-  const listType = s['x-kubernetes-list-type'];
-  if (listType === 'set') {
-    return (item) => (oldItems.some((o) => deepEqual(o, item)) ? { value: item } : undefined);
-  }
-  if (listType === 'map' && s['x-kubernetes-list-map-keys']?.length) {
-    const keys = s['x-kubernetes-list-map-keys'];
-    const byKey = new Map<string, unknown>();
-    for (const o of oldItems) if (isObject(o)) byKey.set(mapKeyOf(o, keys), o);
-    return (item) => {
-      if (!isObject(item)) return undefined;
-      const k = mapKeyOf(item, keys);
-      return byKey.has(k) ? { value: byKey.get(k) } : undefined;
-    };
-  }
-  return undefined;
+  const keys = s['x-kubernetes-list-map-keys'];
+  if (s['x-kubernetes-list-type'] !== 'map' || !keys?.length) return undefined;
+  const byKey = new Map<string, unknown>();
+  for (const o of oldItems) if (isObject(o)) byKey.set(mapKeyOf(o, keys), o);
+  return (item) => {
+    if (!isObject(item)) return undefined;
+    const k = mapKeyOf(item, keys);
+    return byKey.has(k) ? { value: byKey.get(k) } : undefined;
+  };
 }
 
 /** The identity of a list-map item: its key fields' values. */
@@ -91,9 +85,9 @@ function checkObject(v: Record<string, unknown>, s: StructuralSchema, name: stri
     }
   }
   if (props) {
-    for (const p in props) {
-      if (!Object.prototype.hasOwnProperty.call(v, p)) continue;
-      validateNode(v[p], props[p]!, name ? `${name}.${p}` : p, sink, oldObj && p in oldObj ? { value: oldObj[p] } : undefined);
+    for (const p of keys) {
+      const prop = Object.prototype.hasOwnProperty.call(props, p) ? props[p] : undefined;
+      if (prop) validateNode(v[p], prop, name ? `${name}.${p}` : p, sink, oldObj && p in oldObj ? { value: oldObj[p] } : undefined);
     }
   }
   if (s.required) {

@@ -44,6 +44,7 @@ export interface ValidatedCrd {
 /** The write being validated. */
 export type WriteOperation = 'create' | 'update' | 'status';
 
+/** What kind of write `validate` checks, and what it needs besides the object. */
 export interface ValidateOptions {
   /** `create` (the default), `update` (a write of the main resource), or `status` (a write of the status subresource). */
   operation?: WriteOperation;
@@ -126,6 +127,7 @@ export class CrdValidator {
     const version = apiVersion.startsWith(`${this.group}/`) ? this.versions.get(apiVersion.slice(this.group.length + 1)) : undefined;
     if (!version) return fail(fieldNotSupported('apiVersion', apiVersion, this.apiVersions));
     const old = operation !== 'create' && isObject(options.old) ? this.decode(cloneJson(options.old), version).object : undefined;
+    object.metadata ??= {};
     if (isObject(object.metadata)) {
       // The REST layer's EnsureObjectNamespaceMatchesRequestNamespace: a cluster-scoped object's namespace is
       // cleared; a namespaced one without a namespace gets the request's.
@@ -133,6 +135,7 @@ export class CrdValidator {
       else if (options.namespace && !object.metadata.namespace) object.metadata.namespace = options.namespace;
     }
 
+    if (operation === 'create') generateNameIfAsked(object);
     const decoded = this.decode(object, version);
     if (decoded.error) return { errors: [decoded.error], unknownFields: decoded.unknownFields, object };
     if (operation === 'create' && isObject(object.metadata)) generateName(object.metadata);
@@ -202,6 +205,17 @@ export class CrdValidator {
     }
     this.rules.walk(object, version.schema, '', old ? { value: old } : undefined, errors, true);
   }
+}
+
+const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** `rest.BeforeCreate`: an object with `generateName` and no name gets one (the prefix, cut to 58, and 5 characters). */
+function generateNameIfAsked(object: JsonObject): void {
+  const meta = object.metadata;
+  if (!isObject(meta) || meta.name || typeof meta.generateName !== 'string' || !meta.generateName) return;
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += NAME_CHARS[Math.floor(Math.random() * NAME_CHARS.length)];
+  meta.name = meta.generateName.slice(0, 58) + suffix;
 }
 
 /** The strategy's PrepareForCreate/PrepareForUpdate and the status strategy's: what of the write is kept. */

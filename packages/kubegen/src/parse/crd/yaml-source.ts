@@ -43,14 +43,7 @@ export class SourceDoc {
       this.located = { doc: Array.isArray(docs) ? docs[this.index] : undefined, lines };
     }
     const { doc, lines } = this.located;
-    for (let n = path.length; doc && n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-      if (isNode(node) && node.range) {
-        const pos = lines.linePos(node.range[0]);
-        return { file: this.file, line: pos.line, column: pos.col, path: formatPath(path) };
-      }
-    }
-    return { file: this.file, line: 0, column: 0, path: formatPath(path) };
+    return { file: this.file, ...positionIn(doc, lines, path), path: formatPath(path) };
   }
 
   /**
@@ -76,6 +69,18 @@ export class SourceDoc {
   error(path: JsonPath, detail: string): InputError {
     return new InputError(this.locate(path), detail);
   }
+}
+
+/** Line and column of the node at `path` in a parsed document, or of its nearest existing ancestor (0, 0: none). */
+export function positionIn(doc: Document.Parsed | undefined, lines: LineCounter, path: JsonPath): { line: number; column: number } {
+  for (let n = path.length; doc && n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) {
+      const pos = lines.linePos(node.range[0]);
+      return { line: pos.line, column: pos.col };
+    }
+  }
+  return { line: 0, column: 0 };
 }
 
 /**
