@@ -138,7 +138,6 @@ export class CrdValidator {
     if (operation === 'create') generateNameIfAsked(object);
     const decoded = this.decode(object, version);
     if (decoded.error) return { errors: [decoded.error], unknownFields: decoded.unknownFields, object };
-    if (operation === 'create' && isObject(object.metadata)) generateName(object.metadata);
     prepare(object, old, operation, version.status);
     const errors = operation === 'status' ? this.validateStatusWrite(object, old ?? {}, version) : this.validateWrite(object, old, version);
     return { errors, unknownFields: decoded.unknownFields, object };
@@ -235,21 +234,6 @@ function prepare(object: JsonObject, old: JsonObject | undefined, operation: Wri
   if (operation === 'create' || !old) delete object.status;
   else if ('status' in old) object.status = cloneJson(old.status);
   else delete object.status;
-}
-
-/** Go's `utilrand.String` alphabet (no vowels, no confusable characters). */
-const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/**
- * The registry's name generation on create, before validation: a `generateName` without a `name` gives the name
- * `generateName` (cut to 58 characters) plus 5 random characters (`names.SimpleNameGenerator`).
- */
-function generateName(meta: JsonObject): void {
-  const base = meta.generateName;
-  if (typeof base !== 'string' || base === '' || (typeof meta.name === 'string' && meta.name !== '')) return;
-  let suffix = '';
-  for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[Math.floor(Math.random() * NAME_ALPHABET.length)];
-  meta.name = base.slice(0, 58) + suffix;
 }
 
 /** The path of the runtime's CEL layer, imported only when a CRD has rules (kept out of static imports on purpose). */
