@@ -38,7 +38,9 @@ interface Outcome {
 }
 
 const SEED = 29;
-const CONCURRENCY = 6;
+/** Requests in flight per kind, and kinds at a time: about 12 requests at once. */
+const CONCURRENCY = 4;
+const KINDS_AT_ONCE = 3;
 const ACCEPTED: Answer = { refused: false, paths: [], text: 'accepted' };
 
 /** `''` and `<nil>` are the same (no path); paths sorted and deduplicated. */
@@ -136,6 +138,16 @@ function applyChange(obj: Record<string, unknown>, c: MutationCase): void {
   else parent[last] = structuredClone(e.value);
 }
 
+/** The disagreements understood (docs/validation.md, "Differential test"): matched on both answers, with the reason. */
+const EXPLAINED: { why: string; matches(o: Outcome): boolean }[] = [
+  {
+    why: 'a parent of the scale subresource\'s replicas path is not an object: the server\'s accessor error names the path (.spec.replicas), the validator takes the replicas as absent',
+    matches: (o) => /\.\w[\w.]* accessor error: .* expected map\[string\]interface/.test(o.server.text) && !/accessor error/.test(o.validator.text),
+  },
+];
+
+const explain = (o: Outcome): string => EXPLAINED.find((e) => e.matches(o))?.why ?? 'UNEXPLAINED';
+
 const sameAnswer = (a: Answer, b: Answer): boolean => a.refused === b.refused;
 const samePaths = (a: Answer, b: Answer): boolean => a.paths.join('\n') === b.paths.join('\n');
 
@@ -148,18 +160,22 @@ describe('the offline validator against the CRD apiserver 1.36 (differential, ev
     await env?.release();
   });
 
-  it('agrees on at least 99% of verdicts and 95% of refused field paths over the samples and their mutations', async () => {
-    const ns = await env.newNamespace('vdiff');
-    const uniq = ns.slice(-5);
-    const outcomes: Outcome[] = [];
-    const perKind = new Map<string, number>();
-    for (const [run, files] of corpusRuns().entries()) {
+  // One test per corpus run (the second holds the other variants of Foo and Workflow, installed over the first's),
+  // each within the runner's per-test timeout on a loaded machine; the last one judges all cases.
+  const outcomes: Outcome[] = [];
+  const perKind = new Map<string, number>();
+  for (const [run, files] of corpusRuns().entries()) {
+    it(`sends the samples and their mutations of corpus run ${run} (${files.length} files) to the server and to the validator`, async () => {
+      const ns = await env.newNamespace('vdiff');
+      const uniq = ns.slice(-5);
       const model = await parseCrdPaths(files);
       const crds = new Map<string, CrdObject>();
       for (const f of files) for (const c of parseCrds(fs.readFileSync(f, 'utf8'), f)) crds.set(`${c.spec.group}/${c.spec.names.kind}`, c);
-      await installCrds(env.transport, [...crds.values()], 180_000);
+      const t0 = performance.now();
+      await installCrds(env.transport, [...crds.values()], 300_000);
+      const t1 = performance.now();
       const kinds = groupVersions(model).flatMap((gv) => gv.kinds).filter((kv) => kv.version.storage);
-      for (const kv of kinds) {
+      await forEachConcurrently(kinds, KINDS_AT_ONCE, async (kv) => {
         const crd = crds.get(`${kv.resource.group}/${kv.resource.names.kind}`)!;
         const validator = await createValidator(crd as Parameters<typeof createValidator>[0]);
         const sample = minimalSample(kv, { name: `${kv.resource.names.kind.toLowerCase()}-vdiff`, validator: await sampleValidator(kv) });
@@ -167,9 +183,14 @@ describe('the offline validator against the CRD apiserver 1.36 (differential, ev
         const kindOutcomes = await runKind(env, ns, kv, crd, validator, cases, uniq);
         perKind.set(`${kv.resource.names.kind}.${kv.resource.group}#${run}`, kindOutcomes.length);
         outcomes.push(...kindOutcomes);
-      }
-    }
+      });
+      console.log(`ℹ run ${run}: ${crds.size} CRDs established in ${((t1 - t0) / 1000).toFixed(1)} s, ${kinds.length} kinds' cases sent in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+      assert.ok(kinds.every((kv) => perKind.has(`${kv.resource.names.kind}.${kv.resource.group}#${run}`)), 'every kind of the run was tried');
+    });
+  }
 
+  it('agrees on at least 99% of verdicts and 95% of refused field paths over the samples and their mutations', () => {
+    outcomes.sort((a, b) => (a.kind === b.kind ? (a.case.name < b.case.name ? -1 : 1) : a.kind < b.kind ? -1 : 1));
     const verdictMisses = outcomes.filter((o) => !sameAnswer(o.server, o.validator));
     const bothRefused = outcomes.filter((o) => o.server.refused && o.validator.refused);
     const pathMisses = bothRefused.filter((o) => !samePaths(o.server, o.validator));
@@ -184,8 +205,10 @@ describe('the offline validator against the CRD apiserver 1.36 (differential, ev
       families.set(o.case.family, [f[0] + 1, f[1] + (sameAnswer(o.server, o.validator) && (!o.server.refused || samePaths(o.server, o.validator)) ? 1 : 0)]);
     }
     console.log(`ℹ by family (cases, full agreement): ${[...families].map(([f, [n, ok]]) => `${f} ${ok}/${n}`).join(', ')}`);
-    for (const o of verdictMisses) console.log(`ℹ VERDICT ${o.kind} | ${o.case.name}\n    server:    ${o.server.text}\n    validator: ${o.validator.text}`);
-    for (const o of pathMisses) console.log(`ℹ PATHS ${o.kind} | ${o.case.name}\n    server:    [${o.server.paths.join(', ')}] ${o.server.text}\n    validator: [${o.validator.paths.join(', ')}] ${o.validator.text}`);
+    for (const o of verdictMisses) console.log(`ℹ VERDICT ${o.kind} | ${o.case.name}\n    server:    ${o.server.text}\n    validator: ${o.validator.text}\n    why:       ${explain(o)}`);
+    for (const o of pathMisses) console.log(`ℹ PATHS ${o.kind} | ${o.case.name}\n    server:    [${o.server.paths.join(', ')}] ${o.server.text}\n    validator: [${o.validator.paths.join(', ')}] ${o.validator.text}\n    why:       ${explain(o)}`);
+    const unexplained = [...verdictMisses, ...pathMisses].filter((o) => explain(o) === 'UNEXPLAINED').length;
+    console.log(`ℹ ${verdictMisses.length + pathMisses.length} disagreement(s), ${unexplained} not explained (docs/validation.md lists the explained ones)`);
 
     assert.equal(perKind.size, 56, 'every corpus kind');
     assert.ok(Math.min(...perKind.values()) >= 31, 'the sample and at least 30 mutations per kind');
