@@ -18,6 +18,8 @@ import { createValidator, type CrdValidator } from '@kubegen/runtime/validation'
 import { groupVersions, type KindVersion } from 'kubegen/internal/model/index.js';
 import { minimalSample, sampleValidator } from 'kubegen/internal/generate/sample/index.js';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
+import { applyEdit } from 'kubegen/internal/generate/sample/satisfy.js';
+import { forEachConcurrently } from '../../bench/support/concurrently.js';
 import { corpusRuns } from '../support/corpus.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { mutations, type MutationCase } from './support/mutations.js';
@@ -67,14 +69,6 @@ function validatorAnswer(v: CrdValidator, obj: unknown, opts: Parameters<CrdVali
   return { answer: { refused: true, paths: normalize(r.errors.map((e) => e.path)), text: r.errors.map((e) => `${e.path}: ${e.message}`).join('; ').slice(0, 400) }, object: r.object };
 }
 
-/** Runs `work` over `items` with at most `n` at a time. */
-async function forEachConcurrently<T>(items: readonly T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
-}
-
 /** Sends every case of one kind to the server and to the validator. */
 async function runKind(env: TestEnv, ns: string, kv: KindVersion, crd: CrdObject, validator: CrdValidator, cases: MutationCase[], uniq: string): Promise<Outcome[]> {
   const kind = `${kv.resource.names.kind}.${kv.resource.group}/${kv.version.name}`;
@@ -88,7 +82,8 @@ async function runKind(env: TestEnv, ns: string, kv: KindVersion, crd: CrdObject
     if (namespaced) meta['namespace'] = ns;
     return { ...obj, metadata: meta } as KubeObject;
   };
-  await forEachConcurrently([...cases.entries()], CONCURRENCY, async ([i, c]) => {
+  await forEachConcurrently(cases.length, CONCURRENCY, async (i) => {
+    const c = cases[i]!;
     if (!c.base) {
       const obj = place(c.object);
       const server = await client.create(obj, { dryRun: true, fieldValidation: 'Strict' }).then(() => ACCEPTED, serverRefusal);
@@ -112,7 +107,7 @@ async function runKind(env: TestEnv, ns: string, kv: KindVersion, crd: CrdObject
         return;
       }
       const serverUpdate = structuredClone(created) as Record<string, unknown>;
-      applyChange(serverUpdate, c);
+      applyEdit(serverUpdate, c.edit!); // the stored object with the transition's change
       const server = await client.update(serverUpdate as KubeObject, { dryRun: true, fieldValidation: 'Strict' }).then(() => ACCEPTED, serverRefusal);
       // The validator sees the same write and, as `oldSelf`, the object the server stored (as a client would).
       const validatorUpdate = validatorAnswer(validator, serverUpdate, { ...opts, operation: 'update', old: created }).answer;
@@ -122,20 +117,6 @@ async function runKind(env: TestEnv, ns: string, kv: KindVersion, crd: CrdObject
     }
   });
   return outcomes;
-}
-
-/** Applies a transition's edit to the stored object (the same change the validator's update carries). */
-function applyChange(obj: Record<string, unknown>, c: MutationCase): void {
-  const e = c.edit!;
-  let parent: Record<string | number, unknown> = obj;
-  for (const t of e.path.slice(0, -1)) {
-    const next = parent[t];
-    if (typeof next !== 'object' || next === null) return;
-    parent = next as Record<string | number, unknown>;
-  }
-  const last = e.path[e.path.length - 1]!;
-  if (e.remove) delete parent[last];
-  else parent[last] = structuredClone(e.value);
 }
 
 /** The disagreements understood (docs/validation.md, "Differential test"): matched on both answers, with the reason. */
@@ -175,7 +156,8 @@ describe('the offline validator against the CRD apiserver 1.36 (differential, ev
       await installCrds(env.transport, [...crds.values()], 300_000);
       const t1 = performance.now();
       const kinds = groupVersions(model).flatMap((gv) => gv.kinds).filter((kv) => kv.version.storage);
-      await forEachConcurrently(kinds, KINDS_AT_ONCE, async (kv) => {
+      await forEachConcurrently(kinds.length, KINDS_AT_ONCE, async (k) => {
+        const kv = kinds[k]!;
         const crd = crds.get(`${kv.resource.group}/${kv.resource.names.kind}`)!;
         const validator = await createValidator(crd as Parameters<typeof createValidator>[0]);
         const sample = minimalSample(kv, { name: `${kv.resource.names.kind.toLowerCase()}-vdiff`, validator: await sampleValidator(kv) });
