@@ -12,10 +12,20 @@ import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { crdResourceInfo, installCrds, type CrdObject } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { compileRules, compileRootRules } from '@kubegen/runtime/internal/validation/cel/index.js';
-import type { StructuralSchema } from '@kubegen/runtime/internal/validation/types.js';
+import type { StructuralSchema, ValidationRule } from '@kubegen/runtime/internal/validation/types.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
 const str = (extra: StructuralSchema = {}): StructuralSchema => ({ type: 'string', maxLength: 64, ...extra });
+
+/** A map list of named ports (keyed by name) carrying `rules`. */
+const portList = (rules: ValidationRule[]): StructuralSchema => ({
+  type: 'array',
+  maxItems: 8,
+  'x-kubernetes-list-type': 'map',
+  'x-kubernetes-list-map-keys': ['name'],
+  items: { type: 'object', required: ['name'], properties: { name: str(), port: { type: 'integer', maximum: 65535 } } },
+  'x-kubernetes-validations': rules,
+});
 
 const SPEC: StructuralSchema = {
   type: 'object',
@@ -34,14 +44,7 @@ const SPEC: StructuralSchema = {
       items: str(),
       'x-kubernetes-validations': [{ rule: 'self.all(t, t.size() < 5)', messageExpression: "'a tag is too long, the first is ' + self[0]" }],
     },
-    ports: {
-      type: 'array',
-      maxItems: 8,
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-list-map-keys': ['name'],
-      items: { type: 'object', required: ['name'], properties: { name: str(), port: { type: 'integer', maximum: 65535 } } },
-      'x-kubernetes-validations': [{ rule: 'self.exists(p, p.port == 80)', message: 'needs port 80' }],
-    },
+    ports: portList([{ rule: 'self.exists(p, p.port == 80)', message: 'needs port 80' }]),
     ip: str({ 'x-kubernetes-validations': [{ rule: 'isIP(self) && ip(self).family() == 4', message: 'an IPv4 address' }] }),
     net: str({ 'x-kubernetes-validations': [{ rule: 'isCIDR(self) && cidr(self).prefixLength() >= 8' }] }),
     url: str({ 'x-kubernetes-validations': [{ rule: "isURL(self) && url(self).getScheme() == 'https'" }] }),
@@ -80,26 +83,27 @@ interface Local {
   message: string;
 }
 
-/** Evaluates every node's rules as the schema walker will (a test-only walk over properties). */
-function evaluateLocally(obj: Record<string, unknown>, old?: Record<string, unknown>): Local[] {
+/**
+ * Evaluates every node's rules below `schema` as the schema walker will (a test-only walk over properties), naming
+ * fields as the server does (`<nil>` for the root).
+ */
+function evaluateTree(schema: StructuralSchema, value: unknown, old: unknown, path: string, root: boolean): Local[] {
   const out: Local[] = [];
-  const walk = (schema: StructuralSchema, value: unknown, oldValue: unknown, path: string, root: boolean): void => {
-    if (value === undefined || value === null) return;
-    if (schema['x-kubernetes-validations']) {
-      const compiled = root ? compileRootRules(schema) : compileRules(schema);
-      assert.deepEqual(compiled.compileErrors, []);
-      for (const v of compiled.evaluate(value, oldValue === undefined ? undefined : { value: oldValue })) {
-        // The server names the root `<nil>`.
-        out.push({ field: `${path}${v.fieldPath}`.replace(/^\./, '') || '<nil>', message: v.message });
-      }
+  if (value === undefined || value === null) return out;
+  if (schema['x-kubernetes-validations']) {
+    const compiled = root ? compileRootRules(schema) : compileRules(schema);
+    assert.deepEqual(compiled.compileErrors, []);
+    for (const v of compiled.evaluate(value, old === undefined ? undefined : { value: old })) {
+      out.push({ field: `${path}${v.fieldPath}`.replace(/^\./, '') || '<nil>', message: v.message });
     }
-    for (const [k, p] of Object.entries(schema.properties ?? {})) {
-      walk(p, (value as Record<string, unknown>)[k], (oldValue as Record<string, unknown> | undefined)?.[k], `${path}.${k}`, false);
-    }
-  };
-  walk(ROOT, obj, old, '', true);
+  }
+  for (const [k, p] of Object.entries(schema.properties ?? {})) {
+    out.push(...evaluateTree(p, (value as Record<string, unknown>)[k], (old as Record<string, unknown> | undefined)?.[k], `${path}.${k}`, false));
+  }
   return out;
 }
+
+const evaluateLocally = (obj: Record<string, unknown>, old?: Record<string, unknown>): Local[] => evaluateTree(ROOT, obj, old, '', true);
 
 async function serverCauses(p: Promise<unknown>): Promise<{ field: string; message: string }[]> {
   try {
@@ -167,6 +171,93 @@ describe('the TypeScript CEL layer agrees with the CRD apiserver 1.36 (envtest c
     const local = evaluateLocally(changed as Record<string, unknown>, created as Record<string, unknown>);
     assert.deepEqual(local.map((l) => l.message), ['fixed is immutable']);
     assertSame(local, await serverCauses(probes.update(changed)));
+  });
+});
+
+/** A second schema: escaping, int-or-string misuse, embedded resources, set/map lists on update, formats. */
+const GADGET_SPEC: StructuralSchema = {
+  type: 'object',
+  properties: {
+    'dashed-name': str({ 'x-kubernetes-validations': [{ rule: "self != 'bad'" }] }),
+    namespace: str(),
+    'a.b': str(),
+    ios: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: 'self < 5', message: 'ios below 5' }] },
+    set: { type: 'array', maxItems: 8, 'x-kubernetes-list-type': 'set', items: str(), 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'set is immutable' }] },
+    ports: portList([
+      { rule: 'self == oldSelf', message: 'ports are immutable' },
+      // A map list's + merges by key: adding an element with an existing key keeps the size (a plain list's would not).
+      { rule: 'self.size() == 0 || (self + [self[0]]).size() == self.size()', message: 'merge keeps the size' },
+    ]),
+    pod: {
+      type: 'object',
+      'x-kubernetes-embedded-resource': true,
+      'x-kubernetes-preserve-unknown-fields': true,
+      'x-kubernetes-validations': [{ rule: "self.kind == 'Pod' && self.metadata.name.startsWith('pod-')", message: 'a pod named pod-*' }],
+    },
+    ratio: { type: 'number', 'x-kubernetes-validations': [{ rule: 'self < 1.5 && self >= 0', message: 'ratio out of range' }] },
+    started: str({ format: 'date-time', 'x-kubernetes-validations': [{ rule: "self + duration('24h') > timestamp('2024-06-01T00:00:00Z')", message: 'too old' }] }),
+    blob: str({ format: 'byte', 'x-kubernetes-validations': [{ rule: 'self.size() <= 4', message: 'blob too big' }] }),
+  },
+  'x-kubernetes-validations': [
+    { rule: "!has(self.__namespace__) || self.__namespace__ == self.a__dot__b", message: 'namespace equals a.b' },
+    { rule: "!has(self.dashed__dash__name) || self.dashed__dash__name.size() > 1", message: 'dashed-name too short', fieldPath: "['dashed-name']" },
+  ],
+};
+
+const GADGET_CRD = {
+  ...CRD,
+  metadata: { name: 'gadgets.celdiff.kubegen.dev' },
+  spec: {
+    ...CRD.spec,
+    names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget', listKind: 'GadgetList' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: GADGET_SPEC } } } }],
+  },
+} as CrdObject;
+
+describe('the TypeScript CEL layer agrees with the CRD apiserver 1.36 on escaping, int-or-string, embedded resources, list types', () => {
+  let env: TestEnv;
+  let gadgets: ResourceClient<KubeObject & { spec?: Record<string, unknown> }>;
+
+  /** Every rule of the Gadget schema, evaluated over its spec. */
+  const local = (spec: Record<string, unknown>, old?: Record<string, unknown>): Local[] => evaluateTree(GADGET_SPEC, spec, old, 'spec', false);
+
+  before(async () => {
+    env = await sharedEnv({ profile: 'crd-only' });
+    const ns = await env.newNamespace('celgadget');
+    const [installed] = await installCrds(env.transport, [GADGET_CRD], 30_000);
+    gadgets = new ResourceClient(env.transport, crdResourceInfo(installed!), ns);
+  });
+  after(async () => {
+    await env?.release();
+  });
+
+  const good = {
+    'dashed-name': 'ok', namespace: 'x', 'a.b': 'x', ios: 3, set: ['a', 'b'], ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443 }],
+    pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod-1' }, spec: { containers: [] } }, ratio: 1, started: '2024-06-01T00:00:00Z', blob: 'AQID',
+  };
+
+  it('agrees on a valid object and on one breaking every rule (int-or-string misuse is a runtime error)', async () => {
+    assert.deepEqual(local(good), []);
+    assert.ok(await gadgets.create({ metadata: { name: 'good' }, spec: good }));
+    const bad = {
+      'dashed-name': 'b', namespace: 'x', 'a.b': 'y', ios: 'five', set: ['a'], ports: [{ name: 'a', port: 1 }, { name: 'b', port: 2 }, { name: 'c', port: 3 }],
+      pod: { apiVersion: 'v1', kind: 'Job', metadata: { name: 'job-1' } }, ratio: 2.5, started: '2020-01-01T00:00:00Z', blob: 'AQIDBAUG',
+    };
+    const l = local(bad);
+    assert.equal(l.length, 7, JSON.stringify(l, null, 1));
+    assertSame(l, await serverCauses(gadgets.create({ metadata: { name: 'bad' }, spec: bad })));
+  });
+
+  it('compares set and map lists ignoring order on update, as the server does', async () => {
+    const created = await gadgets.create({ metadata: { name: 'reorder' }, spec: good });
+    const reordered = { ...good, set: ['b', 'a'], ports: [{ name: 'https', port: 443 }, { name: 'http', port: 80 }] };
+    assert.deepEqual(local(reordered, good), []);
+    assert.ok(await gadgets.update({ ...created, spec: reordered }));
+    const changed = { ...good, set: ['a', 'c'], ports: [{ name: 'http', port: 81 }, { name: 'https', port: 443 }] };
+    const l = local(changed, reordered);
+    assert.deepEqual(l.map((x) => x.message), ['set is immutable', 'ports are immutable']);
+    const latest = await gadgets.get('reorder');
+    assertSame(l, await serverCauses(gadgets.update({ ...latest, spec: changed })));
   });
 });
 

@@ -108,5 +108,15 @@ export interface CompiledRules {
   evaluate(self: unknown, old: OldValue | undefined): RuleViolation[];
 }
 
+/** Options of {@link CompileRules}. */
+export interface CompileRulesOptions {
+  /**
+   * The node is the root of a custom resource's schema: `apiVersion`, `kind`, `metadata.name` and
+   * `metadata.generateName` are then visible to its rules even when the schema does not declare them (as at every
+   * `x-kubernetes-embedded-resource` node, which the CEL layer recognizes itself).
+   */
+  resourceRoot?: boolean;
+}
+
 /** Compiles the `x-kubernetes-validations` of one schema node (`node` gives CEL the type of `self`). */
-export type CompileRules = (node: StructuralSchema) => CompiledRules;
+export type CompileRules = (node: StructuralSchema, options?: CompileRulesOptions) => CompiledRules;

@@ -55,3 +55,8 @@ export function orderable(a: CelT, b: CelT): boolean {
   if (NUMERIC.has(a.name) && NUMERIC.has(b.name)) return true; // cross-type numeric comparisons (k8s 1.28+)
   return a.name === b.name && ['string', 'bytes', 'bool', 'timestamp', 'duration'].includes(a.name);
 }
+
+/** Whether two types can be one type parameter (a list's `+`): one assignable to the other. */
+export function unifiable(a: CelT, b: CelT): boolean {
+  return assignable(a, b) || assignable(b, a);
+}

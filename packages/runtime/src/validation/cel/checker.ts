@@ -13,7 +13,7 @@ import {
 } from './decl.js';
 import type { Signature } from './signatures.js';
 import { hasSemanticList, type SemanticOp } from './semantic-lists.js';
-import { NUMERIC, comparableForEquality, constType, isScalar, orderable, qualifiedName, sameType } from './checker-types.js';
+import { NUMERIC, comparableForEquality, constType, isScalar, orderable, qualifiedName, sameType, unifiable } from './checker-types.js';
 import { parseDateTime, parseGoDuration } from './time.js';
 import { RE2JS } from 're2js';
 import { succeeds } from './library/shared.js';
@@ -325,7 +325,7 @@ export class Checker {
         if (a.kind === 'list' && a.listType !== undefined) {
           // A set/map list's `+` is again a set/map list (union or merge), so its result keeps the declared type.
           this.semanticOps.push({ id: e.id, op: fn, type: a });
-          return b.kind === 'list' || b.kind === 'dyn' ? a : bad();
+          return b.kind === 'dyn' || (b.kind === 'list' && unifiable(a.elem, b.elem)) ? a : bad();
         }
         return this.arith(fn, a, b, bad, true);
       case '_-_':
@@ -346,7 +346,7 @@ export class Checker {
   private arith(fn: string, a: CelT, b: CelT, bad: () => CelT, plus: boolean): CelT {
     if (a.kind === 'dyn') return b.kind === 'list' ? listOf(DYN) : b;
     if (b.kind === 'dyn') return a;
-    if (plus && a.kind === 'list' && b.kind === 'list') return listOf(this.join([a.elem, b.elem]));
+    if (plus && a.kind === 'list' && b.kind === 'list') return unifiable(a.elem, b.elem) ? listOf(this.join([a.elem, b.elem])) : bad();
     if (plus && isScalar(a, 'timestamp') && isScalar(b, 'duration')) return TIMESTAMP;
     if (plus && isScalar(a, 'duration') && isScalar(b, 'timestamp')) return TIMESTAMP;
     if (a.kind === 'scalar' && b.kind === 'scalar' && a.name === b.name) {

@@ -5,8 +5,11 @@
 import type { CompileRules, CompiledRules, StructuralSchema } from '../types.js';
 import { compileNodeRules } from './rules.js';
 
-/** Compiles the rules of one schema node (not the root of a custom resource: see {@link compileRootRules}). */
-export const compileRules: CompileRules = (node) => compileNodeRules(node, false);
+/**
+ * Compiles the rules of one schema node; at the root of a custom resource pass `{ resourceRoot: true }` (or use
+ * {@link compileRootRules}).
+ */
+export const compileRules: CompileRules = (node, options) => compileNodeRules(node, options?.resourceRoot === true);
 
 /**
  * Compiles the rules at the root of a custom resource's schema, where `apiVersion`, `kind`, `metadata.name` and

@@ -10,6 +10,7 @@ import { parse, celFunc, CelScalar, isCelList, isCelMap, listType, mapType, type
 import { ExprSchema, SourceInfoSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { DYN, INT, listOf, mapOf } from './decl.js';
 import { desugarOptionalSyntax, lowerOptionalSyntax } from './optional-syntax.js';
+import { children } from './ast.js';
 import { typed } from './library/typed.js';
 
 const MACROS = new Set(['all', 'exists', 'existsOne', 'exists_one', 'transformList', 'transformMap', 'transformMapEntry']);
@@ -43,6 +44,17 @@ export function expandTwoVarMacros(root: Expr, positions: Record<string, number>
   const int = (n: bigint, pos: number): Expr => mk(pos, { case: 'constExpr', value: { constantKind: { case: 'int64Value', value: n } } as never });
   const comprehension = (pos: number, c: { iterVar: string; iterRange: Expr; accuVar: string; accuInit: Expr; loopCondition: Expr; loopStep: Expr; result: Expr }): Expr =>
     mk(pos, { case: 'comprehensionExpr', value: { iterVar2: '', ...c } as never });
+  /** `result` with `name` bound to `value`, evaluated once: a comprehension over nothing whose accumulator is it. */
+  const bindOnce = (pos: number, name: string, value: Expr, result: Expr): Expr =>
+    comprehension(pos, {
+      iterVar: '@unused',
+      iterRange: mk(pos, { case: 'listExpr', value: { elements: [] } as never }),
+      accuVar: name,
+      accuInit: value,
+      loopCondition: bool(false, pos),
+      loopStep: ident(name, pos),
+      result,
+    });
 
   const visit = (e: Expr): Expr => {
     const k = e.exprKind;
@@ -76,15 +88,7 @@ export function expandTwoVarMacros(root: Expr, positions: Record<string, number>
           const method = (name: string): Expr => mk(pos, { case: 'callExpr', value: { function: name, target: ident(bound, pos), args: [] } as never });
           const body = substitute(c.args[1]!, v, () => method('value'));
           const some = c.function === 'optMap' ? call('optional.of', [body], pos) : body;
-          return comprehension(pos, {
-            iterVar: '@unused',
-            iterRange: mk(pos, { case: 'listExpr', value: { elements: [] } as never }),
-            accuVar: bound,
-            accuInit: c.target,
-            loopCondition: bool(false, pos),
-            loopStep: ident(bound, pos),
-            result: call('_?_:_', [method('hasValue'), some, call('optional.none', [], pos)], pos),
-          });
+          return bindOnce(pos, bound, c.target, call('_?_:_', [method('hasValue'), some, call('optional.none', [], pos)], pos));
         }
         const vars = c.args.slice(0, 2).map((a) => (a.exprKind.case === 'identExpr' ? a.exprKind.value.name : undefined));
         const arity = c.function === 'transformList' || c.function === 'transformMap' || c.function === 'transformMapEntry' ? [3, 4] : [3];
@@ -141,16 +145,7 @@ export function expandTwoVarMacros(root: Expr, positions: Record<string, number>
           loopStep: step,
           result: out,
         });
-        // Binds the range once: a comprehension over nothing whose accumulator is the range.
-        return comprehension(pos, {
-          iterVar: '@unused',
-          iterRange: mk(pos, { case: 'listExpr', value: { elements: [] } as never }),
-          accuVar: bound,
-          accuInit: c.target,
-          loopCondition: bool(false, pos),
-          loopStep: ident(bound, pos),
-          result: loop,
-        });
+        return bindOnce(pos, bound, c.target, loop);
       }
       default:
         return e;
@@ -160,22 +155,11 @@ export function expandTwoVarMacros(root: Expr, positions: Record<string, number>
 }
 
 /** The largest expression id in the tree. */
-export function maxId(e: Expr | undefined): bigint {
-  if (!e) return 0n;
-  let m = e.id;
-  const k = e.exprKind;
-  const sub: (Expr | undefined)[] =
-    k.case === 'selectExpr' ? [k.value.operand]
-    : k.case === 'callExpr' ? [k.value.target, ...k.value.args]
-    : k.case === 'listExpr' ? k.value.elements
-    : k.case === 'structExpr' ? k.value.entries.flatMap((en) => [en.keyKind.case === 'mapKey' ? en.keyKind.value : undefined, en.value])
-    : k.case === 'comprehensionExpr' ? [k.value.iterRange, k.value.accuInit, k.value.loopCondition, k.value.loopStep, k.value.result]
-    : [];
-  for (const s of sub) {
-    const x = maxId(s);
-    if (x > m) m = x;
-  }
-  return m;
+export function maxId(e: Expr): bigint {
+  return children(e).reduce((m, c) => {
+    const x = maxId(c);
+    return x > m ? x : m;
+  }, e.id);
 }
 
 /** `e` with free occurrences of the identifier `name` replaced by `make()`. */

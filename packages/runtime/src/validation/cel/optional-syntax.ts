@@ -6,6 +6,7 @@
  */
 import { create } from '@bufbuild/protobuf';
 import { ExprSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import { children } from './ast.js';
 
 const SELECT_MARK = '__kgopt__';
 const INDEX_MARK = '__kgoptidx__';
@@ -61,39 +62,18 @@ export function desugarOptionalSyntax(src: string): string {
 }
 
 /** Turns the parsed markers into `@optSelect(x, 'field')` and `@optIndex(x, key)` calls (in place). */
-export function lowerOptionalSyntax(e: Expr | undefined): void {
-  if (!e) return;
+export function lowerOptionalSyntax(e: Expr): void {
+  children(e).forEach(lowerOptionalSyntax);
   const k = e.exprKind;
-  switch (k.case) {
-    case 'selectExpr': {
-      lowerOptionalSyntax(k.value.operand);
-      if (k.value.field.startsWith(SELECT_MARK) && k.value.operand) {
-        const field = k.value.field.slice(SELECT_MARK.length);
-        const name = create(ExprSchema, { id: e.id, exprKind: { case: 'constExpr', value: { constantKind: { case: 'stringValue', value: field } } as never } });
-        e.exprKind = { case: 'callExpr', value: { function: '@optSelect', args: [k.value.operand, name] } as never };
-      }
-      return;
+  if (k.case === 'selectExpr' && k.value.field.startsWith(SELECT_MARK) && k.value.operand) {
+    const field = k.value.field.slice(SELECT_MARK.length);
+    const name = create(ExprSchema, { id: e.id, exprKind: { case: 'constExpr', value: { constantKind: { case: 'stringValue', value: field } } as never } });
+    e.exprKind = { case: 'callExpr', value: { function: '@optSelect', args: [k.value.operand, name] } as never };
+  } else if (k.case === 'callExpr') {
+    const idx = k.value.args[1];
+    if (k.value.function === '_[_]' && idx?.exprKind.case === 'callExpr' && idx.exprKind.value.function === INDEX_MARK && idx.exprKind.value.args.length === 1) {
+      k.value.function = '@optIndex';
+      k.value.args = [k.value.args[0]!, idx.exprKind.value.args[0]!];
     }
-    case 'callExpr': {
-      lowerOptionalSyntax(k.value.target);
-      k.value.args.forEach(lowerOptionalSyntax);
-      const idx = k.value.args[1];
-      if (k.value.function === '_[_]' && idx?.exprKind.case === 'callExpr' && idx.exprKind.value.function === INDEX_MARK && idx.exprKind.value.args.length === 1) {
-        k.value.function = '@optIndex';
-        k.value.args = [k.value.args[0]!, idx.exprKind.value.args[0]!];
-      }
-      return;
-    }
-    case 'listExpr':
-      return k.value.elements.forEach(lowerOptionalSyntax);
-    case 'structExpr':
-      return k.value.entries.forEach((en) => {
-        if (en.keyKind.case === 'mapKey') lowerOptionalSyntax(en.keyKind.value);
-        lowerOptionalSyntax(en.value);
-      });
-    case 'comprehensionExpr':
-      return [k.value.iterRange, k.value.accuInit, k.value.loopCondition, k.value.loopStep, k.value.result].forEach(lowerOptionalSyntax);
-    default:
-      return;
   }
 }

@@ -27,6 +27,8 @@ interface CompiledRule {
   fieldPath: string;
   program: Program;
   usesOldSelf: boolean;
+  /** Whether the rule or its messageExpression reads oldSelf (only then is the old value converted). */
+  readsOldSelf: boolean;
   messageExpression?: Program;
 }
 
@@ -96,7 +98,7 @@ function compileRule(rule: ValidationRule, selfType: CelT, node: StructuralSchem
   if (main.type.kind !== 'dyn' && !(main.type.kind === 'scalar' && main.type.name === 'bool')) {
     return { error: 'cel expression must evaluate to a bool', field: 'rule' };
   }
-  const out: CompiledRule = { rule, fieldPath: fields.fieldPath, program: main.program, usesOldSelf: main.usesOldSelf };
+  const out: CompiledRule = { rule, fieldPath: fields.fieldPath, program: main.program, usesOldSelf: main.usesOldSelf, readsOldSelf: main.usesOldSelf };
   if (rule.messageExpression !== undefined && rule.messageExpression.trim() !== '') {
     const msg = compileExpression(rule.messageExpression, vars);
     if ('error' in msg) return { error: `messageExpression ${msg.error}`, field: 'messageExpression' };
@@ -104,6 +106,7 @@ function compileRule(rule: ValidationRule, selfType: CelT, node: StructuralSchem
       return { error: 'messageExpression must evaluate to a string', field: 'messageExpression' };
     }
     out.messageExpression = msg.program;
+    out.readsOldSelf ||= msg.usesOldSelf;
   }
   return out;
 }
@@ -187,7 +190,8 @@ function evaluateRules(
     let bindings: Record<string, unknown>;
     let result: CelResult;
     try {
-      const oldSelf = optionalOld ? (hasOld ? optionalValue(oldVal()) : noneValue()) : oldVal();
+      // Like the server's lazy activation, the old value is converted only for rules that read it.
+      const oldSelf = !c.readsOldSelf ? undefined : optionalOld ? (hasOld ? optionalValue(oldVal()) : noneValue()) : oldVal();
       bindings = { self: selfVal(), ...(oldSelf !== undefined ? { oldSelf } : {}) };
       result = c.program(bindings);
     } catch (e) {
@@ -207,7 +211,7 @@ function evaluateRules(
     if (c.messageExpression) {
       // The server evaluates messageExpression with the plain activation even for an optionalOldSelf rule: oldSelf
       // is then the bare old value (or unbound on create), not an optional.
-      const messageBindings = optionalOld ? { self: selfVal(), ...(hasOld ? { oldSelf: oldVal() } : {}) } : bindings;
+      const messageBindings = optionalOld ? { self: selfVal(), ...(hasOld && c.readsOldSelf ? { oldSelf: oldVal() } : {}) } : bindings;
       const m = evalMessageExpression(c.messageExpression, messageBindings);
       if (m !== undefined) message = m;
     }

@@ -8,6 +8,7 @@
 import { create } from '@bufbuild/protobuf';
 import { celFunc, CelScalar, isCelList, isCelMap, listType, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
 import { ExprSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import { children } from './ast.js';
 import type { CelT } from './decl.js';
 import { celEquals } from './library/compare.js';
 
@@ -49,33 +50,13 @@ export function hasSemanticList(t: CelT): boolean {
 export function rewriteSemanticOps(root: Expr, ops: readonly SemanticOp[], nextId: () => bigint): void {
   if (ops.length === 0) return;
   const byId = new Map(ops.map((o) => [o.id, o]));
-  const visit = (e: Expr | undefined): void => {
-    if (!e) return;
-    const k = e.exprKind;
-    switch (k.case) {
-      case 'selectExpr':
-        return visit(k.value.operand);
-      case 'listExpr':
-        return k.value.elements.forEach(visit);
-      case 'structExpr':
-        return k.value.entries.forEach((en) => {
-          if (en.keyKind.case === 'mapKey') visit(en.keyKind.value);
-          visit(en.value);
-        });
-      case 'comprehensionExpr':
-        return [k.value.iterRange, k.value.accuInit, k.value.loopCondition, k.value.loopStep, k.value.result].forEach(visit);
-      case 'callExpr': {
-        visit(k.value.target);
-        k.value.args.forEach(visit);
-        const op = byId.get(e.id);
-        if (!op) return;
-        k.value.function = op.op === '_==_' ? '@k8sEquals' : op.op === '_!=_' ? '@k8sNotEquals' : '@k8sAdd';
-        k.value.args.push(create(ExprSchema, { id: nextId(), exprKind: { case: 'constExpr', value: { constantKind: { case: 'int64Value', value: BigInt(typeId(op.type)) } } as never } }));
-        return;
-      }
-      default:
-        return;
-    }
+  const visit = (e: Expr): void => {
+    children(e).forEach(visit);
+    const op = byId.get(e.id);
+    if (!op || e.exprKind.case !== 'callExpr') return;
+    const call = e.exprKind.value;
+    call.function = op.op === '_==_' ? '@k8sEquals' : op.op === '_!=_' ? '@k8sNotEquals' : '@k8sAdd';
+    call.args.push(create(ExprSchema, { id: nextId(), exprKind: { case: 'constExpr', value: { constantKind: { case: 'int64Value', value: BigInt(typeId(op.type)) } } as never } }));
   };
   visit(root);
 }
