@@ -12,14 +12,21 @@ import { schemaFacts } from './schema-index.js';
 
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** Prunes `obj` in place (the resource root, an embedded resource); returns the pruned paths, sorted. */
-export function pruneUnknownFields(obj: JsonObject, root: StructuralSchema): string[] {
+/**
+ * Prunes `x` in place; returns the pruned paths, sorted. At a resource root (and an embedded resource) `apiVersion`,
+ * `kind` and `metadata` are not the schema's to prune.
+ */
+export function pruneUnknownFields(x: unknown, root: StructuralSchema | undefined, isResourceRoot = true): string[] {
   const found: string[] = [];
-  prune(obj, root, '', true, found);
+  prune(x, root, '', isResourceRoot || !!root?.['x-kubernetes-embedded-resource'], found);
   return found.sort();
 }
 
 const join = (parent: string, key: string) => (parent ? `${parent}.${key}` : key);
+const embeddedOf = (s: StructuralSchema | undefined) => !!s?.['x-kubernetes-embedded-resource'];
+/** `additionalProperties` as the pruner sees it: a schema, `null` (present without one: a boolean), or undefined. */
+const additionalOf = (s: StructuralSchema | undefined): StructuralSchema | null | undefined =>
+  s?.additionalProperties === undefined ? undefined : typeof s.additionalProperties === 'object' ? s.additionalProperties : null;
 
 function prune(x: unknown, s: StructuralSchema | undefined, path: string, embedded: boolean, found: string[]): void {
   if (s?.['x-kubernetes-preserve-unknown-fields']) {
@@ -27,21 +34,18 @@ function prune(x: unknown, s: StructuralSchema | undefined, path: string, embedd
     return;
   }
   if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) prune(x[i], s?.items, `${path}[${i}]`, !!s?.items?.['x-kubernetes-embedded-resource'], found);
+    for (let i = 0; i < x.length; i++) prune(x[i], s?.items, `${path}[${i}]`, embeddedOf(s?.items), found);
     return;
   }
   if (!isObject(x)) return;
+  const additional = additionalOf(s);
   for (const k of Object.keys(x)) {
-    if (embedded && META_FIELDS.has(k)) continue;
+    if (s && embedded && META_FIELDS.has(k)) continue;
     const prop = s?.properties?.[k];
-    const additional = typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined;
-    const child = prop ?? additional;
-    if (s && child) {
-      prune(x[k], child, join(path, k), !!child['x-kubernetes-embedded-resource'], found);
-    } else if (s && s.additionalProperties === true) {
-      continue;
-    } else {
-      if (!META_FIELDS.has(k) || path !== '') found.push(join(path, k));
+    if (prop) prune(x[k], prop, join(path, k), embeddedOf(prop), found);
+    else if (additional !== undefined) prune(x[k], additional ?? undefined, join(path, k), embeddedOf(additional ?? undefined), found);
+    else {
+      if (!s || !META_FIELDS.has(k) || path !== '') found.push(join(path, k));
       delete x[k];
     }
   }
@@ -49,15 +53,16 @@ function prune(x: unknown, s: StructuralSchema | undefined, path: string, embedd
 
 function skipPrune(x: unknown, s: StructuralSchema, path: string, embedded: boolean, found: string[]): void {
   if (Array.isArray(x)) {
-    if (s.items) for (let i = 0; i < x.length; i++) skipPrune(x[i], s.items, `${path}[${i}]`, !!s.items['x-kubernetes-embedded-resource'], found);
+    if (s.items) for (let i = 0; i < x.length; i++) skipPrune(x[i], s.items, `${path}[${i}]`, embeddedOf(s.items), found);
     return;
   }
   if (!isObject(x)) return;
-  const additional = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+  const additional = additionalOf(s);
   for (const k of Object.keys(x)) {
     if (embedded && META_FIELDS.has(k)) continue;
-    const child = s.properties?.[k] ?? additional;
-    if (child) prune(x[k], child, join(path, k), !!child['x-kubernetes-embedded-resource'], found);
+    const prop = s.properties?.[k];
+    if (prop) prune(x[k], prop, join(path, k), embeddedOf(prop), found);
+    else if (additional !== undefined) prune(x[k], additional ?? undefined, join(path, k), embeddedOf(additional ?? undefined), found);
   }
 }
 

@@ -34,11 +34,14 @@ export function jsonTypeOf(v: unknown): 'null' | 'boolean' | 'integer' | 'number
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     case 'boolean': return 'boolean';
-    case 'number': return Number.isInteger(v) ? 'integer' : 'number';
+    case 'number': return isInt64(v as number) ? 'integer' : 'number';
     case 'string': return 'string';
     default: return Array.isArray(v) ? 'array' : 'object';
   }
 }
+
+/** Whether Go's JSON decoding makes `n` an int64 (a whole number within int64) rather than a float64. */
+export const isInt64 = (n: number): boolean => Number.isInteger(n) && Math.abs(n) < 2 ** 63;
 
 /** The schema's types as kube-openapi holds them (`x-kubernetes-int-or-string` is `integer,string`). */
 export function schemaTypes(s: StructuralSchema): readonly string[] {
@@ -130,7 +133,7 @@ export function checkNumber(v: number, s: StructuralSchema, name: string, sink: 
   const type: NumType = s.type === 'integer' || s.type === 'number' ? s.type : '';
   const format = (type === 'integer' && (s.format === 'int32' || s.format === 'int64')) || (type === 'number' && (s.format === 'float' || s.format === 'double')) ? s.format! : '';
   const path = errPath(sink, name);
-  const isInt = Number.isInteger(v);
+  const isInt = isInt64(v);
   if (!fitsRange(v, type, format)) sink.errors.push(baseInvalid(sink, rangeMessage('Checked', type, format, name)));
   if (s.multipleOf !== undefined) {
     const f = s.multipleOf;
@@ -157,7 +160,7 @@ export function checkNumber(v: number, s: StructuralSchema, name: string, sink: 
 function checkBound(v: number, bound: number, exclusive: boolean, kind: 'min' | 'max', type: NumType, format: string, name: string, path: string, sink: ErrorSink): void {
   const nativeOk = fitsRange(bound, type, format);
   if (!nativeOk) sink.errors.push(baseInvalid(sink, rangeMessage(kind === 'min' ? 'Minimum boundary' : 'Maximum boundary', type, format, name)));
-  const asInt = nativeOk && Number.isInteger(v);
+  const asInt = nativeOk && isInt64(v);
   const b = asInt ? Math.trunc(bound) : bound;
   const violated = kind === 'max' ? (exclusive ? v >= b : v > b) : exclusive ? v <= b : v < b;
   if (!violated) return;

@@ -108,7 +108,7 @@ function checkCompositions(v: unknown, s: StructuralSchema, name: string, sink: 
     for (const sub of s.anyOf) {
       const errs = run(sub);
       if (errs.length === 0) { ok = true; break; }
-      if (!best || errs.length < best.length) best = errs;
+      best ??= errs;
     }
     if (!ok) sink.errors.push(baseInvalid(sink, `${goQuote(name)} must validate at least one schema (anyOf)`), ...best!);
   }
@@ -118,7 +118,7 @@ function checkCompositions(v: unknown, s: StructuralSchema, name: string, sink: 
     for (const sub of s.oneOf) {
       const errs = run(sub);
       if (errs.length === 0) valid++;
-      else if (valid === 0 && (!best || errs.length < best.length)) best = errs;
+      else if (valid === 0) best ??= errs;
     }
     if (valid !== 1) {
       const more = valid === 0 ? 'Found none valid' : `Found ${valid} valid alternatives`;
