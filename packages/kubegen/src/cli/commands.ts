@@ -18,7 +18,7 @@ import { CliInputError, ExitCode } from './errors.js';
 import type { Pipeline } from './pipeline.js';
 import type { SkippedInput } from '../parse/crd/index.js';
 import { Progress } from './progress.js';
-import { sampleYaml } from '../generate/sample/index.js';
+import { sampleValidator, sampleYaml, type UnsatisfiedRule } from '../generate/sample/index.js';
 import { formatCoreTypeExplain, formatCoreTypeSummary } from './output/core-types-report.js';
 import type { CoreTypeReport } from './output/core-types-report.js';
 import type { ProgressSink } from './progress.js';
@@ -299,7 +299,18 @@ export async function runSample(input: SampleInput, opts: { kind?: string; versi
       if (opts.version !== undefined) throw new CliInputError(`${r.names.kind}.${r.group} has no version ${opts.version} (it has ${r.versions.map((v) => v.name).join(', ')})`);
       continue;
     }
-    docs.push(sampleYaml({ resource: r, version }));
+    const kv = { resource: r, version };
+    // Checked with the kind's own validation (schema and CEL rules, as the apiserver runs them); what the sample
+    // still breaks is named on stderr, the sample printed all the same.
+    const validator = await sampleValidator(kv).catch((err: unknown) => {
+      io.stderr.write(`warning: sample ${r.names.kind}.${r.group}/${version.name} is not checked: ${err instanceof Error ? err.message : String(err)}\n`);
+      return undefined;
+    });
+    const onUnsatisfied = (u: UnsatisfiedRule): void => {
+      const what = u.rule !== undefined ? `breaks the rule ${JSON.stringify(u.rule)}` : 'is refused';
+      io.stderr.write(`warning: sample ${r.names.kind}.${r.group}/${version.name}: ${u.path} ${what}: ${u.message}\n`);
+    };
+    docs.push(sampleYaml(kv, validator ? { validator, onUnsatisfied } : {}));
   }
   if (docs.length === 0) {
     const hint = opts.kind !== undefined ? didYouMean(opts.kind, model.resources.map((r) => r.names.kind)) : '';

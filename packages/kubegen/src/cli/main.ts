@@ -76,7 +76,7 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
   ).action(run(runVerify));
   program
     .command('sample')
-    .description('print a minimal valid object per kind of the CRDs or API types (required fields, defaults, enum values, constraints)')
+    .description('print a minimal valid object per kind of the CRDs or API types (required fields, defaults, enum values, constraints, the common shapes of CEL rules; the rules it cannot satisfy are named on stderr)')
     .option('--crds <paths...>', 'CRD YAML/JSON files or folders')
     .option('--apis <dir>', 'a folder of TypeScript API types (as `generate --apis`)')
     .option('--kind <Kind>', 'only this kind')

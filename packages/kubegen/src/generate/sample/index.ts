@@ -5,13 +5,17 @@
  * and multipleOf for numbers; minLength/maxLength, pattern (a string generated from the regular expression,
  * deterministically) and the common formats for strings; minItems/uniqueItems for arrays; minProperties for maps
  * and objects. Embedded resources get a ConfigMap; free-form fields stay empty. CEL rules (`x-kubernetes-validations`)
- * are not evaluated: a sample that breaks one is refused by the apiserver with the rule's message.
+ * are not evaluated here: given a validator (`SampleOptions.validator`, see ./satisfy.ts) the sample is checked with it
+ * and repaired for the common rule shapes, and the rules it still breaks are named.
  *
  * Output is deterministic: the same schema gives the same sample.
  */
 import { createRequire } from 'node:module';
 import type { JSONSchemaProps, KindVersion } from '../../model/index.js';
 import { portableYaml } from '../portable-yaml.js';
+import { satisfyRules, type SampleValidator, type UnsatisfiedRule } from './satisfy.js';
+
+export { sampleValidator, type SampleValidator, type UnsatisfiedRule } from './satisfy.js';
 
 /** The part of randexp used here. It is CommonJS whose module.exports is the class (its typings say otherwise). */
 interface RandExpLike {
@@ -28,10 +32,26 @@ export interface SampleOptions {
   name?: string;
   /** Also fill `status` with its required fields, as for spec (a test's `updateStatus`; samples users apply have none). */
   withStatus?: boolean;
+  /**
+   * Checks the sample with this validator (the kind's CRD, see {@link sampleValidator}) and repairs what breaks the
+   * common CEL rule shapes; `onUnsatisfied` hears of every rule still broken.
+   */
+  validator?: SampleValidator;
+  onUnsatisfied?: (u: UnsatisfiedRule) => void;
 }
 
 /** A minimal object of kind `kv` (apiVersion, kind, metadata.name, and every required field). */
 export function minimalSample(kv: KindVersion, opts: SampleOptions = {}): Record<string, unknown> {
+  if (opts.validator) {
+    const { object, unsatisfied } = satisfyRules(kv, rawSample(kv, opts), opts.validator, { withStatus: opts.withStatus === true, valueOf: sampleValue });
+    for (const u of unsatisfied) opts.onUnsatisfied?.(u);
+    return object;
+  }
+  return rawSample(kv, opts);
+}
+
+/** The sample from the schema alone (no validator). */
+function rawSample(kv: KindVersion, opts: SampleOptions): Record<string, unknown> {
   const name = opts.name ?? `${kv.resource.names.kind.toLowerCase()}-sample`;
   const gen = new Generator();
   const body = gen.value(kv.version.schema, 'root', 0) as Record<string, unknown>;
@@ -67,6 +87,11 @@ export function sampleYaml(kv: KindVersion, opts: SampleYamlOptions = {}): strin
 }
 
 const MAX_DEPTH = 40;
+
+/** A sample value of schema `s` (a field named `name`), generated as the sample's own fields are. */
+export function sampleValue(s: JSONSchemaProps, name: string): unknown {
+  return new Generator().value(s, name, 1);
+}
 
 /** Values for the common string formats (OpenAPI / Kubernetes). */
 const FORMATS: Record<string, string> = {
