@@ -4,22 +4,12 @@
  * CRD-only control plane (CRD apiserver 1.36: no ConfigMaps, but ten of them fit on two cores).
  */
 import type { ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
+import { kindCrdObject } from '../../test/support/crd-yaml.js';
 
 export const MEMBER_CONFIG_MAP: ResourceInfo = {
   group: 'fleet-bench.kubegen.io', version: 'v1', resource: 'memberconfigmaps', kind: 'MemberConfigMap', listKind: 'MemberConfigMapList', namespaced: true,
 };
 
-export const MEMBER_CONFIG_MAP_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'memberconfigmaps.fleet-bench.kubegen.io' },
-  spec: {
-    group: 'fleet-bench.kubegen.io',
-    scope: 'Namespaced',
-    names: { plural: 'memberconfigmaps', singular: 'memberconfigmap', kind: 'MemberConfigMap', listKind: 'MemberConfigMapList' },
-    versions: [{
-      name: 'v1', served: true, storage: true,
-      schema: { openAPIV3Schema: { type: 'object', properties: { data: { type: 'object', additionalProperties: { type: 'string' } } } } },
-    }],
-  },
-};
+export const MEMBER_CONFIG_MAP_CRD = kindCrdObject('fleet-bench.kubegen.io', 'MemberConfigMap', {
+  data: { type: 'object', additionalProperties: { type: 'string' } },
+});

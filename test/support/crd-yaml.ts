@@ -33,10 +33,10 @@ ${props}`;
 /** An object schema with `properties`. */
 export const obj = (properties: Record<string, JSONSchemaProps>): JSONSchemaProps => ({ type: 'object', properties });
 
-/** A CRD (JSON is YAML) for `kind` in `group` with the given root properties. */
-export function kindCrd(group: string, kind: string, props: Record<string, JSONSchemaProps>): string {
+/** A namespaced CRD object for `kind` in `group` (plural `<kind>s`, one served storage version `v1`) with the given root properties. */
+export function kindCrdObject(group: string, kind: string, props: Record<string, JSONSchemaProps>) {
   const plural = `${kind.toLowerCase()}s`;
-  return JSON.stringify({
+  return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
     metadata: { name: `${plural}.${group}` },
@@ -46,5 +46,10 @@ export function kindCrd(group: string, kind: string, props: Record<string, JSONS
       names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
       versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: obj(props) } }],
     },
-  });
+  };
+}
+
+/** A CRD (JSON is YAML) for `kind` in `group` with the given root properties. */
+export function kindCrd(group: string, kind: string, props: Record<string, JSONSchemaProps>): string {
+  return JSON.stringify(kindCrdObject(group, kind, props));
 }

@@ -15,25 +15,15 @@ import type { ClusterShardingOptions } from '@kubegen/runtime/internal/multiclus
 import { MultiClusterManager } from '@kubegen/runtime/internal/multicluster/manager.js';
 import { KubeconfigSecretProvider } from '@kubegen/runtime/internal/multicluster/providers/kubeconfig-secrets.js';
 import { labelSelector } from '@kubegen/runtime/internal/predicate/predicate.js';
+import { kindCrdObject, obj } from '../../support/crd-yaml.js';
 
 export const MEMBER_CONFIG: ResourceInfo = {
   group: 'mc.kubegen.io', version: 'v1', resource: 'memberconfigs', kind: 'MemberConfig', listKind: 'MemberConfigList', namespaced: true,
 };
 
-export const MEMBER_CONFIG_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'memberconfigs.mc.kubegen.io' },
-  spec: {
-    group: 'mc.kubegen.io',
-    scope: 'Namespaced',
-    names: { plural: 'memberconfigs', singular: 'memberconfig', kind: 'MemberConfig', listKind: 'MemberConfigList' },
-    versions: [{
-      name: 'v1', served: true, storage: true,
-      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { data: { type: 'object', additionalProperties: { type: 'string' } } } } } } },
-    }],
-  },
-};
+export const MEMBER_CONFIG_CRD = kindCrdObject('mc.kubegen.io', 'MemberConfig', {
+  spec: obj({ data: { type: 'object', additionalProperties: { type: 'string' } } }),
+});
 
 export interface MemberConfig extends KubeObject {
   spec?: { data?: Record<string, string> };
