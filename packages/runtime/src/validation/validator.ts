@@ -236,9 +236,6 @@ function prepare(object: JsonObject, old: JsonObject | undefined, operation: Wri
   else delete object.status;
 }
 
-/** The path of the runtime's CEL layer, imported only when a CRD has rules (kept out of static imports on purpose). */
-const CEL_LAYER = './cel/index.js';
-
 /**
  * Builds the validator of a CRD. Its CEL rules are evaluated by `options.compileRules`, or by the runtime's own CEL
  * layer, loaded on first need (only for CRDs that have `x-kubernetes-validations`).
@@ -251,16 +248,13 @@ export async function createValidator(crd: ValidatedCrd, options: CreateValidato
 }
 
 let celLayer: Promise<CompileRules> | undefined;
-/** The runtime's CEL layer (`validation/cel`), imported once. */
+/** The runtime's CEL layer (`validation/cel`, and with it @bufbuild/cel), imported once, when a CRD has rules. */
 export function loadCelLayer(): Promise<CompileRules> {
-  celLayer ??= (import(new URL(CEL_LAYER, import.meta.url).href) as Promise<{ compileRules?: CompileRules }>).then(
-    (m) => {
-      if (typeof m.compileRules !== 'function') throw new Error(`${CEL_LAYER} does not export compileRules`);
-      return m.compileRules;
-    },
+  celLayer ??= import('./cel/index.js').then(
+    (m) => m.compileRules,
     (e: unknown) => {
       celLayer = undefined;
-      throw new Error(`x-kubernetes-validations need the CEL layer (${CEL_LAYER}), which did not load: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(`x-kubernetes-validations need the CEL layer (validation/cel), which did not load: ${e instanceof Error ? e.message : String(e)}`);
     },
   );
   return celLayer;
