@@ -7,7 +7,8 @@
  *   reconciles only its part;
  * in both: every Foo is reconciled by the replica the final ring gives it, its Deployment carries the owner's bucket
  * label and is cached only where its owner is, no replica writes a Foo (no assignment writes), no Foo is reconciled
- * by two replicas at once, and a replica that stops hands its Foos to the others. `auto` on a server older than 1.36
+ * by two replicas at once, and a replica that stops hands its Foos to the others. A field index on the owned kind,
+ * added before the controller is built, serves the reconciler's lists from every informer the shard's ranges make. `auto` on a server older than 1.36
  * that ignores shard selectors picks `labels`.
  */
 import assert from 'node:assert/strict';
@@ -30,6 +31,7 @@ const LEASES = builtinResources.leases;
 const DEPLOYMENTS = builtinResources.deployments;
 const BUCKET = 'bucket.shard.kubegen.io/foos';
 const COUNT = 60;
+const OWNER_FIELD = '.metadata.controller';
 const TIMINGS = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 100 };
 
 const foo = (i: number): KubeObject =>
@@ -47,6 +49,8 @@ interface Replica {
 class Reconciles {
   readonly byKey = new Map<string, SyncInterval[]>();
   readonly lastBy = new Map<string, string>();
+  /** What the last reconcile of each key found through the Deployments' owner index (from the cache). */
+  readonly indexed = new Map<string, string[]>();
   record(key: string, proc: string, start: number): void {
     this.byKey.set(key, [...(this.byKey.get(key) ?? []), { proc, start, end: performance.now() }]);
     this.lastBy.set(key, proc);
@@ -58,6 +62,8 @@ function startReplica(shared: FakeTransport, id: string, serverFilters: boolean,
   transport.shardSelectors = serverFilters;
   const mgr = new Manager({ transport, metricsBindAddress: '0', logger: nullLogger, registry: new Registry(), sharding: { identity: id, leaseNamespace: 'kube-system', ...TIMINGS } });
   const deployments = new ResourceClient<KubeObject>(transport, DEPLOYMENTS, 'ns');
+  // A field index on a sharded kind, added before the controller: every informer the shard's ranges make gets it.
+  mgr.indexField(DEPLOYMENTS, OWNER_FIELD, (d) => (d.metadata?.ownerReferences ?? []).filter((r) => r.controller).map((r) => r.uid));
   controllerFor(mgr, fooResource)
     .named('foos')
     .owns(DEPLOYMENTS)
@@ -67,6 +73,8 @@ function startReplica(shared: FakeTransport, id: string, serverFilters: boolean,
       if (owner) {
         // Yield a little so that a reconcile spans time in which another replica could (wrongly) start the same key.
         await new Promise((r) => setTimeout(r, 2));
+        const byIndex = await mgr.getClient().resource(DEPLOYMENTS, req.namespace).list({ fieldSelector: `${OWNER_FIELD}=${owner.metadata!.uid}` });
+        log.indexed.set(`${req.namespace}/${req.name}`, byIndex.items.map((d) => d.metadata!.name!));
         const existing = await deployments.get(req.name).catch(() => undefined);
         if (!existing) {
           const ownerReferences = [{ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', name: req.name, uid: owner.metadata!.uid!, controller: true }];
@@ -131,6 +139,12 @@ async function runModes(serverFilters: boolean): Promise<void> {
       20_000,
     );
     assert.deepEqual(syncOverlaps(log.byKey), [], 'no Foo reconciled by two replicas at once');
+    // The owner index served every reconcile from the cache, also on the informers made after the ring changed.
+    for (const f of foos) assert.deepEqual(log.indexed.get(`ns/${f.metadata!.name}`), [f.metadata!.name], `the index finds ${f.metadata!.name}'s Deployment`);
+    for (const r of [...replicas, last]) {
+      const fromApi = r.transport.actions().filter((a) => a.resource === 'deployments' && a.verb === 'list' && a.query['fieldSelector'] !== undefined);
+      assert.deepEqual(fromApi, [], `${r.id} listed by the index field from the cache only`);
+    }
   } finally {
     for (const r of replicas) r.stop.abort();
     await Promise.all(replicas.map((r) => r.run));

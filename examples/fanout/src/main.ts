@@ -39,6 +39,7 @@ async function main(opts: Options): Promise<void> {
       : {}),
     logger: log,
   });
+  FanoutReconciler.indexTasks(mgr);
   const reconciler = new FanoutReconciler(mgr, log);
   controllerFor(mgr, batchResource)
     .named('fanout')

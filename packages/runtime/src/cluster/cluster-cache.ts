@@ -10,7 +10,7 @@
  * only sees objects after that.
  */
 import type { InformerLease, SharedInformerFactory } from '../cache/factory.js';
-import type { IndexFunc } from '../cache/indexer.js';
+import type { IndexFunc, Indexers } from '../cache/indexer.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { stripManagedFields, type TransformFunc } from '../cache/transform.js';
 import { resourceKey, type KubeObject, type ResourceInfo } from '../client/types.js';
@@ -119,6 +119,8 @@ export class ClusterCache {
   private readonly readsManagedFields = new Set<string>();
   /** Selections added to a kind's own (`selectKind`, `scopeKind`), e.g. a shard's. */
   private readonly scopes = new Map<string, KindScope>();
+  /** The field indexes of each kind (`indexField`), given to every informer made for it. */
+  private readonly fieldIndexes = new Map<string, { info: ResourceInfo; indexers: Indexers<KubeObject> }>();
   private started = false;
 
   constructor(
@@ -183,17 +185,33 @@ export class ClusterCache {
   /**
    * Indexes the cached objects of `info` by the values `extract` returns for `field` (controller-runtime's
    * `FieldIndexer.IndexField`), so that the cached client's `list({ fieldSelector: 'field=value' })` is answered
-   * from the cache. Creates the kind's informers if needed. Call before the manager starts, once per field.
+   * from the cache. Every informer of the kind gets the index: those made already and those made later (a sharded
+   * kind's, whose informers change with the shard's ranges). From the cache's start the kind is cached for good,
+   * unless it is scoped (`scopeKind`), whose informers come and go with their holders. Call once per field; the
+   * order against building controllers does not matter.
    */
   indexField<T extends KubeObject>(info: ResourceInfo, field: string, extract: FieldExtractFunc<T>): void {
+    const key = resourceKey(info);
     const indexFunc: IndexFunc<KubeObject> = (obj) => {
       const values = extract(obj as T);
       const ns = obj.metadata?.namespace ?? '';
       // Both per namespace and across namespaces, so that either kind of list is one index lookup.
       return ns ? values.flatMap((v) => [fieldIndexValue(ns, v), fieldIndexValue('', v)]) : values.map((v) => fieldIndexValue('', v));
     };
+    const indexed = this.fieldIndexes.get(key) ?? { info, indexers: {} };
+    if (indexed.indexers[fieldIndexName(field)]) throw new Error(`${key}: field ${JSON.stringify(field)} is already indexed`);
+    indexed.indexers[fieldIndexName(field)] = indexFunc;
+    this.fieldIndexes.set(key, indexed);
+    const entry = this.full.get(key);
+    if (entry) for (const informer of entry.informers.values()) addMissingIndexers(informer, indexed.indexers);
+    if (this.started) this.holdIndexed(key);
+  }
+
+  /** Holds an indexed kind's informers for good (see `indexField`), unless the kind is scoped. */
+  private holdIndexed(key: string): void {
+    const indexed = this.fieldIndexes.get(key);
     // Indexing does not read managedFields: it leaves the kind's decision to its watches.
-    for (const informer of this.informers(info, { dependentOnly: true })) informer.addIndexers({ [fieldIndexName(field)]: indexFunc });
+    if (indexed && !this.scopes.has(key)) this.informers(indexed.info, { dependentOnly: true });
   }
 
   /**
@@ -233,6 +251,7 @@ export class ClusterCache {
 
   /** Takes every pending managedFields decision (informers start after this); later requests cannot undo it. */
   start(): void {
+    for (const key of this.fieldIndexes.keys()) this.holdIndexed(key);
     this.started = true;
     for (const entry of this.full.values()) entry.fixed = true;
     this.factory.start();
@@ -278,6 +297,7 @@ export class ClusterCache {
             });
         e.leases.push(lease);
         e.informers.set(ns, lease.informer);
+        if (!metadataOnly) addMissingIndexers(lease.informer, this.fieldIndexes.get(key)?.indexers ?? {});
       }
     } else if (entry.strip && !req.dependentOnly && req.stripManagedFields !== true) {
       if (!entry.fixed) entry.strip = false;
@@ -293,4 +313,11 @@ export class ClusterCache {
     const list = byObject?.namespaces ?? this.opts.defaultNamespaces ?? (this.opts.namespace ? [this.opts.namespace] : []);
     return list.length === 0 || list.includes('') ? [''] : [...new Set(list)].sort();
   }
+}
+
+/** Adds the `indexers` an informer does not have yet (an informer may be shared by two entries of a kind). */
+function addMissingIndexers(informer: SharedIndexInformer<KubeObject>, indexers: Indexers<KubeObject>): void {
+  const has = informer.getIndexer().getIndexers();
+  const missing = Object.fromEntries(Object.entries(indexers).filter(([name]) => !has[name]));
+  if (Object.keys(missing).length > 0) informer.addIndexers(missing);
 }
