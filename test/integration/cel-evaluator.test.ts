@@ -57,6 +57,16 @@ const SPEC: StructuralSchema = {
     code: str({ 'x-kubernetes-validations': [{ rule: "self.find('[0-9]+') == '42'", message: 'first number must be 42' }] }),
     nums: { type: 'array', maxItems: 8, items: { type: 'integer', maximum: 1000 }, 'x-kubernetes-validations': [{ rule: 'self.isSorted() && self.sum() < 100' }] },
     fixed: str({ 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'fixed is immutable' }] }),
+    // Optional list and map entries, has() through an optional and optional_type (cel.OptionalTypes, since 1.28).
+    opts: {
+      type: 'object',
+      properties: { a: str(), b: str(), nested: { type: 'object', properties: { d: str() } } },
+      'x-kubernetes-validations': [
+        { rule: "[?self.?a, 'x'].size() == 2", message: 'needs a' },
+        { rule: "{?'b': self.?b}.all(k, v, v != 'bad')", message: 'b is bad' },
+        { rule: 'type(self.?a) == optional_type && has(self.?nested.d) == (has(self.nested) && has(self.nested.d))', message: 'has through an optional' },
+      ],
+    },
   },
 };
 
@@ -128,13 +138,13 @@ function assertSame(local: Local[], server: { field: string; message: string }[]
 const GOOD = {
   s: 'abc', n: 3, namespace: 'ns', tags: ['a', 'b'], ports: [{ name: 'http', port: 80 }], ip: '10.0.0.1', net: '10.0.0.0/8',
   url: 'https://example.com/x', mem: '512Mi', m: { a: 'bb', k: 'value' }, d: '30m', when: '2024-01-01T00:00:00Z', version: 'v1.2',
-  label: 'ok-label', code: 'x42y7', nums: [1, 2, 3], fixed: 'one',
+  label: 'ok-label', code: 'x42y7', nums: [1, 2, 3], fixed: 'one', opts: { a: 'y', b: 'ok', nested: { d: 'z' } },
 };
 
 const BAD = {
   s: 'abc', namespace: 'n', tags: ['short', 'a'], ports: [{ name: 'http', port: 8080 }], ip: '::1', net: '10.0.0.0/4',
   url: 'http://example.com', mem: '2Gi', m: { long: 'x' }, d: '2h', when: '2019-01-01T00:00:00Z', version: 'v0.1',
-  label: 'Not_A_Label', code: 'x7y42', nums: [3, 2, 1], fixed: 'one',
+  label: 'Not_A_Label', code: 'x7y42', nums: [3, 2, 1], fixed: 'one', opts: { b: 'bad', nested: {} },
 };
 
 describe('the TypeScript CEL layer agrees with the CRD apiserver 1.36 (envtest crd-only)', () => {
@@ -268,6 +278,7 @@ const BAD_RULES: { rule: string; messageExpression?: string; fieldPath?: string;
   { rule: "self.s.size() == 'x'" },
   { rule: 'self.s' },
   { rule: "[1, 'a'].size() == 2" },
+  { rule: "[?self.s, 'x'].size() == 2" },
   { rule: "self.s.matches('(')" },
   { rule: "self.s.find('(') == ''" },
   { rule: "duration('1x') > duration('1s')" },

@@ -268,3 +268,18 @@ test('optional syntax: x.?field and x[?key], on optionalOldSelf and on plain val
   assert.deepEqual(messages(node, { s: 'b', m: { a: 11 }, l: [] }, { s: 'a', m: { a: 0 } }), ['s may only be set once', 'optional index', 'optFlatMap']);
   assert.match(compileRules(obj({ s: { type: 'string' } }, [{ rule: 'self.?nope.hasValue()' }])).compileErrors[0]!.message, /undefined field 'nope'/);
 });
+
+test('optional list and map entries, has() through an optional, optional_type', () => {
+  const node = obj({ s: { type: 'string' }, m: { type: 'object', additionalProperties: { type: 'integer' } } }, [
+    { rule: "[?self.?s, 'x'].size() == (has(self.s) ? 2 : 1)", message: 'optional list entry' },
+    { rule: "{?'a': self.m[?'a'], 'b': 0}.size() == ('a' in self.m ? 2 : 1)", message: 'optional map entry' },
+    { rule: "has(self.?m.a) == ('a' in self.m)", message: 'has through an optional' },
+    { rule: 'type(self.?s) == optional_type && type(self.m) != optional_type', message: 'optional_type' },
+    // `[` after `in` opens a list; after `]` it indexes; a ternary's `?` inside a literal is not an entry's.
+    { rule: "('a' in [?self.?s, 'a']) && {'k': has(self.s) ? 1 : 2}['k'] > 0 && [1, 2][?0].hasValue()", message: 'brackets and ternaries' },
+    { rule: '[?self.?s].size() == 1', message: 's is set' },
+  ]);
+  assert.deepEqual(messages(node, { s: 'a', m: { a: 1 } }), []);
+  assert.deepEqual(messages(node, { m: {} }), ['s is set']);
+  assert.match(compileRules(obj({ s: { type: 'string' } }, [{ rule: "[?self.s, 'x'].size() > 0" }])).compileErrors[0]!.message, /ERROR: <input>:1:7: expected type 'optional_type\(string\)' but found 'string'/);
+});

@@ -12,3 +12,11 @@ export function children(e: Expr): Expr[] {
     : [];
   return all.filter((x): x is Expr => x !== undefined);
 }
+
+/** The largest expression id in the tree. */
+export function maxId(e: Expr): bigint {
+  return children(e).reduce((m, c) => {
+    const x = maxId(c);
+    return x > m ? x : m;
+  }, e.id);
+}

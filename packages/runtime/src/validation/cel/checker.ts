@@ -73,9 +73,18 @@ export class Checker {
       case 'selectExpr': {
         const qualified = qualifiedName(e);
         if (qualified !== undefined && !this.isVariable(qualified.split('.')[0]!) && QUALIFIED_TYPES.has(qualified)) return TYPE;
+        // A variable with a dotted name (`a.b`) is found by its longest declared prefix, as cel-go resolves them.
+        if (qualified !== undefined && !k.value.testOnly && !this.scopes.some((sc) => sc.has(qualified.split('.')[0]!)) && this.vars.has(qualified)) return this.vars.get(qualified)!;
         const operand = k.value.operand;
         if (!operand) return DYN;
         const t = this.check(operand);
+        if (t.kind === 'optional' && k.value.testOnly) {
+          // `has(x.?a.b)`: whether the optional holds a value with the field.
+          const name = create(ExprSchema, { id: e.id, exprKind: { case: 'constExpr', value: { constantKind: { case: 'stringValue', value: k.value.field } } as never } });
+          e.exprKind = { case: 'callExpr', value: { function: '@optHas', args: [operand, name] } as never };
+          this.select(e, t.inner, k.value.field);
+          return BOOL;
+        }
         if (t.kind === 'optional' && !k.value.testOnly) {
           // Selecting on an optional chains: `x.?a.b` is `x.?a.?b`, and so evaluates as an optional select.
           const name = create(ExprSchema, { id: e.id, exprKind: { case: 'constExpr', value: { constantKind: { case: 'stringValue', value: k.value.field } } as never } });
@@ -206,6 +215,26 @@ export class Checker {
     return optionalOf(DYN);
   }
 
+  /** `[a, ?b]` (`@optList`) and `{k: v, ?k2: v2}` (`@optMap`): an optional entry's value is `optional_type(T)`, counted as T. */
+  private optionalEntries(fn: string, argExprs: Expr[]): CelT {
+    const lists = argExprs.map((a) => (a.exprKind.case === 'listExpr' ? a.exprKind.value.elements : []));
+    const optional = new Set(lists[lists.length - 1]!.map((x) => (x.exprKind.case === 'constExpr' ? Number(x.exprKind.value.constantKind.value) : -1)));
+    const unwrapped = (exprs: Expr[], opt: boolean): CelT[] =>
+      exprs.map((x, i) => {
+        const t = this.check(x);
+        if (!opt || !optional.has(i) || t.kind === 'dyn') return t;
+        if (t.kind === 'optional') return t.inner;
+        this.issue(x, `expected type '${typeName(optionalOf(t))}' but found '${typeName(t)}'`);
+        return DYN;
+      });
+    const values = unwrapped(lists[fn === '@optList' ? 0 : 1]!, true);
+    this.homogeneous(lists[fn === '@optList' ? 0 : 1]!, values);
+    if (fn === '@optList') return listOf(this.join(values));
+    const keys = unwrapped(lists[0]!, false);
+    this.homogeneous(lists[0]!, keys);
+    return mapOf(this.join(keys), this.join(values));
+  }
+
   /**
    * cel-go's ValidateHomogeneousAggregateLiterals: every entry of a list or map literal has the first one's type. Where
    * this checker only knows `dyn` it cannot tell, and accepts (cel-go, knowing more, may refuse).
@@ -241,6 +270,7 @@ export class Checker {
 
   private callTyped(e: Expr, fn: string, target: Expr | undefined, argExprs: Expr[]): CelT {
     if (fn === '@optSelect' || fn === '@optIndex') return this.optionalAccess(e, fn, argExprs);
+    if (fn === '@optList' || fn === '@optMap') return this.optionalEntries(fn, argExprs);
     const qualified = target ? qualifiedName(target) : undefined;
     if (qualified !== undefined && !this.isVariable(qualified.split('.')[0]!) && this.byName.has(`${qualified}.${fn}`)) {
       return this.overload(e, `${qualified}.${fn}`, undefined, argExprs.map((a) => this.check(a)));

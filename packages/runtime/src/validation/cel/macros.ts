@@ -9,8 +9,8 @@ import { create } from '@bufbuild/protobuf';
 import { parse, celFunc, CelScalar, isCelList, isCelMap, listType, mapType, type CelFunc, type CelMap, type CelInput } from '@bufbuild/cel';
 import { ExprSchema, SourceInfoSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { DYN, INT, listOf, mapOf } from './decl.js';
-import { desugarOptionalSyntax, lowerOptionalSyntax } from './optional-syntax.js';
-import { children } from './ast.js';
+import { desugarOptionalSyntax, lowerOptionalSyntax, originalPositions } from './optional-syntax.js';
+import { children, maxId } from './ast.js';
 import { typed } from './library/typed.js';
 
 const MACROS = new Set(['all', 'exists', 'existsOne', 'exists_one', 'transformList', 'transformMap', 'transformMapEntry']);
@@ -22,9 +22,11 @@ const OPT_MACROS = new Set(['optMap', 'optFlatMap']);
  * two-variable macros.
  */
 export function parseCel(source: string): ReturnType<typeof parse> {
-  const parsed = parse(desugarOptionalSyntax(source));
-  lowerOptionalSyntax(parsed.expr);
+  const desugared = desugarOptionalSyntax(source);
+  const parsed = parse(desugared.text);
   const positions = (parsed.sourceInfo ??= create(SourceInfoSchema)).positions;
+  originalPositions(positions, desugared);
+  parsed.expr = lowerOptionalSyntax(parsed.expr);
   parsed.expr = expandTwoVarMacros(parsed.expr, positions);
   return parsed;
 }
@@ -152,14 +154,6 @@ export function expandTwoVarMacros(root: Expr, positions: Record<string, number>
     }
   };
   return visit(root);
-}
-
-/** The largest expression id in the tree. */
-export function maxId(e: Expr): bigint {
-  return children(e).reduce((m, c) => {
-    const x = maxId(c);
-    return x > m ? x : m;
-  }, e.id);
 }
 
 /** `e` with free occurrences of the identifier `name` replaced by `make()`. */

@@ -2,9 +2,10 @@
  * CEL optional values (`optionalOldSelf: true` makes `oldSelf` an `optional_type(T)`): `@bufbuild/cel` has no
  * optional type, so an optional is a map under one reserved key holding a list of zero or one value, and the
  * optional library (`hasValue`, `value`, `orValue`, `or`, `optional.of`, `optional.none`, `optional.ofNonZeroValue`)
- * works on that shape. The `.?field` / `[?key]` syntax is not parsed by `@bufbuild/cel` and so is not supported.
+ * works on that shape, as do the calls the optional syntax is lowered to (optional-syntax.ts): `@optSelect`,
+ * `@optIndex`, `@optList`, `@optMap`.
  */
-import { celFunc, celMethod, CelScalar, isCelMap, isCelList, mapType, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
+import { celFunc, celMethod, celType, objectType, CelScalar, isCelMap, isCelList, isCelUint, listType, mapType, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
 import { optionalOf, type CelT, DYN } from './decl.js';
 
 const KEY = '\u0000optional';
@@ -47,8 +48,9 @@ function optionalElement(x: CelValue, key: CelValue): CelInput {
   if (c && c.length === 0) return noneValue();
   const v = c ? c[0]! : x;
   if (isCelMap(v)) {
-    const k = typeof key === 'string' || typeof key === 'bigint' || typeof key === 'boolean' ? key : undefined;
-    const got = k === undefined ? undefined : v.get(k);
+    // Numbers find keys of any numeric type with the same value (CelMap.get), as `m[k]` does.
+    const k = typeof key === 'string' || typeof key === 'bigint' || typeof key === 'boolean' || typeof key === 'number' || isCelUint(key) ? key : undefined;
+    const got = k === undefined ? undefined : v.get(k as never);
     return got === undefined ? noneValue() : optionalValue(got as CelInput);
   }
   if (isCelList(v) && typeof key === 'bigint') {
@@ -57,7 +59,55 @@ function optionalElement(x: CelValue, key: CelValue): CelInput {
   throw new Error('no such overload');
 }
 
+/** The indexes `[0, 2]` of `@optList`/`@optMap` as a set of numbers. */
+function indexSet(v: CelValue): Set<number> {
+  if (!isCelList(v)) throw new Error('no such overload');
+  return new Set([...v].map((x) => Number(x as bigint)));
+}
+
+/** `[a, ?b]`: the elements, with each optional one's value or, when none, nothing. */
+function optionalList(elements: CelValue, optional: CelValue): CelInput {
+  if (!isCelList(elements)) throw new Error('no such overload');
+  const opt = indexSet(optional);
+  const out: CelInput[] = [];
+  [...elements].forEach((x, i) => out.push(...((opt.has(i) ? contents(x) : [x]) as CelInput[])));
+  return out;
+}
+
+/** `{k: v, ?k2: v2}`: the entries, with each optional one only when its value is present; duplicate keys fail. */
+function optionalMap(keys: CelValue, values: CelValue, optional: CelValue): CelInput {
+  if (!isCelList(keys) || !isCelList(values)) throw new Error('no such overload');
+  const opt = indexSet(optional);
+  const vs = [...values];
+  const out = new Map<unknown, CelInput>();
+  [...keys].forEach((k, i) => {
+    const v = opt.has(i) ? contents(vs[i]!) : [vs[i]!];
+    if (v.length === 0) return;
+    const key = isCelUint(k) ? k.value : k;
+    if (out.has(key)) throw new Error(`Failed with repeated key: ${String(key)}`);
+    out.set(key, v[0] as CelInput);
+  });
+  return out as CelInput;
+}
+
+/** The type of optionals: `type(optional.none()) == optional_type`. */
+const OPTIONAL_TYPE = objectType('optional_type');
+
+/** `has(x.?a.b)`: false when the optional is none, else whether its value has the field. */
+function optionalHas(x: CelValue, field: CelValue): boolean {
+  const c = contents(x);
+  if (c.length === 0) return false;
+  const v = c[0]!;
+  if (isCelMap(v)) return v.get(field as string) !== undefined;
+  throw new Error('no such overload');
+}
+
 export const OPTIONAL_FUNCS: CelFunc[] = [
+  celFunc('@type', [CelScalar.DYN], CelScalar.TYPE, (x) => (optionalContents(x) ? OPTIONAL_TYPE : celType(x)) as never),
+  celFunc('@optionalType', [], CelScalar.TYPE, () => OPTIONAL_TYPE as never),
+  celFunc('@optHas', [CelScalar.DYN, CelScalar.STRING], CelScalar.BOOL, (x, f) => optionalHas(x, f)),
+  celFunc('@optList', [CelScalar.DYN, CelScalar.DYN], listType(CelScalar.DYN), (xs, opt) => optionalList(xs, opt) as never),
+  celFunc('@optMap', [CelScalar.DYN, CelScalar.DYN, CelScalar.DYN], MAP, (ks, vs, opt) => optionalMap(ks, vs, opt) as never),
   celFunc('@optSelect', [CelScalar.DYN, CelScalar.STRING], MAP, (x, f) => optionalElement(x, f) as never),
   celFunc('@optIndex', [CelScalar.DYN, CelScalar.DYN], MAP, (x, k) => optionalElement(x, k) as never),
   celFunc('optional.of', [CelScalar.DYN], MAP, (v) => optionalValue(v as CelInput) as never),
