@@ -169,3 +169,32 @@ describe('Manager.indexField and cached list by field selector', () => {
     );
   });
 });
+
+describe('Manager stop: controllers before caches', () => {
+  it('a reconcile still running when the manager stops reads from the cache, which its controller keeps until it ends', async () => {
+    const t = newFakeTransport([fooResource, DEPLOYMENTS], foo('a', 'f'), deployment('a', 'd-f', 'f'));
+    const mgr = new Manager({ transport: t, metricsBindAddress: '0', logger: nullLogger, registry: new Registry() });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    let seen: string[] | undefined;
+    controllerFor(mgr, fooResource)
+      .owns(DEPLOYMENTS)
+      .complete(async () => {
+        started();
+        await gate;
+        seen = (await mgr.getClient().resource(DEPLOYMENTS, 'a').list()).items.map((d) => d.metadata!.name!);
+      });
+    const stop = new AbortController();
+    const run = mgr.start(stop.signal);
+    await running;
+    const before = listsOf(t, 'deployments').length;
+    stop.abort();
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await run;
+    assert.deepEqual(seen, ['d-f']);
+    assert.equal(listsOf(t, 'deployments').length, before, 'the in-flight reconcile read the owned kind from the cache, not the API');
+  });
+});

@@ -25,7 +25,10 @@ import { ReadYourWrites } from './read-your-writes.js';
  * Finds the synced informers that together hold `info` in `namespace` (`undefined`: all namespaces) — one that
  * covers it, or one per cached namespace — or undefined when the cache cannot answer.
  */
-export type InformerLookup = (info: ResourceInfo, namespace: string | undefined) => readonly SharedIndexInformer<KubeObject>[] | undefined;
+export type InformerLookup = (info: ResourceInfo, namespace: string | undefined, opts?: { unsynced?: boolean }) => readonly SharedIndexInformer<KubeObject>[] | undefined;
+
+/** How long a list by an indexed field waits for the kind's informers to sync before asking the API. */
+const INDEX_SYNC_WAIT_MS = 10_000;
 
 /** Fields every object can be selected by, which the cache serves without an index. */
 const META_FIELDS = new Set(['metadata.name', 'metadata.namespace']);
@@ -76,11 +79,14 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
    * honoured, and so is a field selector whose terms are equalities on fields indexed with `Manager.indexField` (one
    * index lookup; the other terms filter) or on `metadata.name`/`metadata.namespace`. Other field selectors go to
    * the API, which knows the kind's selectable fields. With read-your-writes, waits (bounded) until the cache shows
-   * every write of this kind this client made, else lists from the API.
+   * every write of this kind this client made, else lists from the API. A list by an indexed field while the kind's
+   * informers are still syncing (a shard's new informers after its ranges moved) waits for them, bounded, as
+   * controller-runtime's cache reader does: the apiserver knows nothing of such a field.
    */
-  override list(opts: ListOptions = {}): Promise<KubeList<T>> {
-    const informers = this.cached();
-    if (!informers || opts.limit || opts.continue || opts.resourceVersion !== undefined) return super.list(opts);
+  override async list(opts: ListOptions = {}): Promise<KubeList<T>> {
+    if (opts.limit || opts.continue || opts.resourceVersion !== undefined) return super.list(opts);
+    const informers = this.cached() ?? (await this.syncedForIndex(opts));
+    if (!informers) return super.list(opts);
     const behind = informers.filter((i) => this.ryw.hasPending(i));
     if (behind.length > 0) {
       return Promise.all(behind.map((i) => this.ryw.caughtUp(i, undefined, this.what, 'list', opts.signal))).then((shown) =>
@@ -190,6 +196,31 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
       if (informers?.length === 1) this.ryw.wrote(informers[0]!, obj);
     }
     return obj;
+  }
+
+  /**
+   * The kind's informers once synced, when they are syncing and `opts.fieldSelector` names a field indexed on them;
+   * undefined otherwise, or when they have not synced within INDEX_SYNC_WAIT_MS or `opts.signal` aborted.
+   */
+  private async syncedForIndex(opts: ListOptions): Promise<readonly SharedIndexInformer<T>[] | undefined> {
+    const pending = opts.fieldSelector ? this.lookup(this.info, this.namespace, { unsynced: true }) : undefined;
+    if (!pending?.length) return undefined;
+    let fields: FieldSelector;
+    try {
+      fields = parseFieldSelector(opts.fieldSelector!);
+    } catch {
+      return undefined;
+    }
+    const indexers = pending[0]!.getIndexer().getIndexers();
+    if (!fields.requirements.some((r) => indexers[fieldIndexName(r.field)])) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), INDEX_SYNC_WAIT_MS);
+      opts.signal?.addEventListener('abort', () => resolve(false), { once: true });
+    });
+    const synced = await Promise.race([Promise.all(pending.map((i) => i.whenSynced())).then(() => true), gaveUp]);
+    clearTimeout(timer);
+    return synced ? this.cached() : undefined;
   }
 
   private cached(): readonly SharedIndexInformer<T>[] | undefined {

@@ -172,14 +172,15 @@ export class ClusterCache {
 
   /**
    * The informers that can answer a read of `info` in `namespace` (`undefined`/`''`: all namespaces), or undefined
-   * when the cache does not hold the kind, or not that namespace, or some informer has not synced.
+   * when the cache does not hold the kind, or not that namespace, or some informer has not synced (unless
+   * `unsynced`: then also informers still syncing, e.g. a shard's new ones after its ranges changed).
    */
-  lookup(info: ResourceInfo, namespace: string | undefined, metadataOnly: boolean): SharedIndexInformer<KubeObject>[] | undefined {
+  lookup(info: ResourceInfo, namespace: string | undefined, metadataOnly: boolean, unsynced = false): SharedIndexInformer<KubeObject>[] | undefined {
     const entry = (metadataOnly ? this.metadata : this.full).get(resourceKey(info));
     if (!entry) return undefined;
     const all = entry.informers.get('');
     const found = all ? [all] : namespace ? [entry.informers.get(namespace)].filter((i) => i !== undefined) : [...entry.informers.values()];
-    return found.length > 0 && found.every((i) => i.hasSynced()) ? found : undefined;
+    return found.length > 0 && (unsynced || found.every((i) => i.hasSynced())) ? found : undefined;
   }
 
   /**

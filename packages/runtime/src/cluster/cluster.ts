@@ -88,8 +88,8 @@ export class Cluster {
     this.readYourWrites = new ReadYourWrites({ ...opts.readYourWrites, clock: this.clock, ...(opts.registry ? { registry: opts.registry } : {}) });
     this.client = new CachedClient(
       opts.transport,
-      (info, ns) => this.cache.lookup(info, ns, false),
-      (info, ns) => this.cache.lookup(info, ns, true),
+      (info, ns, o) => this.cache.lookup(info, ns, false, o?.unsynced),
+      (info, ns, o) => this.cache.lookup(info, ns, true, o?.unsynced),
       () => this.getRESTMapper(),
       this.readYourWrites,
     );

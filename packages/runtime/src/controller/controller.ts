@@ -15,7 +15,9 @@
  *   treated as failed (rate-limited retry). The worker then moves on; the key stays "processing" (so it is never
  *   reconciled twice at once) until the abandoned call settles, and is re-queued then.
  * - On stop the queue stops handing out work, every in-flight context signal aborts, and `start()` resolves once
- *   in-flight reconciles have settled. Nothing here throws out of a worker or crashes the process.
+ *   in-flight reconciles have settled; only then are its sources detached (their informers released), so a
+ *   reconcile finishing during shutdown still reads from the cache, as controller-runtime stops caches after
+ *   controllers. Nothing here throws out of a worker or crashes the process.
  * - Its sources (the informers it watches) are its own: `start()` attaches them, waits until every one has synced
  *   (its handlers were given the initial state) and only then runs workers. A source that cannot sync (its kind is
  *   forbidden to this identity, or not installed) holds back this controller alone: its informer keeps retrying
@@ -129,6 +131,8 @@ export class Controller {
   private readonly syncWaiter: SourceSyncWaiter;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopAbort = new AbortController();
+  /** Detaches the sources: on stop before workers ran, else once the workers and in-flight reconciles are done. */
+  private readonly sourcesAbort = new AbortController();
   /** Set once the sources were started (by `warmup` or `start`); later sources start as they are added. */
   private sourcesStarted = false;
   /** The one wait for the sources to sync, shared by `warmup` and `start`. */
@@ -184,7 +188,7 @@ export class Controller {
   watchSource(source: Source): void {
     this.sources.push(source);
     this.syncWaiter.track(source);
-    if (this.sourcesStarted && !this.stopAbort.signal.aborted) source.start(this.sink, this.stopAbort.signal);
+    if (this.sourcesStarted && !this.sourcesAbort.signal.aborted) source.start(this.sink, this.sourcesAbort.signal);
   }
 
   /** The informers this controller's informer sources watch. */
@@ -215,12 +219,14 @@ export class Controller {
     this.run = (async () => {
       if (!(await this.waitForSources())) {
         this.log.info('stopped before its sources synced');
+        this.sourcesAbort.abort();
         return;
       }
       this.metrics.maxConcurrent.set({ controller: this.name }, this.maxConcurrentReconciles);
       this.log.info('starting workers', { workerCount: this.maxConcurrentReconciles });
       await Promise.all(Array.from({ length: this.maxConcurrentReconciles }, () => this.worker()));
       while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+      this.sourcesAbort.abort();
       this.log.info('all workers finished');
     })();
     return this.run;
@@ -244,8 +250,7 @@ export class Controller {
     else signal?.addEventListener('abort', () => this.stop(), { once: true });
     if (this.sourcesStarted) return;
     this.sourcesStarted = true;
-    const stopped = this.stopAbort.signal;
-    if (!stopped.aborted) for (const source of this.sources) source.start(this.sink, stopped);
+    if (!this.stopAbort.signal.aborted) for (const source of this.sources) source.start(this.sink, this.sourcesAbort.signal);
   }
 
   /** True once every source has synced, false when the controller stopped first (one wait, shared). */
@@ -260,6 +265,8 @@ export class Controller {
     this.log.info('stopping');
     this.stopAbort.abort(new Error('controller stopped'));
     this.queue.shutDown();
+    // Workers that never ran hold nothing: the sources go now (else when the workers are done, in `start`).
+    if (!this.run) this.sourcesAbort.abort();
   }
 
   private async worker(): Promise<void> {
