@@ -12,7 +12,8 @@
  * Tasks); the Batches left carrying a shard label (assignment writes); the apiserver's CPU seconds over the run.
  *
  * Environment: `BENCH_FANOUT_SIZES` (default `10000,30000`), `BENCH_FANOUT_MODES` (default `server,client,labels`),
- * `BENCH_FANOUT_REPLICAS` (default `1,2,3`), `BENCH_FANOUT_WORKERS` (per replica, default 4).
+ * `BENCH_FANOUT_REPLICAS` (default `1,2,3`, run in that order: `3,1` alternates with the default), `BENCH_FANOUT_WORKERS`
+ * (per replica, default 4), `BENCH_FANOUT_NODE_FLAGS` (Node flags of every replica, e.g. `--optimize-for-size`).
  * Done when (issue 27): server mode, 3 replicas converge 10k no slower than 1 (time ratio ≤ 1.0), with zero
  * assignment writes, and each replica's peak RSS at 30k is at most 0.5× the single replica's.
  */
@@ -36,6 +37,8 @@ const MAIN = path.join(ROOT, 'examples/fanout/dist/main.js');
 const CRDS = ['batches', 'tasks'].map((p) => path.join(ROOT, `examples/fanout/config/crd/fanout.kubegen.io_${p}.yaml`));
 const TIMEOUT_MS = 600_000;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Node flags for every replica (`BENCH_FANOUT_NODE_FLAGS`, e.g. `--optimize-for-size`), the same for each run. */
+const NODE_FLAGS = (process.env['BENCH_FANOUT_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
 
 type Mode = 'server' | 'client' | 'labels';
 
@@ -111,7 +114,7 @@ async function measure(env: Envtest, mode: Mode, replicas: number, sharded: bool
     for (let i = 0; i < replicas; i++) {
       const args = [MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, `--workers=${workers}`, `--metrics-bind-address=127.0.0.1:${ports[i]}`, '--health-probe-bind-address=0', '--log-level=warn'];
       if (sharded) args.push('--sharding', `--identity=replica-${i}`, `--sharding-mode=${mode}`);
-      const c = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      const c = spawn(process.execPath, [...NODE_FLAGS, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
       c.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
       children.push(c);
     }
@@ -149,7 +152,7 @@ export async function fanoutPart(): Promise<void> {
   const modes = (process.env['BENCH_FANOUT_MODES'] ?? 'server,client,labels').split(',') as Mode[];
   const counts = (process.env['BENCH_FANOUT_REPLICAS'] ?? '1,2,3').split(',').map(Number);
   const workers = Number(process.env['BENCH_FANOUT_WORKERS'] ?? 4);
-  console.log(`== fanout: sharded replicas by mode, ${workers} workers per replica (examples/fanout, one Task per Batch)`);
+  console.log(`== fanout: sharded replicas by mode, ${workers} workers per replica (examples/fanout, one Task per Batch)${NODE_FLAGS.length ? `, replicas run with ${NODE_FLAGS.join(' ')}` : ''}`);
   const all: Run[] = [];
   for (const mode of modes) {
     const env = await startEnv(mode);
