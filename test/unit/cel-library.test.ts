@@ -259,7 +259,12 @@ test('format library (k8s format.go examples)', () => {
     ['format.named("uuid").value().validate("nope").value()', "['does not match the UUID format']"],
     [
       'format.dns1123Label().validate("Upper").value()',
-      "[\"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')\"]",
+      "[\"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')\"]",
+    ],
+    // From k8s.io/apiserver/pkg/cel/library/format_test.go (1.36).
+    [
+      'format.qualifiedName().validate("contains a space").value()',
+      "[\"name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\"]",
     ],
   ]);
 });

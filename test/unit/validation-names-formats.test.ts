@@ -7,8 +7,10 @@ import { goFloat, goNumber, goQuote } from '@kubegen/runtime/internal/validation
 describe('validation: name rules with the apiserver texts', () => {
   it('DNS-1123 labels: dots and length have their own messages', () => {
     assert.deepEqual(isDns1123Label('a.b'), ['must not contain dots']);
-    assert.deepEqual(isDns1123Label('x'.repeat(64)), ['must be no more than 63 bytes']);
-    assert.match(isDns1123Label('A')[0]!, /^a lowercase RFC 1123 label must consist of .* \(e\.g\. 'my-name' or '123-abc', regex used for validation is '\[a-z0-9\]\(\[-a-z0-9\]\*\[a-z0-9\]\)\?'\)$/);
+    // The texts the 1.36 apiserver gives (checked on it): DNS names count "characters", label keys and values "bytes",
+    // and Go's RegexError writes its examples as `'a',  or 'b', `.
+    assert.deepEqual(isDns1123Label('x'.repeat(64)), ['must be no more than 63 characters']);
+    assert.match(isDns1123Label('A')[0]!, /^a lowercase RFC 1123 label must consist of .* \(e\.g\. 'my-name',  or '123-abc', regex used for validation is '\[a-z0-9\]\(\[-a-z0-9\]\*\[a-z0-9\]\)\?'\)$/);
   });
   it('generateName may end in a dash (masked as Go masks it)', () => {
     assert.deepEqual(nameIsDnsSubdomain('web-', true), []);
@@ -19,7 +21,9 @@ describe('validation: name rules with the apiserver texts', () => {
     assert.deepEqual(isQualifiedName('/app'), ['prefix part must be non-empty']);
     assert.match(isQualifiedName('a/b/c')[0]!, /^a valid label key must consist of/);
     assert.deepEqual(isValidLabelValue(''), []);
-    assert.match(isValidLabelValue('-x')[0]!, /^a valid label must be an empty string or consist of/);
+    assert.match(isValidLabelValue('-x')[0]!, /^a valid label must be an empty string or consist of .* \(e\.g\. 'MyValue',  or 'my_value',  or '12345', regex used/);
+    assert.deepEqual(isValidLabelValue('v'.repeat(64)), ['must be no more than 63 bytes']);
+    assert.deepEqual(isQualifiedName('a'.repeat(64)), ['name part must be no more than 63 bytes']);
   });
 });
 

@@ -1,7 +1,10 @@
 /**
- * Kubernetes name and key rules with the apiserver's message texts (`k8s.io/apimachinery/pkg/api/validate/content`,
- * `pkg/api/validation`): DNS-1123 labels and subdomains, qualified names (label keys), label values and path
- * segment names. Each returns the list of messages (empty when valid), as Go's do.
+ * Kubernetes name and key rules with the apiserver's message texts, as 1.36 words them: DNS-1123 labels and
+ * subdomains and DNS-1035 labels (`k8s.io/apimachinery/pkg/util/validation`: lengths "characters"), qualified names
+ * (label keys) and label values (`pkg/api/validate/content`, which `util/validation` aliases for them: lengths
+ * "bytes"), generateName masking and path segment names (`pkg/api/validation`). Each returns the list of messages
+ * (empty when valid), as Go's do; lengths are counted in UTF-8 bytes, as Go's `len`. Used by object metadata
+ * validation and by CEL's format library.
  */
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -15,13 +18,15 @@ const LABEL_KEY = new RegExp(`^${LABEL_KEY_FMT}$`);
 const LABEL_VALUE_FMT = `(${LABEL_KEY_FMT})?`;
 const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_FMT}$`);
 
-const maxLenError = (n: number) => `must be no more than ${n} bytes`;
+/** `util/validation.MaxLenError` (DNS names) and `content.MaxLenError` (label keys and values). */
+const maxLenError = (n: number) => `must be no more than ${n} characters`;
+const maxBytesError = (n: number) => `must be no more than ${n} bytes`;
 const EMPTY_ERROR = 'must be non-empty';
 
-/** Go's `RegexError`: the message, the examples and the regex. */
+/** Go's `RegexError`: the message, the examples and the regex (`'a',  or 'b', `: Go's spacing, kept). */
 function regexError(msg: string, re: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}'`).join(' or ')}, regex used for validation is '${re}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${re}')`;
 }
 
 const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
@@ -37,8 +42,17 @@ export function isDns1123Label(value: string): string[] {
 }
 
 export function isDns1123Subdomain(value: string): string[] {
+  return dns1123Subdomain(value, maxLenError);
+}
+
+/** `content.IsDNS1123Subdomain`, the label key's prefix check: the same, its length in "bytes". */
+function contentDns1123Subdomain(value: string): string[] {
+  return dns1123Subdomain(value, maxBytesError);
+}
+
+function dns1123Subdomain(value: string, tooLong: (n: number) => string): string[] {
   const errs: string[] = [];
-  if (utf8Length(value) > 253) errs.push(maxLenError(253));
+  if (utf8Length(value) > 253) errs.push(tooLong(253));
   if (!DNS1123_SUBDOMAIN.test(value)) {
     errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN_FMT, 'example.com'));
   }
@@ -64,14 +78,14 @@ export function isQualifiedName(value: string): string[] {
     const prefix = parts[0]!;
     name = parts[1]!;
     if (prefix.length === 0) errs.push(`prefix part ${EMPTY_ERROR}`);
-    else errs.push(...isDns1123Subdomain(prefix).map((m) => `prefix part ${m}`));
+    else errs.push(...contentDns1123Subdomain(prefix).map((m) => `prefix part ${m}`));
   } else {
     return [
       `a valid label key ${regexError("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ];
   }
   if (name.length === 0) errs.push(`name part ${EMPTY_ERROR}`);
-  else if (utf8Length(name) > 63) errs.push(`name part ${maxLenError(63)}`);
+  else if (utf8Length(name) > 63) errs.push(`name part ${maxBytesError(63)}`);
   if (!LABEL_KEY.test(name)) {
     errs.push(`name part ${regexError("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')}`);
   }
@@ -80,7 +94,7 @@ export function isQualifiedName(value: string): string[] {
 
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (utf8Length(value) > 63) errs.push(maxLenError(63));
+  if (utf8Length(value) > 63) errs.push(maxBytesError(63));
   if (!LABEL_VALUE.test(value)) {
     errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   }
@@ -98,7 +112,7 @@ export function nameIsDnsLabel(name: string, prefix: boolean): string[] {
 }
 
 /** Go's `maskTrailingDash`, including its quirk of dropping the character before the dash too. */
-function maskTrailingDash(name: string): string {
+export function maskTrailingDash(name: string): string {
   return name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
 }
 

@@ -7,7 +7,7 @@ import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
 import { optionalOf, listOf, STRING, opaque } from '../decl.js';
 import { noneValue, optionalValue } from '../optional.js';
 import { parseDate, parseDateTime } from '../time.js';
-import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isLabelValue, isQualifiedName, maskTrailingDash } from './names.js';
+import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue, maskTrailingDash } from '../../name-rules.js';
 import { opaqueType } from './opaque.js';
 import { typed } from './typed.js';
 import { mapType } from '@bufbuild/cel';
@@ -18,14 +18,14 @@ const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$
 
 /** Each named format's validation (messages as the server words them). */
 export const FORMATS: Record<string, (s: string) => string[]> = {
-  dns1123Label: (s) => isDNS1123Label(s),
-  dns1123Subdomain: (s) => isDNS1123Subdomain(s),
-  dns1035Label: (s) => isDNS1035Label(s),
+  dns1123Label: (s) => isDns1123Label(s),
+  dns1123Subdomain: (s) => isDns1123Subdomain(s),
+  dns1035Label: (s) => isDns1035Label(s),
   qualifiedName: (s) => isQualifiedName(s),
-  dns1123LabelPrefix: (s) => isDNS1123Label(maskTrailingDash(s)),
-  dns1123SubdomainPrefix: (s) => isDNS1123Subdomain(maskTrailingDash(s)),
-  dns1035LabelPrefix: (s) => isDNS1035Label(maskTrailingDash(s)),
-  labelValue: (s) => isLabelValue(s),
+  dns1123LabelPrefix: (s) => isDns1123Label(maskTrailingDash(s)),
+  dns1123SubdomainPrefix: (s) => isDns1123Subdomain(maskTrailingDash(s)),
+  dns1035LabelPrefix: (s) => isDns1035Label(maskTrailingDash(s)),
+  labelValue: (s) => isValidLabelValue(s),
   uri: (s) => (isRequestURI(s) ? [] : [`parse "${s}": invalid URI for request`]),
   uuid: (s) => (UUID.test(s) ? [] : ['does not match the UUID format']),
   byte: (s) => (/^[A-Za-z0-9+/]*={0,2}$/.test(s) && s.length % 4 === 0 ? [] : ['invalid base64']),
