@@ -213,14 +213,17 @@ export class CachedResourceClient<T extends KubeObject> extends ResourceClient<T
     }
     const indexers = pending[0]!.getIndexer().getIndexers();
     if (!fields.requirements.some((r) => indexers[fieldIndexName(r.field)])) return undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const gaveUp = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), INDEX_SYNC_WAIT_MS);
-      opts.signal?.addEventListener('abort', () => resolve(false), { once: true });
-    });
-    const synced = await Promise.race([Promise.all(pending.map((i) => i.whenSynced())).then(() => true), gaveUp]);
-    clearTimeout(timer);
-    return synced ? this.cached() : undefined;
+    let giveUp!: () => void;
+    const gaveUp = new Promise<false>((resolve) => (giveUp = () => resolve(false)));
+    const timer = setTimeout(giveUp, INDEX_SYNC_WAIT_MS);
+    opts.signal?.addEventListener('abort', giveUp, { once: true });
+    try {
+      const synced = await Promise.race([Promise.all(pending.map((i) => i.whenSynced())).then(() => true), gaveUp]);
+      return synced ? this.cached() : undefined;
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', giveUp);
+    }
   }
 
   private cached(): readonly SharedIndexInformer<T>[] | undefined {
