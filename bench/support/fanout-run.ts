@@ -40,7 +40,7 @@ import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/e
 import { freePorts } from '@kubegen/runtime/internal/testing/envtest/envtest-ports.js';
 import { parsePrometheusText } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { procCpuSeconds, procMemoryMB } from '@kubegen/runtime/internal/testing/loadtest/process-stats.js';
-import { batchResource, taskResource } from '../../examples/fanout/src/generated/fanout.kubegen.io/v1alpha1/register.js';
+import { batchResource } from '../../examples/fanout/src/generated/fanout.kubegen.io/v1alpha1/register.js';
 import { forEachConcurrently } from './concurrently.js';
 import { nodeFlagSettings, scaffoldNodeSettings, type NodeSettings } from './sample-controller-run.js';
 
@@ -120,8 +120,17 @@ async function scrape(port: number): Promise<{ liveHeapMB: number; writes: numbe
   return { liveHeapMB: heap / 1024 / 1024, writes: sum((m) => WRITES.has(m)), patches: sum((m) => m === 'PATCH') };
 }
 
+/** One run on a control plane of its own (see the module comment). */
 async function measure(mode: Mode, replicas: number, sharded: boolean, n: number, workers: number): Promise<Run> {
   const env = await startEnv(mode);
+  try {
+    return await measureOn(env, mode, replicas, sharded, n, workers);
+  } finally {
+    await env.stop();
+  }
+}
+
+async function measureOn(env: Envtest, mode: Mode, replicas: number, sharded: boolean, n: number, workers: number): Promise<Run> {
   const admin = env.transport();
   const label = sharded ? `${mode} x${replicas}` : `unsharded (${mode === 'labels' ? '1.20' : mode === 'server' ? '1.36 gate on' : '1.36 gate off'})`;
   const ns = mode === 'labels' ? await createTestNamespace(admin, 'bench-fanout') : `bench-fanout-${Math.random().toString(36).slice(2, 8)}`;
@@ -159,7 +168,6 @@ async function measure(mode: Mode, replicas: number, sharded: boolean, n: number
   } finally {
     for (const c of children) c.kill('SIGKILL');
     admin.close();
-    await env.stop();
   }
 }
 
