@@ -43,6 +43,7 @@ import { procCpuSeconds, procMemoryMB } from '@kubegen/runtime/internal/testing/
 import { batchResource } from '../../examples/fanout/src/generated/fanout.kubegen.io/v1alpha1/register.js';
 import { forEachConcurrently } from './concurrently.js';
 import { nodeFlagSettings, scaffoldNodeSettings, type NodeSettings } from './sample-controller-run.js';
+import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MAIN = path.join(ROOT, 'examples/fanout/dist/main.js');
@@ -171,12 +172,16 @@ async function measureOn(env: Envtest, mode: Mode, replicas: number, sharded: bo
   }
 }
 
+/** The highest peak RSS of a run's replicas (MB). */
+const peakRss = (r: Run): number => Math.max(...r.replicas.map((x) => x.peakRssMB));
+/** The largest live heap of a run's replicas (MB). */
+const liveHeap = (r: Run): number => Math.max(...r.replicas.map((x) => x.liveHeapMB));
+
 function row(r: Run, ref: Run | undefined): string {
   const writes = r.replicas.reduce((a, x) => a + x.writes, 0);
   const patches = r.replicas.reduce((a, x) => a + x.patches, 0);
-  const rss = Math.max(...r.replicas.map((x) => x.peakRssMB));
-  const heap = Math.max(...r.replicas.map((x) => x.liveHeapMB));
-  const vs = ref ? `  time x${(r.seconds / ref.seconds).toFixed(2)}, peak RSS x${(rss / Math.max(...ref.replicas.map((x) => x.peakRssMB))).toFixed(2)}, live heap x${(heap / Math.max(...ref.replicas.map((x) => x.liveHeapMB))).toFixed(2)}` : '';
+  const rss = peakRss(r);
+  const vs = ref ? `  time x${(r.seconds / ref.seconds).toFixed(2)}, peak RSS x${(rss / peakRss(ref)).toFixed(2)}, live heap x${(liveHeap(r) / liveHeap(ref)).toFixed(2)}` : '';
   const cpu = r.replicas.reduce((a, x) => a + x.cpuSeconds, 0);
   return `${r.label.padEnd(26)} ${String(r.n).padStart(6)} ${r.seconds.toFixed(1).padStart(7)} s  apiserver ${r.apiserverCpuSeconds.toFixed(1).padStart(6)} CPU-s  replicas ${cpu.toFixed(1).padStart(6)} CPU-s  writes ${String(writes).padStart(6)} (PATCH ${patches}, Batches labelled ${r.labelled})  per replica peak RSS ${r.replicas.map((x) => x.peakRssMB.toFixed(0)).join('/')} MB (max ${rss.toFixed(0)}), live heap ${r.replicas.map((x) => x.liveHeapMB.toFixed(0)).join('/')} MB${vs}`;
 }
@@ -202,24 +207,18 @@ export async function fanoutPart(): Promise<void> {
     }
   }
   // A count given twice (`BENCH_FANOUT_REPLICAS=3,1,3,1`) is judged by the median of its runs.
-  const median = (label: string, n: number, f: (r: Run) => number): number | undefined => {
-    const values = all.filter((r) => r.label.startsWith(label) && r.n === n).map(f).sort((a, b) => a - b);
-    if (values.length === 0) return undefined;
-    const mid = values.length / 2;
-    return Number.isInteger(mid) ? (values[mid - 1]! + values[mid]!) / 2 : values[Math.floor(mid)]!;
+  const medianOf = (label: string, n: number, f: (r: Run) => number): number | undefined => {
+    const runs = all.filter((r) => r.label.startsWith(label) && r.n === n);
+    return runs.length > 0 ? median(runs.map(f)) : undefined;
   };
-  const seconds = (r: Run): number => r.seconds;
-  const labelled = (r: Run): number => r.labelled;
-  const peakRss = (r: Run): number => Math.max(...r.replicas.map((x) => x.peakRssMB));
-  const liveHeap = (r: Run): number => Math.max(...r.replicas.map((x) => x.liveHeapMB));
-  const one = median('server x1', 10_000, seconds);
-  const three = median('server x3', 10_000, seconds);
+  const one = medianOf('server x1', 10_000, (r) => r.seconds);
+  const three = medianOf('server x3', 10_000, (r) => r.seconds);
   if (one !== undefined && three !== undefined) {
-    console.log(`goal: server x3 vs x1 at 10000: time x${(three / one).toFixed(2)} (≤ 1.00), Batches labelled for assignment ${median('server x3', 10_000, labelled)} (0)`);
+    console.log(`goal: server x3 vs x1 at 10000: time x${(three / one).toFixed(2)} (≤ 1.00), Batches labelled for assignment ${medianOf('server x3', 10_000, (r) => r.labelled)} (0)`);
   }
   const ratio = (f: (r: Run) => number): string | undefined => {
-    const x1 = median('server x1', 30_000, f);
-    const x3 = median('server x3', 30_000, f);
+    const x1 = medianOf('server x1', 30_000, f);
+    const x3 = medianOf('server x3', 30_000, f);
     return x1 !== undefined && x3 !== undefined ? (x3 / x1).toFixed(2) : undefined;
   };
   if (ratio(peakRss) !== undefined) {
