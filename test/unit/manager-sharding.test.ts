@@ -78,7 +78,7 @@ describe('Manager with sharding', () => {
     assert.ok(!lease.spec?.holderIdentity, 'the shard Lease is released on stop');
   });
 
-  it('refuses sharding with leader election, a second sharded controller, and informers made before the shard', () => {
+  it('refuses sharding with leader election, a second sharded controller, informers made before the shard, and a negative join window', () => {
     const transport = newFakeTransport([LEASES, fooResource, DEPLOYMENTS]);
     assert.throws(() => newManager(transport, { leaderElection: true, leaderElectionId: 'x' }), /leaderElection and sharding exclude each other/);
     const mgr = newManager(transport);
@@ -87,5 +87,7 @@ describe('Manager with sharding', () => {
     const early = newManager(transport);
     early.getInformer(fooResource);
     assert.throws(() => controllerFor(early, fooResource).complete(async () => {}), /already cached without its shard's selection/);
+    const negative = newManager(transport, { sharding: { identity: 'r0', leaseNamespace: 'kube-system', joinWindowMs: -1 } });
+    assert.throws(() => controllerFor(negative, fooResource).complete(async () => {}), /sharding joinWindowMs must be .* 0 or more, not -1/);
   });
 });

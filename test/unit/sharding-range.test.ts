@@ -3,7 +3,8 @@
  * fake apiserver: a lone shard takes every bucket; two more join and the buckets split with every bucket active in
  * exactly one shard at every step (the handoff waits for in-flight reconciles and for the others' generation); a
  * graceful leave and a dead shard (no renewals, then fenced) hand their buckets to the rest; owned objects carry
- * their owner's bucket; the scope's selectors follow the buckets.
+ * their owner's bucket; the scope's selectors follow the buckets. Shards started together take only their parts: the
+ * join window keeps the first from taking (and watching) the whole ring for a moment.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -34,9 +35,9 @@ interface Replica {
   transport: FakeTransport;
 }
 
-function start(shared: FakeTransport, clock: FakeClock, identity: string): Replica {
+function start(shared: FakeTransport, clock: FakeClock, identity: string, joinWindowMs?: number): Replica {
   const transport = new FakeTransport(shared.tracker);
-  const shard = new RangeShard({ transport, ringName: 'tasks', identity, namespace: LEASE_NS, clock, logger: nullLogger, registry: new Registry() });
+  const shard = new RangeShard({ transport, ringName: 'tasks', identity, namespace: LEASE_NS, clock, logger: nullLogger, registry: new Registry(), ...(joinWindowMs !== undefined ? { joinWindowMs } : {}) });
   const stop = new AbortController();
   return { shard, stop, done: shard.run(stop.signal), transport };
 }
@@ -114,6 +115,42 @@ describe('RangeShard', () => {
     b.stop.abort();
     clock.step(1000);
     await Promise.all([a.done, b.done]);
+  });
+});
+
+/**
+ * Starts three shards 300 ms of fake time apart (the first holds its Lease before the others exist) and runs until
+ * each has its part; returns the most buckets any of them ever watched.
+ */
+async function startTogether(joinWindowMs: number | undefined): Promise<number> {
+  const clock = new FakeClock(START);
+  const transport = newFakeTransport([builtinResources.leases]);
+  let mostWatched = 0;
+  const replicas: Replica[] = [];
+  for (const id of ['r0', 'r1', 'r2']) {
+    const r = start(transport, clock, id, joinWindowMs);
+    r.shard.onScopeChange((scope) => (mostWatched = Math.max(mostWatched, scope.watched.length)));
+    replicas.push(r);
+    await r.shard.whenHeld();
+    await settle();
+    clock.step(300);
+    await settle();
+  }
+  await advanceUntil(clock, replicas, () => checkExclusive(replicas) === SHARD_BUCKETS && replicas.every((r) => Math.abs(r.shard.activeBuckets().length - 85.3) <= 5), 20_000);
+  for (const r of replicas) r.stop.abort();
+  clock.step(1000);
+  await Promise.all(replicas.map((r) => r.done));
+  return mostWatched;
+}
+
+describe('RangeShard join window', () => {
+  it('shards started together never watch more than about their part (default window: one retry period)', async () => {
+    const most = await startTogether(undefined);
+    assert.ok(most <= 95, `a shard watched ${most} of ${SHARD_BUCKETS} buckets`);
+  });
+
+  it('without a window the first shard takes the whole ring until the others appear', async () => {
+    assert.equal(await startTogether(0), SHARD_BUCKETS);
   });
 });
 

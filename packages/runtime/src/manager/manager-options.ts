@@ -32,6 +32,12 @@ export interface ManagerShardingOptions extends ShardLeaseTimings {
   identity?: string;
   /** Namespace of the shard and sharder Leases (default `leaderElectionNamespace`, then `namespace`, then in-cluster). */
   leaseNamespace?: string;
+  /**
+   * `server` and `client` modes: how long a replica that has just acquired its shard Lease waits before it takes its
+   * part of the ring, so that replicas started together see each other's Leases and none takes the whole ring for a
+   * moment (default `retryPeriodMs`).
+   */
+  joinWindowMs?: number;
   sharder?: SharderTuning;
 }
 

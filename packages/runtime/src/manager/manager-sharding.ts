@@ -33,7 +33,7 @@ import { requestKey, type ReconcileFunc, type Reconciler } from '../reconcile/in
 import { drainRequested, withDrainHandshake } from '../sharding/drain-reconciler.js';
 import { validateRingName, validateShardIdentity } from '../sharding/labels.js';
 import { shardingMetrics } from '../sharding/metrics.js';
-import { RangeShard, scopeShardSelector } from '../sharding/range-shard.js';
+import { joinWindow, RangeShard, scopeShardSelector } from '../sharding/range-shard.js';
 import { bucketOfHash, bucketStart, HASH_SPACE_END, shardHash, shardRangeSelector } from '../sharding/shard-hash.js';
 import { defaultShardIdentity, Shard } from '../sharding/shard.js';
 import type { Source } from '../source/source.js';
@@ -207,7 +207,7 @@ export class ManagerShard {
     if (this.mode === 'labels') {
       member = this.labels = new Shard({ ...common, resource: this.info, controlled: this.owned, ...(ctx.namespace ? { watchNamespace: ctx.namespace } : {}), ...(ctx.sharding.sharder ? { sharder: ctx.sharding.sharder } : {}) });
     } else {
-      member = this.range = new RangeShard({ ...common, ...(ctx.sharding.sharder?.virtualNodes !== undefined ? { virtualNodes: ctx.sharding.sharder.virtualNodes } : {}) });
+      member = this.range = new RangeShard({ ...common, ...defined({ virtualNodes: ctx.sharding.sharder?.virtualNodes, joinWindowMs: ctx.sharding.joinWindowMs }) });
       this.range.onScopeChange(() => this.scopeChanged());
     }
     this.scopeChanged();
@@ -271,5 +271,6 @@ function defined<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefi
  */
 export function newManagerShard(ctx: ManagerShardContext, name: string, info: ResourceInfo, owned: readonly ResourceInfo[]): ManagerShard {
   if (!ctx.leaseNamespace) throw new TypeError('sharding needs a Lease namespace: set sharding.leaseNamespace (or leaderElectionNamespace) when not running in a cluster');
+  joinWindow(ctx.sharding.joinWindowMs, 0);
   return new ManagerShard(ctx, info, owned, ctx.sharding.ringName ?? name);
 }

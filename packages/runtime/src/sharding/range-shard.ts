@@ -18,6 +18,10 @@
  * - A shard that dies is declared dead once its Lease has gone unrenewed for its lease duration and it has been
  *   fenced (`ShardLeaseTracker`; a shard gives up reconciling `retryPeriod + renewDeadline` after its last renewal,
  *   before that): the others then compute a ring without it and take its buckets. The Lease expiry is the bound.
+ * - A shard that has just acquired its Lease computes no ring for a join window (default one retry period): shards
+ *   started together (a Deployment's replicas) see each other's Leases first, so none of them takes the whole ring
+ *   for a moment — lists every object of the ring, and starts reconciling others' parts — only to hand most of it
+ *   over a second later (Kafka's `group.initial.rebalance.delay.ms` for a consumer group, the same idea).
  * Errors (a failed Lease write) are logged and retried on the next evaluation; `lost` aborts when the shard's own
  * Lease is lost (the caller stops reconciling and exits, as with leader election).
  */
@@ -27,7 +31,7 @@ import { builtinResources } from '../builtin/resources.js';
 import { SharedInformerFactory } from '../cache/factory.js';
 import { ResourceClient } from '../client/resource-client.js';
 import type { KubeObject, Transport } from '../client/types.js';
-import { realClock, type Clock } from '../clock.js';
+import { realClock, type Clock, type TimerHandle } from '../clock.js';
 import { getLogger, type Logger } from '../log.js';
 import type { Registry } from '../metrics/prom.js';
 import { RING_LEASE_LABEL, shardLeaseName, validateRingName, validateShardIdentity } from './labels.js';
@@ -63,9 +67,20 @@ export interface RangeShardOptions extends ShardLeaseTimings {
   namespace: string;
   /** Points per shard on the ring (default 100). */
   virtualNodes?: number;
+  /**
+   * How long a shard waits, once it first holds its Lease, before it takes any bucket: the time within which shards
+   * started together create their Leases (default `retryPeriodMs`; 0 takes the ring's part at once).
+   */
+  joinWindowMs?: number;
   clock?: Clock;
   logger?: Logger;
   registry?: Registry;
+}
+
+/** A shard's join window: `ms` (0 or more), by default `retryPeriodMs`. Throws a RangeError naming the option. */
+export function joinWindow(ms: number | undefined, retryPeriodMs: number): number {
+  if (ms !== undefined && !(ms >= 0 && Number.isFinite(ms))) throw new RangeError(`sharding joinWindowMs must be a finite number of milliseconds, 0 or more, not ${ms}`);
+  return ms ?? retryPeriodMs;
 }
 
 /** The buckets a shard reconciles or watches, as the informers of its kinds select them. */
@@ -94,6 +109,7 @@ export class RangeShard {
   private readonly clock: Clock;
   private readonly lease: ShardLease;
   private readonly lostController = new AbortController();
+  private readonly joinWindowMs: number;
   private desired = new Set<number>();
   private readonly active = new Set<number>();
   private readonly inFlight = new Map<number, number>();
@@ -103,6 +119,8 @@ export class RangeShard {
   private scopeCache: ShardScope = { watched: [], ranges: [], ownedLabelSelector: '', version: 0 };
   private published: string | undefined;
   private held = false;
+  /** The join window after the first acquisition has passed (see the module comment). */
+  private joined = false;
   private heldResolve!: () => void;
   private readonly heldPromise: Promise<void>;
   private evaluating: Promise<void> | undefined;
@@ -115,7 +133,8 @@ export class RangeShard {
     validateRingName(opts.ringName);
     validateShardIdentity(opts.identity);
     if (!opts.namespace) throw new TypeError('sharding needs the namespace of its Leases');
-    shardLeaseTimings(opts);
+    const timings = shardLeaseTimings(opts);
+    this.joinWindowMs = joinWindow(opts.joinWindowMs, timings.retryPeriodMs);
     this.opts = opts;
     this.ringName = opts.ringName;
     this.identity = opts.identity;
@@ -217,11 +236,18 @@ export class RangeShard {
       set({ ring: this.ringName, shard: this.identity, state: 'desired' }, this.desired.size);
       set({ ring: this.ringName, shard: this.identity, state: 'active' }, this.active.size);
     });
+    let joinTimer: TimerHandle | undefined;
     try {
       await this.lease.run(signal, async (held) => {
         this.held = true;
-        this.log.info('shard lease acquired');
+        this.log.info('shard lease acquired', { joinWindowMs: this.joined ? 0 : this.joinWindowMs });
         this.heldResolve();
+        if (!this.joined) {
+          joinTimer = this.clock.setTimeout(() => {
+            this.joined = true;
+            this.evaluate();
+          }, this.joinWindowMs);
+        }
         held.addEventListener('abort', () => {
           this.held = false;
           if (signal.aborted) return;
@@ -233,6 +259,7 @@ export class RangeShard {
         await new Promise<void>((resolve) => (held.aborted ? resolve() : held.addEventListener('abort', () => resolve(), { once: true })));
       });
     } finally {
+      if (joinTimer !== undefined) this.clock.clearTimeout(joinTimer);
       stopMetrics();
       this.active.clear();
       await trackerRun;
@@ -259,7 +286,7 @@ export class RangeShard {
 
   private async evaluateOnce(): Promise<void> {
     // Before the ring's Leases are known, a shard would think itself alone and take everything.
-    if (!this.held || !this.tracker || !this.leasesSynced()) return;
+    if (!this.held || !this.joined || !this.tracker || !this.leasesSynced()) return;
     this.tracker.refresh();
     const members = [...new Set([...this.tracker.liveShards(), this.identity])].sort();
     const generation = ringGeneration(members);
