@@ -271,6 +271,6 @@ function defined<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefi
  */
 export function newManagerShard(ctx: ManagerShardContext, name: string, info: ResourceInfo, owned: readonly ResourceInfo[]): ManagerShard {
   if (!ctx.leaseNamespace) throw new TypeError('sharding needs a Lease namespace: set sharding.leaseNamespace (or leaderElectionNamespace) when not running in a cluster');
-  joinWindow(ctx.sharding.joinWindowMs, 0);
+  joinWindow(ctx.sharding.joinWindowMs, 0); // a bad value fails the build of the controller, not the start
   return new ManagerShard(ctx, info, owned, ctx.sharding.ringName ?? name);
 }
