@@ -215,19 +215,20 @@ export async function fanoutPart(): Promise<void> {
     const runs = all.filter((r) => r.label.startsWith(label) && r.n === n);
     return runs.length > 0 ? median(runs.map(f)) : undefined;
   };
-  const one = medianOf('server x1', 10_000, (r) => r.seconds);
-  const three = medianOf('server x3', 10_000, (r) => r.seconds);
-  if (one !== undefined && three !== undefined) {
-    console.log(`goal: server x3 vs x1 at 10000: time x${(three / one).toFixed(2)} (≤ 1.00), Batches labelled for assignment ${medianOf('server x3', 10_000, (r) => r.labelled)} (0)`);
+  /** x3's median over x1's at `n` (two decimals), when both ran. */
+  const x3OverX1 = (n: number, f: (r: Run) => number): string | undefined => {
+    const x1 = medianOf('server x1', n, f);
+    const x3 = medianOf('server x3', n, f);
+    return x1 !== undefined && x3 !== undefined ? (x3 / x1).toFixed(2) : undefined;
+  };
+  const time = x3OverX1(10_000, (r) => r.seconds);
+  if (time !== undefined) {
+    console.log(`goal: server x3 vs x1 at 10000: time x${time} (≤ 1.00), Batches labelled for assignment ${medianOf('server x3', 10_000, (r) => r.labelled)} (0)`);
   }
   for (const n of sizes) {
-    const ratio = (f: (r: Run) => number): string | undefined => {
-      const x1 = medianOf('server x1', n, f);
-      const x3 = medianOf('server x3', n, f);
-      return x1 !== undefined && x3 !== undefined ? (x3 / x1).toFixed(2) : undefined;
-    };
-    if (ratio(peakRss) === undefined) continue;
-    const goal = n === 30_000 ? ' (goal at 30000: ≤ 0.50)' : '';
-    console.log(`${n === 30_000 ? 'goal: ' : ''}server x3 per-replica peak RSS vs x1 at ${n}: x${ratio(peakRss)}${goal}; live heap x${ratio(liveHeap)}`);
+    const rss = x3OverX1(n, peakRss);
+    if (rss === undefined) continue;
+    const goal = n === 30_000;
+    console.log(`${goal ? 'goal: ' : ''}server x3 per-replica peak RSS vs x1 at ${n}: x${rss}${goal ? ' (goal at 30000: ≤ 0.50)' : ''}; live heap x${x3OverX1(n, liveHeap)}`);
   }
 }

@@ -242,7 +242,7 @@ export class RangeShard {
         this.held = true;
         this.log.info('shard lease acquired', { joinWindowMs: this.joined ? 0 : this.joinWindowMs });
         this.heldResolve();
-        if (!this.joined && joinTimer === undefined) {
+        if (joinTimer === undefined) {
           joinTimer = this.clock.setTimeout(() => {
             this.joined = true;
             this.evaluate();
