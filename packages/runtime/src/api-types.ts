@@ -3,7 +3,7 @@
  * end of `codegen` maps each one exactly as controller-gen maps its Go counterpart: see
  * `kubegen`'s `src/model/known-types.ts`). No runtime code: these only name the wire shapes.
  *
- * `ObjectMeta`, `ListMeta`, `IntOrString` (client/types.ts) and `LabelSelector` (labels/label-selector.ts) are
+ * `ObjectMeta`, `ListMeta` (client/types.ts) and `LabelSelector` (labels/label-selector.ts) are
  * exported from their own modules and mapped the same way.
  */
 
@@ -16,6 +16,8 @@ export type integer = number;
 /** A floating-point number (`type: number`), Go `float64`. */
 export type float64 = number;
 
+/** A value that is either an integer or a string (`x-kubernetes-int-or-string`), e.g. a port or `25%`. */
+export type IntOrString = number | string;
 /** resource.Quantity: `"100m"`, `"1Gi"`, `2` (int-or-string with the quantity pattern). */
 export type Quantity = number | string;
 /** metav1.Time: an RFC 3339 timestamp string (`format: date-time`). */

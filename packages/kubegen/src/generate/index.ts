@@ -1,16 +1,18 @@
 import type { ApiModel, GroupVersion } from '../model/index.js';
 import { groupIdentifiers, groupVersions } from '../model/index.js';
 import { applyNames, emitApplyConfigurations } from './apply/index.js';
+import type { ApplyNames } from './apply/index.js';
+import type { GroupVersionContext } from './context.js';
 import { emitClient } from './client/index.js';
-import { emitClientset } from './client/clientset.js';
+import { emitClientset, emitResourceList } from './client/clientset.js';
 import { emitDeepCopy } from './deepcopy/index.js';
 import { HEADER, literal } from './emit-util.js';
 import { emitFake } from './fake/index.js';
 import { emitInformerFactory, emitInformers, emitListers } from './informers/index.js';
 import { groupVersionClientName, groupVersionDir, groupVersionMember } from './names.js';
 import { emitRegister } from './register/index.js';
-import { CoreTypeMatcher, emitTypes, KIND_DERIVED_SUFFIXES, TypeGraph } from './types/index.js';
-import type { CoreTypeUse } from './types/index.js';
+import { CoreTypeMatcher, DefinitionGraph, emitTypes, KIND_DERIVED_SUFFIXES, TypeGraph } from './types/index.js';
+import type { CoreTypeUse, TypeModel } from './types/index.js';
 import { emitMarkedTypes } from './types/emit-marked-types.js';
 import { hasUserTypes, typeImportLines, userTypeNames } from './user-types.js';
 
@@ -22,8 +24,16 @@ export interface GeneratedFile {
 
 /** Options of {@link generate}: the runtime import, import extensions, markers, core types, progress. */
 export interface GenerateOptions {
-  /** The module generated code imports the runtime from. Default `@kubegen/runtime`. */
+  /**
+   * The module generated code imports the runtime from. Default `@kubegen/runtime`. A path starting with `./` or
+   * `../` is taken relative to the output folder and written relative to each file.
+   */
   runtimeImport?: string;
+  /**
+   * The module `types.ts` imports the runtime's types from (`IntOrString`, `Quantity`, …); default `runtimeImport`.
+   * The built-in API points it at a module that imports nothing, so its types never import back into the runtime.
+   */
+  typesImport?: string;
   /** Extension used in relative imports between generated files: `.js` (default, for NodeNext) or `''`. */
   importExtension?: '.js' | '.ts' | '';
   /** Called once per group/version as it is generated, for progress output. */
@@ -60,40 +70,70 @@ export const DEFAULT_RUNTIME_IMPORT = '@kubegen/runtime';
  * testing runtime) and `index.ts`.
  */
 export function generate(model: ApiModel, opts: GenerateOptions = {}): GeneratedFile[] {
-  const runtimeImport = opts.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
+  const rootRuntimeImport = opts.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
   const ext = opts.importExtension ?? '.js';
-  const gvs = groupVersions(model);
+  const builtin = model.packages !== undefined;
+  const gvs = builtin ? packageVersions(model) : groupVersions(model);
   const groupIds = groupIdentifiers(model, opts.groupAccessors);
   const files: GeneratedFile[] = [];
   const matcher = new CoreTypeMatcher();
   gvs.forEach((gv, i) => {
-    const dir = groupVersionDir(gv.group, gv.version);
+    const dir = groupVersionDir(gv);
+    const runtimeImport = relativeTo(dir, rootRuntimeImport);
+    const typesImport = relativeTo(dir, opts.typesImport ?? rootRuntimeImport);
     const user = hasUserTypes(gv);
     // The user's own types (TypeScript front end) spell every struct out; there is no types.ts to name enums in.
     // Marked types (`--emit-markers`) are written from an exact graph, so deepcopy and apply use their names.
-    const graph = new TypeGraph(gv, { coreTypes: opts.coreTypes !== false && !user, matcher, exact: opts.emitMarkers === true && !user, enums: !user });
+    const graph: TypeModel = builtin
+      ? new DefinitionGraph(gv, model.definitions!)
+      : new TypeGraph(gv, { coreTypes: opts.coreTypes !== false && !user, matcher, exact: opts.emitMarkers === true && !user, enums: !user });
     opts.onCoreTypes?.(gv, graph.coreTypeUses);
     const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
     const typeNames = user ? userTypeNames(gv) : (kind: string): { root: string; list: string } => names.get(kind)!;
+    const groupId = groupIds.get(gv.group) ?? gv.group;
     const exported = new Set<string>();
     if (!user) {
-      const types = opts.emitMarkers ? emitMarkedTypes(gv, { runtimeImport, graph }) : emitTypes(gv, { runtimeImport, graph });
+      const types = opts.emitMarkers && graph instanceof TypeGraph ? emitMarkedTypes(gv, { runtimeImport, graph }) : emitTypes(gv, { runtimeImport: typesImport, graph, importExtension: ext });
       files.push({ path: `${dir}/types.ts`, content: types });
       for (const m of types.matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)) exported.add(m[1]!);
     }
-    const apply = applyNames(graph, versionTypeNames(gv, groupIds.get(gv.group)!, typeNames, exported));
+    const apply = applyNames(graph, versionTypeNames(gv, groupId, typeNames, exported));
+    if (builtin) checkBuiltinApplyNames(graph, apply);
+    const ctx: GroupVersionContext = { gv, groupId, graph, typeNames, applyName: apply.root, runtimeImport, ext, ...(model.definitions ? { definitions: model.definitions } : {}) };
+    // Listers and informers serve the kinds that can be listed and watched (not a built-in review kind).
+    const listable: GroupVersion = { ...gv, kinds: gv.kinds.filter((k) => !k.version.builtin || (k.version.builtin.verbs.includes('list') && k.version.builtin.verbs.includes('watch'))) };
+    const modules = ['types', 'applyconfigurations', 'deepcopy'];
     files.push(
       { path: `${dir}/applyconfigurations.ts`, content: emitApplyConfigurations(gv, graph, apply, runtimeImport, ext) },
       { path: `${dir}/deepcopy.ts`, content: emitDeepCopy(gv, { runtimeImport, importExtension: ext, graph }) },
-      { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport) },
-      { path: `${dir}/client.ts`, content: emitClient(gv, groupIds.get(gv.group)!, typeNames, apply.root, runtimeImport, ext) },
-      { path: `${dir}/listers.ts`, content: emitListers(gv, typeNames, runtimeImport, ext) },
-      { path: `${dir}/informers.ts`, content: emitInformers(gv, groupIds.get(gv.group)!, typeNames, runtimeImport, ext) },
-      { path: `${dir}/index.ts`, content: user ? emitUserVersionIndex(gv, typeNames, ext) : emitVersionIndex(ext) },
     );
+    if (gv.kinds.length > 0) {
+      modules.push('register', 'client');
+      files.push(
+        { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport, model.definitions) },
+        { path: `${dir}/client.ts`, content: emitClient(ctx) },
+      );
+    }
+    if (listable.kinds.length > 0) {
+      modules.push('listers', 'informers');
+      files.push(
+        { path: `${dir}/listers.ts`, content: emitListers(listable, typeNames, runtimeImport, ext) },
+        { path: `${dir}/informers.ts`, content: emitInformers(listable, groupId, typeNames, runtimeImport, ext) },
+      );
+    }
+    files.push({ path: `${dir}/index.ts`, content: user ? emitUserVersionIndex(gv, typeNames, ext) : emitVersionIndex(ext, modules) });
     opts.onProgress?.(i + 1, gvs.length, `${gv.group}/${gv.version}`);
   });
-  if (gvs.length > 0) {
+  const served = gvs.filter((gv) => gv.kinds.length > 0);
+  const runtimeImport = rootRuntimeImport;
+  if (builtin) {
+    const informable = served.map((gv) => ({ ...gv, kinds: gv.kinds.filter((k) => k.version.builtin!.verbs.includes('list') && k.version.builtin!.verbs.includes('watch')) })).filter((gv) => gv.kinds.length > 0);
+    files.push(
+      { path: 'clientset.ts', content: emitClientset(served, groupIds, runtimeImport, ext, { name: 'KubeClientset', lazy: true }) },
+      { path: 'informers.ts', content: emitInformerFactory(informable, groupIds, runtimeImport, ext, { name: 'KubeInformers', lazy: true }) },
+      { path: 'resources.ts', content: emitResourceList(served, groupIds, ext) },
+    );
+  } else if (gvs.length > 0) {
     files.push(
       { path: 'clientset.ts', content: emitClientset(gvs, groupIds, runtimeImport, ext) },
       { path: 'fake.ts', content: emitFake(gvs, groupIds, runtimeImport, ext) },
@@ -102,6 +142,32 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
     );
   }
   return files;
+}
+
+/** A relative runtime import (`./x.js`, `../x.js`: from the output root) as seen from output folder `dir`. */
+function relativeTo(dir: string, spec: string): string {
+  if (!spec.startsWith('./') && !spec.startsWith('../')) return spec;
+  const up = dir.split('/').map(() => '..').join('/');
+  const joined = `${up}/${spec.startsWith('./') ? spec.slice(2) : spec}`;
+  return joined;
+}
+
+/** The built-in API's layout: one group/version per package (`model.packages`), with the kinds declared there. */
+function packageVersions(model: ApiModel): GroupVersion[] {
+  return model.packages!.map((pkg) => ({
+    group: pkg.group,
+    version: pkg.version,
+    pkg,
+    kinds: model.resources.flatMap((resource) => resource.versions.filter((v) => v.builtin?.pkg.dir === pkg.dir).map((version) => ({ resource, version }))),
+  }));
+}
+
+/** Other packages spell a built-in interface's apply configuration `<name>Apply` (`DefinitionGraph`'s `ext`): it must be so. */
+function checkBuiltinApplyNames(graph: TypeModel, apply: ApplyNames): void {
+  for (const def of graph.orderedDefs()) {
+    const name = apply.types.get(def);
+    if (name !== undefined && name !== `${def.name}Apply`) throw new Error(`${graph.gv.pkg!.dir}: the apply configuration of ${def.name} is named ${name}, not ${def.name}Apply`);
+  }
 }
 
 /**
@@ -122,8 +188,7 @@ function versionTypeNames(gv: GroupVersion, groupId: string, typeNames: (kind: s
   return names;
 }
 
-function emitVersionIndex(ext: string): string {
-  const mods = ['types', 'applyconfigurations', 'deepcopy', 'register', 'client', 'listers', 'informers'];
+function emitVersionIndex(ext: string, mods: readonly string[]): string {
   return [HEADER, '', ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
 }
 
@@ -137,7 +202,7 @@ function emitUserVersionIndex(gv: GroupVersion, typeNames: (kind: string) => { r
 
 function emitRootIndex(gvs: GroupVersion[], groupIds: Map<string, string>, ext: string): string {
   const lines = gvs.map(
-    (gv) => `export * as ${groupVersionMember(groupIds.get(gv.group)!, gv.version)} from ${literal(`./${groupVersionDir(gv.group, gv.version)}/index${ext}`)};`,
+    (gv) => `export * as ${groupVersionMember(groupIds.get(gv.group)!, gv.version)} from ${literal(`./${groupVersionDir(gv)}/index${ext}`)};`,
   );
   return [
     HEADER,

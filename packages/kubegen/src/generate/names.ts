@@ -1,4 +1,4 @@
-import type { KindVersion } from '../model/index.js';
+import type { GroupVersion, KindVersion } from '../model/index.js';
 import { camel, pascal } from '../model/index.js';
 
 /**
@@ -71,7 +71,7 @@ export function lowerCamel(name: string): string {
     .join('');
 }
 
-/** The folder of a group/version inside the output: `<group>/<version>`. */
-export function groupVersionDir(group: string, version: string): string {
-  return `${group}/${version}`;
+/** The folder of a group/version inside the output: `<group>/<version>`, or the built-in API package's (`core/v1`). */
+export function groupVersionDir(gv: Pick<GroupVersion, 'group' | 'version' | 'pkg'>): string {
+  return gv.pkg?.dir ?? `${gv.group}/${gv.version}`;
 }

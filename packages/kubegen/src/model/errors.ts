@@ -1,4 +1,4 @@
-import type { SourceLocation } from './resource.js';
+import type { SourceLocation } from './source-location.js';
 
 /**
  * A problem with the user's input. The CLI prints `message` alone (no stack trace) and exits non-zero;

@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './groups.js';
 export * from './rbac.js';
 export * from './webhook.js';
+export * from './definitions.js';

@@ -1,6 +1,10 @@
 import type { RbacRule } from './rbac.js';
 import type { AdmissionWebhookSpec } from './webhook.js';
 import type { JSONSchemaProps } from './schema.js';
+import type { ApiPackage, DefinitionModel } from './definitions.js';
+import type { SourceLocation } from './source-location.js';
+
+export type { SourceLocation } from './source-location.js';
 
 /**
  * The one model both front ends produce: a list of custom resources, each the content of one CRD.
@@ -23,16 +27,15 @@ export interface ApiModel {
    * instead of the group's first DNS label (`groupIdentifiers`). `codegen.config.yaml`'s `groupAccessors` win.
    */
   groupAccessors?: Record<string, string>;
-}
-
-/** Where a piece of the model came from, for error messages. */
-export interface SourceLocation {
-  file: string;
-  /** 1-based; 0 when unknown. */
-  line: number;
-  column: number;
-  /** JSON path inside the document, e.g. `spec.versions[0].schema.openAPIV3Schema`. */
-  path?: string;
+  /**
+   * Named schemas `$ref`s point at (the built-in API front end's types), by id. Absent for CRD and TypeScript input.
+   */
+  definitions?: Map<string, DefinitionModel>;
+  /**
+   * Packages whose definitions are generated even where no kind of theirs is (`meta/v1`): the built-in API's layout.
+   * With packages, every definition of a package is generated, reachable from a kind or not.
+   */
+  packages?: ApiPackage[];
 }
 
 /** A CRD's `spec.names`: kind, plural, singular, list kind, short names and categories. */
@@ -76,7 +79,43 @@ export interface VersionModel {
    * emitting `types.ts`. `module` is a path relative to the output folder's root, without extension.
    */
   userTypes?: { module: string; kind: string; list?: string };
+  /** Set for the built-in API's kinds: what client-go's typed client of the kind knows (see `BuiltinVersion`). */
+  builtin?: BuiltinVersion;
   source: SourceLocation;
+}
+
+/**
+ * A built-in kind in one version, as `k8s.io/api` and client-go's typed clients describe it. The version's `schema`
+ * is then `{ $ref: definition }`.
+ */
+export interface BuiltinVersion {
+  pkg: ApiPackage;
+  /** Ids of the kind's and its list's definitions. */
+  definition: string;
+  listDefinition?: string;
+  /** client-go's accessor (`PodDisruptionBudgets`) on the group client. */
+  accessor: string;
+  /** The verbs of the typed client: `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `deletecollection`, `apply`. */
+  verbs: string[];
+  /** Subresource calls beyond status and scale (`eviction`, `log`, `token`, `binding`, `ephemeralcontainers`, …). */
+  calls: SubresourceCall[];
+  /** From `+k8s:prerelease-lifecycle-gen:*`: the Kubernetes release each step happened (`1.21`). */
+  lifecycle?: { introduced?: string; deprecated?: string; removed?: string; replacement?: { group: string; version: string; kind: string } };
+}
+
+/**
+ * One subresource call of a typed client (client-go's `+genclient:method=` and hand-written expansions):
+ * `method` is the TypeScript method (`createToken`), `verb` the request's, `input`/`result` definition ids (absent:
+ * the kind itself); `text` for a call answering plain text (`log`).
+ */
+export interface SubresourceCall {
+  method: string;
+  verb: 'get' | 'create' | 'update' | 'patch' | 'apply';
+  subresource: string;
+  input?: string;
+  result?: string;
+  text?: boolean;
+  doc: string;
 }
 
 /** A version's `subresources`: whether it has `/status`, and its `/scale` paths if any. */
@@ -113,4 +152,6 @@ export interface GroupVersion {
   group: string;
   version: string;
   kinds: KindVersion[];
+  /** For the built-in API: the package the group/version's types are declared in (its folder names the output's). */
+  pkg?: ApiPackage;
 }

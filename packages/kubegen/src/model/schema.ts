@@ -6,6 +6,11 @@
  * can be written back unchanged.
  */
 export interface JSONSchemaProps {
+  /**
+   * A reference to a named schema of the model (`ApiModel.definitions`, the built-in API's types). Never on the
+   * wire: CRD input refuses it, CRD output writes the definition out in its place (`expandRefs`).
+   */
+  $ref?: string;
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
   format?: string;
   title?: string;

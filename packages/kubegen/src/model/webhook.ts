@@ -1,4 +1,4 @@
-import type { SourceLocation } from './resource.js';
+import type { SourceLocation } from './source-location.js';
 
 /**
  * One admission webhook of a `+kubebuilder:webhook` marker, as the TypeScript front end read it (values already in

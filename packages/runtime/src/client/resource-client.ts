@@ -16,6 +16,8 @@ import type {
   WriteOptions,
 } from './interfaces.js';
 import { defaultFieldManager } from './apply.js';
+import { buildRequestUrl } from './request-url.js';
+import { apiErrorFromResponse } from './response-status.js';
 import type { ApplyObject } from './apply.js';
 import { apiVersionOf, toPartialObjectMetadata, type KubeList, type KubeObject, type QueryValue, type ResourceInfo, type ResourceRequest, type Transport, type Watch } from './types.js';
 
@@ -144,13 +146,15 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
     return this.applyTo('status', config, opts);
   }
 
-  getScale(name: string, opts: GetOptions = {}): Promise<Scale> {
-    return this.getSubresource<Scale>(name, 'scale', opts);
+  /** The `scale` subresource (autoscaling/v1 `Scale`, or `S` for a kind whose scale is another: apps/v1beta2's). */
+  getScale<S extends object = Scale>(name: string, opts: GetOptions = {}): Promise<S> {
+    return this.getSubresource<S>(name, 'scale', opts);
   }
 
-  updateScale(name: string, scale: Scale, opts: UpdateOptions = {}): Promise<Scale> {
-    const body: Scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', ...scale, metadata: { ...scale.metadata, name } };
-    return this.updateSubresource<Scale>(name, 'scale', body, opts);
+  /** Replaces the `scale` subresource; `apiVersion`/`kind` default to autoscaling/v1 `Scale`. */
+  updateScale<S extends object = Scale>(name: string, scale: S, opts: UpdateOptions = {}): Promise<S> {
+    const body: KubeObject = { apiVersion: 'autoscaling/v1', kind: 'Scale', ...scale, metadata: { ...(scale as KubeObject).metadata, name } };
+    return this.updateSubresource<S>(name, 'scale', body, opts);
   }
 
   /**
@@ -177,6 +181,34 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
   /** PATCH of a named subresource of object `name` (merge, JSON or strategic; apply with {@link applyStatus}). */
   patchSubresource<R = unknown>(name: string, subresource: string, patch: Patch, opts: PatchOptions = {}): Promise<R> {
     return this.send<R>('patch', { name, subresource, body: patch.patch, patchType: patch.type, query: writeQuery(opts), signal: opts.signal });
+  }
+
+  /**
+   * Server-side apply of a named subresource of object `name` (`scale`): `config` is sent as given, under the same
+   * field manager rules as {@link apply}.
+   */
+  applySubresource<R = unknown>(name: string, subresource: string, config: ApplyObject, opts: ApplyOptions = {}): Promise<R> {
+    return this.send<R>('patch', {
+      name,
+      subresource,
+      body: config,
+      patchType: 'apply',
+      query: { fieldManager: this.fieldManager(opts), force: opts.force, dryRun: opts.dryRun ? 'All' : undefined },
+      signal: opts.signal,
+      objNamespace: config as KubeObject,
+    });
+  }
+
+  /**
+   * GET of a named subresource of object `name` that answers plain text (`pods/log`), with `query` as its options:
+   * the body as UTF-8 text. A status other than 2xx rejects with the server's error.
+   */
+  async getSubresourceText(name: string, subresource: string, query: Record<string, QueryValue> = {}, signal?: AbortSignal): Promise<string> {
+    const req = this.request('get', { name, subresource, query, ...(signal ? { signal } : {}) });
+    if (this.info.namespaced && !req.namespace) throw new TypeError(`${this.info.resource}: a namespace is required for get`);
+    const res = await this.transport.raw('GET', buildRequestUrl(req), { accept: 'text/plain, */*', ...(signal ? { signal } : {}) });
+    if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, res.body, undefined, req);
+    return res.body.toString('utf8');
   }
 
   /** The `apiVersion` this resource is served under, e.g. `apps/v1` or `v1`. */

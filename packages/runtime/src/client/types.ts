@@ -5,47 +5,13 @@
  * transports turn it into a response or throw an `ApiError`.
  */
 
-/** Object metadata as the apiserver returns it (the fields the runtime reads; everything else passes through). */
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: unknown[];
-  [key: string]: unknown;
-}
-
 /**
- * meta/v1 `OwnerReference`: names an owner in the same namespace (or a cluster-scoped one). At most one has
- * `controller: true`; `blockOwnerDeletion` holds a foreground deletion of the owner until this dependent is gone.
+ * meta/v1 `ObjectMeta`, `ListMeta` and `OwnerReference`, as generated from Kubernetes' own types
+ * (`api/meta/v1`): object metadata as the apiserver returns it, a list's `resourceVersion` and `continue` token, and
+ * an owner in the same namespace (or a cluster-scoped one; at most one has `controller: true`).
  */
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-/** meta/v1 `ListMeta`: a list's `resourceVersion` (a watch can start there) and `continue` token (next page). */
-export interface ListMeta {
-  resourceVersion?: string;
-  continue?: string;
-  remainingItemCount?: number;
-  selfLink?: string;
-  /** Set by a server that filtered the list by a shard selector (KEP-5866): the selector, echoed. */
-  shardInfo?: { selector: string };
-}
+export type { ListMeta, ObjectMeta, OwnerReference } from '../api/meta/v1/types.js';
+import type { ListMeta, ObjectMeta } from '../api/meta/v1/types.js';
 
 /** Any Kubernetes object. Generated kinds are structurally assignable to it. */
 export interface KubeObject {
@@ -230,8 +196,7 @@ export interface Transport {
   readonly fieldManager?: string | undefined;
 }
 
-/** A value that is either an integer or a string (`x-kubernetes-int-or-string`), e.g. a port or `25%`. */
-export type IntOrString = number | string;
+export type { IntOrString } from '../api-types.js';
 
 /** JSON paths of a resource's scale subresource (as in the CRD). */
 export interface ScalePaths {
@@ -261,6 +226,12 @@ export interface ResourceDescriptor extends ResourceInfo {
    * Absent when there are none.
    */
   associativeLists?: AssociativeList[];
+  /**
+   * The Kubernetes releases in which this version of the kind was introduced, deprecated and removed, and the
+   * version that replaces it (from `k8s.io/api`'s `+k8s:prerelease-lifecycle-gen` markers; built-in kinds only):
+   * a request to a server that does not serve the version says which release it needs.
+   */
+  lifecycle?: { introduced?: string; deprecated?: string; removed?: string; replacement?: { group: string; version: string; kind: string } };
 }
 
 /**

@@ -17,13 +17,13 @@ import type { GroupVersion, KindVersion } from '../../model/index.js';
 import { firstFreeName, HEADER, literal, propertyKey, RuntimeNames } from '../emit-util.js';
 import { lowerCamel } from '../names.js';
 import { CORE_TYPES } from '../types/core-types.js';
-import type { TypeGraph } from '../types/type-graph.js';
-import { OBJECT_PROTOTYPE_KEYS, typeText } from '../types/emit-types.js';
+import type { TypeModel } from '../types/type-model.js';
+import { OBJECT_PROTOTYPE_KEYS, packageImports, typeText } from '../types/emit-types.js';
 import type { AliasDef, ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
 
 /** Runtime names an apply configurations module may import. */
 const RUNTIME_APPLY_NAMES: readonly string[] = [
-  'ApplyConfiguration', 'ApplyObjectMeta', 'IntOrString', 'ListMapEntry', 'ObjectMeta', 'ListMeta', ...CORE_TYPES.map((c) => c.name),
+  'ApplyConfiguration', 'ApplyObjectMeta', 'IntOrString', 'Quantity', 'RawExtension', 'ListMapEntry', 'ObjectMeta', 'ListMeta', ...CORE_TYPES.map((c) => c.name),
 ];
 
 /** The names of one group/version's apply configurations: per named type, and per kind its root's and constructor. */
@@ -43,7 +43,7 @@ export interface ApplyNames {
  * Names every apply type of `graph` (kinds' list types excluded), in emission order so they are deterministic.
  * `reserved` holds the type names the version's other modules export (they are re-exported beside these).
  */
-export function applyNames(graph: TypeGraph, reserved: ReadonlySet<string>): ApplyNames {
+export function applyNames(graph: TypeModel, reserved: ReadonlySet<string>): ApplyNames {
   const taken = new Set(reserved);
   const types = new Map<ObjectDef | AliasDef, string>();
   for (const def of applyDefs(graph)) {
@@ -64,18 +64,19 @@ function objectAliases(def: ObjectDef): AliasDef[] {
 
 function hasNamedLiteral(t: TypeRef): boolean {
   if (t.k === 'lit') return t.named !== undefined || t.alias !== undefined;
+  if (t.k === 'alias') return true;
   if (t.k === 'array' || t.k === 'map' || t.k === 'null') return hasNamedLiteral(t.of);
   return t.k === 'union' && t.of.some(hasNamedLiteral);
 }
 
 /** The graph's named types an apply configuration uses: all but the kinds' list types. */
-function applyDefs(graph: TypeGraph): ObjectDef[] {
+function applyDefs(graph: TypeModel): ObjectDef[] {
   const lists = new Set(graph.kinds.map((k) => k.list));
   return graph.orderedDefs().filter((d) => !lists.has(d));
 }
 
 /** The content of `applyconfigurations.ts` for `gv` (see the module comment). */
-export function emitApplyConfigurations(gv: GroupVersion, graph: TypeGraph, names: ApplyNames, runtimeImport: string, importExtension = '.js'): string {
+export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, names: ApplyNames, runtimeImport: string, importExtension = '.js'): string {
   const rt = new RuntimeNames(new Set(names.types.values()));
   const roots = new Map(graph.kinds.map((k) => [k.root, k.kv]));
   const body: string[] = [];
@@ -88,11 +89,14 @@ export function emitApplyConfigurations(gv: GroupVersion, graph: TypeGraph, name
   const imports = rt.specifiers(RUNTIME_APPLY_NAMES);
   // The literal unions types.ts names are spelled `types.<Name>`.
   const named = applyDefs(graph).some((d) => d.props.some((p) => hasNamedLiteral(p.type)) || (d.index !== undefined && hasNamedLiteral(d.index)));
+  // Other built-in packages: their interfaces' apply forms (`corev1apply.PodSpecApply`) and their other types (`corev1.PodPhase`).
+  const other = packageImports(gv, graph.imports, 'types', importExtension) + packageImports(gv, graph.imports, 'applyconfigurations', importExtension, 'apply');
   return [
     HEADER,
-    `// Server-side apply configurations for ${gv.group}/${gv.version}.`,
+    `// Server-side apply configurations for ${gv.group || 'core'}/${gv.version}.`,
     ...(named ? [`import type * as types from ${literal(`./types${importExtension}`)};`] : []),
     ...(imports ? [`import type { ${imports} } from ${literal(runtimeImport)};`] : []),
+    ...(other ? [other.trimEnd()] : []),
     '',
     body.join('\n'),
   ].join('\n');
@@ -156,6 +160,7 @@ export function applyType(t: TypeRef, names: ApplyNames, rt: RuntimeNames): stri
     obj: (o) => names.types.get(o.alias ?? o.def)!,
     named: (name) => `types.${name}`,
     core: (name) => `${rt.use('ApplyConfiguration')}<${rt.use(name)}>`,
-    array: (a, item) => (a.keys && (a.of.k === 'obj' || a.of.k === 'core') ? `${rt.use('ListMapEntry')}<${item}, ${a.keys.map(literal).join(' | ')}>[]` : undefined),
+    ext: (e) => (e.object ? `${e.ns}apply.${e.name}Apply` : `${e.ns}.${e.name}`),
+    array: (a, item) => (a.keys && (a.of.k === 'obj' || a.of.k === 'core' || (a.of.k === 'ext' && a.of.object)) ? `${rt.use('ListMapEntry')}<${item}, ${a.keys.map(literal).join(' | ')}>[]` : undefined),
   });
 }

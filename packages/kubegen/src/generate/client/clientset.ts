@@ -6,7 +6,8 @@ import { groupVersionClientName, groupVersionDir, groupVersionMember } from '../
  * `clientset.ts` at the output root: a `Clientset` with one member per group/version, built from a `Transport`
  * or from a kubeconfig (`Clientset.fromKubeConfig()`: explicit path → `KUBECONFIG` → in-cluster → ~/.kube/config).
  */
-export function emitClientset(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string): string {
+export function emitClientset(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string, opts: RootClassOptions = {}): string {
+  if (opts.lazy) return emitLazyClientset(gvs, groupIds, runtimeImport, ext, opts.name ?? 'Clientset');
   const imports: string[] = [];
   const fields: string[] = [];
   const inits: string[] = [];
@@ -14,7 +15,7 @@ export function emitClientset(gvs: GroupVersion[], groupIds: Map<string, string>
     const id = groupIds.get(gv.group)!;
     const cls = groupVersionClientName(id, gv.version);
     const member = groupVersionMember(id, gv.version);
-    imports.push(`import { ${cls} } from ${literal(`./${groupVersionDir(gv.group, gv.version)}/client${ext}`)};`);
+    imports.push(`import { ${cls} } from ${literal(`./${groupVersionDir(gv)}/client${ext}`)};`);
     fields.push(`  /** The ${gv.group}/${gv.version} API. */`, `  readonly ${member}: ${cls};`);
     inits.push(`    this.${member} = new ${cls}(transport);`);
   }
@@ -40,6 +41,70 @@ export function emitClientset(gvs: GroupVersion[], groupIds: Map<string, string>
     '    return new Clientset(createTransport(opts));',
     '  }',
     '}',
+    '',
+  ].join('\n');
+}
+
+/** How a root class (clientset, informer factory) is emitted: its name, and whether members are built on first use. */
+export interface RootClassOptions {
+  name?: string;
+  /** Members built on first use (the built-in API: a controller pays only for the groups it touches). */
+  lazy?: boolean;
+}
+
+/** The built-in API's clientset: one getter per group/version, each client built on first use and kept. */
+function emitLazyClientset(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string, name: string): string {
+  const imports: string[] = [];
+  const members: string[] = [];
+  for (const gv of gvs) {
+    const id = groupIds.get(gv.group)!;
+    const cls = groupVersionClientName(id, gv.version);
+    const member = groupVersionMember(id, gv.version);
+    imports.push(`import { ${cls} } from ${literal(`./${groupVersionDir(gv)}/client${ext}`)};`);
+    members.push(
+      '',
+      `  /** The ${gv.group || 'core'}/${gv.version} API (built on first use). */`,
+      `  get ${member}(): ${cls} {`,
+      `    return (this.#${member} ??= new ${cls}(this.transport));`,
+      '  }',
+    );
+  }
+  return [
+    HEADER,
+    '',
+    `import type { Transport } from ${literal(runtimeImport)};`,
+    ...imports,
+    '',
+    '/**',
+    ' * Typed clients for every built-in group/version client-go has one for, sharing one transport; each group/version',
+    ' * client is built the first time it is asked for (client-go\'s `kubernetes.Interface`, accessors camel-cased).',
+    ' */',
+    `export class ${name} {`,
+    '  readonly transport: Transport;',
+    ...gvs.map((gv) => {
+      const id = groupIds.get(gv.group)!;
+      return `  #${groupVersionMember(id, gv.version)}: ${groupVersionClientName(id, gv.version)} | undefined;`;
+    }),
+    '',
+    '  constructor(transport: Transport) {',
+    '    this.transport = transport;',
+    '  }',
+    ...members,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** `resources.ts` of the built-in API: every kind's descriptor, e.g. to serve them all from a fake tracker. */
+export function emitResourceList(gvs: GroupVersion[], groupIds: Map<string, string>, ext: string): string {
+  const imports = gvs.map((gv) => `import { resources as ${groupVersionMember(groupIds.get(gv.group)!, gv.version)} } from ${literal(`./${groupVersionDir(gv)}/register${ext}`)};`);
+  return [
+    HEADER,
+    '',
+    ...imports,
+    '',
+    '/** Every built-in kind\'s descriptor, in group/version order. */',
+    `export const allResources = [${gvs.map((gv) => `...${groupVersionMember(groupIds.get(gv.group)!, gv.version)}`).join(', ')}];`,
     '',
   ].join('\n');
 }

@@ -1,50 +1,86 @@
-import type { GroupVersion } from '../../model/index.js';
+import type { KindVersion, SubresourceCall } from '../../model/index.js';
 import { HEADER, literal, RuntimeNames } from '../emit-util.js';
 import { clientInterfaceName, groupVersionClientName, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
+import type { GroupVersionContext } from '../context.js';
+import { packageAlias } from '../types/definition-graph.js';
 import { typeImportLines } from '../user-types.js';
 
+/** Every verb of a full typed client (a custom resource's, and most built-in kinds'). */
+const ALL_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'apply'] as const;
+
+/** The `ResourceInterface` methods each verb brings. */
+const VERB_METHODS: Readonly<Record<string, readonly string[]>> = {
+  get: ['get'], list: ['list', 'listAll'], watch: ['watch'], create: ['create'], update: ['update'], patch: ['patch'],
+  delete: ['delete'], deletecollection: ['deleteCollection'], apply: ['apply'],
+};
+
 /**
- * `<group>/<version>/client.ts`: per kind an interface type (the generic `ResourceInterface`, plus the status and
- * scale verbs only where the CRD declares those subresources; `apply` takes the kind's apply configuration) and a group/version client whose accessors return
- * the runtime's generic `ResourceClient`. Namespaced kinds take a namespace argument, cluster-scoped ones none.
+ * `<group>/<version>/client.ts`: per kind an interface type — the generic `ResourceInterface` (only the verbs the
+ * kind has: a built-in review kind is create-only), the status verbs where the kind has that subresource, the scale
+ * verbs where a CRD declares it — and a group/version client whose accessors return the runtime's generic
+ * `ResourceClient`. A built-in kind's other subresource calls (client-go's `+genclient:method`s and expansions:
+ * `getScale`, `createToken`, `evict`, `getLogs` …) are methods of a `<Kind>Client` class extending it. Namespaced
+ * kinds' accessors take a namespace argument, cluster-scoped ones none.
  */
-export function emitClient(
-  gv: GroupVersion,
-  groupId: string,
-  typeNames: KindTypeNames,
-  applyName: (kind: string) => string,
-  runtimeImport: string,
-  ext: string,
-): string {
+export function emitClient(ctx: GroupVersionContext): string {
+  const { gv, groupId, typeNames, runtimeImport, ext } = ctx;
   const className = groupVersionClientName(groupId, gv.version);
   // Names this file declares or imports besides the runtime's: a kind may be spelled like a runtime export.
   const taken = new Set<string>([className]);
   for (const kv of gv.kinds) {
-    const { root, list } = typeNames(kv.resource.names.kind);
-    taken.add(root).add(list).add(clientInterfaceName(kv.resource.names.kind)).add(applyName(kv.resource.names.kind));
+    const { kind } = kv.resource.names;
+    const { root, list } = typeNames(kind);
+    taken.add(root).add(list).add(clientInterfaceName(kind)).add(ctx.applyName(kind)).add(`${kind}Client`).add(`${kind}Calls`);
   }
   const rt = new RuntimeNames(taken);
   const body: string[] = [];
   const members: string[] = [];
-  const typeImports: string[] = [];
+  const typeImports = new Set<string>();
   const registerImports: string[] = [];
-  const applyImports: string[] = [];
+  const applyImports = new Set<string>();
+  const otherPackages = new Map<string, string>();
+  const spell = (id: string | undefined, fallback: string, apply: boolean): string => {
+    if (id === undefined) return fallback;
+    const def = ctx.definitions?.get(id);
+    if (!def) throw new Error(`no definition ${id}`);
+    if (def.pkg.dir === gv.pkg?.dir) {
+      const name = apply ? `${def.name}Apply` : def.name;
+      (apply ? applyImports : typeImports).add(name);
+      return name;
+    }
+    const ns = `${packageAlias(def.pkg.dir)}${apply ? 'apply' : ''}`;
+    otherPackages.set(ns, `${def.pkg.dir}/${apply ? 'applyconfigurations' : 'types'}`);
+    return `${ns}.${def.name}${apply ? 'Apply' : ''}`;
+  };
   for (const kv of gv.kinds) {
     const { kind } = kv.resource.names;
     const { root: T, list: L } = typeNames(kind);
-    typeImports.push(T, L);
+    const verbs = kv.version.builtin?.verbs ?? ALL_VERBS;
+    const lists = verbs.includes('list');
+    typeImports.add(T);
+    if (lists) typeImports.add(L);
     registerImports.push(resourceConstName(kind));
-    const A = applyName(kind);
-    applyImports.push(A);
-    const parts = [`${rt.use('ResourceInterface')}<${T}, ${L}, ${A}>`];
-    if (kv.version.subresources.status) parts.push(`${rt.use('StatusInterface')}<${T}, ${A}>`);
-    if (kv.version.subresources.scale) parts.push(rt.use('ScaleInterface'));
+    const applies = verbs.includes('apply');
+    const A = ctx.applyName(kind);
+    if (applies) applyImports.add(A);
+    const generics = [T, ...(lists || applies ? [lists ? L : `${rt.use('KubeList')}<${T}>`] : []), ...(applies ? [A] : [])].join(', ');
+    const full = ALL_VERBS.every((v) => verbs.includes(v));
+    const methods = verbs.flatMap((v) => VERB_METHODS[v] ?? []);
+    const parts = [full ? `${rt.use('ResourceInterface')}<${generics}>` : `Pick<${rt.use('ResourceInterface')}<${generics}>, ${methods.map(literal).join(' | ') || 'never'}>`];
+    if (kv.version.subresources.status) parts.push(`${rt.use('StatusInterface')}<${T}${applies ? `, ${A}` : ''}>`);
+    if (kv.version.subresources.scale && !kv.version.builtin) parts.push(rt.use('ScaleInterface'));
+    const calls = kv.version.builtin?.calls ?? [];
     const namespaced = kv.resource.scope === 'Namespaced';
-    body.push(`/** Typed client for ${kind} (${gv.group}/${gv.version}, ${namespaced ? 'namespaced' : 'cluster-scoped'}). */`);
+    if (calls.length > 0) {
+      parts.push(`${kind}Calls`);
+      body.push(...emitCalls(kv, generics, calls, rt, (id, apply) => spell(id, apply ? A : T, apply)), '');
+    }
+    body.push(`/** Typed client for ${kind} (${gv.group || 'core'}/${gv.version}, ${namespaced ? 'namespaced' : 'cluster-scoped'}). */`);
     body.push(`export type ${clientInterfaceName(kind)} = ${parts.join(' & ')};`, '');
     const member = pluralMember(kv);
-    const ctor = `new ${rt.use('ResourceClient')}<${T}, ${L}, ${A}>(this.transport, ${resourceConstName(kind)}${namespaced ? ', namespace' : ''})`;
+    const cls = calls.length > 0 ? `${kind}Client` : `${rt.use('ResourceClient')}<${generics}>`;
+    const ctor = `new ${cls}(this.transport, ${resourceConstName(kind)}${namespaced ? ', namespace' : ''})`;
     if (namespaced) {
       members.push(
         `  /** ${kind} objects in \`namespace\`; \`''\` means all namespaces (for list, watch and deleteCollection only). */`,
@@ -57,17 +93,20 @@ export function emitClient(
     }
   }
   const transport = rt.use('Transport');
+  const typeLines = typeImportLines(gv, [...typeImports], ext);
+  const relative = (target: string): string => `${(gv.pkg?.dir ?? '').split('/').map(() => '..').join('/')}/${target}${ext}`;
   return [
     HEADER,
     '',
     `import { ${rt.specifiers(['ResourceClient'])} } from ${literal(runtimeImport)};`,
-    `import type { ${rt.specifiers(['ResourceInterface', 'ScaleInterface', 'StatusInterface', 'Transport'])} } from ${literal(runtimeImport)};`,
-    ...typeImportLines(gv, typeImports, ext),
-    `import type { ${applyImports.join(', ')} } from ${literal(`./applyconfigurations${ext}`)};`,
+    `import type { ${rt.specifiers(['ApplyOptions', 'CreateOptions', 'GetOptions', 'KubeList', 'ResourceInterface', 'ScaleInterface', 'StatusInterface', 'Transport', 'UpdateOptions'])} } from ${literal(runtimeImport)};`,
+    ...typeLines,
+    ...(applyImports.size > 0 ? [`import type { ${[...applyImports].join(', ')} } from ${literal(`./applyconfigurations${ext}`)};`] : []),
+    ...[...otherPackages].sort(([a], [b]) => (a < b ? -1 : 1)).map(([ns, target]) => `import type * as ${ns} from ${literal(relative(target))};`),
     `import { ${registerImports.join(', ')} } from ${literal(`./register${ext}`)};`,
     '',
     ...body,
-    `/** Clients for the ${gv.group}/${gv.version} API. */`,
+    `/** Clients for the ${gv.group || 'core'}/${gv.version} API. */`,
     `export class ${className} {`,
     `  readonly transport: ${transport};`,
     '',
@@ -80,3 +119,63 @@ export function emitClient(
     '',
   ].join('\n');
 }
+
+/**
+ * `<Kind>Calls` (the signatures of a built-in kind's subresource calls) and `<Kind>Client`, the `ResourceClient`
+ * that implements them over its generic subresource requests. `spell(id, apply)` names a definition's type (or its
+ * apply configuration) as this file imports it; an absent id is the kind itself.
+ */
+function emitCalls(kv: KindVersion, generics: string, calls: readonly SubresourceCall[], rt: RuntimeNames, spell: (id: string | undefined, apply: boolean) => string): string[] {
+  const { kind } = kv.resource.names;
+  const sigs: string[] = [];
+  const impls: string[] = [];
+  for (const c of calls) {
+    // `getScale`/`updateScale` are the generic client's own (generic in the Scale type): declared, not implemented.
+    const inherited = c.method === 'getScale' || c.method === 'updateScale';
+    const R = c.text ? 'string' : spell(c.result ?? c.input, false);
+    const sub = literal(c.subresource);
+    let params: string;
+    let impl: string;
+    switch (c.verb) {
+      case 'get':
+        if (c.text) {
+          params = `name: string, opts: ${spell(c.input, false)} = {}`;
+          impl = `return this.getSubresourceText(name, ${sub}, { ...opts });`;
+        } else {
+          params = `name: string, opts: ${rt.use('GetOptions')} = {}`;
+          impl = `return this.getSubresource<${R}>(name, ${sub}, opts);`;
+        }
+        break;
+      case 'create':
+      case 'update': {
+        const I = spell(c.input, false);
+        const opts = rt.use(c.verb === 'create' ? 'CreateOptions' : 'UpdateOptions');
+        params = `name: string, body: ${I}, opts: ${opts} = {}`;
+        impl = `return this.${c.verb}Subresource<${R}>(name, ${sub}, body, opts);`;
+        break;
+      }
+      case 'apply':
+        params = `name: string, config: ${spell(c.input, true)}, opts: ${rt.use('ApplyOptions')} = {}`;
+        impl = `return this.applySubresource<${R}>(name, ${sub}, config, opts);`;
+        break;
+      default:
+        throw new Error(`${kind}: subresource call ${c.method} has verb ${c.verb as string}`);
+    }
+    const doc = `  /** ${c.doc.replace(/\*\//g, '*\\/')} */`;
+    sigs.push(doc, `  ${c.method}(${params.replace(/ = \{\}/g, '').replace(/(opts): /, '$1?: ')}): Promise<${R}>;`);
+    if (!inherited) impls.push(doc, `  ${c.method}(${params}): Promise<${R}> {`, `    ${impl}`, '  }');
+  }
+  return [
+    `/** ${kind}'s subresource calls besides status (client-go's generated and expanded methods). */`,
+    `export interface ${kind}Calls {`,
+    ...sigs,
+    '}',
+    '',
+    `/** The ${kind} client: the generic one plus {@link ${kind}Calls}. */`,
+    `export class ${kind}Client extends ${rt.use('ResourceClient')}<${generics}> implements ${kind}Calls {`,
+    ...impls,
+    '}',
+  ];
+}
+
+export type { KindTypeNames };

@@ -1,6 +1,7 @@
 import type { GroupVersion } from '../../model/index.js';
 import { HEADER, literal, RuntimeNames } from '../emit-util.js';
 import { TypeGraph } from '../types/index.js';
+import type { TypeModel } from '../types/index.js';
 import { hasUserTypes, typeImportLines } from '../user-types.js';
 import type { ObjectDef } from '../types/index.js';
 
@@ -10,7 +11,7 @@ export interface EmitDeepCopyOptions {
   /** Extension of the relative import of `./types`: `.js` (default), `.ts` or ''. */
   importExtension?: '.js' | '.ts' | '';
   /** A graph already built for `gv` (shared with the types emitter); built when absent. */
-  graph?: TypeGraph;
+  graph?: TypeModel;
 }
 
 /**
@@ -25,7 +26,7 @@ export interface EmitDeepCopyOptions {
  * own property. Types are imported as a namespace (`types.X`) so no type name can shadow a global or a helper.
  */
 export function emitDeepCopy(gv: GroupVersion, opts: EmitDeepCopyOptions = {}): string {
-  const graph = opts.graph ?? new TypeGraph(gv);
+  const graph: TypeModel = opts.graph ?? new TypeGraph(gv);
   const defs = graph.orderedDefs();
   const fnNames = new Set(defs.map((d) => `deepCopy${d.name}`));
   const rt = new RuntimeNames(fnNames);
@@ -49,7 +50,7 @@ export function emitDeepCopy(gv: GroupVersion, opts: EmitDeepCopyOptions = {}): 
   const runtime = opts.runtimeImport ?? '@kubegen/runtime';
   const ext = opts.importExtension ?? '.js';
   let out = `${HEADER}\n`;
-  out += `// Deep-copy functions for ${gv.group}/${gv.version}.\n`;
+  out += `// Deep-copy functions for ${gv.group || 'core'}/${gv.version}.\n`;
   if (user) out += `${typeImportLines(gv, [...userNames.values()], ext).join('\n')}\n`;
   else out += `import type * as types from ${literal(`./types${ext}`)};\n`;
   out += `import { ${rt.specifiers(['deepCopyJSON'])} } from ${literal(runtime)};\n\n`;

@@ -10,7 +10,7 @@ import { groupVersionDir, groupVersionMember } from '../names.js';
  */
 export function emitFake(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string): string {
   const imports = gvs.map(
-    (gv) => `import { resources as ${groupVersionMember(groupIds.get(gv.group)!, gv.version)} } from ${literal(`./${groupVersionDir(gv.group, gv.version)}/register${ext}`)};`,
+    (gv) => `import { resources as ${groupVersionMember(groupIds.get(gv.group)!, gv.version)} } from ${literal(`./${groupVersionDir(gv)}/register${ext}`)};`,
   );
   return [
     HEADER,

@@ -3,6 +3,7 @@ import { HEADER, literal, RuntimeNames } from '../emit-util.js';
 import { groupVersionDir, groupVersionMember, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
 import { typeImportLines } from '../user-types.js';
+import type { RootClassOptions } from '../client/clientset.js';
 
 /**
  * `<group>/<version>/listers.ts`: a typed lister per kind over the runtime's generic `Lister` (client-go's
@@ -95,14 +96,15 @@ export function emitInformers(gv: GroupVersion, groupId: string, typeNames: Kind
 }
 
 /** `informers.ts` at the root: an `InformerFactory` with one member per group/version over one runtime factory. */
-export function emitInformerFactory(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string): string {
+export function emitInformerFactory(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string, opts: RootClassOptions = {}): string {
+  if (opts.lazy) return emitLazyInformers(gvs, groupIds, runtimeImport, ext, opts.name ?? 'InformerFactory');
   const imports: string[] = [];
   const fields: string[] = [];
   const inits: string[] = [];
   for (const gv of gvs) {
     const member = groupVersionMember(groupIds.get(gv.group)!, gv.version);
     const cls = `${member.replace(/^./, (c) => c.toUpperCase())}Informers`;
-    imports.push(`import { ${cls} } from ${literal(`./${groupVersionDir(gv.group, gv.version)}/informers${ext}`)};`);
+    imports.push(`import { ${cls} } from ${literal(`./${groupVersionDir(gv)}/informers${ext}`)};`);
     fields.push(`  /** Informers for ${gv.group}/${gv.version}. */`, `  readonly ${member}: ${cls};`);
     inits.push(`    this.${member} = new ${cls}(this.factory);`);
   }
@@ -137,6 +139,44 @@ export function emitInformerFactory(gvs: GroupVersion[], groupIds: Map<string, s
     '  shutdown(): Promise<void> {',
     '    return this.factory.shutdown();',
     '  }',
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The built-in API's informers: one getter per group/version over a runtime `SharedInformerFactory`, each built on
+ * first use (the same factory generated `InformerFactory`s use, so caches are shared).
+ */
+function emitLazyInformers(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string, name: string): string {
+  const imports: string[] = [];
+  const fields: string[] = [];
+  const members: string[] = [];
+  for (const gv of gvs) {
+    const member = groupVersionMember(groupIds.get(gv.group)!, gv.version);
+    const cls = `${member.replace(/^./, (c) => c.toUpperCase())}Informers`;
+    imports.push(`import { ${cls} } from ${literal(`./${groupVersionDir(gv)}/informers${ext}`)};`);
+    fields.push(`  #${member}: ${cls} | undefined;`);
+    members.push('', `  /** Informers for ${gv.group || 'core'}/${gv.version} (built on first use). */`, `  get ${member}(): ${cls} {`, `    return (this.#${member} ??= new ${cls}(this.factory));`, '  }');
+  }
+  return [
+    HEADER,
+    '',
+    `import type { SharedInformerFactory } from ${literal(runtimeImport)};`,
+    ...imports,
+    '',
+    '/**',
+    ' * Typed informers and listers for the built-in kinds, from a runtime `SharedInformerFactory` (ask for the same kind',
+    ' * twice and you get the same informer); each group/version is built the first time it is asked for.',
+    ' */',
+    `export class ${name} {`,
+    '  readonly factory: SharedInformerFactory;',
+    ...fields,
+    '',
+    '  constructor(factory: SharedInformerFactory) {',
+    '    this.factory = factory;',
+    '  }',
+    ...members,
     '}',
     '',
   ].join('\n');

@@ -1,4 +1,4 @@
-import type { GroupVersion, JSONSchemaProps } from '../../model/index.js';
+import type { DefinitionModel, GroupVersion, JSONSchemaProps } from '../../model/index.js';
 import { HEADER, literal } from '../emit-util.js';
 import { resourceConstName } from '../names.js';
 
@@ -7,14 +7,14 @@ import { resourceConstName } from '../names.js';
  * scope, subresources; for the fake tracker's server-side apply, the associative lists). Typed clients, informers
  * and the fake tracker all read these; nothing else knows URLs.
  */
-export function emitRegister(gv: GroupVersion, runtimeImport: string): string {
+export function emitRegister(gv: GroupVersion, runtimeImport: string, definitions?: ReadonlyMap<string, DefinitionModel>): string {
   const out: string[] = [HEADER, '', `import type { ResourceDescriptor } from ${literal(runtimeImport)};`, ''];
-  out.push(`/** The API group of this module. */`);
+  out.push(`/** The API group of this module${gv.group ? '' : ' (the core group)'}. */`);
   out.push(`export const GROUP = ${literal(gv.group)};`);
   out.push(`/** The API version of this module. */`);
   out.push(`export const VERSION = ${literal(gv.version)};`);
   out.push(`/** \`apiVersion\` of objects in this module. */`);
-  out.push(`export const API_VERSION = ${literal(`${gv.group}/${gv.version}`)};`);
+  out.push(`export const API_VERSION = ${literal(gv.group ? `${gv.group}/${gv.version}` : gv.version)};`);
   for (const { resource, version } of gv.kinds) {
     const desc: Record<string, unknown> = {
       group: gv.group,
@@ -26,7 +26,14 @@ export function emitRegister(gv: GroupVersion, runtimeImport: string): string {
       statusSubresource: version.subresources.status,
     };
     if (version.subresources.scale) desc['scale'] = version.subresources.scale;
-    const lists = associativeLists(version.schema);
+    if (version.builtin) {
+      // What discovery says of a built-in kind (the fake serves it), and the releases its version needs.
+      desc['singular'] = resource.names.singular;
+      if (resource.names.shortNames.length > 0) desc['shortNames'] = resource.names.shortNames;
+      if (resource.names.categories.length > 0) desc['categories'] = resource.names.categories;
+      if (version.builtin.lifecycle) desc['lifecycle'] = version.builtin.lifecycle;
+    }
+    const lists = associativeLists(version.schema, definitions);
     if (lists.length > 0) desc['associativeLists'] = lists;
     out.push('');
     out.push(`/** ${resource.names.kind} (${resource.scope === 'Namespaced' ? 'namespaced' : 'cluster-scoped'}). */`);
@@ -47,25 +54,30 @@ function objectLiteral(obj: Record<string, unknown>): string {
 /**
  * The associative lists (`x-kubernetes-list-type` `map` with its keys, or `set`) of a kind's schema, in schema order:
  * paths of property names, `[]` for list items, `{}` for map values, and the defaults of list-map keys (see the
- * runtime's `AssociativeList`).
+ * runtime's `AssociativeList`). `$ref`s are followed through `definitions`; a type met again below itself (a
+ * recursive type) is not walked twice.
  */
-export function associativeLists(schema: JSONSchemaProps): { path: string[]; keys?: string[]; keyDefaults?: Record<string, unknown> }[] {
+export function associativeLists(schema: JSONSchemaProps, definitions?: ReadonlyMap<string, DefinitionModel>): { path: string[]; keys?: string[]; keyDefaults?: Record<string, unknown> }[] {
   const out: { path: string[]; keys?: string[]; keyDefaults?: Record<string, unknown> }[] = [];
-  const walk = (s: JSONSchemaProps, path: string[]): void => {
-    const type = s['x-kubernetes-list-type'];
-    const keys = s['x-kubernetes-list-map-keys'];
+  const deref = (s: JSONSchemaProps | undefined): JSONSchemaProps | undefined => (s?.$ref !== undefined ? definitions?.get(s.$ref)?.schema : s);
+  const walk = (s0: JSONSchemaProps, path: string[], within: readonly string[]): void => {
+    const s = deref(s0) ?? {};
+    if (s0.$ref !== undefined && within.includes(s0.$ref)) return;
+    const inside = s0.$ref !== undefined ? [...within, s0.$ref] : within;
+    const type = s0['x-kubernetes-list-type'] ?? s['x-kubernetes-list-type'];
+    const keys = s0['x-kubernetes-list-map-keys'] ?? s['x-kubernetes-list-map-keys'];
     if (type === 'map' && keys?.length) {
-      const props = s.items?.properties ?? {};
+      const props = deref(s.items)?.properties ?? {};
       const defaults = keys.filter((k) => Object.hasOwn(props, k) && props[k]!.default !== undefined).map((k) => [k, props[k]!.default]);
       out.push(defaults.length > 0 ? { path, keys: [...keys], keyDefaults: Object.fromEntries(defaults) } : { path, keys: [...keys] });
     } else if (type === 'set') out.push({ path });
     for (const [name, sub] of Object.entries(s.properties ?? {})) {
       if (path.length === 0 && (name === 'apiVersion' || name === 'kind' || name === 'metadata')) continue;
-      walk(sub, [...path, name]);
+      walk(sub, [...path, name], inside);
     }
-    if (s.items) walk(s.items, [...path, '[]']);
-    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, [...path, '{}']);
+    if (s.items) walk(s.items, [...path, '[]'], inside);
+    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, [...path, '{}'], inside);
   };
-  walk(schema, []);
+  walk(schema, [], []);
   return out;
 }

@@ -1,13 +1,17 @@
 import type { GroupVersion } from '../../model/index.js';
 import { HEADER, jsDoc, literal, propertyKey, RuntimeNames } from '../emit-util.js';
+import { groupVersionDir } from '../names.js';
 import { RUNTIME_TYPE_NAMES, TypeGraph } from './type-graph.js';
-import type { AliasDef, EnumDef, ObjectDef, PropDef, TypeRef } from './type-ref.js';
+import type { TypeModel } from './type-model.js';
+import type { AliasDef, EnumDef, ObjectDef, PropDef, TypeAliasDef, TypeRef } from './type-ref.js';
 
 export interface EmitTypesOptions {
   /** Module the runtime types (`ObjectMeta`, `ListMeta`, `IntOrString`, core types) are imported from. Default `@kubegen/runtime`. */
   runtimeImport?: string;
   /** A graph already built for `gv` (the deepcopy emitter shares it); built when absent. */
-  graph?: TypeGraph;
+  graph?: TypeModel;
+  /** Extension of relative imports (of other packages' types, built-in API only). Default `.js`. */
+  importExtension?: string;
 }
 
 /**
@@ -19,20 +23,48 @@ export interface EmitTypesOptions {
  * as index signatures), so kinds such as `Function` or `Map` are safe.
  */
 export function emitTypes(gv: GroupVersion, opts: EmitTypesOptions = {}): string {
-  const graph = opts.graph ?? new TypeGraph(gv);
-  const defs = graph.orderedDefs();
-  const used = new RuntimeNames(declaredNames(defs));
+  const graph: TypeModel = opts.graph ?? new TypeGraph(gv);
+  const decls = graph.declarations?.() ?? graph.orderedDefs();
+  const defs = decls.filter((d): d is ObjectDef => 'props' in d);
+  const used = new RuntimeNames(new Set([...declaredNames(defs), ...decls.map((d) => d.name), ...(graph.imports?.values() ?? [])]));
   const body: string[] = [];
-  for (const def of defs) {
-    body.push(emitInterface(def, used));
-    if (def.after) body.push(def.after.map(emitNamedType).join(''));
+  for (const decl of decls) {
+    if (!('props' in decl)) {
+      body.push(emitTypeAlias(decl, used));
+      continue;
+    }
+    body.push(emitInterface(decl, used));
+    if (decl.after) body.push(decl.after.map(emitNamedType).join(''));
   }
   const imports = used.specifiers(RUNTIME_TYPE_NAMES);
   const runtime = opts.runtimeImport ?? '@kubegen/runtime';
   let out = `${HEADER}\n`;
-  out += `// Types for ${gv.group}/${gv.version}.\n`;
+  out += `// Types for ${gv.group || 'core'}/${gv.version}.\n`;
   if (imports) out += `import type { ${imports} } from ${literal(runtime)};\n`;
+  out += packageImports(gv, graph.imports, 'types', opts.importExtension ?? '.js');
   return `${out}\n${body.join('\n')}`;
+}
+
+/**
+ * `import type * as corev1 from "../../core/v1/types.js";` for every other package a built-in API package refers to
+ * (its `module`: `types` or `applyconfigurations`, and `suffix` appended to the namespace).
+ */
+export function packageImports(gv: GroupVersion, imports: ReadonlyMap<string, string> | undefined, module: string, ext: string, suffix = ''): string {
+  if (!imports || imports.size === 0) return '';
+  const from = groupVersionDir(gv);
+  return [...imports]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([dir, ns]) => `import type * as ${ns}${suffix} from ${literal(`${relativeDir(from, dir)}/${module}${ext}`)};\n`)
+    .join('');
+}
+
+/** The relative path from output folder `from` to folder `to` (`core/v1` → `meta/v1`: `../../meta/v1`). */
+function relativeDir(from: string, to: string): string {
+  return `${from.split('/').map(() => '..').join('/')}/${to}`;
+}
+
+function emitTypeAlias(decl: TypeAliasDef, used: RuntimeNames): string {
+  return `${jsDoc({ description: decl.description })}export type ${decl.name} = ${typeText(decl.type, used)};\n`;
 }
 
 /** Every name a `types.ts` over `defs` declares: the interfaces, aliases and named literal unions. */
@@ -81,6 +113,8 @@ export interface TypeTextForm {
   /** A named literal union (or its alias) by `name`. */
   named?: (name: string) => string;
   core?: (name: string) => string;
+  /** Another package's type (built-in API). */
+  ext?: (t: Extract<TypeRef, { k: 'ext' }>) => string;
   array?: (t: Extract<TypeRef, { k: 'array' }>, item: string) => string | undefined;
 }
 
@@ -114,6 +148,10 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
       return form.obj ? form.obj(t) : t.alias?.name ?? t.def.name;
     case 'union':
       return t.of.map((m) => typeText(m, used, form)).join(' | ');
+    case 'alias':
+      return form.named ? form.named(t.def.name) : t.def.name;
+    case 'ext':
+      return form.ext ? form.ext(t) : `${t.ns}.${t.name}`;
     case 'null':
       return `${typeText(t.of, used, form)} | null`;
   }

@@ -5,6 +5,7 @@ import { describeConstraint } from './constraints.js';
 import { CORE_TYPES, CoreTypeMatcher, fieldName, isEmbeddedObjectMeta } from './core-types.js';
 import type { CoreMatch } from './core-types.js';
 import { refKey } from './type-ref.js';
+import type { CoreTypeUse, KindTypes, TypeModel } from './type-model.js';
 import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
 import { singular, TypeNamer } from './type-names.js';
 
@@ -17,7 +18,7 @@ export const KIND_DERIVED_SUFFIXES = ['Interface', 'Lister', 'NamespaceLister', 
  * Names the generated `types.ts` may import from the runtime. Generated type names may take them: a file that
  * declares one imports the runtime's aliased (`RuntimeNames`).
  */
-export const RUNTIME_TYPE_NAMES: readonly string[] = ['ObjectMeta', 'ListMeta', 'IntOrString', ...CORE_TYPES.map((c) => c.name)];
+export const RUNTIME_TYPE_NAMES: readonly string[] = ['ObjectMeta', 'ListMeta', 'IntOrString', 'Quantity', 'RawExtension', ...CORE_TYPES.map((c) => c.name)];
 
 /** CRD annotation that turns core-type matching off for that CRD (value `"false"`). */
 export const CORE_TYPES_ANNOTATION = 'kubegen.io/core-types';
@@ -38,20 +39,10 @@ export interface TypeGraphOptions {
   enums?: boolean;
 }
 
-/** A sub-schema typed as a core type: the kind, where in it (`spec.containers[]`; `{}` for map values), and what. */
-export interface CoreTypeUse extends CoreMatch {
-  kind: string;
-  where: string;
-}
+export type { CoreTypeUse, KindTypes } from './type-model.js';
 
 const UNKNOWN: TypeRef = { k: 'unknown' };
 
-/** The named types of one kind: its root interface, its list interface. */
-export interface KindTypes {
-  kv: KindVersion;
-  root: ObjectDef;
-  list: ObjectDef;
-}
 
 /**
  * Resolves every schema of one group/version into `TypeRef`s and named `ObjectDef`s.
@@ -67,7 +58,7 @@ export interface KindTypes {
  * Naming: see `type-names.ts` (a field's type is named after the field, shared shapes for what their fields have
  * in common, with aliases where they have nothing).
  */
-export class TypeGraph {
+export class TypeGraph implements TypeModel {
   readonly kinds: KindTypes[] = [];
   /** Every sub-schema typed as a core type, in schema order. */
   readonly coreTypeUses: CoreTypeUse[] = [];

@@ -30,6 +30,13 @@ export type TypeRef =
   /** A named interface; `alias` when this field spells the (shared) interface by a name of its own. */
   | { k: 'obj'; def: ObjectDef; alias?: AliasDef }
   | { k: 'union'; of: TypeRef[] }
+  /** A type alias declared in this module (the built-in API's `+enum` types, `Time`: see `DefinitionGraph`). */
+  | { k: 'alias'; def: TypeAliasDef }
+  /**
+   * A type of another package of the built-in API, spelled through that package's namespace import (`corev1.PodSpec`,
+   * `dir` its folder); `object` when it is an interface (its apply form is `<name>Apply` there).
+   */
+  | { k: 'ext'; ns: string; dir: string; name: string; object: boolean }
   /** `T | null` */
   | { k: 'null'; of: TypeRef };
 
@@ -40,6 +47,13 @@ export interface PropDef {
   required: boolean;
   /** The property's schema, for its JSDoc (description, default). Absent for synthetic properties. */
   schema?: JSONSchemaProps;
+}
+
+/** A named type that is not an interface: `export type <name> = <type>;` (the built-in API's enums and scalars). */
+export interface TypeAliasDef {
+  name: string;
+  type: TypeRef;
+  description?: string | undefined;
 }
 
 /** A literal union that types several fields: `export type <name> = "a" | "b";` (see `type-names.ts`). */
@@ -110,6 +124,10 @@ export function refKey(t: TypeRef): string {
       return `#${t.def.id}`;
     case 'union':
       return `(${t.of.map(refKey).join('|')})`;
+    case 'alias':
+      return `alias:${t.def.name}`;
+    case 'ext':
+      return `ext:${t.dir}.${t.name}`;
     case 'null':
       return `?${refKey(t.of)}`;
   }

@@ -150,7 +150,7 @@ function applyOwnMarkers(schema: JSONSchemaProps, markers: readonly Marker[]): v
         break;
       case 'listMapKey':
       case 'k8s:listMapKey':
-        (s['x-kubernetes-list-map-keys'] ??= []).push(v as string);
+        if (!(s['x-kubernetes-list-map-keys'] ??= []).includes(v as string)) s['x-kubernetes-list-map-keys'].push(v as string);
         break;
       case 'mapType':
         if (v !== 'atomic' && v !== 'granular') throw new InputError(m.loc, `malformed marker +${m.text}: mapType must be atomic or granular`);

@@ -95,7 +95,7 @@ const SERVER_OWNED_META = ['uid', 'creationTimestamp', 'deletionTimestamp', 'del
 
 /** Copies the server-owned metadata fields of `stored` onto `next.metadata` (or removes them if unset). Mutates `next`. */
 export function keepServerOwnedMeta(next: KubeObject, stored: KubeObject): void {
-  const meta: Record<string, unknown> = (next.metadata ??= {});
+  const meta = (next.metadata ??= {}) as Record<string, unknown>;
   for (const f of SERVER_OWNED_META) {
     const v = stored.metadata?.[f];
     if (v === undefined) delete meta[f];

@@ -17,6 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import type { ManagedFieldsEntry } from '../../api/meta/v1/types.js';
 import type { Preconditions, Scale } from '../../client/interfaces.js';
 import { apiVersionOf, resourceKey, type KubeList, type KubeObject, type PatchType, type ResourceInfo, type Watch } from '../../client/types.js';
 import type { Clock } from '../../clock.js';
@@ -366,7 +367,7 @@ export class ObjectTracker {
     mode: UpdateMode,
     opts: TrackerWriteOptions,
     urlName?: string,
-    managedFields?: unknown[],
+    managedFields?: ManagedFieldsEntry[],
   ): KubeObject {
     const candidate = this.decodeBody(input);
     const meta = (candidate.metadata ??= {});

@@ -1,0 +1,33 @@
+import type { GroupVersion, KindVersion } from '../../model/index.js';
+import type { CoreMatch } from './core-types.js';
+import type { ObjectDef, TypeAliasDef } from './type-ref.js';
+
+/** The named types of one kind: its root interface, its list interface. */
+export interface KindTypes {
+  kv: KindVersion;
+  root: ObjectDef;
+  list: ObjectDef;
+}
+
+/** A sub-schema typed as a core type: the kind, where in it (`spec.containers[]`; `{}` for map values), and what. */
+export interface CoreTypeUse extends CoreMatch {
+  kind: string;
+  where: string;
+}
+
+/**
+ * What the emitters read of one group/version's types, whichever graph built them: a CRD's `TypeGraph` (shapes
+ * named by where they occur) or the built-in API's `DefinitionGraph` (Go's named types).
+ */
+export interface TypeModel {
+  readonly gv: GroupVersion;
+  readonly kinds: readonly KindTypes[];
+  /** Sub-schemas typed as the runtime's core types (CRD graphs only). */
+  readonly coreTypeUses: readonly CoreTypeUse[];
+  /** Every interface, in emission order. */
+  orderedDefs(): ObjectDef[];
+  /** Every declaration in emission order, type aliases included; absent: `orderedDefs()` (and their `after`s). */
+  declarations?(): (ObjectDef | TypeAliasDef)[];
+  /** Other packages referred to: folder → the namespace their types are spelled through (`core/v1` → `corev1`). */
+  readonly imports?: ReadonlyMap<string, string>;
+}
