@@ -104,14 +104,15 @@ describe('DynamicRESTMapper names and priorities', () => {
     const m = new DynamicRESTMapper(newFakeTransport(cluster()), { logger: logged().logger, missBackoff: { initialMs: 0 } });
     assert.deepEqual((await m.resolveCategory('all')).map(where), [
       'pods.v1.',
+      'replicationcontrollers.v1.',
       'services.v1.',
-      'deployments.v1.apps',
-      'statefulsets.v1.apps',
       'daemonsets.v1.apps',
+      'deployments.v1.apps',
       'replicasets.v1.apps',
-      'jobs.v1.batch',
-      'cronjobs.v1.batch',
+      'statefulsets.v1.apps',
       'horizontalpodautoscalers.v2.autoscaling',
+      'cronjobs.v1.batch',
+      'jobs.v1.batch',
     ]);
     await assert.rejects(m.resolveCategory('nothing'), (e: unknown) => e instanceof NoResourceMatchError && e.message === 'the server doesn\'t have a resource type "nothing"');
   });

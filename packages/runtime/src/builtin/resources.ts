@@ -1,38 +1,55 @@
-import type { ResourceDescriptor } from '../client/types.js';
-
-function describe(group: string, version: string, resource: string, kind: string, namespaced: boolean, extra: Partial<ResourceDescriptor> = {}): ResourceDescriptor {
-  return { group, version, resource, kind, listKind: `${kind}List`, namespaced, ...extra };
-}
-
-const replicas = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
-
-const all = ['all'];
-
 /**
- * Descriptors of the built-in kinds a controller typically owns or reads, with the short names and categories the
- * apiserver's discovery gives them (the fake transport serves them in its discovery).
+ * Descriptors of the built-in kinds a controller typically owns or reads, by friendly name — each the generated
+ * descriptor of `@kubegen/runtime/api/<folder>/<version>` (client-go's typed client of the kind, discovery's short
+ * names and categories), plus `customResourceDefinitions`, whose group (apiextensions.k8s.io) client-go's
+ * `kubernetes.Interface` does not have. The fake transport serves every built-in kind (`allBuiltinResources`).
  */
+import type { ResourceDescriptor } from '../client/types.js';
+import { deploymentResource, daemonSetResource, replicaSetResource, statefulSetResource } from '../api/apps/v1/register.js';
+import { cronJobResource, jobResource } from '../api/batch/v1/register.js';
+import { leaseResource } from '../api/coordination/v1/register.js';
+import {
+  configMapResource, eventResource, namespaceResource, persistentVolumeClaimResource, podResource, secretResource, serviceAccountResource,
+  serviceResource,
+} from '../api/core/v1/register.js';
+import { allResources } from '../api/resources.js';
+
+const customResourceDefinitions: ResourceDescriptor = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  resource: 'customresourcedefinitions',
+  kind: 'CustomResourceDefinition',
+  listKind: 'CustomResourceDefinitionList',
+  namespaced: false,
+  statusSubresource: true,
+  singular: 'customresourcedefinition',
+  shortNames: ['crd', 'crds'],
+  categories: ['api-extensions'],
+};
+
+/** The built-in kinds controllers use most, by name (the same objects the generated `register.ts` modules export). */
 export const builtinResources = {
-  pods: describe('', 'v1', 'pods', 'Pod', true, { statusSubresource: true, shortNames: ['po'], categories: all }),
-  services: describe('', 'v1', 'services', 'Service', true, { statusSubresource: true, shortNames: ['svc'], categories: all }),
-  configMaps: describe('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
-  secrets: describe('', 'v1', 'secrets', 'Secret', true),
-  namespaces: describe('', 'v1', 'namespaces', 'Namespace', false, { statusSubresource: true, shortNames: ['ns'] }),
-  events: describe('', 'v1', 'events', 'Event', true, { shortNames: ['ev'] }),
-  serviceAccounts: describe('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'] }),
-  deployments: describe('apps', 'v1', 'deployments', 'Deployment', true, { statusSubresource: true, scale: replicas, shortNames: ['deploy'], categories: all }),
-  statefulSets: describe('apps', 'v1', 'statefulsets', 'StatefulSet', true, { statusSubresource: true, scale: replicas, shortNames: ['sts'], categories: all }),
-  daemonSets: describe('apps', 'v1', 'daemonsets', 'DaemonSet', true, { statusSubresource: true, shortNames: ['ds'], categories: all }),
-  replicaSets: describe('apps', 'v1', 'replicasets', 'ReplicaSet', true, { statusSubresource: true, scale: replicas, shortNames: ['rs'], categories: all }),
-  jobs: describe('batch', 'v1', 'jobs', 'Job', true, { statusSubresource: true, categories: all }),
-  cronJobs: describe('batch', 'v1', 'cronjobs', 'CronJob', true, { statusSubresource: true, shortNames: ['cj'], categories: all }),
-  leases: describe('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
-  customResourceDefinitions: describe('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
-    statusSubresource: true,
-    shortNames: ['crd', 'crds'],
-    categories: ['api-extensions'],
-  }),
+  pods: podResource,
+  services: serviceResource,
+  configMaps: configMapResource,
+  secrets: secretResource,
+  namespaces: namespaceResource,
+  events: eventResource,
+  serviceAccounts: serviceAccountResource,
+  persistentVolumeClaims: persistentVolumeClaimResource,
+  deployments: deploymentResource,
+  statefulSets: statefulSetResource,
+  daemonSets: daemonSetResource,
+  replicaSets: replicaSetResource,
+  jobs: jobResource,
+  cronJobs: cronJobResource,
+  leases: leaseResource,
+  customResourceDefinitions,
 } as const satisfies Record<string, ResourceDescriptor>;
 
-/** All built-in descriptors, e.g. to register with a fake tracker next to generated ones. */
-export const allBuiltinResources: readonly ResourceDescriptor[] = Object.values(builtinResources);
+/**
+ * The built-in kinds a current apiserver serves by default — every GA version (`v1`, `v2`) of `api/*`, and CRDs —
+ * e.g. for a fake tracker standing in for a cluster. Alpha and beta versions are off by default since Kubernetes 1.24
+ * (and most older betas are removed); `allResources` of `@kubegen/runtime/api` has every version.
+ */
+export const allBuiltinResources: readonly ResourceDescriptor[] = [...allResources.filter((r) => /^v\d+$/.test(r.version)), customResourceDefinitions];

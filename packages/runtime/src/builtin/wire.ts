@@ -1,7 +1,8 @@
 /**
- * `@kubernetes/client-node`'s models type timestamps as `Date`, but on the wire (and in everything this runtime
- * hands out: it never runs client-node's ObjectSerializer) they are RFC 3339 strings. `Wire<T>` is the model with
- * every `Date` (and `V1MicroTime`, a Date subclass) turned into `string`, i.e. the JSON the apiserver sends.
+ * `T` with every `Date` turned into `string`: the JSON form of a model that types timestamps as `Date` (as
+ * `@kubernetes/client-node`'s do). The runtime's own built-in types (`@kubegen/runtime/api/*`) are already
+ * wire-true; this remains for code that still types objects with such models.
+ * @deprecated Use the generated types of `@kubegen/runtime/api/<folder>/<version>` (`Wire<V1Pod>` → `Pod`).
  */
 export type Wire<T> = T extends Date
   ? string

@@ -11,7 +11,7 @@
  */
 import { ApiError, isNotFound } from '../client/errors.js';
 import type { KubeObject, Transport } from '../client/types.js';
-import { KubeClientset } from '../builtin/clientset.js';
+import { CoreV1Client } from '../api/core/v1/client.js';
 import type { Event } from '../builtin/types.js';
 import { realClock, sleep, type Clock } from '../clock.js';
 import { getLogger, type Logger } from '../log.js';
@@ -54,7 +54,7 @@ export interface EventBroadcasterOptions {
 
 /** Owns the queue, the correlator and the writer; hands out recorders per component. */
 export class EventBroadcaster {
-  private readonly clientset: KubeClientset;
+  private readonly coreV1: CoreV1Client;
   private readonly host: string | undefined;
   private readonly clock: Clock;
   private readonly log: Logger;
@@ -70,7 +70,7 @@ export class EventBroadcaster {
   private seq = 0;
 
   constructor(opts: EventBroadcasterOptions) {
-    this.clientset = new KubeClientset(opts.transport);
+    this.coreV1 = new CoreV1Client(opts.transport);
     this.host = opts.host;
     this.clock = opts.clock ?? realClock;
     this.log = (opts.logger ?? getLogger()).child({ component: 'events' });
@@ -163,7 +163,7 @@ export class EventBroadcaster {
   private async write(raw: Event): Promise<void> {
     const { event, patch, key } = this.correlator.observe(raw, this.clock.now());
     const namespace = event.metadata.namespace ?? 'default';
-    const events = this.clientset.coreV1.events(namespace);
+    const events = this.coreV1.events(namespace);
     let delay = this.retryInitialDelayMs;
     for (let attempt = 1; ; attempt++) {
       try {

@@ -7,7 +7,7 @@
  */
 import type { ResourceInterface } from '../client/interfaces.js';
 import type { Transport } from '../client/types.js';
-import { KubeClientset } from '../builtin/clientset.js';
+import { CoordinationV1Client } from '../api/coordination/v1/client.js';
 import type { Lease, LeaseList } from '../builtin/types.js';
 
 /** What the elector reads and writes in the Lease's spec (client-go `LeaderElectionRecord`). Times are epoch ms. */
@@ -52,7 +52,7 @@ export class LeaseLock {
     this.namespace = opts.namespace;
     this.name = opts.name;
     this.labels = opts.labels;
-    this.leases = new KubeClientset(opts.transport).coordinationV1.leases(opts.namespace);
+    this.leases = new CoordinationV1Client(opts.transport).leases(opts.namespace);
   }
 
   /** `namespace/name`, for logs. */

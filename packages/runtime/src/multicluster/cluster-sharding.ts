@@ -13,7 +13,7 @@
  *   lease duration plus a check — and the new owner never overlaps with a live old one.
  */
 import { createHash } from 'node:crypto';
-import { KubeClientset } from '../builtin/clientset.js';
+import { CoordinationV1Client } from '../api/coordination/v1/client.js';
 import { builtinResources } from '../builtin/resources.js';
 import type { Lease } from '../builtin/types.js';
 import { SharedInformerFactory } from '../cache/factory.js';
@@ -102,7 +102,7 @@ export class ClusterSharder {
     this.namespace = opts.leaseNamespace;
     this.timings = shardLeaseTimings(opts);
     this.log = opts.logger.child({ component: 'cluster-sharder', ring: this.ringName, identity: this.identity });
-    this.leases = new KubeClientset(opts.transport).coordinationV1.leases(this.namespace);
+    this.leases = new CoordinationV1Client(opts.transport).leases(this.namespace);
   }
 
   /**

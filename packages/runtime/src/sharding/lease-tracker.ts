@@ -25,7 +25,7 @@
  * `checkIntervalMs`; `onChange` is called when any state changed.
  * Errors are logged and retried on the next check.
  */
-import { KubeClientset } from '../builtin/clientset.js';
+import { CoordinationV1Client } from '../api/coordination/v1/client.js';
 import type { Lease, LeaseList } from '../builtin/types.js';
 import type { ResourceInterface } from '../client/interfaces.js';
 import { isConflict, isNotFound } from '../client/errors.js';
@@ -94,7 +94,7 @@ export class ShardLeaseTracker {
     this.opts = opts;
     this.log = opts.logger.child({ component: 'shard-lease-tracker' });
     this.checkIntervalMs = opts.checkIntervalMs ?? 1_000;
-    this.leases = new KubeClientset(opts.transport).coordinationV1.leases(opts.namespace);
+    this.leases = new CoordinationV1Client(opts.transport).leases(opts.namespace);
     // Events only trigger a check; states are computed from the informer's store, so they never lag behind it.
     const check = (): void => this.check();
     opts.informer.addEventHandler({ onAdd: check, onUpdate: check, onDelete: check });
