@@ -112,7 +112,8 @@ export async function openConnection(config: RestConfig, opts: ConnectionOptions
 
 /** The headers, 401 and rotation hooks of a connection whose credentials come from `exec` (`first` built its TLS). */
 function execHeaders(exec: ExecAuthenticator, first: ExecCredentials, staticHeaders: Headers): Pick<Connection, 'headers' | 'unauthorized' | 'outdated'> {
-  const headersOf = (c: ExecCredentials): Headers => (c.token ? { ...staticHeaders, authorization: `Bearer ${c.token}` } : staticHeaders);
+  // A new object per credentials, also without a token: `unauthorized` tells by identity which ones a request used.
+  const headersOf = (c: ExecCredentials): Headers => (c.token ? { ...staticHeaders, authorization: `Bearer ${c.token}` } : { ...staticHeaders });
   let last = { creds: first, headers: headersOf(first) };
   let outdated = false;
   const use = (c: ExecCredentials): Headers => {
