@@ -21,7 +21,7 @@ import { ExecAuthenticator } from '@kubegen/runtime/internal/client/exec-authent
 import { runExecPlugin, type ExecCluster } from '@kubegen/runtime/internal/client/exec-plugin.js';
 import { HTTP_ENGINES, HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { TestExecPlugin } from '../support/exec-plugin.js';
-import { makeClientCert, makeTestPki, type TestPki } from '../support/pki.js';
+import { makeLeafCert, makeTestPki, type TestPki } from '../support/pki.js';
 
 let tmp: string;
 let pki: TestPki;
@@ -29,7 +29,7 @@ let rotated: { cert: string; key: string };
 before(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-exec-'));
   pki = makeTestPki(path.join(tmp, 'pki'));
-  rotated = makeClientCert(path.join(tmp, 'pki'), 'rotated');
+  rotated = makeLeafCert(path.join(tmp, 'pki'), 'rotated');
 });
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

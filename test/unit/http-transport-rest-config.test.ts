@@ -98,8 +98,8 @@ describe('HttpTransport with a RestConfig over HTTP', () => {
     assert.equal((await headersFor(t)).authorization, 'Bearer second');
   });
 
-  it('tunnels through proxyUrl (a client-node proxy agent) with the same credentials', async () => {
-    // client-node's agents (hpagent) open a CONNECT tunnel; this proxy records the target and tunnels to our server.
+  it('tunnels through proxyUrl (HTTP CONNECT) with the same credentials', async () => {
+    // The transport opens a CONNECT tunnel; this proxy records the target and tunnels to our server.
     const tunnels: string[] = [];
     const proxy = http.createServer((_req, res) => res.writeHead(405).end());
     proxy.on('connect', (req: http.IncomingMessage, socket: Duplex) => {

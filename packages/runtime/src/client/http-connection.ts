@@ -123,8 +123,14 @@ function execHeaders(exec: ExecAuthenticator, first: ExecCredentials, staticHead
     }
     return last.headers;
   };
+  // The first request uses what the connection was just opened with, even if it expires at once (one run, not two).
+  let opened = true;
   return {
     headers: () => {
+      if (opened) {
+        opened = false;
+        return last.headers;
+      }
       const c = exec.credentials();
       return c instanceof Promise ? c.then(use) : use(c);
     },

@@ -109,7 +109,9 @@ function httpConnect(proxy: HttpProxy, host: string, port: number): Promise<net.
   if (proxy.secure) {
     if (proxy.tls.ca !== undefined) options.ca = proxy.tls.ca;
     if (proxy.tls.rejectUnauthorized !== undefined) options.rejectUnauthorized = proxy.tls.rejectUnauthorized;
-    if (!net.isIP(proxy.host)) options.servername = proxy.host;
+    // The proxy's own name, not the Host header's (the target's), which node:https would take for SNI and the check.
+    options.servername = net.isIP(proxy.host) ? '' : proxy.host;
+    options.checkServerIdentity = (_name, cert) => tls.checkServerIdentity(proxy.host, cert);
   }
   return new Promise<net.Socket>((resolve, reject) => {
     const req = proxy.secure ? https.request(options) : httpRequest(options);
