@@ -46,14 +46,17 @@ export function requireValidationPackages(): void {
   checked = true;
 }
 
-type Re2 = (typeof import('re2js'))['RE2JS'];
+/** What the layer uses of `re2js`'s `RE2JS` (declared here, so the runtime's typings never name the package). */
+export interface Re2 {
+  compile(pattern: string): { matcher(input: string): { find(): boolean } };
+}
 let loaded: Re2 | undefined;
 
 /** `re2js`'s `RE2JS`, loaded on first use (see the module comment). */
 export function re2(): Re2 {
   if (!loaded) {
     try {
-      loaded = (requireHere('re2js') as typeof import('re2js')).RE2JS;
+      loaded = (requireHere('re2js') as { RE2JS: Re2 }).RE2JS;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') throw missingPackagesError(['re2js']);
       throw err;
