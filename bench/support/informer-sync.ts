@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   if (!kubeconfig || !ns || !objects || (mode !== 'watch-list' && mode !== 'list-watch') || (kind !== 'typed' && kind !== 'dynamic') || (strip !== undefined && strip !== 'strip')) {
     throw new Error('usage: informer-sync.js <kubeconfig> <namespace> <objects> <watch-list|list-watch> [typed|dynamic] [strip]');
   }
-  // As a kubegen controller connects (the sample-controller's main.ts): a RestConfig, client-node not loaded.
+  // As a kubegen controller connects (the sample-controller's main.ts): a RestConfig.
   const inner = new HttpTransport(loadClientConfig({ kubeconfig }));
   const counts = { lists: 0, watchLists: 0 };
   const counting: Transport = {

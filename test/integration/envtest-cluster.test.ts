@@ -64,7 +64,7 @@ describe('envtest profile cluster (controller-manager, scheduler, hollow nodes)'
     const sa = await kube.coreV1.serviceAccounts(ns).get('default');
     const secret = await kube.coreV1.secrets(ns).get(sa.secrets![0]!.name!);
     const fromSecret = (key: string): string => Buffer.from(secret.data![key]!, 'base64').toString('utf8');
-    const asDefault = new HttpTransport({ server: env.kubeConfig.getCurrentCluster()!.server, token: fromSecret('token'), caData: fromSecret('ca.crt') });
+    const asDefault = new HttpTransport({ server: env.restConfig.server, token: fromSecret('token'), caData: fromSecret('ca.crt') });
     try {
       const res = await asDefault.raw('GET', `/api/v1/namespaces/${ns}/secrets`);
       assert.equal(res.statusCode, 403);

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject, Transport } from '@kubegen/runtime/internal/client/types.js';
@@ -21,21 +20,6 @@ import { CountingTransport } from './support/counting-transport.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/wait.js';
 
-
-/** A copy of `kc` whose server URL points at `port` on loopback (the apiserver certificate is for 127.0.0.1). */
-function kubeConfigVia(kc: KubeConfig, port: number): KubeConfig {
-  const out = new KubeConfig();
-  out.loadFromOptions({
-    clusters: kc.getClusters().map((c) => ({ ...c, server: `https://127.0.0.1:${port}` })),
-    users: kc.getUsers(),
-    contexts: kc.getContexts(),
-    currentContext: kc.getCurrentContext(),
-  });
-  return out;
-}
-
-
-
 const summary = (objs: Foo[]): string => objs.map((o) => `${o.metadata!.name}@${o.metadata!.resourceVersion}`).sort().join(' ');
 
 /** One control plane, a proxy in front of it, and an informer on a fresh namespace that records what it is told. */
@@ -43,7 +27,8 @@ async function setupFaultEnv(apiserverArgs: string[] = []) {
   const env = await Envtest.start({ crdPaths: [FOO_CRD], apiserverArgs });
   const proxy = new TcpProxy(Number(new URL(env.apiserverUrl).port));
   const port = await proxy.listen();
-  const informerTransport = new HttpTransport(kubeConfigVia(env.kubeConfig, port));
+  // The apiserver certificate is for 127.0.0.1: the proxy's loopback port keeps it valid.
+  const informerTransport = new HttpTransport({ ...env.restConfig, server: `https://127.0.0.1:${port}` });
   return { env, proxy, informerTransport };
 }
 

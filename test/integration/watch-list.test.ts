@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject, Transport } from '@kubegen/runtime/internal/client/types.js';
@@ -157,15 +156,7 @@ describe('WatchList on the CRD apiserver 1.36: restart with changes made meanwhi
     envtest = await Envtest.start({ profile: 'crd-only', crdPaths: [FOO_CRD] });
     proxy = new TcpProxy(Number(new URL(envtest.apiserverUrl).port));
     const port = await proxy.listen();
-    const kc = new KubeConfig();
-    const base = envtest.kubeConfig;
-    kc.loadFromOptions({
-      clusters: base.getClusters().map((c) => ({ ...c, server: `https://127.0.0.1:${port}` })),
-      users: base.getUsers(),
-      contexts: base.getContexts(),
-      currentContext: base.getCurrentContext(),
-    });
-    informerTransport = new HttpTransport(kc);
+    informerTransport = new HttpTransport({ ...envtest.restConfig, server: `https://127.0.0.1:${port}` });
   });
   after(async () => {
     informerTransport?.close();

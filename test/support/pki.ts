@@ -26,3 +26,16 @@ export function makeTestPki(dir: string): TestPki {
   const read = (f: string): string => fs.readFileSync(path.join(dir, f), 'utf8');
   return { ca: read('ca.crt'), serverCert: read('server.crt'), serverKey: read('server.key'), clientCert: read('client.crt'), clientKey: read('client.key') };
 }
+
+/**
+ * Another certificate signed by the CA of the PKI in `dir` (made by `makeTestPki`), with common name `cn`: a client
+ * certificate, or a server certificate when `subjectAltName` is given (e.g. `IP:127.0.0.1`).
+ */
+export function makeLeafCert(dir: string, cn: string, subjectAltName?: string): { cert: string; key: string } {
+  const ssl = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${cn}.key`, '-out', `${cn}.csr`, '-subj', `/CN=${cn}`);
+  const ext = subjectAltName ? ['-extfile', `${cn}.ext`] : [];
+  if (subjectAltName) fs.writeFileSync(path.join(dir, `${cn}.ext`), `subjectAltName=${subjectAltName}\n`);
+  ssl('x509', '-req', '-in', `${cn}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${cn}.crt`, '-days', '2', ...ext);
+  return { cert: fs.readFileSync(path.join(dir, `${cn}.crt`), 'utf8'), key: fs.readFileSync(path.join(dir, `${cn}.key`), 'utf8') };
+}

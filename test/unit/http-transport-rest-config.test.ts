@@ -17,7 +17,7 @@ import type { TLSSocket } from 'node:tls';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { makeTestPki, type TestPki } from '../support/pki.js';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
-import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
+import { HTTP_ENGINES, HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import type { RestConfig } from '@kubegen/runtime/internal/client/rest-config.js';
 import { FileTokenSource } from '@kubegen/runtime/internal/client/token-file.js';
 
@@ -98,8 +98,8 @@ describe('HttpTransport with a RestConfig over HTTP', () => {
     assert.equal((await headersFor(t)).authorization, 'Bearer second');
   });
 
-  it('tunnels through proxyUrl (a client-node proxy agent) with the same credentials', async () => {
-    // client-node's agents (hpagent) open a CONNECT tunnel; this proxy records the target and tunnels to our server.
+  it('tunnels through proxyUrl (HTTP CONNECT) with the same credentials', async () => {
+    // The transport opens a CONNECT tunnel; this proxy records the target and tunnels to our server.
     const tunnels: string[] = [];
     const proxy = http.createServer((_req, res) => res.writeHead(405).end());
     proxy.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
@@ -113,11 +113,14 @@ describe('HttpTransport with a RestConfig over HTTP', () => {
     });
     const proxyPort = await listen(proxy);
     try {
-      const t = new HttpTransport({ server: 'http://apiserver.invalid:6443', token: 'via-proxy', proxyUrl: `http://127.0.0.1:${proxyPort}` });
-      transports.push(t);
-      assert.equal((await headersFor(t)).authorization, 'Bearer via-proxy');
-      assert.deepEqual(tunnels, ['apiserver.invalid:6443']);
-      t.close();
+      // An http:// server through the proxy, with every engine (HTTP/2 is for https:// servers: HTTP/1.1 here).
+      for (const engine of HTTP_ENGINES) {
+        const t = new HttpTransport({ server: 'http://apiserver.invalid:6443', token: 'via-proxy', proxyUrl: `http://127.0.0.1:${proxyPort}` }, { engine });
+        transports.push(t);
+        assert.equal((await headersFor(t)).authorization, 'Bearer via-proxy', engine);
+        t.close();
+      }
+      assert.deepEqual(tunnels, ['apiserver.invalid:6443', 'apiserver.invalid:6443', 'apiserver.invalid:6443']);
     } finally {
       await close(proxy);
     }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubegen/runtime/internal/client/kubeconfig-model.js';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { ApiError, describeRequest, isConflict, isNotFound } from '@kubegen/runtime/internal/client/errors.js';
 import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
@@ -96,13 +96,14 @@ describe('HttpTransport over a local server', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'local', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
-      users: [{ name: 'u', token: 'secret-token' }],
-      contexts: [{ name: 'ctx', cluster: 'local', user: 'u' }],
-      currentContext: 'ctx',
-    });
+    kc = KubeConfig.parse(
+      JSON.stringify({
+        clusters: [{ name: 'local', cluster: { server: `http://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true } }],
+        users: [{ name: 'u', user: { token: 'secret-token' } }],
+        contexts: [{ name: 'ctx', context: { cluster: 'local', user: 'u' } }],
+        'current-context': 'ctx',
+      }),
+    );
     transport = new HttpTransport(kc, { userAgent: 'kubegen-test/1.0' });
   });
   after(async () => {

@@ -1,6 +1,6 @@
 /**
  * loadKubeConfig's search order (explicit path → KUBECONFIG → in-cluster → ~/.kube/config), context selection,
- * KUBECONFIG merging, and defaultNamespace. Uses temp files and a fake service-account mount; env vars are restored.
+ * KUBECONFIG merging, and defaultNamespace; it returns the runtime's own `KubeConfig`. Uses temp files and a fake service-account mount; env vars are restored.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -110,7 +110,11 @@ describe('loadKubeConfig', () => {
     fs.writeFileSync(path.join(home, '.kube', 'config'), kubeconfigYaml('https://home:6443'));
     assert.throws(() => loadKubeConfig({ inCluster: true, inClusterPathPrefix: saPrefix }), /in-cluster config requested/);
     mountServiceAccount();
-    assert.equal(loadKubeConfig({ inCluster: true, inClusterPathPrefix: saPrefix }).getCurrentUser()?.authProvider?.name, 'tokenFile');
+    const kc = loadKubeConfig({ inCluster: true, inClusterPathPrefix: saPrefix });
+    assert.equal(kc.getCurrentContext(), 'inClusterContext');
+    // The token file alone (not a copy of its token), so that a transport picks up rotations.
+    assert.deepEqual(kc.getCurrentUser(), { name: 'inClusterContext', tokenFile: path.join(saPrefix, SERVICE_ACCOUNT_DIR, 'token') });
+    assert.equal(kc.restConfig().tokenFile, path.join(saPrefix, SERVICE_ACCOUNT_DIR, 'token'));
   });
 
   it('merges a KUBECONFIG list (first file wins) and selects a context', () => {

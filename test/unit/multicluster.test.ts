@@ -17,7 +17,7 @@ import type { RestConfig } from '@kubegen/runtime/internal/client/rest-config.js
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { Cluster } from '@kubegen/runtime/internal/cluster/cluster.js';
 import { enqueueForObject } from '@kubegen/runtime/internal/handler/handler.js';
-import { nullLogger } from '@kubegen/runtime/internal/log.js';
+import { nullLogger, type Logger } from '@kubegen/runtime/internal/log.js';
 import { newMultiClusterControllerManagedBy } from '@kubegen/runtime/internal/multicluster/builder.js';
 import { clusterFenceLeaseName, clusterOwner } from '@kubegen/runtime/internal/multicluster/cluster-sharding.js';
 import type { ClusterRequest } from '@kubegen/runtime/internal/multicluster/request.js';
@@ -144,6 +144,27 @@ describe('KubeconfigSecretProvider', () => {
     assert.equal(aware.live.size, 0);
     assert.deepEqual(provider.list(), []);
   });
+
+  it('does not engage a kubeconfig whose user is an exec plugin (it would run a command the Secret names), and says so', async () => {
+    const execKubeconfig = [
+      'current-context: c',
+      'clusters: [{name: c, cluster: {server: "https://x:1"}}]',
+      'users: [{name: sneaky, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/rm, args: [-rf, /], interactiveMode: Never}}}]',
+      'contexts: [{name: c, context: {cluster: c, user: sneaky}}]',
+    ].join('\n');
+    const hub = newFakeTransport([secrets], kubeconfigSecret('x', execKubeconfig), kubeconfigSecret('ok', kubeconfig('https://ok:1')));
+    const errors: string[] = [];
+    const logger: Logger = { ...nullLogger, error: (_msg, fields) => void errors.push(String(fields?.['error'])), child: () => logger };
+    const provider = new KubeconfigSecretProvider({ transport: hub, namespace: 'fleet', logger, newTransport: () => newFakeTransport([cm]) });
+    const aware = new RecordingAware();
+    const stop = new AbortController();
+    const run = provider.start(aware, stop.signal);
+    await until(() => aware.live.has('ok') && errors.length === 1, 'ok engaged, x refused', 5000);
+    assert.deepEqual(provider.list(), ['ok']);
+    assert.equal(errors[0], 'Secret fleet/x key "kubeconfig": kubeconfig user "sneaky": exec plugin "/bin/rm": exec credential plugins are not run for kubeconfigs from Secrets');
+    stop.abort();
+    await run;
+  });
 });
 
 describe('StaticKubeconfigProvider', () => {
@@ -173,6 +194,25 @@ describe('StaticKubeconfigProvider', () => {
     const none = new StaticKubeconfigProvider({ clusters: [{ name: 'x', kubeconfig: path.join(dir, 'nope') }], logger: nullLogger });
     await assert.rejects(none.start(new RecordingAware(), new AbortController().signal), /no cluster could be engaged:\n {2}cluster "x" \(kubeconfig .*nope\)/);
     assert.throws(() => new StaticKubeconfigProvider({ clusters: [{ name: 'a', kubeconfig: file }, { name: 'a', kubeconfig: file }] }), /"a" is listed twice/);
+  });
+
+  it('engages a kubeconfig file whose user is an exec plugin (the plugin runs with the first request)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-static-exec-'));
+    const file = path.join(dir, 'config');
+    fs.writeFileSync(
+      file,
+      ['current-context: c', 'clusters: [{name: c, cluster: {server: "https://eks:443"}}]', 'users: [{name: e, user: {exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: aws}}}]', 'contexts: [{name: c, context: {cluster: c, user: e}}]'].join('\n'),
+    );
+    const made: RestConfig[] = [];
+    const provider = new StaticKubeconfigProvider({ clusters: [{ name: 'eks', kubeconfig: file }], logger: nullLogger, newTransport: (config) => (made.push(config), newFakeTransport([cm])) });
+    const aware = new RecordingAware();
+    const stop = new AbortController();
+    const run = provider.start(aware, stop.signal);
+    await until(() => aware.live.has('eks'), 'eks engaged', 5000);
+    assert.deepEqual(made[0]!.exec, { apiVersion: 'client.authentication.k8s.io/v1beta1', command: 'aws', interactiveMode: 'IfAvailable', user: 'e' });
+    stop.abort();
+    await run;
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 

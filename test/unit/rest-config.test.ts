@@ -1,9 +1,10 @@
 /**
- * Our own kubeconfig reader (`loadClientConfig` / `loadRestConfig`): `*-data` vs file paths (relative to the
+ * The runtime's kubeconfig reader (`loadClientConfig` / `loadRestConfig`): `*-data` vs file paths (relative to the
  * kubeconfig's folder), the KUBECONFIG merge rule, context selection, in-cluster config from a fake service-account
- * mount (IPv6 bracketing, namespace, token + token file), the lookup order, the fallback to client-node for exec and
- * auth-provider users, and that neither importing the runtime nor a token kubeconfig loads client-node (checked in a
- * child process with a module resolve hook). Env vars are restored.
+ * mount (IPv6 bracketing, namespace, token + token file), the lookup order, exec users (read and validated),
+ * auth-provider users (refused, naming the replacement), proxy-url schemes, and that importing the runtime (or the
+ * testing entry) and creating transports never loads client-node nor the CEL/protobuf packages (checked in a child
+ * process with a module resolve hook). Env vars are restored.
  */
 import assert from 'node:assert/strict';
 import { REPO_ROOT } from '../support/paths.js';
@@ -43,7 +44,7 @@ function tokenKubeconfig(server: string, name: string, opts: { current?: boolean
 }
 
 function asRest(config: ReturnType<typeof loadClientConfig>): RestConfig {
-  assert.ok(isRestConfig(config), 'expected a RestConfig, got a client-node KubeConfig');
+  assert.ok(isRestConfig(config), 'expected a RestConfig, got a KubeConfig');
   return config;
 }
 
@@ -215,34 +216,93 @@ describe('loadClientConfig / loadRestConfig', () => {
     assert.equal(defaultNamespace(rc, saPrefix), 'from-file');
   });
 
-  it('falls back to a client-node KubeConfig for exec and auth-provider users', () => {
+  it('reads exec users into RestConfig.exec (a relative command path against the kubeconfig folder, the cluster extension) and refuses invalid ones', () => {
     const kc = write(
       'exec',
       [
-        'clusters: [{name: c, cluster: {server: "https://h:1"}}]',
+        'clusters:',
+        '- name: c',
+        '  cluster:',
+        '    server: "https://h:1"',
+        '    extensions: [{name: client.authentication.k8s.io/exec, extension: {audience: aud-1}}]',
         'users:',
         '- name: e',
         '  user:',
-        '    exec: {apiVersion: client.authentication.k8s.io/v1, command: get-token, interactiveMode: Never}',
-        '- name: p',
-        '  user:',
-        '    auth-provider: {name: oidc, config: {id-token: abc}}',
-        'contexts: [{name: e, context: {cluster: c, user: e}}, {name: p, context: {cluster: c, user: p}}]',
+        '    exec:',
+        '      apiVersion: client.authentication.k8s.io/v1',
+        '      command: bin/get-token',
+        '      args: [--region, eu]',
+        '      env: [{name: A, value: b}]',
+        '      interactiveMode: Never',
+        '      provideClusterInfo: true',
+        '      installHint: install it',
+        '- name: beta',
+        '  user: {exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: aws}}',
+        '- name: v1-without-mode',
+        '  user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: aws}}',
+        '- name: alpha',
+        '  user: {exec: {apiVersion: client.authentication.k8s.io/v1alpha1, command: aws, interactiveMode: Never}}',
+        'contexts: [{name: e, context: {cluster: c, user: e}}, {name: beta, context: {cluster: c, user: beta}}, {name: v1, context: {cluster: c, user: v1-without-mode}}, {name: alpha, context: {cluster: c, user: alpha}}]',
         'current-context: e',
       ].join('\n'),
     );
-    const execConfig = loadClientConfig({ kubeconfig: kc });
-    assert.equal(isRestConfig(execConfig), false);
-    if (isRestConfig(execConfig)) return;
-    assert.equal(execConfig.getCurrentUser()?.exec?.command, 'get-token');
-    assert.equal(execConfig.getCurrentCluster()?.server, 'https://h:1');
-    const providerConfig = loadClientConfig({ kubeconfig: kc, context: 'p' });
-    assert.equal(isRestConfig(providerConfig) ? undefined : providerConfig.getCurrentUser()?.authProvider?.name, 'oidc');
-    assert.throws(() => loadRestConfig({ kubeconfig: kc }), /exec credential plugin/);
+    assert.deepEqual(loadRestConfig({ kubeconfig: kc }), {
+      server: 'https://h:1',
+      exec: {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: path.join(dir, 'bin/get-token'),
+        args: ['--region', 'eu'],
+        env: [{ name: 'A', value: 'b' }],
+        installHint: 'install it',
+        provideClusterInfo: true,
+        interactiveMode: 'Never',
+        user: 'e',
+        clusterConfig: { audience: 'aud-1' },
+      },
+    });
+    assert.equal(loadClientConfig({ kubeconfig: kc, context: 'beta' }).exec?.interactiveMode, 'IfAvailable', "v1beta1's default, as client-go");
+    assert.equal(loadRestConfig({ kubeconfig: kc, context: 'beta' }).exec?.command, 'aws', 'a bare command stays a PATH lookup');
+    assert.throws(() => loadRestConfig({ kubeconfig: kc, context: 'v1' }), /kubeconfig user "v1-without-mode": exec: interactiveMode must be specified/);
+    assert.throws(() => loadRestConfig({ kubeconfig: kc, context: 'alpha' }), /kubeconfig user "alpha": exec: apiVersion "client.authentication.k8s.io\/v1alpha1" is not supported/);
+  });
+
+  it('refuses auth-provider users, naming the user and the exec plugin that replaces the provider', () => {
+    const kc = write(
+      'providers',
+      [
+        'clusters: [{name: c, cluster: {server: "https://h:1"}}]',
+        'users:',
+        '- {name: g, user: {auth-provider: {name: gcp, config: {access-token: secret-a}}}}',
+        '- {name: a, user: {auth-provider: {name: azure}}}',
+        '- {name: o, user: {auth-provider: {name: oidc, config: {idp-issuer-url: "https://idp", client-id: kube, client-secret: secret-b, refresh-token: secret-c}}}}',
+        '- {name: x, user: {auth-provider: {name: custom}}}',
+        'contexts: [{name: g, context: {cluster: c, user: g}}, {name: a, context: {cluster: c, user: a}}, {name: o, context: {cluster: c, user: o}}, {name: x, context: {cluster: c, user: x}}]',
+      ].join('\n'),
+    );
+    const message = (context: string): string => {
+      try {
+        loadRestConfig({ kubeconfig: kc, context });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      assert.fail(`context ${context} loaded`);
+    };
+    assert.match(message('g'), /^kubeconfig user "g" uses the "gcp" auth-provider, which kubegen does not support: use the exec credential plugin gke-gcloud-auth-plugin/);
+    assert.match(message('a'), /user "a" uses the "azure" auth-provider.*kubelogin/);
+    const oidc = message('o');
+    assert.match(oidc, /user "o" uses the "oidc" auth-provider.*kubectl oidc-login/);
+    assert.match(oidc, /"--oidc-issuer-url=https:\/\/idp","--oidc-client-id=kube"/, 'the exec args to write, from the provider config');
+    assert.doesNotMatch(oidc, /secret-/, 'no secrets in the message');
+    assert.match(message('x'), /user "x" uses the "custom" auth-provider, which kubegen does not support: use an exec credential plugin/);
+  });
+
+  it('refuses a proxy-url of another scheme, naming the cluster', () => {
+    const kc = write('ftp-proxy', ['clusters: [{name: c, cluster: {server: "https://h:1", proxy-url: "ftp://p:21"}}]', 'users: [{name: u, user: {}}]', 'contexts: [{name: x, context: {cluster: c, user: u}}]', 'current-context: x'].join('\n'));
+    assert.throws(() => loadRestConfig({ kubeconfig: kc }), /cluster "c": proxy-url "ftp:\/\/p:21" has unsupported scheme "ftp", must be http, https, or socks5/);
   });
 });
 
-describe('loading @kubernetes/client-node lazily', () => {
+describe('what importing the runtime loads', () => {
   const runtimeIndex = path.join(REPO_ROOT, 'packages/runtime/dist/index.js');
   let dir: string;
   before(() => {
@@ -250,46 +310,62 @@ describe('loading @kubernetes/client-node lazily', () => {
     fs.writeFileSync(path.join(dir, 'token.yaml'), tokenKubeconfig('https://h:6443', 't'));
     fs.writeFileSync(
       path.join(dir, 'exec.yaml'),
-      ['clusters: [{name: c, cluster: {server: "https://h:1"}}]', 'users: [{name: e, user: {exec: {command: x}}}]', 'contexts: [{name: e, context: {cluster: c, user: e}}]', 'current-context: e'].join('\n'),
+      [
+        'clusters: [{name: c, cluster: {server: "https://h:1", proxy-url: "http://127.0.0.1:9"}}]',
+        'users: [{name: e, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: x, interactiveMode: Never}}}]',
+        'contexts: [{name: e, context: {cluster: c, user: e}}]',
+        'current-context: e',
+      ].join('\n'),
     );
-    // Counts modules of client-node resolved while importing the runtime and then creating a transport, and says
-    // whether Node's undici got loaded (an ESM import of node:http does that; see packages/runtime/src/node-http.ts).
+    // Counts the modules of client-node and of the CEL/protobuf packages resolved while importing the runtime and then
+    // creating a transport, and says whether Node's undici got loaded (an ESM import of node:http does that; see
+    // packages/runtime/src/node-http.ts).
     fs.writeFileSync(
       path.join(dir, 'probe.mjs'),
       [
         "import { registerHooks } from 'node:module';",
-        'let n = 0;',
-        "registerHooks({ resolve(s, c, next) { const r = next(s, c); if (r.url.includes('@kubernetes/client-node')) n++; return r; } });",
+        'const seen = { clientNode: 0, validation: 0 };',
+        'registerHooks({ resolve(s, c, next) { const r = next(s, c);',
+        "  if (r.url.includes('@kubernetes/client-node')) seen.clientNode++;",
+        "  if (/@bufbuild\\/|\\/re2js\\//.test(r.url)) seen.validation++;",
+        '  return r; } });',
+        '// Another entry point first, when given: what it loads counts too.',
+        'if (process.argv[4]) await import(process.argv[4]);',
         'const rt = await import(process.argv[2]);',
-        'const afterImport = n;',
+        'const afterImport = { ...seen };',
         'const t = rt.createTransport({ kubeconfig: process.argv[3] });',
         't.close();',
         "const undici = process.moduleLoadList.some((m) => m.includes('undici'));",
-        'console.log(JSON.stringify({ afterImport, afterTransport: n, server: t.server, undici }));',
+        'console.log(JSON.stringify({ afterImport, afterTransport: seen, server: t.server, undici }));',
       ].join('\n'),
     );
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   interface Probe {
-    afterImport: number;
-    afterTransport: number;
+    afterImport: { clientNode: number; validation: number };
+    afterTransport: { clientNode: number; validation: number };
     server: string;
     undici: boolean;
   }
 
-  function probe(kubeconfig: string): Probe {
-    const out = execFileSync(process.execPath, [path.join(dir, 'probe.mjs'), runtimeIndex, path.join(dir, kubeconfig)], { encoding: 'utf8' });
+  function probe(kubeconfig: string, entry?: string): Probe {
+    const out = execFileSync(process.execPath, [path.join(dir, 'probe.mjs'), runtimeIndex, path.join(dir, kubeconfig), ...(entry ? [entry] : [])], { encoding: 'utf8' });
     return JSON.parse(out.trim().split('\n').pop()!) as Probe;
   }
 
-  it("importing the runtime and a token kubeconfig never load client-node, nor Node's undici", () => {
-    assert.deepEqual(probe('token.yaml'), { afterImport: 0, afterTransport: 0, server: 'https://h:6443', undici: false });
+  it("importing the runtime and a token kubeconfig load neither client-node nor the CEL/protobuf packages, nor Node's undici", () => {
+    const none = { clientNode: 0, validation: 0 };
+    assert.deepEqual(probe('token.yaml'), { afterImport: none, afterTransport: none, server: 'https://h:6443', undici: false });
   });
 
-  it('an exec kubeconfig does load it (so the probe can see it)', () => {
-    const r = probe('exec.yaml');
-    assert.equal(r.afterImport, 0);
-    assert.ok(r.afterTransport > 0, 'client-node should have been loaded for the exec user');
+  it('an exec user behind a proxy loads neither either', () => {
+    const none = { clientNode: 0, validation: 0 };
+    assert.deepEqual(probe('exec.yaml'), { afterImport: none, afterTransport: none, server: 'https://h:1', undici: false });
+  });
+
+  it('@kubegen/runtime/testing (envtest, the fake) loads neither either', () => {
+    const r = probe('token.yaml', path.join(REPO_ROOT, 'packages/runtime/dist/testing/index.js'));
+    assert.deepEqual(r.afterTransport, { clientNode: 0, validation: 0 });
   });
 });

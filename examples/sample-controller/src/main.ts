@@ -45,7 +45,7 @@ export const SHARDING_RING = 'sample-controller';
 let log = getLogger().child({ component: CONTROLLER_AGENT_NAME });
 
 async function main(opts: Options): Promise<number> {
-  // A plain RestConfig for token/certificate/basic-auth kubeconfigs (client-node is loaded only for exec/auth-provider).
+  // A plain RestConfig for every kubeconfig user (token, certificate, basic auth, exec plugin) and in-cluster.
   const clientConfig = loadClientConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   const transport = new HttpTransport(clientConfig);
   const kubeClientset = new KubeClientset(transport);

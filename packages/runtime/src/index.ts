@@ -31,6 +31,10 @@ export {
   inClusterAvailable, inClusterRestConfig, isRestConfig, restConfigToKubeConfig, SERVICE_ACCOUNT_DIR,
 } from './client/rest-config.js';
 export type { Impersonation, RestConfig } from './client/rest-config.js';
+export { KubeConfig } from './client/kubeconfig-model.js';
+export type { KubeConfigCluster, KubeConfigContext, KubeConfigUser } from './client/kubeconfig-model.js';
+export { ExecPluginError } from './client/exec-plugin.js';
+export type { ExecConfig, ExecEnvVar, ExecInteractiveMode } from './client/exec-plugin.js';
 export { DEFAULT_HTTP_ENGINE, HTTP_ENGINES, HttpTransport } from './client/http-transport.js';
 export type { HttpEngine, TransportOptions } from './client/http-transport.js';
 export { DEFAULT_PAGE_SIZE, ResourceClient } from './client/resource-client.js';

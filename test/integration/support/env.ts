@@ -6,9 +6,10 @@
  * Tests must isolate themselves: `newNamespace()` gives a fresh namespace, cluster-scoped objects need unique names.
  */
 import { randomBytes } from 'node:crypto';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport, type TransportOptions } from '@kubegen/runtime/internal/client/http-transport.js';
 import { loadKubeConfig } from '@kubegen/runtime/internal/client/kubeconfig.js';
+import type { KubeConfig } from '@kubegen/runtime/internal/client/kubeconfig-model.js';
+import type { RestConfig } from '@kubegen/runtime/internal/client/rest-config.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace, testNamespaceName } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import type { EnvtestProfile } from '@kubegen/runtime/internal/testing/envtest/envtest-profiles.js';
@@ -19,6 +20,8 @@ export const KUBECONFIG_ENV = 'KUBEGEN_TEST_KUBECONFIG';
 
 export interface TestEnv {
   kubeConfig: KubeConfig;
+  /** The admin's `RestConfig` (the kubeconfig's current context). */
+  restConfig: RestConfig;
   kubeconfigPath: string;
   /** Which control plane this is. */
   profile: EnvtestProfile;
@@ -56,6 +59,7 @@ export interface SharedEnvOptions {
 
 interface Base {
   kubeConfig: KubeConfig;
+  restConfig: RestConfig;
   kubeconfigPath: string;
   envtest: Envtest | undefined;
 }
@@ -64,9 +68,12 @@ const shared = new Map<EnvtestProfile, { base: Promise<Base>; holders: number }>
 
 async function boot(profile: EnvtestProfile): Promise<Base> {
   const path = process.env[KUBECONFIG_ENVS[profile]];
-  if (path) return { kubeConfig: loadKubeConfig({ kubeconfig: path }), kubeconfigPath: path, envtest: undefined };
+  if (path) {
+    const kubeConfig = loadKubeConfig({ kubeconfig: path });
+    return { kubeConfig, restConfig: kubeConfig.restConfig(), kubeconfigPath: path, envtest: undefined };
+  }
   const envtest = await Envtest.start({ profile, crdPaths: [...PROFILE_CRDS[profile]] });
-  return { kubeConfig: envtest.kubeConfig, kubeconfigPath: envtest.kubeconfigPath, envtest };
+  return { kubeConfig: envtest.kubeConfig, restConfig: envtest.restConfig, kubeconfigPath: envtest.kubeconfigPath, envtest };
 }
 
 /**
@@ -89,14 +96,14 @@ export async function sharedEnv(opts: SharedEnvOptions = {}): Promise<TestEnv> {
     shared.delete(profile);
     throw err;
   }
-  const transport = new HttpTransport(base.kubeConfig);
+  const transport = new HttpTransport(base.restConfig);
   const held = entry;
   let released = false;
   const env: TestEnv = {
     ...base,
     profile,
     transport,
-    newTransport: (o) => new HttpTransport(base.kubeConfig, o),
+    newTransport: (o) => new HttpTransport(base.restConfig, o),
     newNamespace: async (prefix = 'test') => (profile === 'crd-only' ? testNamespaceName(prefix) : createTestNamespace(transport, prefix)),
     async release() {
       if (released) return;

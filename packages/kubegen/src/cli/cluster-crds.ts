@@ -39,19 +39,18 @@ const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customre
 export type ClusterCrd = KubeObject & { spec?: { group?: unknown; names?: { plural?: unknown; kind?: unknown } } };
 
 /**
- * Connects as `input` says: the runtime's `loadClientConfig` (kubeconfig, context) and an `HttpTransport` that logs
+ * Connects as `input` says: the runtime's `loadRestConfig` (kubeconfig, context) and an `HttpTransport` that logs
  * nowhere. A kubeconfig that cannot be loaded is a `CliInputError`.
  */
 export async function connectCluster(input: Pick<ClusterInput, 'kubeconfig' | 'context'>): Promise<ClusterConnection> {
-  const { HttpTransport, loadClientConfig, nullLogger, isRestConfig } = await import('@kubegen/runtime');
+  const { HttpTransport, loadRestConfig, nullLogger } = await import('@kubegen/runtime');
   let config;
   try {
-    config = loadClientConfig({ ...(input.kubeconfig !== undefined ? { kubeconfig: input.kubeconfig } : {}), ...(input.context !== undefined ? { context: input.context } : {}) });
+    config = loadRestConfig({ ...(input.kubeconfig !== undefined ? { kubeconfig: input.kubeconfig } : {}), ...(input.context !== undefined ? { context: input.context } : {}) });
   } catch (err) {
     throw new CliInputError(`--from-cluster: cannot load the cluster's configuration: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const server = isRestConfig(config) ? config.server : config.getCurrentCluster()?.server;
-  const description = input.context !== undefined ? `context "${input.context}" (${server ?? 'no server'})` : (server ?? 'the cluster');
+  const description = input.context !== undefined ? `context "${input.context}" (${config.server})` : config.server;
   const transport = new HttpTransport(config, { logger: nullLogger, timeoutMs: 60_000 });
   return { transport, description, close: () => transport.close() };
 }

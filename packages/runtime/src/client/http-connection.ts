@@ -1,18 +1,25 @@
 /**
- * Resolves a `RestConfig`, or a client-node `KubeConfig`'s current context, once into what every request needs: the
- * server URL, a keep-alive agent carrying the TLS material (CA, client certificate/key, skip-verify, server name),
- * and the headers. Static credentials (bearer token, basic auth, impersonation) are computed once; credentials that
- * can change are asked for on every request: a `RestConfig`'s token file (re-read when it changes, see
- * `token-file.ts`), and a `KubeConfig`'s exec plugins, auth providers (such as the in-cluster token file) and custom
- * authenticators — client-node's authenticators cache their tokens until they expire, so that is cheap.
- * A `RestConfig` never loads `@kubernetes/client-node`, except for its proxy agents when `proxyUrl` is set.
+ * Resolves a `RestConfig` once into what every request needs: the server URL, the TLS material (CA, client
+ * certificate/key, skip-verify, server name), a keep-alive agent for HTTP/1.1, the proxy dialer when the cluster has
+ * a `proxy-url`, and the headers. Static credentials (bearer token, basic auth, impersonation) are computed once;
+ * credentials that can change are asked for on every request: a token file (re-read when it changes, see
+ * `token-file.ts`) and an exec plugin's (`exec-authenticator.ts`: cached until they expire, so that is cheap).
+ *
+ * An exec plugin is used only when the config has no token, token file, client certificate or basic auth (client-go's
+ * rule). It runs when the connection opens (its client certificate, if it returns one, is part of the TLS material);
+ * a 401 answered to its credentials runs it again (`unauthorized`). When a later run returns a different client
+ * certificate the connection is `outdated()`: the transport opens a new one (client-go closes every connection of a
+ * rotated certificate too).
  */
 import type http from 'node:http';
-import { HttpAgent } from '../node-http.js';
 import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type tls from 'node:tls';
+import { HttpAgent } from '../node-http.js';
 import { getLogger } from '../log.js';
-import { isRestConfig, restConfigToKubeConfig, type RestConfig } from './rest-config.js';
+import { ExecAuthenticator } from './exec-authenticator.js';
+import type { ExecCluster, ExecCredentials } from './exec-plugin.js';
+import { parseProxyUrl, proxyAgent, proxyDialer, type ProxyDialer } from './proxy-tunnel.js';
+import type { RestConfig } from './rest-config.js';
 import { FileTokenSource } from './token-file.js';
 
 type Headers = Record<string, string | string[]>;
@@ -28,90 +35,64 @@ export interface Connection {
   /** Server URL without a trailing slash; may carry a path prefix (e.g. behind a proxy). */
   readonly server: URL;
   readonly secure: boolean;
+  /** The HTTP/1.1 keep-alive agent (its connections go through the proxy when there is one). */
   readonly agent: http.Agent;
-  /** Whether the agent is ours (and `close()` should destroy it). */
-  readonly ownsAgent: boolean;
   /**
    * Headers for one request (auth included), names in lower case. Static credentials: the same object every time,
-   * returned directly (no promise to wait for on every request); a token file or a plugin: a promise.
+   * returned directly (no promise to wait for on every request); a token file or a plugin: maybe a promise.
    */
   headers(): Headers | Promise<Headers>;
   /** `user:password` for basic auth, if configured. */
   readonly basicAuth: string | undefined;
-  /** The TLS material of `agent`, for a direct HTTPS connection (HTTP/2); undefined through a proxy or for http. */
-  readonly tls: https.AgentOptions | undefined;
+  /** The TLS material for HTTPS (HTTP/2 and undici connect with it); undefined for `http://` servers. */
+  readonly tls: tls.ConnectionOptions | undefined;
+  /** Opens tunnels through the cluster's `proxy-url`; undefined without one. */
+  readonly proxy: ProxyDialer | undefined;
+  /**
+   * A request sent with `sent` (what `headers()` returned) was answered 401: an exec plugin runs again unless its
+   * credentials were replaced since. Resolves when that is over; never rejects. Undefined without a plugin.
+   */
+  unauthorized(sent: Headers): Promise<void> | undefined;
+  /** Whether an exec plugin has since returned another client certificate: open a new connection. */
+  outdated(): boolean;
+  /** Destroys the agent's sockets. */
+  close(): void;
 }
 
-type AuthOptions = https.RequestOptions & { headers?: Record<string, string> };
-
-interface KubeConfigInternals {
-  applyOptions?: (opts: AuthOptions) => Promise<void>;
-  applyAuthorizationHeader?: (opts: AuthOptions) => Promise<void>;
-}
-
-/**
- * TLS options plus headers for the current context, without building an agent. Uses client-node's
- * `applyOptions` (what `applyToHTTPSOptions` runs before it builds an agent) when available, so that plain-HTTP
- * servers and proxies work; falls back to the public `applyToHTTPSOptions`.
- */
-async function applyKubeConfig(kc: KubeConfig, opts: AuthOptions): Promise<void> {
-  const internals = kc as unknown as KubeConfigInternals;
-  if (typeof internals.applyOptions === 'function') await internals.applyOptions.call(kc, opts);
-  else await kc.applyToHTTPSOptions(opts);
-}
-
-async function applyAuthorization(kc: KubeConfig, opts: AuthOptions): Promise<void> {
-  const internals = kc as unknown as KubeConfigInternals;
-  if (typeof internals.applyAuthorizationHeader === 'function') await internals.applyAuthorizationHeader.call(kc, opts);
-  else await kc.applyToHTTPSOptions(opts);
-}
-
-/** Builds the connection for `config` (a `KubeConfig`'s current context). Throws when there is no current cluster. */
-export async function openConnection(config: RestConfig | KubeConfig, opts: ConnectionOptions = {}): Promise<Connection> {
-  return isRestConfig(config) ? openRestConnection(config, opts) : openKubeConfigConnection(config, opts);
-}
-
-function parseServer(raw: string): { server: URL; secure: boolean } {
-  const server = new URL(raw.replace(/\/+$/, ''));
-  const secure = server.protocol === 'https:';
-  if (!secure && server.protocol !== 'http:') throw new Error(`unsupported server URL ${raw}`);
-  return { server, secure };
-}
-
-function keepAliveAgent(secure: boolean, opts: ConnectionOptions, tls: https.AgentOptions): http.Agent {
-  // noDelay: requests are small and latency-bound (no Nagle batching); lifo: reuse the warmest socket first.
-  const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: opts.maxSockets ?? Infinity, noDelay: true, scheduling: 'lifo' as const };
-  return secure ? new https.Agent({ ...common, ...tls }) : new HttpAgent(common);
-}
-
-async function openRestConnection(config: RestConfig, opts: ConnectionOptions): Promise<Connection> {
+/** Builds the connection for `config`; runs its exec plugin first when it has one. Throws for a bad server URL. */
+export async function openConnection(config: RestConfig, opts: ConnectionOptions = {}): Promise<Connection> {
   if (!config.server) throw new Error('RestConfig has no server');
   const { server, secure } = parseServer(config.server);
   const staticHeaders: Headers = impersonationHeaders(config);
   if (config.token && !config.tokenFile) staticHeaders['authorization'] = `Bearer ${config.token}`;
   const basicAuth = config.username ? `${config.username}:${config.password ?? ''}` : undefined;
 
-  let agent: http.Agent;
-  let ownsAgent = true;
-  let direct: https.AgentOptions | undefined;
-  if (config.proxyUrl) {
-    // Proxy agents (HTTP(S) CONNECT, SOCKS) come from client-node; reuse its cached agent.
-    const withAgent: AuthOptions = { headers: {} };
-    await restConfigToKubeConfig(config).applyToHTTPSOptions(withAgent);
-    agent = withAgent.agent as http.Agent;
-    ownsAgent = false;
-  } else {
-    const tls: https.AgentOptions = {};
-    if (config.caData !== undefined) tls.ca = config.caData;
-    if (config.certData !== undefined) tls.cert = config.certData;
-    if (config.keyData !== undefined) tls.key = config.keyData;
-    if (config.insecureSkipTLSVerify) tls.rejectUnauthorized = false;
-    if (config.tlsServerName !== undefined) tls.servername = config.tlsServerName;
-    agent = keepAliveAgent(secure, opts, tls);
-    if (secure) direct = tls;
-  }
+  const hasOwnCredentials = Boolean(config.token || config.tokenFile || config.username || config.certData || config.keyData);
+  const exec = config.exec && !hasOwnCredentials ? ExecAuthenticator.for(config.exec, execCluster(config)) : undefined;
+  const first = exec ? await exec.credentials() : undefined;
 
-  let headers: () => Headers | Promise<Headers>;
+  const tlsOptions: tls.ConnectionOptions = {};
+  if (config.caData !== undefined) tlsOptions.ca = config.caData;
+  const cert = first ? first.certData : config.certData;
+  const key = first ? first.keyData : config.keyData;
+  if (cert !== undefined) tlsOptions.cert = cert;
+  if (key !== undefined) tlsOptions.key = key;
+  if (config.insecureSkipTLSVerify) tlsOptions.rejectUnauthorized = false;
+  if (config.tlsServerName !== undefined) tlsOptions.servername = config.tlsServerName;
+
+  const proxy = config.proxyUrl
+    ? proxyDialer(parseProxyUrl(config.proxyUrl), {
+        ...(config.caData !== undefined ? { ca: config.caData } : {}),
+        ...(config.insecureSkipTLSVerify ? { rejectUnauthorized: false } : {}),
+      })
+    : undefined;
+  // noDelay: requests are small and latency-bound (no Nagle batching); lifo: reuse the warmest socket first.
+  const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: opts.maxSockets ?? Infinity, noDelay: true, scheduling: 'lifo' as const };
+  const agentOptions: https.AgentOptions = secure ? { ...common, ...tlsOptions } : common;
+  const agent = proxy ? proxyAgent(secure, proxy, agentOptions) : secure ? new https.Agent(agentOptions) : new HttpAgent(common);
+
+  const base = { server, secure, agent, basicAuth, tls: secure ? tlsOptions : undefined, proxy, close: () => agent.destroy() };
+  if (exec && first) return { ...base, ...execHeaders(exec, first, staticHeaders) };
   if (config.tokenFile) {
     const source = new FileTokenSource(config.tokenFile, {
       ...(config.token ? { fallback: config.token } : {}),
@@ -119,15 +100,61 @@ async function openRestConnection(config: RestConfig, opts: ConnectionOptions): 
       logger: getLogger(),
     });
     let last: { token: string | undefined; headers: Headers } = { token: undefined, headers: staticHeaders };
-    headers = async () => {
+    const headers = async (): Promise<Headers> => {
       const token = await source.token();
       if (token !== last.token) last = { token, headers: token ? { ...staticHeaders, authorization: `Bearer ${token}` } : staticHeaders };
       return last.headers;
     };
-  } else {
-    headers = () => staticHeaders;
+    return { ...base, headers, unauthorized: () => undefined, outdated: () => false };
   }
-  return { server, secure, agent, ownsAgent, headers, basicAuth, tls: direct };
+  return { ...base, headers: () => staticHeaders, unauthorized: () => undefined, outdated: () => false };
+}
+
+/** The headers, 401 and rotation hooks of a connection whose credentials come from `exec` (`first` built its TLS). */
+function execHeaders(exec: ExecAuthenticator, first: ExecCredentials, staticHeaders: Headers): Pick<Connection, 'headers' | 'unauthorized' | 'outdated'> {
+  // A new object per credentials, also without a token: `unauthorized` tells by identity which ones a request used.
+  const headersOf = (c: ExecCredentials): Headers => (c.token ? { ...staticHeaders, authorization: `Bearer ${c.token}` } : { ...staticHeaders });
+  let last = { creds: first, headers: headersOf(first) };
+  let outdated = false;
+  const use = (c: ExecCredentials): Headers => {
+    if (c !== last.creds) {
+      last = { creds: c, headers: headersOf(c) };
+      if (c.certData !== first.certData || c.keyData !== first.keyData) outdated = true;
+    }
+    return last.headers;
+  };
+  // The first request uses what the connection was just opened with, even if it expires at once (one run, not two).
+  let opened = true;
+  return {
+    headers: () => {
+      if (opened) {
+        opened = false;
+        return last.headers;
+      }
+      const c = exec.credentials();
+      return c instanceof Promise ? c.then(use) : use(c);
+    },
+    unauthorized: (sent) => (sent === last.headers ? exec.unauthorized(last.creds) : undefined),
+    outdated: () => outdated,
+  };
+}
+
+/** What an exec plugin with `provideClusterInfo` is told about the cluster (client-go's `ConfigToExecCluster`). */
+function execCluster(config: RestConfig): ExecCluster {
+  const cluster: ExecCluster = { server: config.server };
+  if (config.tlsServerName !== undefined) cluster['tls-server-name'] = config.tlsServerName;
+  if (config.insecureSkipTLSVerify) cluster['insecure-skip-tls-verify'] = true;
+  if (config.caData !== undefined) cluster['certificate-authority-data'] = Buffer.from(config.caData, 'utf8').toString('base64');
+  if (config.proxyUrl !== undefined) cluster['proxy-url'] = config.proxyUrl;
+  if (config.exec?.clusterConfig !== undefined) cluster.config = config.exec.clusterConfig;
+  return cluster;
+}
+
+function parseServer(raw: string): { server: URL; secure: boolean } {
+  const server = new URL(raw.replace(/\/+$/, ''));
+  const secure = server.protocol === 'https:';
+  if (!secure && server.protocol !== 'http:') throw new Error(`unsupported server URL ${raw}`);
+  return { server, secure };
 }
 
 function impersonationHeaders(config: RestConfig): Headers {
@@ -139,61 +166,4 @@ function impersonationHeaders(config: RestConfig): Headers {
   if (imp.groups?.length) out['impersonate-group'] = [...imp.groups];
   for (const [key, values] of Object.entries(imp.extra ?? {})) out[`impersonate-extra-${encodeURIComponent(key)}`] = [...values];
   return out;
-}
-
-async function openKubeConfigConnection(kc: KubeConfig, opts: ConnectionOptions): Promise<Connection> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('kubeconfig has no current cluster (set current-context or pass a context)');
-  const user = kc.getCurrentUser();
-  const { server, secure } = parseServer(cluster.server);
-
-  const base: AuthOptions = { headers: {} };
-  await applyKubeConfig(kc, base);
-  const staticHeaders: Headers = lowerCaseNames(base.headers ?? {});
-  const basicAuth = user?.username ? `${user.username}:${user.password ?? ''}` : undefined;
-
-  let agent: http.Agent;
-  let ownsAgent = true;
-  let direct: https.AgentOptions | undefined;
-  if (cluster.proxyUrl) {
-    // client-node knows how to build HTTP(S)/SOCKS proxy agents; reuse its (cached) agent.
-    const withAgent: AuthOptions = { headers: {} };
-    await kc.applyToHTTPSOptions(withAgent);
-    agent = withAgent.agent as http.Agent;
-    ownsAgent = false;
-  } else {
-    const tls: https.AgentOptions = {};
-    if (base.ca !== undefined) tls.ca = base.ca;
-    if (base.cert !== undefined) tls.cert = base.cert;
-    if (base.key !== undefined) tls.key = base.key;
-    if (base.pfx !== undefined) tls.pfx = base.pfx;
-    if (base.passphrase !== undefined) tls.passphrase = base.passphrase;
-    if (base.rejectUnauthorized !== undefined) tls.rejectUnauthorized = base.rejectUnauthorized;
-    if (base.servername !== undefined) tls.servername = base.servername;
-    agent = keepAliveAgent(secure, opts, tls);
-    if (secure) direct = tls;
-  }
-
-  const dynamic = Boolean(user && (user.exec || user.authProvider || (!user.token && !user.username && !user.certData && !user.certFile && hasCustomAuth(kc))));
-  const headers = dynamic
-    ? async (): Promise<Headers> => {
-        const fresh: AuthOptions = { headers: {} };
-        await applyAuthorization(kc, fresh);
-        return { ...staticHeaders, ...lowerCaseNames(fresh.headers ?? {}) };
-      }
-    : (): Headers => staticHeaders;
-
-  return { server, secure, agent, ownsAgent, headers, basicAuth, tls: direct };
-}
-
-/** A copy of `headers` with lower-case names (HTTP/2's only form; the transport adds its own in lower case too). */
-function lowerCaseNames(headers: Record<string, string | string[]>): Headers {
-  const out: Headers = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
-  return out;
-}
-
-function hasCustomAuth(kc: KubeConfig): boolean {
-  const custom = (kc as unknown as { custom_authenticators?: unknown[] }).custom_authenticators;
-  return Array.isArray(custom) && custom.length > 0;
 }

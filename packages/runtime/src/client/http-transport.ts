@@ -1,20 +1,22 @@
 /**
- * `HttpTransport`: the real `Transport`, talking to a kube-apiserver with credentials from a `RestConfig` (our own,
- * see `rest-config.ts`) or a client-node `KubeConfig` (resolved once, see `http-connection.ts`). Neither this module
- * nor a `RestConfig` loads `@kubernetes/client-node`.
+ * `HttpTransport`: the real `Transport`, talking to a kube-apiserver with credentials from a `RestConfig` (see
+ * `rest-config.ts`) or a `KubeConfig`'s current context (resolved once, see `http-connection.ts`), through the
+ * cluster's `proxy-url` when it has one (`proxy-tunnel.ts`: every engine tunnels), with an exec plugin's credentials
+ * when its user has one (`exec-authenticator.ts`: after a 401 the plugin runs again, as in client-go; the request is
+ * not retried).
  *
  * Engine (`engine`, else `KUBEGEN_HTTP_ENGINE`, else `node-http2`): which implementation carries the requests.
- * - `node-http2` (the default), as client-go: HTTPS servers reached directly get one multiplexed HTTP/2 connection
+ * - `node-http2` (the default), as client-go: HTTPS servers (directly or through a proxy's tunnel) get one multiplexed HTTP/2 connection
  *   with a PING health check (`http2-session.ts`: 30 s interval, 15 s timeout), so a connection that goes silent is
  *   found and closed within about 45 s and everything on it — watches included — is retried on a new one. `http://`
- *   servers, proxies, servers without HTTP/2 (ALPN), `http2: false` and the `DISABLE_HTTP2` environment variable use
+ *   servers, servers without HTTP/2 (ALPN), `http2: false` and the `DISABLE_HTTP2` environment variable use
  *   HTTP/1.1 as `node-http1` does.
  * - `node-http1`: HTTP/1.1 keep-alive sockets of `node:https`, one per request in flight and one per open watch. A
  *   non-watch request whose socket receives nothing for `readIdleTimeoutMs` (45 s) is abandoned and its socket
  *   destroyed, never reused. A watch on a frozen socket is found only by the reflector's idle deadline (the watch's
  *   timeoutSeconds + 30 s: minutes). Costs the least CPU per request (docs/loadtest.md has the figures).
  * - `undici`: HTTP/1.1 keep-alive connections of the optional `undici` package (`undici-exchange.ts`), with the same
- *   read-idle timeout and the same watch liveness; servers behind a proxy use `node-http1`.
+ *   read-idle timeout and the same watch liveness.
  *
  * Contract:
  * - `request()` sends one request and resolves with the decoded JSON body (`undefined` for an empty body), or
@@ -31,7 +33,6 @@
  * - Request bodies are never mutated; response objects are freshly parsed and owned by the caller.
  */
 import type http from 'node:http';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { getLogger, type Logger } from '../log.js';
 import { openConnection, type Connection, type ConnectionOptions } from './http-connection.js';
 import { HttpWatch, openHttp1, openHttp2, readBody, readStream, type OpenResponse } from './http-exchange.js';
@@ -45,6 +46,7 @@ import { isStall } from './errors.js';
 import { TokenBucket } from './throttle.js';
 import type { Clock } from '../clock.js';
 import { isRestConfig, type RestConfig } from './rest-config.js';
+import type { KubeConfig } from './kubeconfig-model.js';
 import { metadataAccept, PATCH_CONTENT_TYPES, type ResourceRequest, type Transport, type Watch } from './types.js';
 
 /** Settings of an `HttpTransport` (client-go's `rest.Config` QPS, Burst, UserAgent, Timeout); all optional. */
@@ -149,14 +151,14 @@ export class HttpTransport implements Transport {
     return this.opts.fieldManager;
   }
 
-  /** The client-node `KubeConfig` this transport was built from, if it was built from one. */
+  /** The `KubeConfig` this transport was built from, if it was built from one. */
   get kubeConfig(): KubeConfig | undefined {
     return isRestConfig(this.config) ? undefined : this.config;
   }
 
   /** The server URL (of the kubeconfig's current cluster). */
   get server(): string {
-    return isRestConfig(this.config) ? this.config.server : (this.config.getCurrentCluster()?.server ?? '');
+    return isRestConfig(this.config) ? this.config.server : (this.config.getCurrentCluster()?.server?.replace(/\/+$/, '') ?? '');
   }
 
   async request<T = unknown>(req: ResourceRequest): Promise<T> {
@@ -231,9 +233,7 @@ export class HttpTransport implements Transport {
       () => undefined,
     );
     void this.connection?.then(
-      (c) => {
-        if (c.ownsAgent) c.agent.destroy();
-      },
+      (c) => c.close(),
       () => undefined,
     );
   }
@@ -243,7 +243,8 @@ export class HttpTransport implements Transport {
       const connOpts: ConnectionOptions = {};
       if (this.opts.maxSockets !== undefined) connOpts.maxSockets = this.opts.maxSockets;
       if (this.opts.tokenFileCheckIntervalMs !== undefined) connOpts.tokenFileCheckIntervalMs = this.opts.tokenFileCheckIntervalMs;
-      const pending = openConnection(this.config, connOpts);
+      const config = this.config;
+      const pending = (async () => openConnection(isRestConfig(config) ? config : config.restConfig(), connOpts))();
       // A failed setup (e.g. an exec plugin error) is retried on the next request.
       pending.then(
         (c) => {
@@ -258,6 +259,26 @@ export class HttpTransport implements Transport {
     return this.connection;
   }
 
+  /**
+   * Drops `old` (its HTTP/1.1 sockets, HTTP/2 session and undici pool) and opens a new connection; callers that
+   * find `old` outdated after another one already did get the new connection.
+   */
+  private reconnect(old: Connection): Promise<Connection> {
+    if (this.ready === old) {
+      this.ready = undefined;
+      this.connection = undefined;
+      old.close();
+      this.h2?.close();
+      this.h2 = undefined;
+      void this.undici?.then(
+        (p) => p.close(),
+        () => undefined,
+      );
+      this.undici = undefined;
+    }
+    return this.connect();
+  }
+
   private async open(
     method: string,
     path: string,
@@ -266,11 +287,18 @@ export class HttpTransport implements Transport {
   ): Promise<OpenResponse> {
     if (this.closed) throw new Error('HttpTransport is closed');
     init.signal?.throwIfAborted();
-    const conn = this.ready ?? (await this.connect());
+    let conn = this.ready ?? (await this.connect());
     if (this.throttle) await this.throttle.acquire(init.signal);
-    const auth = conn.headers();
+    let pending = conn.headers();
+    let auth = pending instanceof Promise ? await pending : pending;
+    if (conn.outdated()) {
+      // An exec plugin returned another client certificate: connections made with the old one go.
+      conn = await this.reconnect(conn);
+      pending = conn.headers();
+      auth = pending instanceof Promise ? await pending : pending;
+    }
     // Names in lower case, as HTTP/2 sends them and the connection's are: the HTTP/2 engine copies them as they are.
-    const headers: Record<string, string | string[] | number> = Object.assign({}, auth instanceof Promise ? await auth : auth);
+    const headers: Record<string, string | string[] | number> = Object.assign({}, auth);
     headers['accept'] = init.accept ?? 'application/json';
     headers['user-agent'] = this.opts.userAgent ?? DEFAULT_USER_AGENT;
     const body = typeof init.body === 'string' ? Buffer.from(init.body, 'utf8') : init.body;
@@ -284,6 +312,8 @@ export class HttpTransport implements Transport {
     try {
       const res = await this.send(conn, method, full, headers, body, init.signal, watch);
       record(res.statusCode);
+      // client-go's exec round tripper: a 401 makes the plugin run again (once), before the caller sees the answer.
+      if (res.statusCode === 401) await conn.unauthorized(auth);
       return res;
     } catch (err) {
       record(undefined);
@@ -301,8 +331,7 @@ export class HttpTransport implements Transport {
     watch: boolean,
   ): Promise<OpenResponse> {
     const readIdle = watch ? undefined : (this.opts.readIdleTimeoutMs ?? DEFAULT_READ_IDLE_TIMEOUT_MS);
-    // Through a proxy (an agent from client-node) undici has no way in: those go over node:https.
-    if (this.engine === 'undici' && conn.ownsAgent) return (await this.undiciFor(conn)).open(method, full, headers, body, signal, readIdle);
+    if (this.engine === 'undici') return (await this.undiciFor(conn)).open(method, full, headers, body, signal, readIdle);
     const h2 = this.engine === 'node-http2' ? this.http2For(conn) : undefined;
     if (h2) {
       try {
@@ -335,6 +364,7 @@ export class HttpTransport implements Transport {
     this.h2 = new Http2Connection(conn.server, conn.tls, (this.opts.logger ?? getLogger()).child({ component: 'http2' }), {
       ...(this.opts.pingIntervalMs !== undefined ? { pingIntervalMs: this.opts.pingIntervalMs } : {}),
       ...(this.opts.pingTimeoutMs !== undefined ? { pingTimeoutMs: this.opts.pingTimeoutMs } : {}),
+      ...(conn.proxy ? { proxy: conn.proxy } : {}),
     });
     return this.h2;
   }

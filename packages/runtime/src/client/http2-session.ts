@@ -1,9 +1,9 @@
 /**
- * One HTTP/2 connection to the apiserver, shared by every request and watch of a transport, with a health check as
- * client-go's (`ReadIdleTimeout` 30 s, `PingTimeout` 15 s): while the session is open, a PING goes out every
- * `pingIntervalMs`; when its answer does not arrive within `pingTimeoutMs` the connection is dead (a frozen proxy,
- * a vanished peer, a half-open socket) and is destroyed, which fails every stream on it at once — workers' requests
- * and watches alike — so that their callers retry on a fresh connection. `suspect()` checks at once (a caller saw a
+ * One HTTP/2 connection to the apiserver (directly, or inside a proxy's tunnel), shared by every request and watch of
+ * a transport, with a health check as client-go's (`ReadIdleTimeout` 30 s, `PingTimeout` 15 s): while the session is
+ * open, a PING goes out every `pingIntervalMs`; when its answer does not arrive within `pingTimeoutMs` the connection
+ * is dead (a frozen proxy, a vanished peer, a half-open socket) and is destroyed, which fails every stream on it at
+ * once — workers' requests and watches alike — so that their callers retry on a fresh connection. `suspect()` checks at once (a caller saw a
  * request stall).
  *
  * Contract: `session()` returns the open session or connects a new one; a session that closes, errors, receives
@@ -14,12 +14,15 @@ import http2 from 'node:http2';
 import tls from 'node:tls';
 import type { Logger } from '../log.js';
 import { ConnectionStalledError } from './errors.js';
+import { deferredSocket, type DeferredSocket, type ProxyDialer } from './proxy-tunnel.js';
 
-export interface Http2HealthOptions {
+export interface Http2ConnectionOptions {
   /** Interval between PINGs on an open session. Default 30 000 ms. */
   pingIntervalMs?: number;
   /** A PING not answered within this kills the session. Default 15 000 ms. */
   pingTimeoutMs?: number;
+  /** Reach the server through this proxy's tunnel (TLS and HTTP/2 run inside it). */
+  proxy?: ProxyDialer;
 }
 
 export const DEFAULT_PING_INTERVAL_MS = 30_000;
@@ -35,6 +38,7 @@ export class Http2Connection {
   private closed = false;
   private readonly pingIntervalMs: number;
   private readonly pingTimeoutMs: number;
+  private readonly proxy: ProxyDialer | undefined;
 
   /** Set when the server answered ALPN without `h2`: the caller must use HTTP/1.1 for this server. */
   notSupported = false;
@@ -43,14 +47,17 @@ export class Http2Connection {
     private readonly server: URL,
     private readonly tlsOptions: tls.ConnectionOptions,
     private readonly log: Logger,
-    health: Http2HealthOptions = {},
+    opts: Http2ConnectionOptions = {},
   ) {
-    this.pingIntervalMs = health.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
-    this.pingTimeoutMs = health.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
+    this.pingIntervalMs = opts.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
+    this.pingTimeoutMs = opts.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
+    this.proxy = opts.proxy;
   }
 
   /** Open streams per session: a session is ref'd (keeps the process alive) only while it has some. */
   private readonly streams = new WeakMap<http2.ClientHttp2Session, number>();
+  /** The proxy tunnel under a session (its socket is not the TLS socket's: it is ref'd and unref'd with the session). */
+  private readonly tunnels = new WeakMap<http2.ClientHttp2Session, DeferredSocket>();
 
   /**
    * Opens a stream on the live session (connecting one when there is none). The session keeps the process alive
@@ -61,11 +68,11 @@ export class Http2Connection {
     const stream = session.request(headers, options);
     const open = (this.streams.get(session) ?? 0) + 1;
     this.streams.set(session, open);
-    if (open === 1) session.ref();
+    if (open === 1) this.hold(session, true);
     stream.once('close', () => {
       const left = (this.streams.get(session) ?? 1) - 1;
       this.streams.set(session, left);
-      if (left === 0 && !session.destroyed) session.unref();
+      if (left === 0 && !session.destroyed) this.hold(session, false);
     });
     return stream;
   }
@@ -100,8 +107,11 @@ export class Http2Connection {
     const host = this.server.hostname.replace(/^\[|\]$/g, '');
     const port = Number(this.server.port || 443);
     // ALPN offers both protocols, so a server without HTTP/2 answers (and is then used over HTTP/1.1).
-    const socket = tls.connect({ ...this.tlsOptions, host, port, servername: this.tlsOptions.servername ?? (isIp(host) ? '' : host), ALPNProtocols: ['h2', 'http/1.1'] });
-    socket.setNoDelay(true);
+    const options: tls.ConnectionOptions = { ...this.tlsOptions, servername: this.tlsOptions.servername ?? (isIp(host) ? '' : host), ALPNProtocols: ['h2', 'http/1.1'] };
+    // Through a proxy the session needs its socket now, the tunnel comes later: TLS starts on a stand-in for it.
+    const tunnel = this.proxy ? deferredSocket(this.proxy.connect(host, port)) : undefined;
+    const socket = tunnel ? tls.connect({ ...options, socket: tunnel }) : tls.connect({ ...options, host, port });
+    if (!tunnel) socket.setNoDelay(true);
     const session = http2.connect(this.server.origin, {
       createConnection: () => socket,
       settings: { enablePush: false, initialWindowSize: STREAM_WINDOW },
@@ -139,8 +149,18 @@ export class Http2Connection {
     connectTimer.unref();
     session.once('connect', () => clearTimeout(connectTimer));
     session.once('close', () => clearTimeout(connectTimer));
-    session.unref();
+    if (tunnel) this.tunnels.set(session, tunnel);
+    this.hold(session, false);
     return session;
+  }
+
+  /** Lets `session` (and its proxy tunnel) keep the process alive, or not. */
+  private hold(session: http2.ClientHttp2Session, yes: boolean): void {
+    if (yes) session.ref();
+    else session.unref();
+    const tunnel = this.tunnels.get(session);
+    if (yes) tunnel?.ref();
+    else tunnel?.unref();
   }
 
   private ping(session: http2.ClientHttp2Session, why: string, onAnswer?: () => void): void {

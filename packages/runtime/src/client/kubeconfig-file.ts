@@ -1,18 +1,23 @@
 /**
- * Our own kubeconfig reader (no `@kubernetes/client-node`): parses kubeconfig YAML into name-keyed entries with file
- * paths made absolute (relative to the folder of the file that defines them, as client-go's `ResolveLocalPaths`),
- * merges a `KUBECONFIG` list (client-go's rule: the first file to define a name, or a current-context, wins), and
- * resolves one context into a `RestConfig`. Users this reader does not handle (`exec`, `auth-provider`) are reported
- * as unsupported so the caller can fall back to client-node. `*-data` fields win over file paths, as in client-go.
+ * The runtime's kubeconfig reader (client-go's `clientcmd`): parses kubeconfig YAML into name-keyed entries with file
+ * paths made absolute (relative to the folder of the file that defines them, as client-go's `ResolveLocalPaths`,
+ * including an `exec` command given as a path), merges a `KUBECONFIG` list (client-go's rule: the first file to
+ * define a name, or a current-context, wins), and resolves one context into a `RestConfig`. `*-data` fields win over
+ * file paths, as in client-go. `exec` users become a `RestConfig.exec` (validated here, run by the transport);
+ * `auth-provider` users are refused with an error naming their exec replacement (`auth-provider.ts`); a `proxy-url`
+ * whose scheme is not http, https or socks5 is refused naming the cluster.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
+import { authProviderError } from './auth-provider.js';
+import { validateExecConfig, type ExecConfig } from './exec-plugin.js';
+import { parseProxyUrl } from './proxy-tunnel.js';
 import type { Impersonation, RestConfig } from './rest-config.js';
 
 type Entry = Record<string, unknown>;
 
-/** One kubeconfig (or a merge of several): entries by name, paths already absolute. */
+/** One kubeconfig (or a merge of several): entries by name (their kubeconfig fields), paths already absolute. */
 export interface KubeConfigDocument {
   clusters: Map<string, Entry>;
   users: Map<string, Entry>;
@@ -20,10 +25,8 @@ export interface KubeConfigDocument {
   currentContext: string | undefined;
 }
 
-/** The selected user needs something only client-node implements. */
-export interface UnsupportedUser {
-  unsupported: string;
-}
+/** The cluster extension client-go passes to exec plugins (`spec.cluster.config`). */
+const EXEC_EXTENSION = 'client.authentication.k8s.io/exec';
 
 const CLUSTER_PATHS = ['certificate-authority'];
 const USER_PATHS = ['client-certificate', 'client-key', 'tokenFile', 'token-file'];
@@ -69,6 +72,11 @@ function namedEntries(list: unknown, key: string, source: string, dir: string, p
       const p = resolved[field];
       if (typeof p === 'string' && p !== '' && !path.isAbsolute(p)) resolved[field] = path.join(dir, p);
     }
+    // An exec command with a path separator is a file relative to the kubeconfig; a bare name is looked up on PATH.
+    const exec = resolved['exec'];
+    if (key === 'user' && isEntry(exec) && typeof exec['command'] === 'string' && exec['command'].includes(path.sep) && !path.isAbsolute(exec['command'])) {
+      resolved['exec'] = { ...exec, command: path.join(dir, exec['command']) };
+    }
     if (!out.has(item['name'])) out.set(item['name'], resolved); // within one file client-go keeps the first too
   });
   return out;
@@ -87,11 +95,12 @@ export function mergeKubeConfigs(docs: KubeConfigDocument[]): KubeConfigDocument
 }
 
 /**
- * Resolves `contextName` (default: the current context) into a `RestConfig`, reading referenced files now.
- * Returns `{ unsupported }` when the user authenticates with `exec` or `auth-provider`. Throws when the context,
- * its cluster or its user does not exist, the cluster has no server, or a referenced file cannot be read.
+ * Resolves `contextName` (default: the current context) into a `RestConfig`, reading referenced files now (an exec
+ * plugin is not run here). Throws when the context, its cluster or its user does not exist, the cluster has no
+ * server or an unsupported `proxy-url`, a referenced file cannot be read, the user's `exec` config is invalid, or the
+ * user has an `auth-provider`.
  */
-export function resolveRestConfig(doc: KubeConfigDocument, contextName?: string): RestConfig | UnsupportedUser {
+export function resolveRestConfig(doc: KubeConfigDocument, contextName?: string): RestConfig {
   const name = contextName ?? doc.currentContext;
   if (name === undefined) throw new Error('kubeconfig has no current cluster (set current-context or pass a context)');
   const context = doc.contexts.get(name);
@@ -102,8 +111,7 @@ export function resolveRestConfig(doc: KubeConfigDocument, contextName?: string)
   const userName = str(context['user']);
   const user = userName === undefined ? {} : doc.users.get(userName);
   if (!user) throw new Error(`user "${userName}" of context "${name}" not found in kubeconfig`);
-  if (user['exec'] !== undefined && user['exec'] !== null) return { unsupported: `user "${userName}" uses an exec credential plugin` };
-  if (user['auth-provider'] !== undefined && user['auth-provider'] !== null) return { unsupported: `user "${userName}" uses an auth-provider` };
+  if (user['auth-provider'] !== undefined && user['auth-provider'] !== null) throw authProviderError(userName ?? '', user['auth-provider']);
 
   const server = str(cluster['server']);
   if (server === undefined) throw new Error(`cluster "${clusterName}" has no server`);
@@ -111,7 +119,11 @@ export function resolveRestConfig(doc: KubeConfigDocument, contextName?: string)
   setIfDefined(config, 'caData', dataOrFile(cluster, 'certificate-authority'));
   if (cluster['insecure-skip-tls-verify'] === true) config.insecureSkipTLSVerify = true;
   setIfDefined(config, 'tlsServerName', str(cluster['tls-server-name']));
-  setIfDefined(config, 'proxyUrl', str(cluster['proxy-url']));
+  const proxyUrl = str(cluster['proxy-url']);
+  if (proxyUrl !== undefined) {
+    parseProxyUrl(proxyUrl, `cluster ${JSON.stringify(clusterName)}`);
+    config.proxyUrl = proxyUrl;
+  }
   setIfDefined(config, 'certData', dataOrFile(user, 'client-certificate'));
   setIfDefined(config, 'keyData', dataOrFile(user, 'client-key'));
   setIfDefined(config, 'token', str(user['token']));
@@ -121,7 +133,23 @@ export function resolveRestConfig(doc: KubeConfigDocument, contextName?: string)
   setIfDefined(config, 'namespace', str(context['namespace']));
   const impersonate = impersonation(user);
   if (impersonate) config.impersonate = impersonate;
+  if (user['exec'] !== undefined && user['exec'] !== null) config.exec = execConfig(userName ?? '', user['exec'], cluster);
   return config;
+}
+
+/** A user's `exec` section as an `ExecConfig`, with the cluster's exec extension; throws naming the user when invalid. */
+function execConfig(userName: string, raw: unknown, cluster: Entry): ExecConfig {
+  if (!isEntry(raw)) throw new Error(`kubeconfig user ${JSON.stringify(userName)}: exec must be a mapping`);
+  const config: ExecConfig = { apiVersion: String(raw['apiVersion'] ?? ''), command: String(raw['command'] ?? ''), user: userName };
+  if (Array.isArray(raw['args'])) config.args = raw['args'].map(String);
+  if (Array.isArray(raw['env'])) config.env = raw['env'].map((v) => (isEntry(v) ? { name: String(v['name'] ?? ''), value: String(v['value'] ?? '') } : { name: '', value: '' }));
+  if (typeof raw['installHint'] === 'string' && raw['installHint'] !== '') config.installHint = raw['installHint'];
+  if (raw['provideClusterInfo'] === true) config.provideClusterInfo = true;
+  if (typeof raw['interactiveMode'] === 'string' && raw['interactiveMode'] !== '') config.interactiveMode = raw['interactiveMode'] as ExecConfig['interactiveMode'] & string;
+  const extensions = cluster['extensions'];
+  const extension = Array.isArray(extensions) ? extensions.find((e: unknown) => isEntry(e) && e['name'] === EXEC_EXTENSION) : undefined;
+  if (isEntry(extension) && extension['extension'] !== undefined) config.clusterConfig = extension['extension'];
+  return validateExecConfig(config);
 }
 
 function str(v: unknown): string | undefined {

@@ -6,18 +6,18 @@
  *   4. `~/.kube/config`.
  * `inCluster: true` forces step 3. A `context` selects a kubeconfig context other than the current one.
  *
- * `loadClientConfig()` (what `createTransport()` and generated `Clientset.fromKubeConfig()` use) reads kubeconfigs
- * itself into a plain `RestConfig` and loads `@kubernetes/client-node` only for users it cannot handle (`exec`,
- * `auth-provider`). `loadKubeConfig()` returns a client-node `KubeConfig` (loading client-node on first call).
- * Merely importing this module never loads client-node.
+ * `loadRestConfig()` (what `createTransport()` and generated `Clientset.fromKubeConfig()` use, also as
+ * `loadClientConfig()`) resolves the selected context into a plain `RestConfig`; `loadKubeConfig()` returns the
+ * whole kubeconfig (the runtime's `KubeConfig`, with the selected context as its current one). Every kind of user
+ * client-go supports today is handled by the runtime itself: tokens, token files, client certificates, basic auth,
+ * and `exec` credential plugins (run by the transport when it first needs credentials). `auth-provider` users
+ * (gcp, azure, oidc) are refused with an error naming their exec replacement.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport, type TransportOptions } from './http-transport.js';
-import { mergeKubeConfigs, readKubeConfigFile, resolveRestConfig } from './kubeconfig-file.js';
-import { clientNode } from './lazy-client-node.js';
+import { KubeConfig } from './kubeconfig-model.js';
 import { inClusterAvailable, inClusterRestConfig, isRestConfig, SERVICE_ACCOUNT_DIR, type RestConfig } from './rest-config.js';
 
 export { inClusterAvailable, inClusterRestConfig, isRestConfig, restConfigToKubeConfig, SERVICE_ACCOUNT_DIR } from './rest-config.js';
@@ -38,7 +38,7 @@ export interface LoadOptions {
   inClusterPathPrefix?: string;
 }
 
-/** Name client-node gives the context it builds from in-cluster credentials. */
+/** The context name of in-cluster credentials (client-node's, which `loadKubeConfig()` used to return). */
 const IN_CLUSTER_CONTEXT = 'inClusterContext';
 
 type ConfigSource = { inCluster: true } | { inCluster: false; files: string[] };
@@ -66,54 +66,45 @@ function findConfigSource(opts: LoadOptions): ConfigSource {
 }
 
 /**
- * A `RestConfig` when this reader handles the selected user (token, token file, client certificate, basic auth,
- * none), else a client-node `KubeConfig` (`exec` and `auth-provider` users). Throws when nothing is found, the
- * context, its cluster or its user does not exist, or a referenced file cannot be read.
+ * The `RestConfig` of the selected context (see the module comment). Throws when nothing is found, the context, its
+ * cluster or its user does not exist, a referenced file cannot be read, the user's `exec` config is invalid or the
+ * user has an `auth-provider`.
  */
-export function loadClientConfig(opts: LoadOptions = {}): RestConfig | KubeConfig {
+export function loadRestConfig(opts: LoadOptions = {}): RestConfig {
   const source = findConfigSource(opts);
   if (source.inCluster) {
     if (opts.context !== undefined && opts.context !== IN_CLUSTER_CONTEXT) throw new Error(`context "${opts.context}" not found in kubeconfig`);
     return inClusterRestConfig(opts.inClusterPathPrefix ?? '');
   }
-  const resolved = resolveRestConfig(mergeKubeConfigs(source.files.map(readKubeConfigFile)), opts.context);
-  return 'unsupported' in resolved ? loadKubeConfig(opts) : resolved;
-}
-
-/** Like `loadClientConfig()` but only a `RestConfig`: throws for users that need client-node. */
-export function loadRestConfig(opts: LoadOptions = {}): RestConfig {
-  const source = findConfigSource(opts);
-  if (source.inCluster) return loadClientConfig(opts) as RestConfig;
-  const resolved = resolveRestConfig(mergeKubeConfigs(source.files.map(readKubeConfigFile)), opts.context);
-  if ('unsupported' in resolved) throw new Error(`${resolved.unsupported}: use loadClientConfig() or loadKubeConfig()`);
-  return resolved;
+  return KubeConfig.fromFiles(source.files).restConfig(opts.context);
 }
 
 /**
- * Loads a client-node `KubeConfig` as described above (client-node is loaded on the first call). Throws when
- * nothing is found or the context does not exist.
+ * `loadRestConfig()` under its former name (it returned a client-node `KubeConfig` for exec and auth-provider users;
+ * every user now resolves into a `RestConfig`).
+ */
+export function loadClientConfig(opts: LoadOptions = {}): RestConfig {
+  return loadRestConfig(opts);
+}
+
+/**
+ * The kubeconfig found as described above, with `opts.context` as its current context; in a cluster, one context
+ * `inClusterContext` for the service account (its token file as the user's `tokenFile`). Throws when nothing is
+ * found, a file cannot be read or parsed, or the context does not exist. Credentials are not checked here:
+ * `restConfig()` (or a transport) resolves them.
  */
 export function loadKubeConfig(opts: LoadOptions = {}): KubeConfig {
-  const { KubeConfig: KubeConfigClass } = clientNode();
-  const kc = new KubeConfigClass();
   const source = findConfigSource(opts);
   if (source.inCluster) {
-    kc.loadFromCluster(opts.inClusterPathPrefix ?? '');
-  } else {
-    kc.loadFromFile(source.files[0]!);
-    for (const file of source.files.slice(1)) {
-      const next = new KubeConfigClass();
-      next.loadFromFile(file);
-      // client-go's merge rule for KUBECONFIG lists: the first file to define a name (or current-context) wins.
-      for (const c of next.clusters) if (!kc.getCluster(c.name)) kc.addCluster(c);
-      for (const u of next.users) if (!kc.getUser(u.name)) kc.addUser(u);
-      for (const x of next.contexts) if (!kc.getContextObject(x.name)) kc.addContext(x);
-      if (!kc.getCurrentContext() && next.getCurrentContext()) kc.setCurrentContext(next.getCurrentContext());
-    }
+    if (opts.context !== undefined && opts.context !== IN_CLUSTER_CONTEXT) throw new Error(`context "${opts.context}" not found in kubeconfig`);
+    // The token file alone: a transport re-reads it as it rotates.
+    const { token: _token, ...config } = inClusterRestConfig(opts.inClusterPathPrefix ?? '');
+    return KubeConfig.fromRestConfig(config, IN_CLUSTER_CONTEXT);
   }
+  const kc = KubeConfig.fromFiles(source.files);
   if (opts.context) {
-    if (!kc.getContextObject(opts.context)) throw new Error(`context "${opts.context}" not found in kubeconfig`);
-    kc.setCurrentContext(opts.context);
+    if (!kc.contexts.has(opts.context)) throw new Error(`context "${opts.context}" not found in kubeconfig`);
+    kc.currentContext = opts.context;
   }
   return kc;
 }
@@ -124,7 +115,7 @@ export function loadKubeConfig(opts: LoadOptions = {}): KubeConfig {
  * running in a cluster, else `default`.
  */
 export function defaultNamespace(config: KubeConfig | RestConfig, inClusterPathPrefix = ''): string {
-  const own = isRestConfig(config) ? config.namespace : config.getContextObject(config.getCurrentContext())?.namespace;
+  const own = isRestConfig(config) ? config.namespace : config.contexts.get(config.getCurrentContext())?.namespace;
   if (own?.trim()) return own.trim();
   const fromEnv = process.env['POD_NAMESPACE'];
   if (fromEnv && inClusterAvailable(inClusterPathPrefix)) return fromEnv;

@@ -1,13 +1,13 @@
 /**
  * `RestConfig`: everything needed to reach one apiserver as one user, resolved into plain values (client-go's
- * `rest.Config`). Produced by `loadClientConfig()` from a kubeconfig or the pod's service account without loading
- * `@kubernetes/client-node`; consumed by `HttpTransport`. A `RestConfig` is plain data: the transport never mutates
- * it, and callers should not mutate one a transport already uses (it is read once, when the first request is sent).
+ * `rest.Config`). Produced by `loadRestConfig()` from a kubeconfig or the pod's service account; consumed by
+ * `HttpTransport`. A `RestConfig` is plain data: the transport never mutates it, and callers should not mutate one a
+ * transport already uses (it is read once, when the first request is sent).
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { clientNode } from './lazy-client-node.js';
+import type { ExecConfig } from './exec-plugin.js';
+import { KubeConfig } from './kubeconfig-model.js';
 
 /** Where Kubernetes mounts a pod's service-account credentials. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -50,15 +50,23 @@ export interface RestConfig {
   tlsServerName?: string;
   /** The namespace of the selected context (or of the pod, in a cluster). */
   namespace?: string;
-  /** HTTP(S) or SOCKS proxy; requests through a proxy load `@kubernetes/client-node` for its proxy agents. */
+  /**
+   * Proxy every connection goes through: `http://`, `https://` (HTTP CONNECT) or `socks5://` (see
+   * `proxy-tunnel.ts`); wins over `HTTPS_PROXY` and friends, as in client-go.
+   */
   proxyUrl?: string;
   /** Impersonation headers sent with every request. */
   impersonate?: Impersonation;
+  /**
+   * An exec credential plugin that supplies a token or client certificate (client-go's `ExecProvider`); used only
+   * when no token, token file, client certificate or basic auth is set, as in client-go.
+   */
+  exec?: ExecConfig;
 }
 
-/** Whether `config` is a `RestConfig` rather than a client-node `KubeConfig`. */
+/** Whether `config` is a `RestConfig` rather than a `KubeConfig`. */
 export function isRestConfig(config: RestConfig | KubeConfig): config is RestConfig {
-  return typeof (config as Partial<KubeConfig>).getCurrentCluster !== 'function';
+  return !(config instanceof KubeConfig);
 }
 
 /** Whether in-cluster credentials are available (service env vars set and the token file present). */
@@ -97,27 +105,7 @@ function readOptional(file: string): string | undefined {
   }
 }
 
-/**
- * A client-node `KubeConfig` equivalent to `config` (one cluster, user and context). Loads client-node; used for
- * proxies, whose agents come from client-node.
- */
+/** A `KubeConfig` equivalent to `config` (one cluster, user and context, all named `rest-config`). */
 export function restConfigToKubeConfig(config: RestConfig): KubeConfig {
-  const kc = new (clientNode().KubeConfig)();
-  const b64 = (pem: string | undefined): string | undefined => (pem === undefined ? undefined : Buffer.from(pem, 'utf8').toString('base64'));
-  kc.loadFromClusterAndUser(
-    {
-      name: 'rest-config',
-      server: config.server,
-      skipTLSVerify: config.insecureSkipTLSVerify === true,
-      ...(config.caData !== undefined ? { caData: b64(config.caData) } : {}),
-      ...(config.tlsServerName !== undefined ? { tlsServerName: config.tlsServerName } : {}),
-      ...(config.proxyUrl !== undefined ? { proxyUrl: config.proxyUrl } : {}),
-    },
-    {
-      name: 'rest-config',
-      ...(config.certData !== undefined ? { certData: b64(config.certData) } : {}),
-      ...(config.keyData !== undefined ? { keyData: b64(config.keyData) } : {}),
-    },
-  );
-  return kc;
+  return KubeConfig.fromRestConfig(config);
 }

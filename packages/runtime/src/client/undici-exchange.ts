@@ -6,11 +6,13 @@
  * nothing for `readIdleTimeoutMs` fails (undici's headers and body timeouts) and its connection is closed.
  *
  * Contract: `open()` resolves with the response once its headers arrived (any status), or rejects with the network
- * error, the abort reason of `signal`, or a timeout. Servers reached through a proxy are not served here (the caller
- * uses the `node-http1` engine for them: their agents come from client-node). `close()` destroys every connection.
+ * error, the abort reason of `signal`, or a timeout. Through a proxy, each connection is a tunnel of the connection's
+ * `ProxyDialer` with TLS inside it. `close()` destroys every connection.
  */
 import type { Readable } from 'node:stream';
-import type { Dispatcher, Pool } from 'undici';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { buildConnector, Dispatcher, Pool } from 'undici';
 import type { Connection } from './http-connection.js';
 import type { OpenResponse } from './http-exchange.js';
 
@@ -49,6 +51,31 @@ function idleError(err: unknown, timeoutMs: number): unknown {
   return err;
 }
 
+/**
+ * undici's connector for a server behind `conn.proxy`: a tunnel, then TLS inside it (HTTPS servers) with the
+ * connection's material, called back once the handshake is done (undici's own connector does the same).
+ */
+function tunnelConnector(conn: Connection, http2: boolean): buildConnector.connector {
+  const host = conn.server.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(conn.server.port || (conn.secure ? 443 : 80));
+  return (_options, callback) => {
+    conn.proxy!.connect(host, port).then(
+      (raw) => {
+        if (!conn.secure) return callback(null, raw);
+        const servername = conn.tls?.servername ?? (net.isIP(host) ? undefined : host);
+        const socket = tls.connect({ ...conn.tls, socket: raw, ...(servername ? { servername } : {}), ALPNProtocols: http2 ? ['h2', 'http/1.1'] : ['http/1.1'] });
+        const failed = (err: Error): void => callback(err, null);
+        socket.once('error', failed);
+        socket.once('secureConnect', () => {
+          socket.off('error', failed);
+          callback(null, socket);
+        });
+      },
+      (err: Error) => callback(err, null),
+    );
+  };
+}
+
 /** A keep-alive pool of connections to one apiserver over the `undici` package. */
 export class UndiciPool {
   private constructor(
@@ -56,14 +83,15 @@ export class UndiciPool {
     private readonly basicAuth: string | undefined,
   ) {}
 
-  /** Loads undici and builds the pool for `conn` (a direct connection: no proxy). */
+  /** Loads undici and builds the pool for `conn`. */
   static async open(conn: Connection, opts: UndiciPoolOptions = {}): Promise<UndiciPool> {
     const { Pool } = await loadUndici();
-    const tls = conn.tls ?? {};
-    const connect: Record<string, unknown> = { noDelay: true };
+    const material = conn.tls ?? {};
+    let connect: Record<string, unknown> | buildConnector.connector = { noDelay: true };
     for (const key of ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const) {
-      if (tls[key] !== undefined) connect[key] = tls[key];
+      if (material[key] !== undefined) connect[key] = material[key];
     }
+    if (conn.proxy) connect = tunnelConnector(conn, opts.http2 === true);
     const pool = new Pool(conn.server.origin, {
       connect,
       connections: opts.maxSockets !== undefined && Number.isFinite(opts.maxSockets) ? opts.maxSockets : null,

@@ -5,7 +5,7 @@
  * flags, `\pL` and `[[:alpha:]]` classes exist only in RE2, `$` matches only at the very end in both (no `m` flag),
  * and `\d`, `\w`, `\s`, `\b` are ASCII-only in RE2. Compiled patterns are cached by source.
  */
-import { RE2JS } from 're2js';
+import { re2 } from './optional-packages.js';
 
 /** A compiled pattern, or why it does not compile (Go's error text). */
 export type CompiledPattern = { test(s: string): boolean; error?: undefined } | { error: string; test?: undefined };
@@ -17,7 +17,7 @@ export function compilePattern(pattern: string): CompiledPattern {
   let c = cache.get(pattern);
   if (!c) {
     try {
-      const re = RE2JS.compile(pattern);
+      const re = re2().compile(pattern);
       c = { test: (s: string) => re.matcher(s).find() };
     } catch (e) {
       c = { error: e instanceof Error ? e.message : String(e) };

@@ -19,6 +19,7 @@ import {
   resourceNameRules, validateEmbeddedResources, validateObjectMeta, validateObjectMetaUpdate, validateTypeMeta,
 } from './object-meta.js';
 import { coerceEmbeddedMeta, coerceObjectMeta, pruneNonNullableNulls, pruneUnknownFields } from './prune.js';
+import { requireValidationPackages } from './optional-packages.js';
 import { hasRules, RuleWalker } from './rule-walk.js';
 import { validateScaleSpec, validateScaleStatus, type ScaleSpec } from './scale.js';
 import { validateAgainstSchema } from './schema-walk.js';
@@ -82,7 +83,10 @@ interface VersionEntry {
 const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
 const RULES_NOT_CHECKED = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
-/** Validates objects of one CRD (every served version) as the apiserver would. */
+/**
+ * Validates objects of one CRD (every served version) as the apiserver would. Constructing one throws, naming them,
+ * when the optional validation packages are not installed (`optional-packages.ts`).
+ */
 export class CrdValidator {
   readonly group: string;
   readonly kind: string;
@@ -92,6 +96,7 @@ export class CrdValidator {
   private readonly rules: RuleWalker | undefined;
 
   constructor(crd: ValidatedCrd, options: CreateValidatorOptions = {}) {
+    requireValidationPackages();
     const spec = crd?.spec;
     const where = `CustomResourceDefinition ${crd?.metadata?.name ?? '(unnamed)'}`;
     if (!spec?.group || !spec.names?.kind || !Array.isArray(spec.versions)) throw new Error(`${where}: spec.group, spec.names.kind and spec.versions are required`);
@@ -238,9 +243,11 @@ function prepare(object: JsonObject, old: JsonObject | undefined, operation: Wri
 
 /**
  * Builds the validator of a CRD. Its CEL rules are evaluated by `options.compileRules`, or by the runtime's own CEL
- * layer, loaded on first need (only for CRDs that have `x-kubernetes-validations`).
+ * layer, loaded on first need (only for CRDs that have `x-kubernetes-validations`). Throws, naming them and the
+ * `npm install` line, when the optional validation packages are not installed.
  */
 export async function createValidator(crd: ValidatedCrd, options: CreateValidatorOptions = {}): Promise<CrdValidator> {
+  requireValidationPackages();
   if (options.compileRules) return new CrdValidator(crd, options);
   const needsRules = (crd?.spec?.versions ?? []).some((v) => v.served !== false && hasRules(v.schema?.openAPIV3Schema as StructuralSchema | undefined));
   if (!needsRules) return new CrdValidator(crd, options);

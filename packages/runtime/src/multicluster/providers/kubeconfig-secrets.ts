@@ -15,6 +15,7 @@ import { objectFromDeleted } from '../../cache/keys.js';
 import type { Secret } from '../../builtin/types.js';
 import { builtinResources } from '../../builtin/resources.js';
 import type { Cluster } from '../../cluster/cluster.js';
+import { describeExecPlugin } from '../../client/exec-plugin.js';
 import { parseKubeConfig, resolveRestConfig } from '../../client/kubeconfig-file.js';
 import type { Transport } from '../../client/types.js';
 import type { Clock } from '../../clock.js';
@@ -122,7 +123,8 @@ export class KubeconfigSecretProvider implements ClusterProvider {
     let member: MemberCluster;
     try {
       const config = resolveRestConfig(parseKubeConfig(text, '/', where));
-      if ('unsupported' in config) throw new Error(`${config.unsupported} (not supported for member clusters)`);
+      // A Secret's author must not get to run a command in the controller's container.
+      if (config.exec) throw new Error(`${describeExecPlugin(config.exec)}: exec credential plugins are not run for kubeconfigs from Secrets`);
       member = newMemberCluster(name, config, this.opts);
     } catch (err) {
       this.log.error('invalid kubeconfig in Secret; cluster not engaged', { secret: name, key: this.key, error: err instanceof Error ? `${where}: ${err.message}` : err, keptEarlier: current !== undefined });

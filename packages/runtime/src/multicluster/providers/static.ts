@@ -52,7 +52,6 @@ export class StaticKubeconfigProvider implements ClusterProvider {
       try {
         const files = spec.kubeconfig.split(process.platform === 'win32' ? ';' : ':').filter((f) => f !== '');
         const config = resolveRestConfig(mergeKubeConfigs(files.map(readKubeConfigFile)), spec.context);
-        if ('unsupported' in config) throw new Error(config.unsupported);
         member = newMemberCluster(spec.name, config, this.opts);
       } catch (err) {
         const message = `cluster ${JSON.stringify(spec.name)} (kubeconfig ${spec.kubeconfig}${spec.context ? `, context ${spec.context}` : ''}): ${err instanceof Error ? err.message : String(err)}`;

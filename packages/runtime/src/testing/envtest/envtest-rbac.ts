@@ -9,7 +9,7 @@
  * `crd-only` profile allows every request and serves no core kinds: it is refused.
  */
 import fs from 'node:fs';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../../client/kubeconfig-model.js';
 import { isAlreadyExists, isNotFound } from '../../client/errors.js';
 import { isRestConfig, type RestConfig } from '../../client/rest-config.js';
 import { ResourceClient } from '../../client/resource-client.js';
@@ -99,16 +99,10 @@ export async function requestServiceAccountToken(admin: Transport, sa: ServiceAc
 /** The cluster half of a kubeconfig: where the server is and how to trust it. */
 export type ClusterConfig = Pick<RestConfig, 'server' | 'caData' | 'insecureSkipTLSVerify' | 'tlsServerName' | 'proxyUrl'>;
 
-/** The cluster of a `RestConfig`, or of a client-node `KubeConfig`'s current context. */
+/** The cluster of a `RestConfig`, or of a `KubeConfig`'s current context. */
 export function clusterOf(config: RestConfig | KubeConfig): ClusterConfig {
-  if (isRestConfig(config)) {
-    const { server, caData, insecureSkipTLSVerify, tlsServerName, proxyUrl } = config;
-    return { server, ...(caData !== undefined ? { caData } : {}), ...(insecureSkipTLSVerify ? { insecureSkipTLSVerify } : {}), ...(tlsServerName ? { tlsServerName } : {}), ...(proxyUrl ? { proxyUrl } : {}) };
-  }
-  const c = config.getCurrentCluster();
-  if (!c) throw new Error('the kubeconfig has no current cluster');
-  const caData = c.caData ? Buffer.from(c.caData, 'base64').toString('utf8') : c.caFile ? fs.readFileSync(c.caFile, 'utf8') : undefined;
-  return { server: c.server, ...(caData !== undefined ? { caData } : {}), ...(c.skipTLSVerify ? { insecureSkipTLSVerify: true } : {}), ...(c.tlsServerName ? { tlsServerName: c.tlsServerName } : {}) };
+  const { server, caData, insecureSkipTLSVerify, tlsServerName, proxyUrl } = isRestConfig(config) ? config : config.restConfig();
+  return { server, ...(caData !== undefined ? { caData } : {}), ...(insecureSkipTLSVerify ? { insecureSkipTLSVerify } : {}), ...(tlsServerName ? { tlsServerName } : {}), ...(proxyUrl ? { proxyUrl } : {}) };
 }
 
 /** Writes (mode 0600) a kubeconfig for `cluster` that authenticates with bearer `token`, `namespace` as its default. */

@@ -20,8 +20,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { HttpTransport, type TransportOptions } from '../../client/http-transport.js';
+import { KubeConfig } from '../../client/kubeconfig-model.js';
+import type { RestConfig } from '../../client/rest-config.js';
 import { nullLogger } from '../../log.js';
 import { envAttachOutput, envStartTimeoutMs, envStopTimeoutMs, findAssets, mergeFlags, type EnvtestAssets } from './envtest-assets.js';
 import { installCrds, parseCrds, readCrdPaths, type CrdObject } from './envtest-crds.js';
@@ -81,8 +82,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /**
  * A running etcd + apiserver for integration tests (controller-runtime's `envtest.Environment`); see the
- * module comment. Create it with `Envtest.start()`; always `stop()` it. `kubeConfig` connects as `admin`
- * (`system:masters`).
+ * module comment. Create it with `Envtest.start()`; always `stop()` it. `kubeConfig` (the kubeconfig at
+ * `kubeconfigPath`) and `restConfig` connect as `admin` (`system:masters`).
  */
 export class Envtest {
   /** The control plane this runs (`full`, `crd-only` or `cluster`). */
@@ -91,7 +92,10 @@ export class Envtest {
   readonly apiserverUrl: string;
   readonly etcdUrl: string;
   readonly kubeconfigPath: string;
+  /** The admin kubeconfig, as read from `kubeconfigPath`. */
   readonly kubeConfig: KubeConfig;
+  /** Its context resolved: what `transport()` connects with. */
+  readonly restConfig: RestConfig;
   /** The admin's credentials (user `admin`, group `system:masters`): a bearer token, or a client certificate. */
   private readonly credentials: AdminCredentials;
   /** The CA that signed the apiserver's serving certificate (the `cluster` profile); else TLS is not verified. */
@@ -127,11 +131,11 @@ export class Envtest {
     this.apiserverUrl = `https://127.0.0.1:${init.apiPort}`;
     this.kubeconfigPath = path.join(init.dir, 'kubeconfig');
     this.apiserverArgs = init.apiserverArgs;
-    this.kubeConfig = new KubeConfig();
-    this.writeKubeconfig();
+    this.kubeConfig = this.writeKubeconfig();
+    this.restConfig = this.kubeConfig.restConfig();
     // Quiet: polling /readyz of an apiserver that is still starting times out (2 s) by design, and each timeout would
     // otherwise log "a request to the apiserver stalled" into every test run.
-    this.admin = new HttpTransport(this.kubeConfig, { userAgent: 'kubegen-envtest', logger: nullLogger });
+    this.admin = new HttpTransport(this.restConfig, { userAgent: 'kubegen-envtest', logger: nullLogger });
     const dir = this.dir;
     this.unregisterCleanup = onAbnormalExit(() => fs.rmSync(dir, { recursive: true, force: true }));
   }
@@ -245,7 +249,7 @@ export class Envtest {
 
   /** A new transport authenticated as the admin user. Callers may `close()` it; `stop()` does not. */
   transport(opts: TransportOptions = {}): HttpTransport {
-    return new HttpTransport(this.kubeConfig, opts);
+    return new HttpTransport(this.restConfig, opts);
   }
 
   /**
@@ -259,7 +263,7 @@ export class Envtest {
     this.require('rbac', 'core-kinds');
     const rbac = readProjectRbac(projectDir, opts);
     const kubeconfigPath = path.join(this.dir, `${rbac.serviceAccount.namespace}.${rbac.serviceAccount.name}.kubeconfig`);
-    return runAsServiceAccount(this.admin, clusterOf(this.kubeConfig), rbac, { kubeconfigPath, ...(opts.expirationSeconds !== undefined ? { expirationSeconds: opts.expirationSeconds } : {}) });
+    return runAsServiceAccount(this.admin, clusterOf(this.restConfig), rbac, { kubeconfigPath, ...(opts.expirationSeconds !== undefined ? { expirationSeconds: opts.expirationSeconds } : {}) });
   }
 
   /** Installs CRDs given as objects, or as file/folder paths; resolves once all are Established and served. */
@@ -323,7 +327,7 @@ export class Envtest {
 
   /** Starts the collector on a transport of its own (closed by `stop()`). */
   private async startGarbageCollector(opts: GarbageCollectorOptions): Promise<void> {
-    const transport = new HttpTransport(this.kubeConfig, { userAgent: 'kubegen-envtest-garbage-collector' });
+    const transport = new HttpTransport(this.restConfig, { userAgent: 'kubegen-envtest-garbage-collector' });
     try {
       this.gc = { collector: await GarbageCollector.start(transport, opts), transport };
     } catch (err) {
@@ -378,7 +382,8 @@ export class Envtest {
     }
   }
 
-  private writeKubeconfig(): void {
+  /** Writes the admin kubeconfig to `kubeconfigPath` and reads it back. */
+  private writeKubeconfig(): KubeConfig {
     const config = {
       apiVersion: 'v1',
       kind: 'Config',
@@ -396,7 +401,7 @@ export class Envtest {
       preferences: {},
     };
     fs.writeFileSync(this.kubeconfigPath, JSON.stringify(config, null, 2), { mode: 0o600 });
-    this.kubeConfig.loadFromFile(this.kubeconfigPath);
+    return KubeConfig.fromFiles([this.kubeconfigPath]);
   }
 
   private startTimeout(): number {

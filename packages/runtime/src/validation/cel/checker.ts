@@ -15,10 +15,10 @@ import type { Signature } from './signatures.js';
 import { hasSemanticList, type SemanticOp } from './semantic-lists.js';
 import { NUMERIC, comparableForEquality, constType, isScalar, orderable, qualifiedName, sameType, unifiable } from './checker-types.js';
 import { parseDateTime, parseGoDuration } from './time.js';
-import { RE2JS } from 're2js';
+import { re2 } from '../optional-packages.js';
 import { succeeds } from './library/shared.js';
 
-const isRe2 = (pattern: string): boolean => succeeds(() => RE2JS.compile(pattern));
+const isRe2 = (pattern: string): boolean => succeeds(() => re2().compile(pattern));
 
 export interface CheckIssue {
   /** Offset into the source of the expression the issue is about. */
@@ -253,7 +253,7 @@ export class Checker {
       if (p?.exprKind.case === 'constExpr' && p.exprKind.value.constantKind.case === 'stringValue') {
         const pattern = p.exprKind.value.constantKind.value;
         try {
-          RE2JS.compile(pattern);
+          re2().compile(pattern);
         } catch (e) {
           const msg = (e as Error).message;
           this.instantiationErrors.push(msg.startsWith('error parsing regexp: ') ? msg : `error parsing regexp: ${msg}`);

@@ -5,7 +5,7 @@
  * `(?i)`-style inline flags and `\pL`/`[[:alpha:]]` classes, and its `$` matches only at the end of text.
  */
 import { celMethod, CelScalar, listType, type CelFunc } from '@bufbuild/cel';
-import { RE2JS } from 're2js';
+import { re2 } from '../../optional-packages.js';
 
 interface GoRegexp {
   find(s: string): string;
@@ -18,7 +18,7 @@ function compile(pattern: string): GoRegexp {
   let re = cache.get(pattern);
   if (!re) {
     try {
-      re = (RE2JS.compile(pattern) as unknown as { re2Input: GoRegexp }).re2Input;
+      re = (re2().compile(pattern) as unknown as { re2Input: GoRegexp }).re2Input;
     } catch (e) {
       throw new Error(`Illegal regex: ${(e as Error).message}`);
     }
