@@ -64,6 +64,8 @@ export function expectedBack(schema: JSONSchemaProps, kind: string, uses: readon
     const use = at.get(where);
     if (use) {
       const back = structuredClone(runtimeSchemaOf(use.type.name)!);
+      // An interface extending a core type is not that type: it does not inherit its description.
+      if (use.extras.length > 0) delete back.description;
       for (const [k, v] of Object.entries(s)) if (!STRUCTURE.has(k)) (back as Record<string, unknown>)[k] = v;
       if (s.description !== undefined) back.description = s.description;
       if (use.extras.length > 0) {

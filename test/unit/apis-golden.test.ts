@@ -1,7 +1,7 @@
 /**
  * The TypeScript front end end to end on the multi-group, multi-version apis fixture (`fixtures/apis/multi`):
  * cluster- and namespace-scoped kinds, status and scale subresources, printer columns, CEL rules, shared types,
- * imports across files and folders, a client-node model, RBAC markers. Golden files: `test/golden/apis/multi`
+ * imports across files and folders, a built-in API type, RBAC markers. Golden files: `test/golden/apis/multi`
  * (`UPDATE_GOLDEN=1` rewrites them). The generated modules import the user's types and compile with them.
  */
 import assert from 'node:assert/strict';

@@ -165,30 +165,42 @@ export interface ThingSpec extends Base {
     assert.deepEqual(p['id'], { type: 'string' });
   });
 
-  it('resolves imports across files and folders, and expands @kubernetes/client-node models', async () => {
+  it('resolves imports across files and folders, and expands the built-in API\'s types (@kubegen/runtime/api/core/v1)', async () => {
     const s = await specSchema(
       `import type { Shared } from '../../shared/shared.js';
-import type { V1PodTemplateSpec } from '@kubernetes/client-node';
-export interface ThingSpec { shared: Shared; template?: V1PodTemplateSpec }`,
+import type { PodTemplateSpec } from '@kubegen/runtime/api/core/v1';
+export interface ThingSpec { shared: Shared; template?: PodTemplateSpec }`,
       { 'shared/shared.ts': "export type { Shared } from './inner.js';\n", 'shared/inner.ts': '/** Shared type. */\nexport interface Shared { x?: string }\n' },
     );
     assert.deepEqual(s.properties!['shared'], { type: 'object', properties: { x: { type: 'string' } }, description: 'Shared type.' });
     const pod = s.properties!['template']!.properties!['spec']!;
     const container = pod.properties!['containers']!.items!;
-    assert.deepEqual(container.properties!['ports']!.items!.properties!['containerPort'], { type: 'integer', format: 'int32' });
+    assert.deepEqual(container.properties!['ports']!.items!.properties!['containerPort'], {
+      type: 'integer',
+      format: 'int32',
+      description: "Number of port to expose on the pod's IP address. This must be a valid port number, 0 < x < 65536.",
+    });
+    assert.deepEqual(container.properties!['ports']!['x-kubernetes-list-map-keys'], ['containerPort', 'protocol'], 'the markers of k8s.io/api, as controller-gen reads them');
     assert.equal(container.properties!['resources']!.properties!['limits']!.additionalProperties!.valueOf().constructor, Object);
     assert.equal((container.properties!['resources']!.properties!['limits']!.additionalProperties as JSONSchemaProps).pattern, QUANTITY_PATTERN);
-    assert.deepEqual(s.properties!['template']!.properties!['metadata'], { type: 'object' });
+    assert.deepEqual(s.properties!['template']!.properties!['metadata'], {
+      type: 'object',
+      description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+    });
   });
 
-  it("expands the runtime's core types (PodTemplateSpec, Container, …) as their client-node models", async () => {
+  it("expands the runtime's core types (PodTemplateSpec, Container, …) as the built-in API's, and refuses @kubernetes/client-node models naming the replacement", async () => {
     const s = await specSchema(
       `import type { Container, PodTemplateSpec, Toleration } from '@kubegen/runtime';
 export interface ThingSpec { template?: PodTemplateSpec; sidecar?: Container; tolerations?: Toleration[] }`,
     );
     const viaRuntime = s.properties!['template']!;
-    const viaClientNode = (await specSchema(`import type { V1PodTemplateSpec } from '@kubernetes/client-node';\nexport interface ThingSpec { template?: V1PodTemplateSpec }`)).properties!['template']!;
-    assert.deepEqual(viaRuntime, viaClientNode);
+    const viaApi = (await specSchema(`import type { PodTemplateSpec } from '@kubegen/runtime/api/core/v1';\nexport interface ThingSpec { template?: PodTemplateSpec }`)).properties!['template']!;
+    assert.deepEqual(viaRuntime, viaApi);
+    assert.match(
+      await specError(`import type { V1PodTemplateSpec } from '@kubernetes/client-node';\nexport interface ThingSpec { template?: V1PodTemplateSpec }`),
+      /cannot resolve V1PodTemplateSpec: kubegen types the built-in API itself; import PodTemplateSpec from '@kubegen\/runtime\/api\/core\/v1'/,
+    );
     assert.equal(s.properties!['sidecar']!.properties!['image']!.type, 'string');
     assert.equal(s.properties!['tolerations']!.items!.properties!['tolerationSeconds']!.format, 'int64');
     assert.match(await specError(`import type { KubeClientset } from '@kubegen/runtime';\nexport interface ThingSpec { c?: KubeClientset }`), /KubeClientset from @kubegen\/runtime cannot be used in a schema/);

@@ -7,11 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { clientNodeDeclaration, clientNodeSchema } from 'kubegen/internal/model/client-node-schemas.js';
+import { builtinDefinition, builtinFields, builtinSchema } from 'kubegen/internal/builtin-api/schemas.js';
 import { CORE_TYPES } from 'kubegen/internal/model/core-types.js';
 import { groupVersions } from 'kubegen/internal/model/index.js';
 import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
@@ -23,29 +22,28 @@ import { corpusRuns } from '../support/corpus.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { typeCheckProject } from '../support/type-check.js';
 
-const requireHere = createRequire(import.meta.url);
-type Attr = { baseName: string; type: string };
-const attrs = (model: string): Attr[] | undefined => {
-  try {
-    const mod = requireHere(`@kubernetes/client-node/dist/gen/models/${model}.js`) as Record<string, { attributeTypeMap?: Attr[] }>;
-    return mod[model]?.attributeTypeMap;
-  } catch {
-    return undefined;
-  }
-};
+const CORE = 'io.k8s.api.core.v1.';
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
 
-/** Every client-node model reachable from `roots` through fields (arrays and maps unwrapped). */
+/** Whether definition `id` of the built-in API is a struct (not an enum, a scalar or a type the runtime provides). */
+function isStruct(id: string): boolean {
+  const d = builtinDefinition(id);
+  return d !== undefined && d.runtimeName === undefined && d.schema.type === 'object' && d.schema.properties !== undefined;
+}
+
+/** Every struct of the built-in API reachable from `roots` through fields (lists and maps unwrapped). */
 function reachable(roots: string[]): Set<string> {
   const seen = new Set<string>();
-  const walk = (m: string): void => {
-    const a = attrs(m);
-    if (!a || seen.has(m)) return;
-    seen.add(m);
-    for (const x of a) walk(x.type.replace(/^Array<(.*)>$/, '$1').replace(/^\{ \[key: string\]: (.*); \}$/, '$1'));
+  const walk = (id: string): void => {
+    if (!isStruct(id) || seen.has(id)) return;
+    seen.add(id);
+    for (const f of builtinFields(id)) if (f.ref !== undefined) walk(f.ref);
   };
   roots.forEach(walk);
   return seen;
 }
+
+const requiredOf = (id: string): Set<string> => new Set(builtinFields(id).filter((f) => f.required).map((f) => f.name));
 
 /**
  * Structs of other API groups with a core type's exact shape, which therefore are not that type: rbac/v1's Subject
@@ -54,7 +52,7 @@ function reachable(roots: string[]): Set<string> {
 const LOOKALIKES: readonly { field: string; type: string }[] = [{ field: 'subject', type: 'TypedObjectReference' }];
 
 /** Object metadata is the runtime's `ObjectMeta` (and what it holds), typed by its own rule. */
-const METADATA = new Set(['V1ObjectMeta', 'V1ManagedFieldsEntry', 'V1OwnerReference']);
+const METADATA = new Set([`${META}ObjectMeta`, `${META}ManagedFieldsEntry`, `${META}OwnerReference`]);
 
 type Kind = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'any';
 function kind(s: JSONSchemaProps): Kind {
@@ -81,11 +79,11 @@ function within(s: JSONSchemaProps, ref: JSONSchemaProps): boolean {
 }
 
 describe('core/v1 structs CRDs embed', () => {
-  const reach = [...reachable(['V1PodTemplateSpec', 'V1ServiceSpec', 'V1PersistentVolumeClaimSpec'])].filter((m) => !METADATA.has(m));
+  const reach = [...reachable([`${CORE}PodTemplateSpec`, `${CORE}ServiceSpec`, `${CORE}PersistentVolumeClaimSpec`])].filter((m) => !METADATA.has(m));
 
   it('every core/v1 struct reachable from PodTemplateSpec, ServiceSpec and PersistentVolumeClaimSpec is a core type the runtime exports', () => {
     assert.ok(reach.length > 100, `${reach.length} structs reachable`);
-    const models = new Map(CORE_TYPES.map((c) => [c.model, c.name]));
+    const models = new Map(CORE_TYPES.map((c) => [c.definition, c.name]));
     assert.deepEqual(reach.filter((m) => !models.has(m)), [], 'models without a core type');
     const index = fs.readFileSync(path.join(REPO_ROOT, 'packages', 'runtime', 'src', 'index.ts'), 'utf8');
     const exported = new Set([...index.matchAll(/^export type \{([^}]*)\} from/gm)].flatMap((m) => m[1]!.split(',').map((n) => n.trim())));
@@ -94,7 +92,7 @@ describe('core/v1 structs CRDs embed', () => {
   });
 
   it('over the corpus, no generated interface re-declares a core type the runtime can type', async () => {
-    const refs = CORE_TYPES.map((c) => ({ name: c.name, schema: clientNodeSchema(c.model)!, required: clientNodeDeclaration(c.model).required }));
+    const refs = CORE_TYPES.map((c) => ({ name: c.name, schema: builtinSchema(c.definition)!, required: requiredOf(c.definition) }));
     const redeclared: string[] = [];
     let defs = 0;
     const matched = new Set<string>();
@@ -168,10 +166,10 @@ const FIXTURE: Record<string, JSONSchemaProps> = {
   // A VM-like template whose metadata controller-gen left free-form.
   template: obj({ metadata: { type: 'object', nullable: true, 'x-kubernetes-preserve-unknown-fields': true }, spec: obj({ domain: obj({ cores: int, memory: str }) }) }),
   // A predictor: a whole PodSpec inlined plus 28 fields of its own (KServe-like).
-  predictor: { ...clientNodeSchema('V1PodSpec')!, properties: { ...clientNodeSchema('V1PodSpec')!.properties, ...Object.fromEntries(Array.from({ length: 28 }, (_, i) => [`option${i + 1}`, str])) } },
+  predictor: { ...builtinSchema(`${CORE}PodSpec`)!, properties: { ...builtinSchema(`${CORE}PodSpec`)!.properties, ...Object.fromEntries(Array.from({ length: 28 }, (_, i) => [`option${i + 1}`, str])) } },
   // Half a PodSpec's fields among many of its own (Prometheus-like): not a PodSpec, its parts typed one by one.
   server: obj({
-    ...Object.fromEntries(['affinity', 'tolerations', 'nodeSelector', 'hostAliases', 'imagePullSecrets', 'priorityClassName', 'serviceAccountName', 'securityContext', 'volumes', 'containers', 'initContainers', 'hostNetwork', 'dnsPolicy', 'dnsConfig', 'runtimeClassName', 'schedulerName', 'topologySpreadConstraints', 'terminationGracePeriodSeconds', 'automountServiceAccountToken', 'enableServiceLinks', 'hostUsers'].map((f) => [f, clientNodeSchema('V1PodSpec')!.properties![f]!])),
+    ...Object.fromEntries(['affinity', 'tolerations', 'nodeSelector', 'hostAliases', 'imagePullSecrets', 'priorityClassName', 'serviceAccountName', 'securityContext', 'volumes', 'containers', 'initContainers', 'hostNetwork', 'dnsPolicy', 'dnsConfig', 'runtimeClassName', 'schedulerName', 'topologySpreadConstraints', 'terminationGracePeriodSeconds', 'automountServiceAccountToken', 'enableServiceLinks', 'hostUsers'].map((f) => [f, builtinSchema(`${CORE}PodSpec`)!.properties![f]!])),
     ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`setting${i + 1}`, str])),
   }),
 };

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ApiModel, GroupVersion, JSONSchemaProps } from 'kubegen/internal/model/index.js';
-import { clientNodeSchema } from 'kubegen/internal/model/client-node-schemas.js';
+import { builtinSchema } from 'kubegen/internal/builtin-api/schemas.js';
 import { groupVersions } from 'kubegen/internal/model/index.js';
 import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
@@ -88,7 +88,7 @@ describe('CRD → TS with markers → CRD round trip', () => {
 
 describe('--emit-markers: arrays of objects, shared shapes, enums and core types', () => {
   const str: JSONSchemaProps = { type: 'string' };
-  const container = clientNodeSchema('V1Container')!;
+  const container = builtinSchema('io.k8s.api.core.v1.Container')!;
   const peer = obj({ namespaces: { type: 'array', items: str }, port: { type: 'integer', format: 'int32', minimum: 1 } });
   const protocol: JSONSchemaProps = { type: 'string', enum: ['TCP', 'UDP', 'SCTP'], description: 'The protocol.' };
   const text = kindCrd('ci.x.io', 'Pipeline', {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clientNodeSchema } from 'kubegen/internal/model/client-node-schemas.js';
+import { builtinSchema } from 'kubegen/internal/builtin-api/schemas.js';
 import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
 import { groupVersions } from 'kubegen/internal/model/index.js';
 import { parseCrdText } from 'kubegen/internal/parse/crd/index.js';
@@ -84,7 +84,7 @@ describe('shortened and numbered names (item 2)', () => {
     const alone = typesOf(volcano).ts;
     assert.match(alone, /^ {2}spec\?: JobSpec;$/m);
     assert.doesNotMatch(alone, /JobSpec2|JobSpec_/);
-    const jobSpec = clientNodeSchema('V1JobSpec')!;
+    const jobSpec = builtinSchema('io.k8s.api.batch.v1.JobSpec')!;
     const both = typesOf(volcano, crd('batch.volcano.sh', 'JobFlow', { spec: obj({ jobTemplate: obj({ spec: jobSpec }) }) })).ts;
     assert.match(both, /^import type \{ ObjectMeta, ListMeta, JobSpec as JobSpec_ \} from "@kubegen\/runtime";$/m);
     assert.match(both, /^ {2}spec\?: JobSpec;$/m);

@@ -9,8 +9,8 @@
 export interface CoreType {
   /** The runtime export generated code names (`@kubegen/runtime`). */
   name: string;
-  /** The `@kubernetes/client-node` model the runtime type is `Wire<…>` of. */
-  model: string;
+  /** The built-in API definition the runtime type is (`io.k8s.api.core.v1.PodSpec`). */
+  definition: string;
   /**
    * Properties (dotted paths for nested ones) a sub-schema must have to be taken for this type. Absent: the type is
    * recognised by the generic rule (how much of it the sub-schema has, field names, descriptions; see the matcher).
@@ -22,37 +22,37 @@ export interface CoreType {
 
 /** The core types recognised by their own keys, largest first. Every `name` is a type export of `@kubegen/runtime`. */
 const KEYED_TYPES: readonly CoreType[] = [
-  { name: 'JobSpec', model: 'V1JobSpec', keys: ['template.spec.containers'] },
-  { name: 'PodTemplateSpec', model: 'V1PodTemplateSpec', keys: ['spec.containers'] },
-  { name: 'PodSpec', model: 'V1PodSpec', keys: ['containers'], minCommon: 3 },
-  { name: 'PersistentVolumeClaim', model: 'V1PersistentVolumeClaim', keys: ['spec.accessModes'] },
-  { name: 'PersistentVolumeClaimSpec', model: 'V1PersistentVolumeClaimSpec', keys: ['accessModes'], minCommon: 3 },
-  { name: 'Container', model: 'V1Container', keys: ['name', 'image'], minCommon: 4 },
-  { name: 'Volume', model: 'V1Volume', keys: ['name'], minCommon: 4 },
-  { name: 'ServiceSpec', model: 'V1ServiceSpec', keys: ['ports', 'selector'], minCommon: 3 },
-  { name: 'Affinity', model: 'V1Affinity', keys: [], minCommon: 2 },
-  { name: 'PodAffinityTerm', model: 'V1PodAffinityTerm', keys: ['labelSelector', 'topologyKey'] },
-  { name: 'PodDNSConfig', model: 'V1PodDNSConfig', keys: ['nameservers', 'searches'] },
-  { name: 'PodSecurityContext', model: 'V1PodSecurityContext', keys: ['fsGroup', 'runAsUser'] },
-  { name: 'SecurityContext', model: 'V1SecurityContext', keys: ['capabilities', 'runAsUser'] },
-  { name: 'Probe', model: 'V1Probe', keys: ['httpGet', 'periodSeconds'] },
-  { name: 'Lifecycle', model: 'V1Lifecycle', keys: [], minCommon: 2 },
-  { name: 'TopologySpreadConstraint', model: 'V1TopologySpreadConstraint', keys: ['maxSkew', 'topologyKey', 'whenUnsatisfiable'] },
-  { name: 'ResourceRequirements', model: 'V1ResourceRequirements', keys: ['limits', 'requests'] },
-  { name: 'EnvVar', model: 'V1EnvVar', keys: ['name', 'value', 'valueFrom'] },
-  { name: 'EnvFromSource', model: 'V1EnvFromSource', keys: ['configMapRef', 'secretRef'] },
-  { name: 'VolumeMount', model: 'V1VolumeMount', keys: ['name', 'mountPath'] },
-  { name: 'ContainerPort', model: 'V1ContainerPort', keys: ['containerPort'], minCommon: 2 },
-  { name: 'Toleration', model: 'V1Toleration', keys: ['key', 'operator', 'effect'] },
-  { name: 'LabelSelector', model: 'V1LabelSelector', keys: ['matchLabels', 'matchExpressions'] },
-  { name: 'Condition', model: 'V1Condition', keys: ['type', 'status', 'lastTransitionTime', 'reason', 'message'] },
-  { name: 'ObjectReference', model: 'V1ObjectReference', keys: ['apiVersion', 'kind', 'name', 'namespace', 'uid'] },
-  { name: 'SecretKeySelector', model: 'V1SecretKeySelector', keys: ['name', 'key', 'optional'] },
-  { name: 'ConfigMapKeySelector', model: 'V1ConfigMapKeySelector', keys: ['name', 'key', 'optional'] },
-  { name: 'TypedLocalObjectReference', model: 'V1TypedLocalObjectReference', keys: ['apiGroup', 'kind', 'name'] },
+  { name: 'JobSpec', definition: 'io.k8s.api.batch.v1.JobSpec', keys: ['template.spec.containers'] },
+  { name: 'PodTemplateSpec', definition: 'io.k8s.api.core.v1.PodTemplateSpec', keys: ['spec.containers'] },
+  { name: 'PodSpec', definition: 'io.k8s.api.core.v1.PodSpec', keys: ['containers'], minCommon: 3 },
+  { name: 'PersistentVolumeClaim', definition: 'io.k8s.api.core.v1.PersistentVolumeClaim', keys: ['spec.accessModes'] },
+  { name: 'PersistentVolumeClaimSpec', definition: 'io.k8s.api.core.v1.PersistentVolumeClaimSpec', keys: ['accessModes'], minCommon: 3 },
+  { name: 'Container', definition: 'io.k8s.api.core.v1.Container', keys: ['name', 'image'], minCommon: 4 },
+  { name: 'Volume', definition: 'io.k8s.api.core.v1.Volume', keys: ['name'], minCommon: 4 },
+  { name: 'ServiceSpec', definition: 'io.k8s.api.core.v1.ServiceSpec', keys: ['ports', 'selector'], minCommon: 3 },
+  { name: 'Affinity', definition: 'io.k8s.api.core.v1.Affinity', keys: [], minCommon: 2 },
+  { name: 'PodAffinityTerm', definition: 'io.k8s.api.core.v1.PodAffinityTerm', keys: ['labelSelector', 'topologyKey'] },
+  { name: 'PodDNSConfig', definition: 'io.k8s.api.core.v1.PodDNSConfig', keys: ['nameservers', 'searches'] },
+  { name: 'PodSecurityContext', definition: 'io.k8s.api.core.v1.PodSecurityContext', keys: ['fsGroup', 'runAsUser'] },
+  { name: 'SecurityContext', definition: 'io.k8s.api.core.v1.SecurityContext', keys: ['capabilities', 'runAsUser'] },
+  { name: 'Probe', definition: 'io.k8s.api.core.v1.Probe', keys: ['httpGet', 'periodSeconds'] },
+  { name: 'Lifecycle', definition: 'io.k8s.api.core.v1.Lifecycle', keys: [], minCommon: 2 },
+  { name: 'TopologySpreadConstraint', definition: 'io.k8s.api.core.v1.TopologySpreadConstraint', keys: ['maxSkew', 'topologyKey', 'whenUnsatisfiable'] },
+  { name: 'ResourceRequirements', definition: 'io.k8s.api.core.v1.ResourceRequirements', keys: ['limits', 'requests'] },
+  { name: 'EnvVar', definition: 'io.k8s.api.core.v1.EnvVar', keys: ['name', 'value', 'valueFrom'] },
+  { name: 'EnvFromSource', definition: 'io.k8s.api.core.v1.EnvFromSource', keys: ['configMapRef', 'secretRef'] },
+  { name: 'VolumeMount', definition: 'io.k8s.api.core.v1.VolumeMount', keys: ['name', 'mountPath'] },
+  { name: 'ContainerPort', definition: 'io.k8s.api.core.v1.ContainerPort', keys: ['containerPort'], minCommon: 2 },
+  { name: 'Toleration', definition: 'io.k8s.api.core.v1.Toleration', keys: ['key', 'operator', 'effect'] },
+  { name: 'LabelSelector', definition: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', keys: ['matchLabels', 'matchExpressions'] },
+  { name: 'Condition', definition: 'io.k8s.apimachinery.pkg.apis.meta.v1.Condition', keys: ['type', 'status', 'lastTransitionTime', 'reason', 'message'] },
+  { name: 'ObjectReference', definition: 'io.k8s.api.core.v1.ObjectReference', keys: ['apiVersion', 'kind', 'name', 'namespace', 'uid'] },
+  { name: 'SecretKeySelector', definition: 'io.k8s.api.core.v1.SecretKeySelector', keys: ['name', 'key', 'optional'] },
+  { name: 'ConfigMapKeySelector', definition: 'io.k8s.api.core.v1.ConfigMapKeySelector', keys: ['name', 'key', 'optional'] },
+  { name: 'TypedLocalObjectReference', definition: 'io.k8s.api.core.v1.TypedLocalObjectReference', keys: ['apiGroup', 'kind', 'name'] },
 ];
 
-/** The core/v1 types recognised by the generic rule; each is `V1<name>` in `@kubernetes/client-node`. */
+/** The core/v1 types recognised by the generic rule (`LabelSelectorRequirement` is meta/v1's). */
 const GENERIC_TYPES: readonly string[] = [
   'NodeAffinity', 'PreferredSchedulingTerm', 'NodeSelectorTerm', 'NodeSelectorRequirement', 'NodeSelector',
   'PodAffinity', 'WeightedPodAffinityTerm', 'PodAntiAffinity', 'EnvVarSource', 'ObjectFieldSelector',
@@ -78,5 +78,5 @@ const GENERIC_TYPES: readonly string[] = [
 /** Every core type: the keyed ones (tried first, in order), then the generic ones. */
 export const CORE_TYPES: readonly CoreType[] = [
   ...KEYED_TYPES,
-  ...GENERIC_TYPES.map((name) => ({ name, model: name === 'ResourceClaim' ? 'CoreV1ResourceClaim' : `V1${name}` })),
+  ...GENERIC_TYPES.map((name) => ({ name, definition: `${name === 'LabelSelectorRequirement' ? 'io.k8s.apimachinery.pkg.apis.meta.v1' : 'io.k8s.api.core.v1'}.${name}` })),
 ];

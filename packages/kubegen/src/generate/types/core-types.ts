@@ -40,7 +40,7 @@
  *
  * Matching is top-down: a node that matches is not descended into.
  */
-import { clientNodeAttributes, clientNodeDeclaration, clientNodeSchema } from '../../model/client-node-schemas.js';
+import { builtinDefinition, builtinFields, builtinSchema } from '../../builtin-api/schemas.js';
 import { CORE_TYPES } from '../../model/core-types.js';
 import type { CoreType } from '../../model/core-types.js';
 import type { JSONSchemaProps } from '../../model/index.js';
@@ -143,7 +143,7 @@ export class CoreTypeMatcher {
       if (extras.length > 0 && !extendable(common, extras.length, total, MIN_COMMON_TO_EXTEND)) continue;
       // A field the sub-schema requires and the type leaves optional: its own struct (Flux's LocalObjectReference,
       // whose name is required), which the runtime's type would make looser.
-      const required = clientNodeDeclaration(ref.type.model).required;
+      const required = new Set(builtinFields(ref.type.definition).filter((f) => f.required).map((f) => f.name));
       if ((s.required ?? []).some((p) => Object.hasOwn(ref.schema.properties!, p) && !required.has(p))) continue;
       const acc: Diff = { drift: [], conflict: false, evidence: 0 };
       compare(s, ref.schema, '', acc, 0);
@@ -168,10 +168,10 @@ export class CoreTypeMatcher {
     const byProp = new Map<string, Reference[]>();
     const models = new Map<string, string>();
     for (const type of this.types) {
-      const schema = clientNodeSchema(type.model);
-      if (!schema) throw new Error(`@kubernetes/client-node has no model ${type.model} (core type ${type.name})`);
+      const schema = builtinSchema(type.definition);
+      if (!schema) throw new Error(`the built-in API has no definition ${type.definition} (core type ${type.name})`);
       const ref = { type, schema, props: Object.keys(schema.properties ?? {}) };
-      models.set(type.model, type.name);
+      models.set(type.definition, type.name);
       if (type.keys) keyed.push(ref);
       else {
         generic.push(ref);
@@ -201,12 +201,12 @@ function byStrength(a: Candidate, b: Candidate): number {
 function fieldHints(models: ReadonlyMap<string, string>): Map<string, Set<string>> {
   const hints = new Map<string, Set<string>>();
   for (const model of models.keys()) {
-    for (const a of clientNodeAttributes(model)) {
-      const target = models.get(a.type.replace(/^Array<(.*)>$/, '$1').replace(/^\{ \[key: string\]: (.*); \}$/, '$1'));
+    for (const f of builtinFields(model)) {
+      const target = f.ref === undefined ? undefined : models.get(f.ref);
       if (target === undefined) continue;
-      const set = hints.get(a.baseName) ?? new Set<string>();
+      const set = hints.get(f.name) ?? new Set<string>();
       set.add(target);
-      hints.set(a.baseName, set);
+      hints.set(f.name, set);
     }
   }
   return hints;
@@ -214,7 +214,7 @@ function fieldHints(models: ReadonlyMap<string, string>): Map<string, Set<string
 
 /** How many of `s`'s own properties carry the description the reference type's field has (first sentence). */
 function sameDescriptions(s: JSONSchemaProps, ref: Reference): number {
-  const docs = clientNodeDeclaration(ref.type.model).descriptions;
+  const docs = new Map(builtinFields(ref.type.definition).flatMap((f) => (f.description === undefined ? [] : [[f.name, f.description] as const])));
   let n = 0;
   for (const [name, sub] of Object.entries(s.properties ?? {})) {
     const theirs = docs.get(name);
@@ -302,4 +302,10 @@ function hasPath(s: JSONSchemaProps, dotted: string): boolean {
     cur = props[seg];
   }
   return true;
+}
+
+/** The description of core type `name` (its built-in definition's), which a sub-schema typed with it inherits. */
+export function coreTypeDescription(name: string): string | undefined {
+  const type = CORE_TYPES.find((c) => c.name === name);
+  return type ? builtinDefinition(type.definition)?.schema.description?.trim() : undefined;
 }

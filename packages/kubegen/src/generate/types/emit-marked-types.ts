@@ -21,6 +21,7 @@ import type { GroupVersion, JSONSchemaProps } from '../../model/index.js';
 import { HEADER, literal, propertyKey, RuntimeNames } from '../emit-util.js';
 import { docLines, kindMarkers, schemaMarkers } from './marked-markers.js';
 import { TypeGraph } from './type-graph.js';
+import { coreTypeDescription } from './core-types.js';
 import type { CoreTypeMatcher } from './core-types.js';
 import type { AliasDef, EnumDef, ObjectDef, TypeRef } from './type-ref.js';
 import { declaredNames } from './emit-types.js';
@@ -159,7 +160,10 @@ class MarkedEmitter {
 
   /** An interface (its markers are its own) or a core type (the field carries the sub-schema's markers). */
   private named(s: JSONSchemaProps, t: Extract<TypeRef, { k: 'obj' | 'core' }>): Typed {
-    if (t.k === 'core') return { text: this.rt.use(t.name), markers: schemaMarkers(s) };
+    if (t.k === 'core') {
+      const doc = coreTypeDescription(t.name);
+      return { text: this.rt.use(t.name), markers: schemaMarkers(s), inheritsDoc: doc !== undefined && doc === s.description?.trim() };
+    }
     const doc = interfaceDoc(t.def);
     return { text: t.alias?.name ?? t.def.name, markers: [], inheritsDoc: doc !== undefined && doc === s.description?.trim() };
   }

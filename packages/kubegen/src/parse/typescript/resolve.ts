@@ -1,7 +1,8 @@
 /**
  * Name resolution for the TypeScript front end, without the type checker (fast, and independent of how the user's
  * project resolves modules): a type name is looked up among the declarations of its file, then through its imports
- * (relative imports to other files, `@kubegen/runtime`, `@kubernetes/client-node`) and re-exports.
+ * (relative imports to other files, `@kubegen/runtime`, the built-in API's `@kubegen/runtime/api/<folder>/<version>`)
+ * and re-exports.
  */
 import * as path from 'node:path';
 import { Node } from 'ts-morph';
@@ -13,7 +14,8 @@ export type Declaration = InterfaceDeclaration | TypeAliasDeclaration | EnumDecl
 export type Resolved =
   | { k: 'decl'; decl: Declaration }
   | { k: 'runtime'; name: string }
-  | { k: 'client-node'; name: string }
+  /** A type of the built-in API (`@kubegen/runtime/api/core/v1`'s `PodTemplateSpec`: `dir` is `core/v1`). */
+  | { k: 'builtin'; dir: string; name: string }
   | { k: 'class'; node: Node }
   | { k: 'global'; name: string }
   | { k: 'unresolved'; why: string };
@@ -56,9 +58,14 @@ export class Resolver {
 
   /** `name` as exported by module `spec` imported from `file`. */
   private fromModule(file: SourceFile, spec: string, name: string, seen: Set<string>): Resolved {
+    const api = /^@kubegen\/runtime\/api\/([a-z0-9]+\/v[a-z0-9]+)$/.exec(spec);
+    if (api) return { k: 'builtin', dir: api[1]!, name };
     if (isRuntimeModule(spec)) return { k: 'runtime', name };
-    if (spec === '@kubernetes/client-node' || spec.startsWith('@kubernetes/client-node/')) return { k: 'client-node', name };
-    if (!spec.startsWith('.')) return { k: 'unresolved', why: `cannot resolve ${name}: module ${JSON.stringify(spec)} is not a relative import, @kubegen/runtime or @kubernetes/client-node` };
+    if (spec === '@kubernetes/client-node' || spec.startsWith('@kubernetes/client-node/')) {
+      const plain = name.replace(/^(?:V\d+(?:alpha\d+|beta\d+)?|CoreV1)(?=[A-Z])/, '');
+      return { k: 'unresolved', why: `cannot resolve ${name}: kubegen types the built-in API itself; import ${plain} from '@kubegen/runtime/api/core/v1' (or the group/version it belongs to) instead of @kubernetes/client-node` };
+    }
+    if (!spec.startsWith('.')) return { k: 'unresolved', why: `cannot resolve ${name}: module ${JSON.stringify(spec)} is not a relative import, @kubegen/runtime or @kubegen/runtime/api/<group>/<version>` };
     const target = this.sourceFileFor(path.dirname(file.getFilePath()), spec);
     if (!target) return { k: 'unresolved', why: `cannot resolve module ${JSON.stringify(spec)}` };
     return this.exported(target, name, seen);

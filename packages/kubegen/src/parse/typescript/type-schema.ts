@@ -10,7 +10,7 @@ import { Node, SyntaxKind } from 'ts-morph';
 import type { JSDocableNode, PropertySignature, SourceFile, TypeNode } from 'ts-morph';
 import { InputError } from '../../model/index.js';
 import type { JSONSchemaProps, SourceLocation } from '../../model/index.js';
-import { clientNodeSchema } from '../../model/client-node-schemas.js';
+import { builtinDefinitionId, builtinSchema } from '../../builtin-api/schemas.js';
 import { runtimeTypeSchema } from '../../model/known-types.js';
 import { CORE_TYPES } from '../../model/core-types.js';
 import { parseDocComment } from './markers.js';
@@ -299,9 +299,10 @@ export class SchemaBuilder {
     switch (r.k) {
       case 'runtime':
         return this.runtimeSchema(r.name, node);
-      case 'client-node': {
-        const s = clientNodeSchema(r.name);
-        if (!s) throw this.error(node, `${r.name} is not a model of @kubernetes/client-node`);
+      case 'builtin': {
+        const id = builtinDefinitionId(r.dir, r.name);
+        const s = id === undefined ? undefined : builtinSchema(id);
+        if (!s) throw this.error(node, `@kubegen/runtime/api/${r.dir} has no type ${r.name}`);
         return s;
       }
       case 'global':
@@ -328,11 +329,11 @@ export class SchemaBuilder {
 
 /**
  * The schema of runtime export `name` at `node`: controller-gen's schemas for the apimachinery types it knows; the
- * core structs (PodTemplateSpec, Container, …) from the client-node model the runtime's type is built from.
+ * core structs (PodTemplateSpec, Container, …) as controller-gen writes the Go types they are generated from.
  */
 export function runtimeSchemaOf(name: string): JSONSchemaProps | undefined {
   const core = CORE_TYPES.find((c) => c.name === name);
-  return runtimeTypeSchema(name) ?? (core ? clientNodeSchema(core.model) : undefined);
+  return (core ? builtinSchema(core.definition) : undefined) ?? runtimeTypeSchema(name);
 }
 
 /** `T | undefined` → T (and says so). */
