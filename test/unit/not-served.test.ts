@@ -55,13 +55,17 @@ describe('the not-served line', () => {
     );
   });
 
-  it('a version the server’s release has but does not serve: turned off, and how to turn it on (or the caller’s hint)', () => {
+  it('a version the server’s release has but does not serve: turned off, and how to turn it on (or the caller’s hint; or: not a kube-apiserver)', () => {
     const facts = { resource: PDB_V1, served: { groupVersions: ['policy/v1beta1'] }, serverVersion: release('v1.22.0') };
     assert.equal(
       line(facts),
       'PodDisruptionBudget policy/v1 is not served by this apiserver (it serves policy/v1beta1); policy/v1 PodDisruptionBudget is in Kubernetes 1.21 and later, so this apiserver (v1.22.0) has it turned off (kube-apiserver --runtime-config=policy/v1=true turns it on)',
     );
     assert.match(line({ ...facts, turnedOffHint: 'register it' }), /\(it serves policy\/v1beta1\); register it$/);
+    assert.equal(
+      line({ resource: PDB_V1, served: { groupVersions: [], coreServed: false }, serverVersion: release('v1.36.4') }),
+      'PodDisruptionBudget policy/v1 is not served by this apiserver (it serves no version of policy); policy/v1 PodDisruptionBudget is in Kubernetes 1.21 and later, but this apiserver (v1.36.4) serves no built-in kinds: it is not a kube-apiserver (a CRD or aggregated apiserver)',
+    );
   });
 
   it('a group the server does not serve at all, and the core group on a server without it', () => {

@@ -36,6 +36,11 @@ export interface ServedGroup {
   groupVersions: readonly string[];
   /** The asked group version's resources (by plural) and their subresources, when that group version is served. */
   resources?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Whether the server serves the core group (`/api`): a kube-apiserver does; the CRD apiserver alone (envtest's
+   * `crd-only` profile) or an aggregated apiserver does not, and no flag turns built-in kinds on there.
+   */
+  coreServed?: boolean;
 }
 
 /** The facts a not-served line is made of. */
@@ -117,6 +122,9 @@ function lifecycleClause(facts: NotServedFacts): string | undefined {
   if (!sv || (!introduced && !removed)) return undefined;
   if (facts.turnedOffHint) return facts.turnedOffHint;
   const span = lc.introduced ? `Kubernetes ${lc.introduced}${lc.removed ? ` to ${lc.removed} (removed there)` : ' and later'}` : `Kubernetes before ${lc.removed}`;
+  if (!('error' in facts.served) && facts.served.coreServed === false) {
+    return `${what} is in ${span}, but this apiserver (${sv.gitVersion}) serves no built-in kinds: it is not a kube-apiserver (a CRD or aggregated apiserver)`;
+  }
   return `${what} is in ${span}, so this apiserver (${sv.gitVersion}) has it turned off (kube-apiserver --runtime-config=${apiVersionOf(r)}=true turns it on)`;
 }
 
@@ -156,9 +164,10 @@ async function servedGroup(
   const { groups } = await discovery.groupsAndMaybeResources();
   const group = groups.find((g) => g.name === r.group);
   const groupVersions = (group?.versions ?? []).map((version) => apiVersionOf({ group: r.group, version }));
-  if (!group?.versions.includes(r.version)) return { groupVersions };
+  const coreServed = groups.some((g) => g.name === '');
+  if (!group?.versions.includes(r.version)) return { groupVersions, coreServed };
   const resources = await discovery.serverResourcesForGroupVersion(r.group, r.version);
-  return { groupVersions, resources: new Map(resources.map((x) => [x.resource, x.subresources.map((s) => s.name)])) };
+  return { groupVersions, coreServed, resources: new Map(resources.map((x) => [x.resource, x.subresources.map((s) => s.name)])) };
 }
 
 function releaseOf(info: { gitVersion: string }): (ReleaseVersion & { gitVersion: string }) | undefined {
