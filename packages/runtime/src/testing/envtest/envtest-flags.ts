@@ -75,7 +75,11 @@ export const VERSIONED_FLAGS: readonly VersionedFlag[] = [
  * joined into one `--flag=a,b` per flag. An unknown `version` (the binary printed none) gets only the rows without
  * bounds: a flag some versions refuse is not risked.
  */
-export function versionedFlags(binary: VersionedBinary, version: ReleaseVersion | undefined, table: readonly VersionedFlag[] = VERSIONED_FLAGS): string[] {
+export function versionedFlags(
+  binary: VersionedBinary,
+  version: { major: number; minor: number; patch: number } | undefined,
+  table: readonly VersionedFlag[] = VERSIONED_FLAGS,
+): string[] {
   const flags: string[] = [];
   const lists = new Map<string, string[]>();
   for (const row of table) {

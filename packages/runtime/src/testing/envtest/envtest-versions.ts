@@ -14,10 +14,12 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import type { ReleaseVersion } from '../../release-version.js';
 
 /** A binary's version, and the text it was read from (`Kubernetes v1.20.2`). */
-export interface BinaryVersion extends ReleaseVersion {
+export interface BinaryVersion {
+  major: number;
+  minor: number;
+  patch: number;
   /** What the binary printed that the version was read from, for messages. */
   text: string;
 }
