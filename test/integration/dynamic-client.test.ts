@@ -14,6 +14,7 @@ import { nestedInt64, nestedString } from '@kubegen/runtime/internal/dynamic/nes
 import { newFakeDynamicClient } from '@kubegen/runtime/internal/testing/fake/fake-dynamic.js';
 import { uniqueName, sharedEnv, type TestEnv } from './support/env.js';
 import { FOO, WIDGET } from './support/crds.js';
+import { rejection } from '../support/rejection.js';
 
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
 const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
@@ -34,15 +35,6 @@ function mappingOf(info: ResourceInfo) {
     namespaced: info.namespaced,
     info,
   };
-}
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected a rejection');
 }
 
 describe('DynamicClient against kube-apiserver', () => {

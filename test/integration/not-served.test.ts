@@ -15,33 +15,11 @@ import { Reflector } from '@kubegen/runtime/internal/cache/reflector.js';
 import type { Logger } from '@kubegen/runtime/internal/log.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { until } from '../support/wait.js';
+import { rejection } from '../support/rejection.js';
+import { PDB_V1, PDB_V1BETA1 } from '../support/pdb-descriptors.js';
 
-const PDB_V1: ResourceDescriptor = {
-  group: 'policy',
-  version: 'v1',
-  resource: 'poddisruptionbudgets',
-  kind: 'PodDisruptionBudget',
-  listKind: 'PodDisruptionBudgetList',
-  namespaced: true,
-  statusSubresource: true,
-  lifecycle: { introduced: '1.21' },
-};
-const PDB_V1BETA1: ResourceDescriptor = {
-  ...PDB_V1,
-  version: 'v1beta1',
-  lifecycle: { introduced: '1.5', deprecated: '1.21', removed: '1.25', replacement: { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget' } },
-};
 const POD: ResourceDescriptor = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', listKind: 'PodList', namespaced: true };
 const pdb = (name: string): KubeObject & { spec: object } => ({ metadata: { name }, spec: { minAvailable: 1, selector: { matchLabels: { app: name } } } });
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('a kind kube-apiserver 1.20 does not serve (full profile)', () => {
   let env: TestEnv;

@@ -11,6 +11,7 @@ import { Reflector } from '@kubegen/runtime/internal/cache/reflector.js';
 import type { ListerWatcher } from '@kubegen/runtime/internal/cache/reflector-types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { BARS, FOOS, take } from './fake-fixtures.js';
+import { rejection } from '../support/rejection.js';
 
 const FOO_GVR = { group: 'example.com', version: 'v1', resource: 'foos' };
 const BAR_GVR = { group: 'example.com', version: 'v1', resource: 'bars' };
@@ -24,15 +25,6 @@ const fooObj = (name: string, replicas = 1, extra: Record<string, unknown> = {})
   ...extra,
 });
 
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('DynamicClient on the fake: every verb', () => {
   it('create, get, list, update, updateStatus, patch (merge, json, strategic), delete in a namespace', async () => {

@@ -18,21 +18,8 @@ import { Reflector } from '@kubegen/runtime/internal/cache/reflector.js';
 import type { Logger } from '@kubegen/runtime/internal/log.js';
 import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import { settle } from '../support/wait.js';
+import { PDB_V1, PDB_V1BETA1 } from '../support/pdb-descriptors.js';
 
-const PDB_V1: ResourceDescriptor = {
-  group: 'policy',
-  version: 'v1',
-  resource: 'poddisruptionbudgets',
-  kind: 'PodDisruptionBudget',
-  listKind: 'PodDisruptionBudgetList',
-  namespaced: true,
-  lifecycle: { introduced: '1.21' },
-};
-const PDB_V1BETA1: ResourceDescriptor = {
-  ...PDB_V1,
-  version: 'v1beta1',
-  lifecycle: { introduced: '1.5', deprecated: '1.21', removed: '1.25', replacement: { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget' } },
-};
 const FOO: ResourceDescriptor = { group: 'example.com', version: 'v1', resource: 'foos', kind: 'Foo', listKind: 'FooList', namespaced: true, statusSubresource: true };
 const release = (gitVersion: string) => {
   const [major, minor, patch] = gitVersion.slice(1).split('.').map(Number);
