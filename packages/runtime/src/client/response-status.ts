@@ -2,7 +2,8 @@
  * Turns a non-2xx apiserver response into the `Status` an `ApiError` carries. The apiserver answers errors with a
  * meta/v1 Status body; anything else (a proxy's HTML page, plain text, an empty body) gets a synthesised Status
  * with the HTTP code and the reason client-go's `NewGenericServerResponse` would pick, so `isNotFound()` and
- * friends work either way.
+ * friends work either way. A resource request answered "not served" becomes a `ResourceNotServedError`
+ * (`requestError`, see not-served.ts).
  */
 import { apiErrorFromStatus, newStatus } from './errors.js';
 import type { ApiError, FailedRequest } from './errors.js';
