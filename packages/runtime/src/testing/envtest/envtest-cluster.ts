@@ -12,6 +12,8 @@
  *   lifecycle, volumes, status) over a fake container runtime, so Pods reach Running without containers. Its files
  *   (root dir, runtime socket) live under `<envtest dir>/nodes/<name>` (`TMPDIR`), its API port is a free one.
  *
+ * kube-controller-manager and kube-scheduler get `--port=0` only in the versions that have it (`envtest-flags.ts`).
+ *
  * Ready means: both controllers answer `/healthz`, every node is `Ready` with no `not-ready` taint left (the node
  * lifecycle controller lifts it), and the `default` ServiceAccount of namespace `default` has its token (the
  * ServiceAccount admission plugin, on in this profile, refuses Pods until it has). A component that exits while

@@ -13,6 +13,9 @@
  * `installProjectRbac(dir)` (`full` only) binds a project's config/rbac to its ServiceAccount and returns a kubeconfig
  * for it, so that a manager under test runs with the permissions it has when deployed.
  *
+ * Each binary is given only the flags its version accepts (`envtest-flags.ts`; the version is read from the binary,
+ * `envtest-versions.ts`), so newer binaries than the setup scripts build start too.
+ *
  * Fault injection for informer tests: `stopApiServer()`/`startApiServer()` restart the apiserver on the same port
  * with the same data; `compactEtcd()` compacts etcd to its current revision. `stop()` kills both and removes the dir.
  */
