@@ -2,7 +2,7 @@
  * What each envtest profile serves, read from its running control plane, and the table of it in
  * docs/compatibility.md (between the `envtest-group-versions` markers): a row per group version, a column per
  * profile, and the kinds. Resources served by CustomResourceDefinitions are left out unless the profile installs the
- * CRD itself (the `crd-only` profile's Lease), so the CRDs tests install do not show.
+ * CRD itself (the `crd-only` profile's Lease), and so are aggregated APIs, so what tests install does not show.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,8 @@ import { CRD_RESOURCE } from '@kubegen/runtime/internal/testing/envtest/envtest-
 import { LEASE_CRD } from '@kubegen/runtime/internal/testing/envtest/envtest-lease-shim.js';
 import type { EnvtestProfile } from '@kubegen/runtime/internal/testing/envtest/envtest-profiles.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
-import type { Transport } from '@kubegen/runtime/internal/client/types.js';
+import { isNotServed } from '@kubegen/runtime/internal/client/errors.js';
+import type { KubeObject, ResourceInfo, Transport } from '@kubegen/runtime/internal/client/types.js';
 import { DiscoveryClient, discoveryFailure } from '@kubegen/runtime/internal/discovery/discovery-client.js';
 import { compareVersionPriority } from '@kubegen/runtime/internal/discovery/version-priority.js';
 import { parseGroupVersion } from '@kubegen/runtime/internal/discovery/types.js';
@@ -28,14 +29,17 @@ export type ServedKinds = Map<string, string[]>;
 
 /** What the control plane behind `transport` serves of its own (see the module comment). */
 export async function servedKinds(transport: Transport, profile: EnvtestProfile): Promise<ServedKinds> {
-  // CRDs listed before and after discovery: one a test installs meanwhile is left out either way.
-  const before = await crdServed(transport, profile);
+  // CRDs and aggregated APIs listed before and after discovery: one a test adds meanwhile is left out either way.
+  const [before, aggregatedBefore] = await Promise.all([crdServed(transport, profile), aggregatedApis(transport)]);
   const result = await new DiscoveryClient(transport).serverGroupsAndResources();
+  const [after, aggregatedAfter] = await Promise.all([crdServed(transport, profile), aggregatedApis(transport)]);
+  const foreign = (gv: string): boolean => aggregatedBefore.has(gv) || aggregatedAfter.has(gv);
+  for (const gv of [...result.failed.keys()].filter(foreign)) result.failed.delete(gv);
   const failure = discoveryFailure(result);
   if (failure) throw failure;
-  const after = await crdServed(transport, profile);
   const served: ServedKinds = new Map();
   for (const [gv, resources] of result.resources) {
+    if (foreign(gv)) continue;
     const kinds = resources.filter((r) => !before.has(`${gv}/${r.resource}`) && !after.has(`${gv}/${r.resource}`)).map((r) => r.kind);
     if (kinds.length > 0) served.set(gv, [...new Set(kinds)].sort());
   }
@@ -51,6 +55,22 @@ async function crdServed(transport: Transport, profile: EnvtestProfile): Promise
     for (const v of crd.spec.versions) if (v.served) out.add(`${crd.spec.group}/${v.name}/${crd.spec.names.plural}`);
   }
   return out;
+}
+
+const APISERVICES: ResourceInfo = { group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices', kind: 'APIService', listKind: 'APIServiceList', namespaced: false };
+
+/**
+ * The group versions (`group/version`) aggregated APIs serve (an APIService with a `service`, as tests register):
+ * not the profile's own. None where APIServices are not served (the CRD apiserver).
+ */
+async function aggregatedApis(transport: Transport): Promise<Set<string>> {
+  try {
+    const list = await new ResourceClient<KubeObject & { spec?: { group?: string; version?: string; service?: object | null } }>(transport, APISERVICES).list();
+    return new Set(list.items.filter((a) => a.spec?.service).map((a) => `${a.spec!.group}/${a.spec!.version}`));
+  } catch (err) {
+    if (isNotServed(err)) return new Set();
+    throw err;
+  }
 }
 
 /** Core first, then by group name; within a group by Kubernetes version priority (v1 before v1beta1). */
