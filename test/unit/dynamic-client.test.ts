@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, isConflict, isNotFound } from '@kubegen/runtime/internal/client/errors.js';
+import { ApiError, isConflict, isNotFound, isNotServed } from '@kubegen/runtime/internal/client/errors.js';
 import type { ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
 import { DynamicClient } from '@kubegen/runtime/internal/dynamic/dynamic-client.js';
 import type { Unstructured, UnstructuredList } from '@kubegen/runtime/internal/dynamic/unstructured.js';
@@ -11,6 +11,7 @@ import { Reflector } from '@kubegen/runtime/internal/cache/reflector.js';
 import type { ListerWatcher } from '@kubegen/runtime/internal/cache/reflector-types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { BARS, FOOS, take } from './fake-fixtures.js';
+import { rejection } from '../support/rejection.js';
 
 const FOO_GVR = { group: 'example.com', version: 'v1', resource: 'foos' };
 const BAR_GVR = { group: 'example.com', version: 'v1', resource: 'bars' };
@@ -24,15 +25,6 @@ const fooObj = (name: string, replicas = 1, extra: Record<string, unknown> = {})
   ...extra,
 });
 
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('DynamicClient on the fake: every verb', () => {
   it('create, get, list, update, updateStatus, patch (merge, json, strategic), delete in a namespace', async () => {
@@ -144,14 +136,14 @@ describe('DynamicClient on the fake: every verb', () => {
     await assert.rejects(client.resource(BAR_GVR).namespace('ns1').watch(), (e) => isNotFound(e));
   });
 
-  it('an unregistered resource gets the fake transport\'s 404, naming the resource (and the kind given a mapping)', async () => {
+  it('an unregistered resource gets the fake transport\'s not-served 404, naming the resource (and the kind given a mapping)', async () => {
     const client = newFakeDynamicClient([FOOS]);
     const err = (await rejection(client.resource({ group: 'other.io', version: 'v2', resource: 'gadgets' }).list())) as ApiError;
-    assert.ok(isNotFound(err));
-    assert.match(err.message, /does not serve gadgets\.other\.io\/v2: is the CustomResourceDefinition gadgets\.other\.io installed/);
+    assert.ok(isNotFound(err) && isNotServed(err));
+    assert.equal(err.message, 'gadgets other.io/v2 is not served by this apiserver (it serves no version of other.io); is the CustomResourceDefinition gadgets.other.io installed and established, with version v2 served?');
     assert.equal(err.request?.verb, 'list');
     const mapped = (await rejection(client.forMapping(mappingOf({ ...CONFIGMAPS })).namespace('x').get('y'))) as ApiError;
-    assert.match(mapped.message, /does not serve ConfigMap \(configmaps\/v1\): does this Kubernetes version serve core\/v1\?/);
+    assert.equal(mapped.message, 'ConfigMap v1 is not served by this apiserver (it serves no version of the core group)');
   });
 });
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { KubeConfig } from '@kubegen/runtime/internal/client/kubeconfig-model.js';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
-import { ApiError, describeRequest, isConflict, isNotFound } from '@kubegen/runtime/internal/client/errors.js';
+import { ApiError, describeRequest, isConflict, isNotFound, isNotServed } from '@kubegen/runtime/internal/client/errors.js';
 import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { buildQueryString, buildRequestPath } from '@kubegen/runtime/internal/client/request-url.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
@@ -215,25 +215,38 @@ describe('HttpTransport over a local server', () => {
     assert.equal((err as ApiError).code, 409);
   });
 
-  it('a bare 404 (a kind the server does not serve) names the kind, the resource and the CRD; every error records its request', async () => {
-    handler = (_req, res) => {
+  it('a bare 404 (a kind the server does not serve) is a ResourceNotServedError naming what discovery says is served; every error records its request', async () => {
+    handler = (req, res) => {
+      if (req.url === '/api') return json(res, 200, { kind: 'APIVersions', versions: ['v1'] });
+      if (req.url === '/apis') {
+        return json(res, 200, { kind: 'APIGroupList', groups: [{ name: FOO.group, versions: [{ groupVersion: `${FOO.group}/v1beta1`, version: 'v1beta1' }], preferredVersion: { groupVersion: `${FOO.group}/v1beta1`, version: 'v1beta1' } }] });
+      }
+      if (req.url === '/api/v1') return json(res, 200, { kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ['get'] }] });
       res.writeHead(404, { 'Content-Type': 'text/plain' });
       res.end('404 page not found');
     };
     const list = await new ResourceClient<KubeObject>(transport, FOO, 'ns1').list().catch((e: unknown) => e);
-    assert.ok(isNotFound(list), 'still a NotFound');
+    assert.ok(isNotServed(list), 'a ResourceNotServedError');
+    assert.ok(isNotFound(list), 'still a NotFound, as the apiserver answered');
     assert.equal(
-      (list as ApiError).message,
-      `the server does not serve ${FOO.kind} (${FOO.resource}.${FOO.group}/${FOO.version}): is the CustomResourceDefinition ${FOO.resource}.${FOO.group} installed and established, with version ${FOO.version} served? (404: 404 page not found)`,
+      list.message,
+      `Foo ${FOO.group}/v1alpha1 is not served by this apiserver (it serves ${FOO.group}/v1beta1); is the CustomResourceDefinition foos.${FOO.group} installed and established, with version v1alpha1 served?`,
     );
-    assert.deepEqual((list as ApiError).request, { verb: 'list', group: FOO.group, version: FOO.version, resource: FOO.resource, kind: FOO.kind, namespace: 'ns1' });
+    assert.deepEqual(list.servedVersions, [`${FOO.group}/v1beta1`]);
+    assert.equal(list.notServed.answer, '404 page not found');
+    assert.deepEqual(list.request, { verb: 'list', group: FOO.group, version: FOO.version, resource: FOO.resource, kind: FOO.kind, namespace: 'ns1' });
     const watch = await transport.watch({ verb: 'watch', resource: NODE }).catch((e: unknown) => e);
-    assert.match((watch as ApiError).message, /^the server does not serve Node \(nodes\/v1\): does this Kubernetes version serve core\/v1\?/);
-    // A Status 404 (an object that does not exist) keeps the apiserver's own message, and records the request too.
+    assert.ok(isNotServed(watch));
+    assert.equal(watch.message, 'Node v1 is not served by this apiserver (it serves v1, and v1 has no nodes)');
+    // A Status 404 (an object that does not exist) keeps the apiserver's own message, records the request too, and
+    // asks no discovery.
+    recorded = [];
     handler = (_req, res) => json(res, 404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'foos "x" not found' });
     const get = await new ResourceClient<KubeObject>(transport, FOO, 'ns1').get('x').catch((e: unknown) => e);
+    assert.ok(isNotFound(get) && !isNotServed(get));
     assert.equal((get as ApiError).message, 'foos "x" not found');
     assert.equal(describeRequest((get as ApiError).request!), `get ${FOO.resource}.${FOO.group}/${FOO.version} (${FOO.kind}) ns1/x`);
+    assert.deepEqual(recorded.map((r) => r.url), [`/apis/${FOO.group}/${FOO.version}/namespaces/ns1/foos/x`]);
   });
 
   it('resolves undefined for an empty 2xx body', async () => {

@@ -114,7 +114,7 @@ describe('a kind that is not installed', () => {
       await until(() => transport.actions().some((a) => a.verb === 'list' && a.resource === 'widgets'), 'widgets listed', 5000);
       const why = await get(`http://${mgr.healthProbeAddress}/readyz/controller-widget`);
       assert.equal(why.status, 500);
-      assert.match(why.body, /the server does not serve Widget \(widgets\.example\.com\/v1\): is the CustomResourceDefinition widgets\.example\.com installed/);
+      assert.match(why.body, /Widget example\.com\/v1 is not served by this apiserver \(it serves no version of example\.com\); is the CustomResourceDefinition widgets\.example\.com installed/);
 
       transport.tracker.register(widgets); // the CRD is installed
       transport.tracker.create(widgets, 'ns', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } });

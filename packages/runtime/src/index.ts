@@ -45,10 +45,11 @@ export type {
 } from './client/interfaces.js';
 export {
   ApiError, ApplyConflictError, ConnectionStalledError, isAlreadyExists, isApplyConflict, isBadRequest, isConflict,
-  isConnectionError, isForbidden, isGone, isInternalError, isInvalid, isMethodNotSupported, isNotFound, isStall,
-  isTimeout, isTooLargeResourceVersion, isTooManyRequests, isUnauthorized, newStatus, retryReason,
+  isConnectionError, isForbidden, isGone, isInternalError, isInvalid, isMethodNotSupported, isNotFound, isNotServed,
+  isStall, isTimeout, isTooLargeResourceVersion, isTooManyRequests, isUnauthorized, newStatus, ResourceNotServedError,
+  retryReason,
 } from './client/errors.js';
-export type { ApplyConflict, FailedRequest } from './client/errors.js';
+export type { ApplyConflict, FailedRequest, NotServedDetails } from './client/errors.js';
 export { describeRequest } from './client/errors.js';
 export { describeForbidden, explainError, forbiddenRequestOf, rbacMarkerFor } from './client/forbidden.js';
 export type { ForbiddenRequest } from './client/forbidden.js';

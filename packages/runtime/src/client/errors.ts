@@ -108,6 +108,51 @@ export function apiErrorFromStatus(status: Status): ApiError {
   return new ApiError(status);
 }
 
+/** What a {@link ResourceNotServedError} says was asked for and what the server serves instead. */
+export interface NotServedDetails {
+  group: string;
+  version: string;
+  /** The plural, e.g. `poddisruptionbudgets`. */
+  resource: string;
+  /** The kind, when the request named one (typed clients do; a dynamic client keyed by resource may not). */
+  kind?: string;
+  /** The subresource asked for, when the resource itself is served and only this subresource is not. */
+  subresource?: string;
+  /**
+   * The versions of the group the server serves, as `apiVersion`s in its order of preference (`['policy/v1beta1']`);
+   * `[]` when it serves no version of the group; `undefined` when discovery could not tell.
+   */
+  servedVersions: readonly string[] | undefined;
+  /** What the server answered, e.g. `404 page not found` or `the server could not find the requested resource`. */
+  answer: string;
+}
+
+/**
+ * A request for a resource (or a subresource) the server does not serve at all: a kind or version this Kubernetes
+ * release does not have or has turned off, a CRD that is not installed, a version the CRD does not serve. The
+ * message is one line naming the kind, the versions of its group the server does serve, and what the asked-for
+ * version needs (the release, from the descriptor's `lifecycle`, or the CRD to install); `isNotServed` tells it
+ * apart. It is a 404 `NotFound` as the apiserver answered, so `isNotFound` is true for it too (apimachinery
+ * `errors.IsNotFound` is, for the same answer); the NotFound of an object that does not exist is a plain `ApiError`.
+ */
+export class ResourceNotServedError extends ApiError {
+  readonly notServed: NotServedDetails;
+  constructor(line: string, details: NotServedDetails) {
+    super(newStatus(404, 'NotFound', line, { group: details.group, kind: details.resource }));
+    this.name = 'ResourceNotServedError';
+    this.notServed = details;
+  }
+  /** The versions of the group the server serves (see {@link NotServedDetails.servedVersions}). */
+  get servedVersions(): readonly string[] | undefined {
+    return this.notServed.servedVersions;
+  }
+}
+
+/** True when the server does not serve the resource asked for (see {@link ResourceNotServedError}); narrows to it. */
+export function isNotServed(err: unknown): err is ResourceNotServedError {
+  return err instanceof ResourceNotServedError;
+}
+
 /** True for a server-side apply conflict (see {@link ApplyConflictError}); narrows to it. */
 export function isApplyConflict(err: unknown): err is ApplyConflictError {
   return err instanceof ApplyConflictError;
@@ -118,7 +163,10 @@ function reasonOrCode(err: unknown, reason: string, code: number): boolean {
   return err.reason === reason || (err.reason === '' && err.code === code);
 }
 
-/** True for a 404 NotFound `ApiError` (apimachinery `errors.IsNotFound`). */
+/**
+ * True for a 404 NotFound `ApiError` (apimachinery `errors.IsNotFound`): an object that does not exist, and also a
+ * resource the server does not serve (a {@link ResourceNotServedError}; `isNotServed` tells the two apart).
+ */
 export const isNotFound = (err: unknown): boolean => reasonOrCode(err, 'NotFound', 404);
 /** True for a 409 AlreadyExists `ApiError`: the name is taken (apimachinery `errors.IsAlreadyExists`). */
 export const isAlreadyExists = (err: unknown): boolean => reasonOrCode(err, 'AlreadyExists', 409);

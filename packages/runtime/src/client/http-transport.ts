@@ -40,7 +40,7 @@ import { Http2Connection } from './http2-session.js';
 import { JsonListDecoder } from './json-list.js';
 import { UndiciPool } from './undici-exchange.js';
 import { buildRequestUrl, VERB_METHODS } from './request-url.js';
-import { apiErrorFromResponse } from './response-status.js';
+import { requestError } from './response-status.js';
 import { recordRestRequest } from './metrics.js';
 import { isStall } from './errors.js';
 import { TokenBucket } from './throttle.js';
@@ -171,15 +171,18 @@ export class HttpTransport implements Transport {
     const init: RawRequestInit = { body, contentType, accept, signal: req.signal, timeoutMs: this.opts.timeoutMs };
     if (req.verb === 'list') {
       // A list is decoded while it arrives, item by item (json-list.ts): a big one is never held whole.
-      return this.exchange(method, buildRequestUrl(req), init, async (res) => {
-        if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, await readBody(res.body), undefined, req);
+      const listed = await this.exchange<{ failed: number; body: Buffer } | { list: T }>(method, buildRequestUrl(req), init, async (res) => {
+        if (res.statusCode < 200 || res.statusCode > 299) return { failed: res.statusCode, body: await readBody(res.body) };
         const decoder = new JsonListDecoder();
         await readStream(res.body, (chunk) => decoder.push(chunk));
-        return decoder.end() as T;
+        return { list: decoder.end() as T };
       });
+      // Outside the exchange: a resource that is not served is explained by asking discovery.
+      if ('failed' in listed) throw await requestError(this, listed.failed, listed.body, undefined, req);
+      return listed.list;
     }
     const res = await this.raw(method, buildRequestUrl(req), init);
-    if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFromResponse(res.statusCode, res.body, undefined, req);
+    if (res.statusCode < 200 || res.statusCode > 299) throw await requestError(this, res.statusCode, res.body, undefined, req);
     if (res.body.length === 0) return undefined as T;
     return JSON.parse(res.body.toString('utf8')) as T;
   }
@@ -191,7 +194,7 @@ export class HttpTransport implements Transport {
     const code = res.statusCode;
     if (code < 200 || code > 299) {
       const body = await readBody(res.body);
-      throw apiErrorFromResponse(code, body, res.statusMessage, req);
+      throw await requestError(this, code, body, res.statusMessage, req);
     }
     return new HttpWatch<T>(res, controller, signal);
   }

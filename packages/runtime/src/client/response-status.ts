@@ -2,11 +2,13 @@
  * Turns a non-2xx apiserver response into the `Status` an `ApiError` carries. The apiserver answers errors with a
  * meta/v1 Status body; anything else (a proxy's HTML page, plain text, an empty body) gets a synthesised Status
  * with the HTTP code and the reason client-go's `NewGenericServerResponse` would pick, so `isNotFound()` and
- * friends work either way.
+ * friends work either way. A resource request answered "not served" becomes a `ResourceNotServedError`
+ * (`requestError`, see not-served.ts).
  */
 import { apiErrorFromStatus, newStatus } from './errors.js';
 import type { ApiError, FailedRequest } from './errors.js';
-import type { ResourceInfo, ResourceRequest, Status } from './types.js';
+import { isNotServedAnswer, notServedError } from './not-served.js';
+import type { ResourceRequest, Status, Transport } from './types.js';
 
 /** The `StatusReason` client-go assigns to a bare HTTP code. */
 export function reasonForCode(code: number): string {
@@ -75,17 +77,26 @@ function synthesizedStatus(code: number, body: Buffer | string, statusText?: str
 
 /**
  * An `ApiError` for a non-2xx response (an `ApplyConflictError` for an apply conflict). With the request, the error
- * records it (`ApiError.request`), and a bare 404 (no Status body: the apiserver serves no such resource, e.g. a CRD
- * that is not installed) says which kind and resource were asked for, and which CRD would serve them.
+ * records it (`ApiError.request`).
  */
 export function apiErrorFromResponse(code: number, body: Buffer | string, statusText?: string, req?: ResourceRequest): ApiError {
-  let status = statusBody(code, body);
-  if (!status) {
-    status = synthesizedStatus(code, body, statusText);
-    if (code === 404 && req) status = { ...status, message: notServedMessage(req.resource, status.message ?? ''), details: { group: req.resource.group, kind: req.resource.resource } };
-  }
-  const err = apiErrorFromStatus(status);
+  const err = apiErrorFromStatus(statusBody(code, body) ?? synthesizedStatus(code, body, statusText));
   if (req) err.request = failedRequestOf(req);
+  return err;
+}
+
+/**
+ * The error for a failed resource request: a {@link ResourceNotServedError} when the answer says the resource is not
+ * served (`isNotServedAnswer`; discovery is asked through `transport` for its one line), else
+ * {@link apiErrorFromResponse}'s. Either records the request.
+ */
+export async function requestError(transport: Transport, code: number, body: Buffer | string, statusText: string | undefined, req: ResourceRequest): Promise<ApiError> {
+  const status = statusBody(code, body);
+  if (!isNotServedAnswer(code, status)) return apiErrorFromResponse(code, body, statusText, req);
+  const text = (typeof body === 'string' ? body : body.toString('utf8')).replace(/\s+/g, ' ').trim();
+  const answer = status?.message ?? (text.length > 200 ? `${text.slice(0, 200)}…` : text || `HTTP ${code}${statusText ? ` ${statusText}` : ''}`);
+  const err = await notServedError(transport, req, answer);
+  err.request = failedRequestOf(req);
   return err;
 }
 
@@ -102,27 +113,4 @@ export function failedRequestOf(req: ResourceRequest): FailedRequest {
     ...(req.namespace ? { namespace: req.namespace } : {}),
     ...(req.name ? { name: req.name } : {}),
   };
-}
-
-/** Groups Kubernetes serves itself: a missing resource there is a version question, not a missing CRD. */
-const BUILT_IN_GROUPS = new Set([
-  '', 'apps', 'batch', 'autoscaling', 'policy', 'extensions', 'admissionregistration.k8s.io', 'apiextensions.k8s.io',
-  'apiregistration.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'certificates.k8s.io',
-  'coordination.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'flowcontrol.apiserver.k8s.io', 'internal.apiserver.k8s.io',
-  'networking.k8s.io', 'node.k8s.io', 'rbac.authorization.k8s.io', 'resource.k8s.io', 'scheduling.k8s.io',
-  'storage.k8s.io', 'storagemigration.k8s.io',
-]);
-
-/**
- * `the server does not serve Foo (foos.samplecontroller.k8s.io/v1alpha1): is the CustomResourceDefinition
- * foos.samplecontroller.k8s.io installed and established? (404: 404 page not found)`. Without a kind (a dynamic
- * client keyed by resource only): `the server does not serve foos.samplecontroller.k8s.io/v1alpha1: …`.
- */
-export function notServedMessage(r: ResourceInfo, answer: string): string {
-  const gr = r.group ? `${r.resource}.${r.group}` : r.resource;
-  const hint = BUILT_IN_GROUPS.has(r.group)
-    ? `does this Kubernetes version serve ${r.group || 'core'}/${r.version}?`
-    : `is the CustomResourceDefinition ${gr} installed and established, with version ${r.version} served?`;
-  const what = r.kind ? `${r.kind} (${gr}/${r.version})` : `${gr}/${r.version}`;
-  return `the server does not serve ${what}: ${hint} (404: ${answer})`;
 }

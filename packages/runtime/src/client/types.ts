@@ -227,9 +227,11 @@ export interface ResourceDescriptor extends ResourceInfo {
    */
   associativeLists?: AssociativeList[];
   /**
-   * The Kubernetes releases in which this version of the kind was introduced, deprecated and removed, and the
-   * version that replaces it (from `k8s.io/api`'s `+k8s:prerelease-lifecycle-gen` markers; built-in kinds only):
-   * a request to a server that does not serve the version says which release it needs.
+   * When this version of a built-in kind came into Kubernetes and when it leaves, from the
+   * `+k8s:prerelease-lifecycle-gen:*` markers of k8s.io/api: `introduced`, `deprecated` and `removed` are releases
+   * (`1.21`); `replacement` is the kind to use once it is removed. A request the server answers as not served fails
+   * with a `ResourceNotServedError` naming the release this version needs. Absent for custom resources and for
+   * kinds without markers (GA before the markers existed, such as `v1` Pod).
    */
   lifecycle?: { introduced?: string; deprecated?: string; removed?: string; replacement?: { group: string; version: string; kind: string } };
 }

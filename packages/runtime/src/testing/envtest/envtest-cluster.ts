@@ -12,6 +12,8 @@
  *   lifecycle, volumes, status) over a fake container runtime, so Pods reach Running without containers. Its files
  *   (root dir, runtime socket) live under `<envtest dir>/nodes/<name>` (`TMPDIR`), its API port is a free one.
  *
+ * kube-controller-manager and kube-scheduler get `--port=0` only in the versions that have it (`envtest-flags.ts`).
+ *
  * Ready means: both controllers answer `/healthz`, every node is `Ready` with no `not-ready` taint left (the node
  * lifecycle controller lifts it), and the `default` ServiceAccount of namespace `default` has its token (the
  * ServiceAccount admission plugin, on in this profile, refuses Pods until it has). A component that exits while
@@ -24,6 +26,8 @@ import type { HttpTransport } from '../../client/http-transport.js';
 import type { ClusterAssets } from './envtest-assets.js';
 import { mergeFlags } from './envtest-assets.js';
 import type { ClusterPki } from './envtest-cluster-pki.js';
+import { versionedFlags } from './envtest-flags.js';
+import { binaryVersion } from './envtest-versions.js';
 import { freePorts } from './envtest-ports.js';
 import { ManagedProcess } from './envtest-process.js';
 
@@ -103,6 +107,8 @@ export class ClusterProcesses {
   static async start(ctx: ClusterContext, opts: ClusterOptions = {}): Promise<ClusterProcesses> {
     const nodeNames = ctx.pki.nodes.map((n) => n.nodeName);
     const [cmPort, schedPort, ...kubeletPorts] = (await freePorts(2 + nodeNames.length)) as [number, number, ...number[]];
+    // Each is given only the flags its version accepts (envtest-flags.ts).
+    const [cmVersion, schedVersion] = await Promise.all([binaryVersion(ctx.assets.controllerManager), binaryVersion(ctx.assets.scheduler)]);
     const started: ManagedProcess[] = [];
     const spawn = (name: string, command: string, args: string[], env?: NodeJS.ProcessEnv): ManagedProcess => {
       const proc = new ManagedProcess({ name, command, args, cwd: ctx.dir, attachOutput: ctx.attachOutput, ...(env ? { env } : {}) });
@@ -110,8 +116,8 @@ export class ClusterProcesses {
       return proc;
     };
     try {
-      const cm = spawn('kube-controller-manager', ctx.assets.controllerManager, controllerManagerArgs(ctx, cmPort, opts));
-      const sched = spawn('kube-scheduler', ctx.assets.scheduler, schedulerArgs(ctx, schedPort, opts));
+      const cm = spawn('kube-controller-manager', ctx.assets.controllerManager, controllerManagerArgs(ctx, cmPort, opts, versionedFlags('kube-controller-manager', cmVersion)));
+      const sched = spawn('kube-scheduler', ctx.assets.scheduler, schedulerArgs(ctx, schedPort, opts, versionedFlags('kube-scheduler', schedVersion)));
       const nodes = ctx.pki.nodes.map((node, i) => {
         const home = path.join(ctx.dir, 'nodes', node.nodeName);
         fs.mkdirSync(home, { recursive: true });
@@ -197,7 +203,8 @@ function isSchedulable(node: NodeLike | undefined): boolean {
   return ready && !(node.spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/not-ready');
 }
 
-function controllerManagerArgs(ctx: ClusterContext, port: number, opts: ClusterOptions): string[] {
+/** kube-controller-manager's flags: the profile's, the ones of its version (`versioned`), then the caller's. */
+function controllerManagerArgs(ctx: ClusterContext, port: number, opts: ClusterOptions, versioned: readonly string[]): string[] {
   const kubeconfig = ctx.pki.controllerManager.kubeconfigPath;
   return mergeFlags(
     [
@@ -209,16 +216,17 @@ function controllerManagerArgs(ctx: ClusterContext, port: number, opts: ClusterO
       `--service-account-private-key-file=${ctx.serviceAccountKeyFile}`,
       `--root-ca-file=${ctx.pki.caFile}`,
       '--leader-elect=false',
-      '--port=0',
       `--secure-port=${port}`,
       '--bind-address=127.0.0.1',
       `--cert-dir=${path.join(ctx.dir, 'kube-controller-manager')}`,
     ],
+    versioned,
     opts.controllerManagerArgs ?? [],
   );
 }
 
-function schedulerArgs(ctx: ClusterContext, port: number, opts: ClusterOptions): string[] {
+/** kube-scheduler's flags: the profile's, the ones of its version (`versioned`), then the caller's. */
+function schedulerArgs(ctx: ClusterContext, port: number, opts: ClusterOptions, versioned: readonly string[]): string[] {
   const kubeconfig = ctx.pki.scheduler.kubeconfigPath;
   return mergeFlags(
     [
@@ -226,11 +234,11 @@ function schedulerArgs(ctx: ClusterContext, port: number, opts: ClusterOptions):
       `--authentication-kubeconfig=${kubeconfig}`,
       `--authorization-kubeconfig=${kubeconfig}`,
       '--leader-elect=false',
-      '--port=0',
       `--secure-port=${port}`,
       '--bind-address=127.0.0.1',
       `--cert-dir=${path.join(ctx.dir, 'kube-scheduler')}`,
     ],
+    versioned,
     opts.schedulerArgs ?? [],
   );
 }

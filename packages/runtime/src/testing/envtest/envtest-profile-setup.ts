@@ -85,10 +85,11 @@ export async function clusterProfileSetup(dir: string, nodeNames: readonly strin
  * given as `--client-ca-file`. Delegated authentication/authorization and its core informers need a kubeconfig to
  * construct; they get one pointing at a closed port (never reached: `--authentication-skip-lookup`, and every path
  * is allowed by `--authorization-always-allow-paths=/*`). Admission plugins that need core kinds or webhooks are
- * off. `/readyz` never passes its `informer-sync` check (it waits on core kinds); envtest polls without it.
- * KEP-5866's `ShardedListAndWatch` gate is on (lists and watches honour `shardSelector`, as sharded managers use;
- * `apiserverArgs: ['--feature-gates=ShardedListAndWatch=false']` turns it off), and Leases are served by a CRD of
- * their own group (see `envtest-lease-shim.ts`), so leader election and sharding run on this profile too.
+ * off, and KEP-5866's `ShardedListAndWatch` gate is on (lists and watches honour `shardSelector`, as sharded
+ * managers use; `apiserverArgs: ['--feature-gates=ShardedListAndWatch=false']` turns it off): those flags name
+ * plugins and a gate that only some versions have, so they come from `envtest-flags.ts`. `/readyz` never passes its
+ * `informer-sync` check (it waits on core kinds); envtest polls without it. Leases are served by a CRD of their own
+ * group (see `envtest-lease-shim.ts`), so leader election and sharding run on this profile too.
  */
 export async function crdOnlyProfileSetup(dir: string): Promise<ProfileSetup> {
   const admin = await generateClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
@@ -120,8 +121,6 @@ export async function crdOnlyProfileSetup(dir: string): Promise<ProfileSetup> {
       `--authorization-kubeconfig=${nowhere}`,
       `--kubeconfig=${nowhere}`,
       '--authorization-always-allow-paths=/*',
-      '--disable-admission-plugins=NamespaceLifecycle,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ValidatingAdmissionPolicy,MutatingAdmissionPolicy',
-      '--feature-gates=ShardedListAndWatch=true',
     ],
     crds: [LEASE_CRD],
   };

@@ -13,6 +13,9 @@
  * `installProjectRbac(dir)` (`full` only) binds a project's config/rbac to its ServiceAccount and returns a kubeconfig
  * for it, so that a manager under test runs with the permissions it has when deployed.
  *
+ * Each binary is given only the flags its version accepts (`envtest-flags.ts`; the version is read from the binary,
+ * `envtest-versions.ts`), so newer binaries than the setup scripts build start too.
+ *
  * Fault injection for informer tests: `stopApiServer()`/`startApiServer()` restart the apiserver on the same port
  * with the same data; `compactEtcd()` compacts etcd to its current revision. `stop()` kills both and removes the dir.
  */
@@ -32,6 +35,8 @@ import { writeComponentKubeconfigs } from './envtest-cluster-pki.js';
 import { clusterProfileSetup, crdOnlyProfileSetup, fullProfileSetup, type AdminCredentials, type ProfileSetup } from './envtest-profile-setup.js';
 import { profileServes, requireCapabilities, type EnvtestCapability, type EnvtestProfile } from './envtest-profiles.js';
 import { ManagedProcess, onAbnormalExit } from './envtest-process.js';
+import { versionedFlags } from './envtest-flags.js';
+import { binaryVersion } from './envtest-versions.js';
 import { clusterOf, runAsServiceAccount, type ServiceAccountIdentity } from './envtest-rbac.js';
 import { readProjectRbac, type ProjectRbacOptions } from './project-rbac.js';
 import { GarbageCollector, type GarbageCollectorOptions } from '../gc/garbage-collector.js';
@@ -105,6 +110,8 @@ export class Envtest {
   private readonly assets: EnvtestAssets;
   private readonly opts: EnvtestOptions;
   private readonly apiserverArgs: string[];
+  /** etcd's flags besides the ports and data dir: the versioned ones, then `opts.etcdArgs`. */
+  private readonly etcdArgs: string[];
   private readonly admin: HttpTransport;
   private etcd: ManagedProcess | undefined;
   private apiserver: ManagedProcess | undefined;
@@ -119,6 +126,7 @@ export class Envtest {
     apiPort: number;
     credentials: AdminCredentials;
     apiserverArgs: string[];
+    etcdArgs: string[];
     caFile?: string;
   }) {
     this.profile = init.opts.profile ?? 'full';
@@ -131,6 +139,7 @@ export class Envtest {
     this.apiserverUrl = `https://127.0.0.1:${init.apiPort}`;
     this.kubeconfigPath = path.join(init.dir, 'kubeconfig');
     this.apiserverArgs = init.apiserverArgs;
+    this.etcdArgs = init.etcdArgs;
     this.kubeConfig = this.writeKubeconfig();
     this.restConfig = this.kubeConfig.restConfig();
     // Quiet: polling /readyz of an apiserver that is still starting times out (2 s) by design, and each timeout would
@@ -153,6 +162,8 @@ export class Envtest {
       ...readCrdPaths(opts.crdPaths ?? [], opts.errorIfCrdPathMissing === false),
       ...(opts.crds ?? []).map((c) => parseCrds(JSON.stringify(c))).flat(),
     ];
+    // Each binary is given only the flags its version accepts (envtest-flags.ts).
+    const [etcdVersion, apiserverVersion] = await Promise.all([binaryVersion(assets.etcd), binaryVersion(assets.apiserver)]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-envtest-'));
     try {
       const [freeEtcd, peerPort, freeApi] = (await freePorts(3)) as [number, number, number];
@@ -167,8 +178,10 @@ export class Envtest {
       ];
       const cluster = profile === 'cluster' ? await clusterProfileSetup(dir, nodeNames) : undefined;
       const { credentials, args, crds: profileCrds = [] }: ProfileSetup = cluster ?? (profile === 'full' ? fullProfileSetup(dir) : await crdOnlyProfileSetup(dir));
-      const apiserverArgs = mergeFlags(common, args, opts.apiserverArgs ?? []);
-      const env = new Envtest({ dir, assets, opts, etcdPort, apiPort, credentials, apiserverArgs, ...(cluster ? { caFile: cluster.pki.caFile } : {}) });
+      const versioned = versionedFlags(profile === 'crd-only' ? 'apiextensions-apiserver' : 'kube-apiserver', apiserverVersion);
+      const apiserverArgs = mergeFlags(common, args, versioned, opts.apiserverArgs ?? []);
+      const etcdArgs = mergeFlags(versionedFlags('etcd', etcdVersion), opts.etcdArgs ?? []);
+      const env = new Envtest({ dir, assets, opts, etcdPort, apiPort, credentials, apiserverArgs, etcdArgs, ...(cluster ? { caFile: cluster.pki.caFile } : {}) });
       try {
         await env.startEtcd(peerPort);
         await env.startApiServer();
@@ -346,10 +359,8 @@ export class Envtest {
         `--listen-peer-urls=${peerUrl}`,
         `--initial-advertise-peer-urls=${peerUrl}`,
         `--initial-cluster=default=${peerUrl}`,
-        // etcd 3.5 (crd-only) can skip fsync: test data need not survive a power cut.
-        ...(this.profile === 'crd-only' ? ['--unsafe-no-fsync'] : []),
       ],
-      this.opts.etcdArgs ?? [],
+      this.etcdArgs,
     );
     const proc = new ManagedProcess({
       name: 'etcd',

@@ -12,6 +12,10 @@ export { PROFILE_CAPABILITIES, PROFILE_DESCRIPTIONS, profileServes, requireCapab
 export type { EnvtestCapability, EnvtestProfile } from './envtest-profiles.js';
 export { CLUSTER_CONTROLLERS, DEFAULT_CLUSTER_NODES } from './envtest-cluster.js';
 export type { ClusterOptions, EnvtestProcessInfo } from './envtest-cluster.js';
+export { VERSIONED_FLAGS, versionedFlags } from './envtest-flags.js';
+export type { VersionedBinary, VersionedFlag } from './envtest-flags.js';
+export { binaryVersion, parseVersionOutput } from './envtest-versions.js';
+export type { BinaryVersion } from './envtest-versions.js';
 export { freePort, freePorts } from './envtest-ports.js';
 export { ManagedProcess } from './envtest-process.js';
 export type { ManagedProcessOptions } from './envtest-process.js';

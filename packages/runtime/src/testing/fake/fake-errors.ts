@@ -2,10 +2,13 @@
  * `ApiError`s with the codes, reasons, messages and details the apiserver uses (`k8s.io/apimachinery/pkg/api/errors`),
  * so code under test sees in the fake exactly what it would see from a real cluster.
  */
-import { ApiError, newStatus } from '../../client/errors.js';
-import { notServedMessage } from '../../client/response-status.js';
-import type { ResourceInfo } from '../../client/types.js';
-import { groupKindOf, groupResourceOf } from './fake-resource.js';
+import { ApiError, newStatus, ResourceNotServedError } from '../../client/errors.js';
+import { NOT_SERVED_MESSAGE, notServedLine, type ServedGroup } from '../../client/not-served.js';
+import { apiVersionOf, type ResourceInfo } from '../../client/types.js';
+import { sortByVersionPriority } from '../../discovery/version-priority.js';
+import { parseReleaseVersion } from '../../release-version.js';
+import { FAKE_SERVER_VERSION } from './fake-raw.js';
+import { groupKindOf, groupResourceOf, type FakeResource } from './fake-resource.js';
 
 /** One invalid field, as in a 422's `details.causes`. */
 export interface FieldCause {
@@ -21,13 +24,37 @@ export function notFound(r: ResourceInfo, name: string): ApiError {
   );
 }
 
+/** A request for a subresource the tracker does not serve, or under a namespace for a cluster-scoped resource. */
+export function resourceNotFound(): ApiError {
+  return new ApiError(newStatus(404, 'NotFound', NOT_SERVED_MESSAGE, {}));
+}
+
 /**
- * A request for a resource (or subresource) the tracker does not serve. With the resource (one the tracker has not
- * registered: a kind not installed), the message names the kind and its CRD as the real transport's does.
+ * A request for a resource the tracker has not registered (a kind not installed): the {@link ResourceNotServedError}
+ * the real transport gives, its line made from what is `registered` (the fake's discovery) and the fake's version.
  */
-export function resourceNotFound(r?: ResourceInfo): ApiError {
-  const answer = 'the server could not find the requested resource';
-  return new ApiError(newStatus(404, 'NotFound', r ? notServedMessage(r, answer) : answer, r ? { group: r.group, kind: r.resource } : {}));
+export function resourceNotServed(r: ResourceInfo, registered: readonly FakeResource[]): ResourceNotServedError {
+  const versions = sortByVersionPriority(new Set(registered.filter((x) => x.group === r.group).map((x) => x.version)));
+  const served: ServedGroup = { groupVersions: versions.map((version) => apiVersionOf({ group: r.group, version })) };
+  if (versions.includes(r.version)) {
+    const inVersion = registered.filter((x) => x.group === r.group && x.version === r.version);
+    served.resources = new Map(inVersion.map((x) => [x.resource, [...(x.statusSubresource ? ['status'] : []), ...(x.scale ? ['scale'] : []), ...(x.subresources ?? []).map((s) => s.name)]]));
+  }
+  const release = parseReleaseVersion(FAKE_SERVER_VERSION.gitVersion);
+  const line = notServedLine({
+    resource: r,
+    served,
+    serverVersion: release ? { ...release, gitVersion: FAKE_SERVER_VERSION.gitVersion } : undefined,
+    turnedOffHint: 'the fake serves only the resources it was given (createFakeClientset, ObjectTracker.register)',
+  });
+  return new ResourceNotServedError(line, {
+    group: r.group,
+    version: r.version,
+    resource: r.resource,
+    ...(r.kind ? { kind: r.kind } : {}),
+    servedVersions: served.groupVersions,
+    answer: NOT_SERVED_MESSAGE,
+  });
 }
 
 export function alreadyExists(r: ResourceInfo, name: string): ApiError {

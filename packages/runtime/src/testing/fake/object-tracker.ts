@@ -23,7 +23,7 @@ import { apiVersionOf, resourceKey, type KubeList, type KubeObject, type PatchTy
 import type { Clock } from '../../clock.js';
 import { ChangeHub } from './fake-watch.js';
 import type { ChangeEvent } from './fake-watch.js';
-import { conflict, alreadyExists, badRequest, invalid, notFound, resourceNotFound, STALE_OBJECT } from './fake-errors.js';
+import { conflict, alreadyExists, badRequest, invalid, notFound, resourceNotFound, resourceNotServed, STALE_OBJECT } from './fake-errors.js';
 import {
   addedFinalizers,
   checkPreconditions,
@@ -450,7 +450,7 @@ export class ObjectTracker {
 
   private served(r: ResourceInfo): FakeResource {
     const res = this.registered.get(resourceKey(r));
-    if (!res) throw resourceNotFound(r);
+    if (!res) throw resourceNotServed(r, [...this.registered.values()]);
     return res;
   }
 
