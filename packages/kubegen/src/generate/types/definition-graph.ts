@@ -95,7 +95,8 @@ export class DefinitionGraph implements TypeModel {
   private resolveBase(s: JSONSchemaProps): TypeRef {
     if (s.$ref !== undefined) return this.ref(s.$ref);
     if (s['x-kubernetes-int-or-string']) return { k: 'ios' };
-    if (s.enum && s.enum.length > 0 && s.enum.every((v) => typeof v === 'string')) return { k: 'lit', values: s.enum };
+    // A `+enum` type: its values, open to others (see `TypeRef`'s `open`).
+    if (s.enum && s.enum.length > 0 && s.enum.every((v) => typeof v === 'string')) return { k: 'lit', values: s.enum, open: true };
     switch (s.type) {
       case 'string':
         return { k: 'prim', name: 'string' };

@@ -136,7 +136,7 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
     case 'lit': {
       const name = t.alias?.name ?? t.named?.name;
       if (name !== undefined) return form.named ? form.named(name) : name;
-      return t.values.map(literal).join(' | ');
+      return t.values.map(literal).join(' | ') + (t.open ? ' | (string & {})' : '');
     }
     case 'array': {
       const inner = typeText(t.of, used, form);
@@ -158,5 +158,5 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
 }
 
 function needsParens(t: TypeRef): boolean {
-  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && t.values.length > 1 && !t.alias && !t.named);
+  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && (t.values.length > 1 || t.open === true) && !t.alias && !t.named);
 }

@@ -17,9 +17,11 @@ export type TypeRef =
   | { k: 'core'; name: string }
   /**
    * A union of JSON literals (enum values, apiVersion/kind constants). `named` is set when the same union types
-   * several fields (one `export type`); `alias` when this field spells it by a name of its own.
+   * several fields (one `export type`); `alias` when this field spells it by a name of its own. `open`: any other
+   * string too (`| (string & {})`): a built-in `+enum` type, whose values a newer server may add to (Go's
+   * `type PodPhase string` holds any string); the listed values still complete in an editor.
    */
-  | { k: 'lit'; values: unknown[]; named?: EnumDef; alias?: AliasDef }
+  | { k: 'lit'; values: unknown[]; named?: EnumDef; alias?: AliasDef; open?: boolean }
   /**
    * `T[]`. `keys` is set for an associative list (`x-kubernetes-list-type: map`): its list-map keys an apply
    * configuration's entries must carry (the keys the schema defaults are left out, the apiserver fills them in).

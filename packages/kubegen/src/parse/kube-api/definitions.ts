@@ -13,6 +13,7 @@
  * - descriptions come from `types_swagger_doc_generated.go` (the generators' own rendering of the doc comments);
  * - integers and floats: controller-gen's formats (`int32`, `int64`; `int` and floats without one), `[]byte` a
  *   base64 string;
+ * - a time as a list item or map value is nullable (its zero value is JSON null);
  * - apimachinery's types with a JSON form of their own (`Time`, `MicroTime`, `Duration`, `FieldsV1`, `IntOrString`,
  *   `Quantity`, `RawExtension`) have the schemas controller-gen gives them.
  * A type the rules cannot describe (a channel, a function, an interface other than the empty one) is an error naming
@@ -29,6 +30,9 @@ import { commentMarkers, jsonTag } from './go-package.js';
 import type { GoPackage, GoWorkspace } from './go-package.js';
 
 type Loc = { file: string; line: number; column: number };
+
+const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
 
 /** Definitions whose JSON is not their Go struct's: id → the schema, and the runtime name when the runtime owns it. */
 const SPECIAL: Readonly<Record<string, { schema: () => JSONSchemaProps; runtimeName?: string }>> = {
@@ -107,14 +111,41 @@ export class DefinitionBuilder {
     return id;
   }
 
+  /**
+   * `type MatchCondition = v1.MatchCondition` (a version re-using another's type): a definition of its own that refers
+   * to the other (`$ref`), so the package exports the name; fields of that type refer to the other directly.
+   */
+  defineAlias(importPath: string, name: string): string {
+    const pkg = this.ws.load(importPath);
+    const { decl, file } = pkg.types.get(name)!;
+    const id = `${modelPackage(pkg)}.${name}`;
+    if (this.definitions.has(id)) return id;
+    const target = this.typeSchema(decl.type, pkg, file, this.loc(file, decl));
+    if (target.$ref === undefined) throw new InputError(this.loc(file, decl), `type alias ${name} does not name a type of another package`);
+    this.definitions.set(id, { id, name, pkg: this.packageOf(pkg)!, schema: { $ref: target.$ref }, source: this.loc(file, decl) });
+    return id;
+  }
+
   /** The schema of a declaration's type, with its type-level markers applied. */
   private declSchema(pkg: GoPackage, file: GoFile, decl: GoTypeDecl): JSONSchemaProps {
     const markers = this.markers(decl.comments, this.loc(file, decl));
     let schema: JSONSchemaProps;
+    const defined = this.definedStruct(pkg, file, decl);
     if (decl.type.kind === 'struct') schema = this.structSchema(pkg, file, decl.name, decl.type.fields);
+    else if (defined) schema = this.structSchema(defined.pkg, defined.file, defined.name, defined.fields);
     else if (commentMarkers(decl.comments).has('enum')) schema = this.enumSchema(pkg, file, decl);
     else schema = this.typeSchema(decl.type, pkg, file, this.loc(file, decl));
     return applySchemaMarkers(schema, markers);
+  }
+
+  /** `type MatchCondition v1.MatchCondition`: a new struct type with another's fields (not an alias). */
+  private definedStruct(pkg: GoPackage, file: GoFile, decl: GoTypeDecl): ReturnType<DefinitionBuilder['resolveStruct']> | undefined {
+    if (decl.alias || decl.type.kind !== 'name') return undefined;
+    try {
+      return this.resolveStruct(decl.type, pkg, file, this.loc(file, decl));
+    } catch {
+      return undefined;
+    }
   }
 
   /** A `+enum` type: its underlying scalar and the values of the package's constants of that type, sorted. */
@@ -193,9 +224,9 @@ export class DefinitionBuilder {
       case 'slice':
       case 'array':
         if (t.elem.kind === 'name' && t.elem.pkg === undefined && (t.elem.name === 'byte' || t.elem.name === 'uint8')) return { type: 'string', format: 'byte' };
-        return { type: 'array', items: this.typeSchema(t.elem, pkg, file, loc) };
+        return { type: 'array', items: this.elementSchema(t.elem, pkg, file, loc) };
       case 'map':
-        return { type: 'object', additionalProperties: this.typeSchema(t.value, pkg, file, loc) };
+        return { type: 'object', additionalProperties: this.elementSchema(t.value, pkg, file, loc) };
       case 'struct':
         return this.structSchema(pkg, file, '', t.fields);
       case 'opaque':
@@ -211,11 +242,22 @@ export class DefinitionBuilder {
         const { decl } = entry;
         // `type A = pkg.B`: the other package's type itself.
         if (decl.alias) return this.typeSchema(decl.type, target.pkg, entry.file, loc);
-        if (decl.type.kind === 'struct' || commentMarkers(decl.comments).has('enum')) return { $ref: this.define(target.path, t.name) };
+        if (decl.type.kind === 'struct' || commentMarkers(decl.comments).has('enum') || this.definedStruct(target.pkg, entry.file, decl)) return { $ref: this.define(target.path, t.name) };
         // Any other named type is written out in place, with its type-level markers.
         return this.declSchema(target.pkg, entry.file, decl);
       }
     }
+  }
+
+  /**
+   * A list item's or map value's schema: a time (`metav1.Time`, `MicroTime`) there is nullable, since its zero value
+   * marshals as JSON null (PodDisruptionBudget's `disruptedPods`). A zero time field marshals as null too, but the
+   * apiserver stores none; fields stay strings.
+   */
+  private elementSchema(t: GoType, pkg: GoPackage, file: GoFile, loc: Loc): JSONSchemaProps {
+    const s = this.typeSchema(t, pkg, file, loc);
+    if (s.$ref === TIME || s.$ref === MICRO_TIME) s.nullable = true;
+    return s;
   }
 
   /** The known markers among comment lines (unknown ones, meant for other Go tools, are skipped). */

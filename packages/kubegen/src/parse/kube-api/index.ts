@@ -66,9 +66,10 @@ export function readKubeApi(opts: KubeApiOptions): ApiModel {
   for (const goPath of [...packages.keys()].sort()) {
     const pkg = ws.load(goPath);
     for (const [name, { decl }] of [...pkg.types].sort(([a], [b]) => cmp(a, b))) {
-      if (!/^[A-Z]/.test(name) || decl.alias) continue;
+      if (!/^[A-Z]/.test(name)) continue;
       if (commentMarkers(decl.comments).get('k8s:openapi-gen')?.includes('false')) continue;
-      if (decl.type.kind === 'struct' || commentMarkers(decl.comments).has('enum') || isSpecial(pkg, name)) defs.define(goPath, name);
+      if (decl.alias && decl.type.kind === 'name' && decl.type.pkg !== undefined) defs.defineAlias(goPath, name);
+      else if (decl.type.kind === 'struct' || (decl.type.kind === 'name' && decl.type.pkg !== undefined) || commentMarkers(decl.comments).has('enum') || isSpecial(pkg, name)) defs.define(goPath, name);
     }
   }
   resources.sort((a, b) => cmp(a.group, b.group) || cmp(a.names.kind, b.names.kind) || cmp(a.versions[0]!.name, b.versions[0]!.name));

@@ -23,16 +23,16 @@ export interface Rule {
 }
 
 /** ScopeType specifies a scope for a Rule. */
-export type ScopeType = "*" | "Cluster" | "Namespaced";
+export type ScopeType = "*" | "Cluster" | "Namespaced" | (string & {});
 
 /** FailurePolicyType specifies a failure policy that defines how unrecognized errors from the admission endpoint are handled. */
-export type FailurePolicyType = "Fail" | "Ignore";
+export type FailurePolicyType = "Fail" | "Ignore" | (string & {});
 
 /** MatchPolicyType specifies the type of match policy. */
-export type MatchPolicyType = "Equivalent" | "Exact";
+export type MatchPolicyType = "Equivalent" | "Exact" | (string & {});
 
 /** SideEffectClass specifies the types of side effects a webhook may have. */
-export type SideEffectClass = "None" | "NoneOnDryRun" | "Some" | "Unknown";
+export type SideEffectClass = "None" | "NoneOnDryRun" | "Some" | "Unknown" | (string & {});
 
 /** ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it. */
 export interface ValidatingAdmissionPolicy {
@@ -359,7 +359,7 @@ export interface MatchResources {
 }
 
 /** ValidationAction specifies a policy enforcement action. */
-export type ValidationAction = "Audit" | "Deny" | "Warn";
+export type ValidationAction = "Audit" | "Deny" | "Warn" | (string & {});
 
 /** NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames. */
 export interface NamedRuleWithOperations {
@@ -675,7 +675,7 @@ export interface Mutation {
 }
 
 /** PatchType specifies the type of patch operation for a mutation. */
-export type PatchType = "ApplyConfiguration" | "JSONPatch";
+export type PatchType = "ApplyConfiguration" | "JSONPatch" | (string & {});
 
 /** ApplyConfiguration defines the desired configuration values of an object. */
 export interface ApplyConfiguration {
@@ -814,7 +814,7 @@ export interface MutatingAdmissionPolicyBindingSpec {
 }
 
 /** ReinvocationPolicyType specifies what type of policy is used when other admission plugins also perform modifications. */
-export type ReinvocationPolicyType = "IfNeeded" | "Never";
+export type ReinvocationPolicyType = "IfNeeded" | "Never" | (string & {});
 
 /** RuleWithOperations is a tuple of Operations and Resources. It is recommended to make sure that all the tuple expansions are valid. */
 export interface RuleWithOperations {
@@ -839,7 +839,7 @@ export interface RuleWithOperations {
 }
 
 /** OperationType specifies an operation for a request. */
-export type OperationType = "*" | "CONNECT" | "CREATE" | "DELETE" | "UPDATE";
+export type OperationType = "*" | "CONNECT" | "CREATE" | "DELETE" | "UPDATE" | (string & {});
 
 /** WebhookClientConfig contains the information to make a TLS connection with the webhook */
 export interface WebhookClientConfig {

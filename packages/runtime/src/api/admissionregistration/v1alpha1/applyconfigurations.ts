@@ -49,8 +49,14 @@ export interface ValidatingAdmissionPolicySpecApply {
   validations?: ValidationApply[];
   failurePolicy?: types.FailurePolicyType;
   auditAnnotations?: AuditAnnotationApply[];
-  matchConditions?: ListMapEntry<admissionregistrationv1apply.MatchConditionApply, "name">[];
+  matchConditions?: ListMapEntry<MatchConditionApply, "name">[];
   variables?: ListMapEntry<VariableApply, "name">[];
+}
+
+/** Apply configuration of `MatchCondition`. */
+export interface MatchConditionApply {
+  name?: string;
+  expression?: string;
 }
 
 /** Apply configuration of `ParamKind`. */
@@ -153,7 +159,7 @@ export interface MutatingAdmissionPolicySpecApply {
   variables?: VariableApply[];
   mutations?: MutationApply[];
   failurePolicy?: types.FailurePolicyType;
-  matchConditions?: ListMapEntry<admissionregistrationv1apply.MatchConditionApply, "name">[];
+  matchConditions?: ListMapEntry<MatchConditionApply, "name">[];
   reinvocationPolicy?: admissionregistrationv1.ReinvocationPolicyType;
 }
 

@@ -34,6 +34,11 @@ export function deepCopyValidatingAdmissionPolicySpec(src: types.ValidatingAdmis
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
+export function deepCopyMatchCondition(src: types.MatchCondition): types.MatchCondition {
+  return deepCopyJSON(src);
+}
+
+/** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyParamKind(src: types.ParamKind): types.ParamKind {
   return deepCopyJSON(src);
 }

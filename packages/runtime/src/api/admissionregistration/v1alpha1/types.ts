@@ -3,14 +3,18 @@
 import type * as admissionregistrationv1 from "../../admissionregistration/v1/types.js";
 import type * as metav1 from "../../meta/v1/types.js";
 
+export type Rule = admissionregistrationv1.Rule;
+
+export type ScopeType = admissionregistrationv1.ScopeType;
+
 /** ParameterNotFoundActionType specifies a failure policy that defines how a binding is evaluated when the param referred by its perNamespaceParamRef is not found. */
-export type ParameterNotFoundActionType = "Allow" | "Deny";
+export type ParameterNotFoundActionType = "Allow" | "Deny" | (string & {});
 
 /** FailurePolicyType specifies a failure policy that defines how unrecognized errors from the admission endpoint are handled. */
-export type FailurePolicyType = "Fail" | "Ignore";
+export type FailurePolicyType = "Fail" | "Ignore" | (string & {});
 
 /** MatchPolicyType specifies the type of match policy. */
-export type MatchPolicyType = "Equivalent" | "Exact";
+export type MatchPolicyType = "Equivalent" | "Exact" | (string & {});
 
 /** ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it. */
 export interface ValidatingAdmissionPolicy {
@@ -96,13 +100,34 @@ export interface ValidatingAdmissionPolicySpec {
    *      - If failurePolicy=Fail, reject the request
    *      - If failurePolicy=Ignore, the policy is skipped
    */
-  matchConditions?: admissionregistrationv1.MatchCondition[];
+  matchConditions?: MatchCondition[];
   /**
    * variables contain definitions of variables that can be used in composition of other expressions. Each variable is defined as a named CEL expression. The variables defined here will be available under `variables` in other expressions of the policy except MatchConditions because MatchConditions are evaluated before the rest of the policy.
    *
    * The expression of a variable can refer to other variables defined earlier in the list but not those after. Thus, Variables must be sorted by the order of first appearance and acyclic.
    */
   variables?: Variable[];
+}
+
+export interface MatchCondition {
+  /**
+   * name is an identifier for this match condition, used for strategic merging of MatchConditions, as well as providing an identifier for logging purposes. A good name should be descriptive of the associated expression. Name must be a qualified name consisting of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
+   *
+   * Required.
+   */
+  name: string;
+  /**
+   * expression represents the expression which will be evaluated by CEL. Must evaluate to bool. CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
+   *
+   * 'object' - The object from the incoming request. The value is null for DELETE requests. 'oldObject' - The existing object. The value is null for CREATE requests. 'request' - Attributes of the admission request(/pkg/apis/admission/types.go#AdmissionRequest). 'authorizer' - A CEL Authorizer. May be used to perform authorization checks for the principal (user or service account) of the request.
+   *   See https://pkg.go.dev/k8s.io/apiserver/pkg/cel/library#Authz
+   * 'authorizer.requestResource' - A CEL ResourceCheck constructed from the 'authorizer' and configured with the
+   *   request resource.
+   * Documentation on CEL: https://kubernetes.io/docs/reference/using-api/cel/
+   *
+   * Required.
+   */
+  expression: string;
 }
 
 /** ParamKind is a tuple of Group Kind and Version. */
@@ -333,7 +358,7 @@ export interface MatchResources {
 }
 
 /** ValidationAction specifies a policy enforcement action. */
-export type ValidationAction = "Audit" | "Deny" | "Warn";
+export type ValidationAction = "Audit" | "Deny" | "Warn" | (string & {});
 
 /** NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames. */
 export interface NamedRuleWithOperations {
@@ -358,6 +383,10 @@ export interface NamedRuleWithOperations {
   /** scope specifies the scope of this rule. Valid values are "Cluster", "Namespaced", and "*" "Cluster" means that only cluster-scoped resources will match this rule. Namespace API objects are cluster-scoped. "Namespaced" means that only namespaced resources will match this rule. "*" means that there are no scope restrictions. Subresources match the scope of their parent resource. Default is "*". */
   scope?: admissionregistrationv1.ScopeType;
 }
+
+export type RuleWithOperations = admissionregistrationv1.RuleWithOperations;
+
+export type OperationType = admissionregistrationv1.OperationType;
 
 /** MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain. */
 export interface MutatingAdmissionPolicy {
@@ -419,7 +448,7 @@ export interface MutatingAdmissionPolicySpec {
    *      - If failurePolicy=Fail, reject the request
    *      - If failurePolicy=Ignore, the policy is skipped
    */
-  matchConditions?: admissionregistrationv1.MatchCondition[];
+  matchConditions?: MatchCondition[];
   /**
    * reinvocationPolicy indicates whether mutations may be called multiple times per MutatingAdmissionPolicyBinding as part of a single admission evaluation. Allowed values are "Never" and "IfNeeded".
    *
@@ -441,7 +470,7 @@ export interface Mutation {
 }
 
 /** PatchType specifies the type of patch operation for a mutation. */
-export type PatchType = "ApplyConfiguration" | "JSONPatch";
+export type PatchType = "ApplyConfiguration" | "JSONPatch" | (string & {});
 
 /** ApplyConfiguration defines the desired configuration values of an object. */
 export interface ApplyConfiguration {
@@ -538,6 +567,8 @@ export interface JSONPatch {
    */
   expression?: string;
 }
+
+export type ReinvocationPolicyType = admissionregistrationv1.ReinvocationPolicyType;
 
 /**
  * MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources. MutatingAdmissionPolicyBinding and the optional parameter resource together define how cluster administrators configure policies for clusters.

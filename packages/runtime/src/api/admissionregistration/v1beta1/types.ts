@@ -3,6 +3,10 @@
 import type * as admissionregistrationv1 from "../../admissionregistration/v1/types.js";
 import type * as metav1 from "../../meta/v1/types.js";
 
+export type Rule = admissionregistrationv1.Rule;
+
+export type ScopeType = admissionregistrationv1.ScopeType;
+
 /** ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it. */
 export interface ValidatingAdmissionPolicy {
   /** Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds */
@@ -328,7 +332,7 @@ export interface MatchResources {
 }
 
 /** ValidationAction specifies a policy enforcement action. */
-export type ValidationAction = "Audit" | "Deny" | "Warn";
+export type ValidationAction = "Audit" | "Deny" | "Warn" | (string & {});
 
 /** NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames. */
 export interface NamedRuleWithOperations {
@@ -562,6 +566,12 @@ export interface MutatingWebhook {
   matchConditions?: MatchCondition[];
 }
 
+export type ReinvocationPolicyType = admissionregistrationv1.ReinvocationPolicyType;
+
+export type RuleWithOperations = admissionregistrationv1.RuleWithOperations;
+
+export type OperationType = admissionregistrationv1.OperationType;
+
 /** WebhookClientConfig contains the information to make a TLS connection with the webhook */
 export interface WebhookClientConfig {
   /**
@@ -704,7 +714,7 @@ export interface Mutation {
 }
 
 /** PatchType specifies the type of patch operation for a mutation. */
-export type PatchType = "ApplyConfiguration" | "JSONPatch";
+export type PatchType = "ApplyConfiguration" | "JSONPatch" | (string & {});
 
 /** ApplyConfiguration defines the desired configuration values of an object. */
 export interface ApplyConfiguration {

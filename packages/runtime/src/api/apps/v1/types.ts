@@ -25,7 +25,7 @@ export interface StatefulSet {
 }
 
 /** PodManagementPolicyType defines the policy for creating pods under a stateful set. */
-export type PodManagementPolicyType = "OrderedReady" | "Parallel";
+export type PodManagementPolicyType = "OrderedReady" | "Parallel" | (string & {});
 
 /** StatefulSetUpdateStrategy indicates the strategy that the StatefulSet controller will use to perform updates. It includes any additional parameters necessary to perform the update for the indicated strategy. */
 export interface StatefulSetUpdateStrategy {
@@ -36,7 +36,7 @@ export interface StatefulSetUpdateStrategy {
 }
 
 /** StatefulSetUpdateStrategyType is a string enumeration type that enumerates all possible update strategies for the StatefulSet controller. */
-export type StatefulSetUpdateStrategyType = "OnDelete" | "RollingUpdate";
+export type StatefulSetUpdateStrategyType = "OnDelete" | "RollingUpdate" | (string & {});
 
 /** RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType. */
 export interface RollingUpdateStatefulSetStrategy {
@@ -183,7 +183,7 @@ export interface DeploymentStrategy {
   rollingUpdate?: RollingUpdateDeployment;
 }
 
-export type DeploymentStrategyType = "Recreate" | "RollingUpdate";
+export type DeploymentStrategyType = "Recreate" | "RollingUpdate" | (string & {});
 
 /** Spec to control the desired behavior of rolling update. */
 export interface RollingUpdateDeployment {
@@ -255,7 +255,7 @@ export interface DaemonSetUpdateStrategy {
   rollingUpdate?: RollingUpdateDaemonSet;
 }
 
-export type DaemonSetUpdateStrategyType = "OnDelete" | "RollingUpdate";
+export type DaemonSetUpdateStrategyType = "OnDelete" | "RollingUpdate" | (string & {});
 
 /** Spec to control the desired behavior of daemon set rolling update. */
 export interface RollingUpdateDaemonSet {

@@ -98,7 +98,7 @@ export interface ScaleStatus {
 }
 
 /** MetricSourceType indicates the type of metric. */
-export type MetricSourceType = "ContainerResource" | "External" | "Object" | "Pods" | "Resource";
+export type MetricSourceType = "ContainerResource" | "External" | "Object" | "Pods" | "Resource" | (string & {});
 
 /** MetricSpec specifies how to scale based on a single metric (only `type` and one other matching field should be set at once). */
 export interface MetricSpec {

@@ -30,15 +30,15 @@ export interface JobList {
 }
 
 /** CompletionMode specifies how Pod completions of a Job are tracked. */
-export type CompletionMode = "Indexed" | "NonIndexed";
+export type CompletionMode = "Indexed" | "NonIndexed" | (string & {});
 
 /** PodFailurePolicyAction specifies how a Pod failure is handled. */
-export type PodFailurePolicyAction = "Count" | "FailIndex" | "FailJob" | "Ignore";
+export type PodFailurePolicyAction = "Count" | "FailIndex" | "FailJob" | "Ignore" | (string & {});
 
-export type PodFailurePolicyOnExitCodesOperator = "In" | "NotIn";
+export type PodFailurePolicyOnExitCodesOperator = "In" | "NotIn" | (string & {});
 
 /** PodReplacementPolicy specifies the policy for creating pod replacements. */
-export type PodReplacementPolicy = "Failed" | "TerminatingOrFailed";
+export type PodReplacementPolicy = "Failed" | "TerminatingOrFailed" | (string & {});
 
 /** PodFailurePolicyOnExitCodesRequirement describes the requirement for handling a failed pod based on its container exit codes. In particular, it lookups the .state.terminated.exitCode for each app container and init container status, represented by the .status.containerStatuses and .status.initContainerStatuses fields in the Pod status, respectively. Containers completed with success (exit code 0) are excluded from the requirement check. */
 export interface PodFailurePolicyOnExitCodesRequirement {
@@ -293,7 +293,7 @@ export interface CronJobSpec {
 }
 
 /** ConcurrencyPolicy describes how the job will be handled. Only one of the following concurrent policies may be specified. If none of the following policies is specified, the default one is AllowConcurrent. */
-export type ConcurrencyPolicy = "Allow" | "Forbid" | "Replace";
+export type ConcurrencyPolicy = "Allow" | "Forbid" | "Replace" | (string & {});
 
 /** CronJobStatus represents the current state of a cron job. */
 export interface CronJobStatus {

@@ -1059,6 +1059,11 @@ export function deepCopyEventList(src: types.EventList): types.EventList {
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
+export function deepCopyList(src: types.List): types.List {
+  return deepCopyJSON(src);
+}
+
+/** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyLimitRangeItem(src: types.LimitRangeItem): types.LimitRangeItem {
   return deepCopyJSON(src);
 }

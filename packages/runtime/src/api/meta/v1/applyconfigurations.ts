@@ -369,7 +369,7 @@ export interface PartialObjectMetadataListApply {
 /** Apply configuration of `Condition`. */
 export interface ConditionApply {
   type?: string;
-  status?: "True" | "False" | "Unknown";
+  status?: "True" | "False" | "Unknown" | (string & {});
   observedGeneration?: number;
   lastTransitionTime?: types.Time;
   reason?: string;
@@ -380,4 +380,10 @@ export interface ConditionApply {
 export interface WatchEventApply {
   type?: string;
   object?: ApplyConfiguration<RawExtension>;
+}
+
+/** Apply configuration of `InternalEvent`. */
+export interface InternalEventApply {
+  Type?: string;
+  Object?: unknown;
 }

@@ -232,3 +232,8 @@ export function deepCopyCondition(src: types.Condition): types.Condition {
 export function deepCopyWatchEvent(src: types.WatchEvent): types.WatchEvent {
   return deepCopyJSON(src);
 }
+
+/** Returns a deep copy of `src`; the copy shares nothing with it. */
+export function deepCopyInternalEvent(src: types.InternalEvent): types.InternalEvent {
+  return deepCopyJSON(src);
+}

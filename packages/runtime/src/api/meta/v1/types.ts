@@ -639,7 +639,7 @@ export interface Condition {
   /** type of condition in CamelCase or in foo.example.com/CamelCase. */
   type: string;
   /** status of the condition, one of True, False, Unknown. */
-  status: "True" | "False" | "Unknown";
+  status: "True" | "False" | "Unknown" | (string & {});
   /** observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance. */
   observedGeneration?: number;
   /** lastTransitionTime is the last time the condition transitioned from one status to another. This should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable. */
@@ -654,4 +654,10 @@ export interface Condition {
 export interface WatchEvent {
   type: string;
   object: RawExtension;
+}
+
+/** InternalEvent makes watch.Event versioned */
+export interface InternalEvent {
+  Type: string;
+  Object: unknown;
 }

@@ -17,7 +17,7 @@ export interface NetworkPolicy {
 }
 
 /** PolicyType string describes the NetworkPolicy type This type is beta-level in 1.8 */
-export type PolicyType = "Egress" | "Ingress";
+export type PolicyType = "Egress" | "Ingress" | (string & {});
 
 /** NetworkPolicySpec provides the specification of a NetworkPolicy */
 export interface NetworkPolicySpec {

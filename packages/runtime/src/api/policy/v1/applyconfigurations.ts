@@ -16,7 +16,7 @@ export interface PodDisruptionBudgetSpecApply {
 /** Apply configuration of `PodDisruptionBudgetStatus`. */
 export interface PodDisruptionBudgetStatusApply {
   observedGeneration?: number;
-  disruptedPods?: { [key: string]: metav1.Time };
+  disruptedPods?: { [key: string]: metav1.Time | null };
   disruptionsAllowed?: number;
   currentHealthy?: number;
   desiredHealthy?: number;

@@ -26,14 +26,14 @@ export interface PodDisruptionBudgetSpec {
 }
 
 /** UnhealthyPodEvictionPolicyType defines the criteria for when unhealthy pods should be considered for eviction. */
-export type UnhealthyPodEvictionPolicyType = "AlwaysAllow" | "IfHealthyBudget";
+export type UnhealthyPodEvictionPolicyType = "AlwaysAllow" | "IfHealthyBudget" | (string & {});
 
 /** PodDisruptionBudgetStatus represents information about the status of a PodDisruptionBudget. Status may trail the actual state of a system. */
 export interface PodDisruptionBudgetStatus {
   /** Most recent generation observed when updating this PDB status. DisruptionsAllowed and other status information is valid only if observedGeneration equals to PDB's object generation. */
   observedGeneration?: number;
   /** DisruptedPods contains information about pods whose eviction was processed by the API server eviction subresource handler but has not yet been observed by the PodDisruptionBudget controller. A pod will be in this map from the time when the API server processed the eviction request to the time when the pod is seen by PDB controller as having been marked for deletion (or after a timeout). The key in the map is the name of the pod and the value is the time when the API server processed the eviction request. If the deletion didn't occur and a pod is still there it will be removed from the list automatically by PodDisruptionBudget controller after some time. If everything goes smooth this map should be empty for the most of the time. Large number of entries in the map may indicate problems with pod deletions. */
-  disruptedPods?: { [key: string]: metav1.Time };
+  disruptedPods?: { [key: string]: metav1.Time | null };
   /** Number of pod disruptions that are currently allowed. */
   disruptionsAllowed?: number;
   /** current number of healthy pods */

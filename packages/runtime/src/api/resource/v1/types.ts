@@ -389,7 +389,7 @@ export interface DeviceTaint {
   timeAdded?: metav1.Time;
 }
 
-export type DeviceTaintEffect = "NoExecute" | "NoSchedule" | "None";
+export type DeviceTaintEffect = "NoExecute" | "NoSchedule" | "None" | (string & {});
 
 /** ResourceSliceList is a collection of ResourceSlices. */
 export interface ResourceSliceList {
@@ -733,7 +733,7 @@ export interface DeviceToleration {
 }
 
 /** A toleration operator is the set of operators that can be used in a toleration. */
-export type DeviceTolerationOperator = "Equal" | "Exists";
+export type DeviceTolerationOperator = "Equal" | "Exists" | (string & {});
 
 /** ResourceClaimStatus tracks whether the resource has been allocated and what the result of that was. */
 export interface ResourceClaimStatus {
@@ -865,7 +865,7 @@ export interface DeviceAllocationConfiguration {
   opaque?: OpaqueDeviceConfiguration;
 }
 
-export type AllocationConfigSource = "FromClaim" | "FromClass";
+export type AllocationConfigSource = "FromClaim" | "FromClass" | (string & {});
 
 /** ResourceClaimList is a collection of claims. */
 export interface ResourceClaimList {

@@ -64,7 +64,7 @@ export interface DeviceTaint {
   timeAdded?: metav1.Time;
 }
 
-export type DeviceTaintEffect = "NoExecute" | "NoSchedule" | "None";
+export type DeviceTaintEffect = "NoExecute" | "NoSchedule" | "None" | (string & {});
 
 /** DeviceTaintRule adds one taint to all devices which match the selector. This has the same effect as if the taint was specified directly in the ResourceSlice by the DRA driver. */
 export interface DeviceTaintRule {

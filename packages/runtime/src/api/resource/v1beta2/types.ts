@@ -391,7 +391,7 @@ export interface DeviceTaint {
   timeAdded?: metav1.Time;
 }
 
-export type DeviceTaintEffect = "NoExecute" | "NoSchedule" | "None";
+export type DeviceTaintEffect = "NoExecute" | "NoSchedule" | "None" | (string & {});
 
 /** DeviceTaintRule adds one taint to all devices which match the selector. This has the same effect as if the taint was specified directly in the ResourceSlice by the DRA driver. */
 export interface DeviceTaintRule {
@@ -812,7 +812,7 @@ export interface DeviceToleration {
 }
 
 /** A toleration operator is the set of operators that can be used in a toleration. */
-export type DeviceTolerationOperator = "Equal" | "Exists";
+export type DeviceTolerationOperator = "Equal" | "Exists" | (string & {});
 
 /** ResourceClaimStatus tracks whether the resource has been allocated and what the result of that was. */
 export interface ResourceClaimStatus {
@@ -944,7 +944,7 @@ export interface DeviceAllocationConfiguration {
   opaque?: OpaqueDeviceConfiguration;
 }
 
-export type AllocationConfigSource = "FromClaim" | "FromClass";
+export type AllocationConfigSource = "FromClaim" | "FromClass" | (string & {});
 
 /** ResourceClaimList is a collection of claims. */
 export interface ResourceClaimList {

@@ -114,7 +114,7 @@ export interface PodGroupResourceClaim {
 }
 
 /** DisruptionMode describes the mode in which a PodGroup can be disrupted (e.g. preempted). */
-export type DisruptionMode = "Pod" | "PodGroup";
+export type DisruptionMode = "Pod" | "PodGroup" | (string & {});
 
 /** PodGroup represents a runtime instance of pods grouped together. PodGroups are created by workload controllers (Job, LWS, JobSet, etc...) from Workload.podGroupTemplates. PodGroup API enablement is toggled by the GenericWorkload feature gate. */
 export interface PodGroup {

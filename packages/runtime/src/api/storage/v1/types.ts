@@ -45,7 +45,7 @@ export interface StorageClassList {
 }
 
 /** VolumeBindingMode indicates how PersistentVolumeClaims should be bound. */
-export type VolumeBindingMode = "Immediate" | "WaitForFirstConsumer";
+export type VolumeBindingMode = "Immediate" | "WaitForFirstConsumer" | (string & {});
 
 /**
  * VolumeAttachment captures the intent to attach or detach the specified volume to/from the specified node.
