@@ -6,6 +6,7 @@
  * for each resource client-go can list and watch.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -15,6 +16,7 @@ import { SharedInformerFactory } from '@kubegen/runtime/internal/cache/factory.j
 import type { FakeAction } from '@kubegen/runtime/internal/testing/fake/fake-actions.js';
 import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import { k8sSource, NEEDS_KUBE_SOURCES } from '../support/kube-sources.js';
+import { REPO_ROOT } from '../support/paths.js';
 
 interface GoAccessor {
   /** `PodDisruptionBudgets` */
@@ -110,5 +112,34 @@ describe('KubeClientset against client-go 0.36', () => {
       }
     }
     assert.deepEqual(missing, []);
+  });
+});
+
+describe('KubeClientset and KubeInformers load lazily', () => {
+  it('load a group/version\'s modules only when it is first asked for, and build its client once', () => {
+    // Counts the generated api/<folder>/<version>/*.js modules resolved, after each step.
+    const probe = [
+      "import { registerHooks } from 'node:module';",
+      'const loaded = new Set();',
+      "registerHooks({ resolve(s, c, next) { const r = next(s, c); const m = /\\/api\\/(\\w+\\/v\\w+)\\//.exec(r.url); if (m) loaded.add(m[1]); return r; } });",
+      `const { KubeClientset } = await import(${JSON.stringify(path.join(REPO_ROOT, 'packages/runtime/dist/api/clientset.js'))});`,
+      `const { KubeInformers } = await import(${JSON.stringify(path.join(REPO_ROOT, 'packages/runtime/dist/api/informers.js'))});`,
+      'const steps = [[...loaded]];',
+      'const cs = new KubeClientset({}); const inf = new KubeInformers({ informerFor() {} });',
+      'steps.push([...loaded]);',
+      'const a = cs.policyV1; const b = cs.policyV1;',
+      'steps.push([...loaded].sort(), a === b);',
+      'inf.rbacV1;',
+      'steps.push([...loaded].sort());',
+      'console.log(JSON.stringify(steps));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' });
+    const [atImport, afterNew, afterPolicy, same, afterInformers] = JSON.parse(out.trim().split('\n').pop()!) as [string[], string[], string[], boolean, string[]];
+    assert.deepEqual(atImport, []);
+    assert.deepEqual(afterNew, []);
+    assert.ok(afterPolicy.includes('policy/v1') && !afterPolicy.includes('rbac/v1'), afterPolicy.join());
+    assert.ok(afterPolicy.every((d) => ['policy/v1', 'meta/v1', 'core/v1', 'autoscaling/v1'].includes(d)), `only policy/v1 and what its types need: ${afterPolicy.join()}`);
+    assert.equal(same, true, 'one client per group/version');
+    assert.ok(afterInformers.includes('rbac/v1'));
   });
 });

@@ -52,7 +52,11 @@ export interface RootClassOptions {
   lazy?: boolean;
 }
 
-/** The built-in API's clientset: one getter per group/version, each client built on first use and kept. */
+/**
+ * The built-in API's clientset: one getter per group/version, each client built on first use and kept. A group/version's
+ * module is loaded on first use too (`require` of an ES module, Node ≥ 22.12), so a controller loads only the groups it
+ * touches; its types are imported as types only.
+ */
 function emitLazyClientset(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string, name: string): string {
   const imports: string[] = [];
   const members: string[] = [];
@@ -60,24 +64,33 @@ function emitLazyClientset(gvs: GroupVersion[], groupIds: Map<string, string>, r
     const id = groupIds.get(gv.group)!;
     const cls = groupVersionClientName(id, gv.version);
     const member = groupVersionMember(id, gv.version);
-    imports.push(`import { ${cls} } from ${literal(`./${groupVersionDir(gv)}/client${ext}`)};`);
+    const spec = literal(`./${groupVersionDir(gv)}/client${ext}`);
+    imports.push(`import type { ${cls} } from ${spec};`);
     members.push(
       '',
-      `  /** The ${gv.group || 'core'}/${gv.version} API (built on first use). */`,
+      `  /** The ${gv.group || 'core'}/${gv.version} API (loaded and built on first use). */`,
       `  get ${member}(): ${cls} {`,
-      `    return (this.#${member} ??= new ${cls}(this.transport));`,
+      `    if (this.#${member} === undefined) {`,
+      `      const mod = load(${spec}) as typeof import(${spec});`,
+      `      this.#${member} = new mod.${cls}(this.transport);`,
+      '    }',
+      `    return this.#${member};`,
       '  }',
     );
   }
   return [
     HEADER,
     '',
+    `import { createRequire } from "node:module";`,
     `import type { Transport } from ${literal(runtimeImport)};`,
     ...imports,
     '',
+    'const load = createRequire(import.meta.url);',
+    '',
     '/**',
     ' * Typed clients for every built-in group/version client-go has one for, sharing one transport; each group/version',
-    ' * client is built the first time it is asked for (client-go\'s `kubernetes.Interface`, accessors camel-cased).',
+    ' * is loaded and its client built the first time it is asked for (client-go\'s `kubernetes.Interface`, accessors',
+    ' * camel-cased).',
     ' */',
     `export class ${name} {`,
     '  readonly transport: Transport;',

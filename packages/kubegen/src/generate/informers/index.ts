@@ -145,8 +145,9 @@ export function emitInformerFactory(gvs: GroupVersion[], groupIds: Map<string, s
 }
 
 /**
- * The built-in API's informers: one getter per group/version over a runtime `SharedInformerFactory`, each built on
- * first use (the same factory generated `InformerFactory`s use, so caches are shared).
+ * The built-in API's informers: one getter per group/version over a runtime `SharedInformerFactory`, each loaded and
+ * built on first use (as the built-in clientset; the same factory generated `InformerFactory`s use, so caches are
+ * shared).
  */
 function emitLazyInformers(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string, name: string): string {
   const imports: string[] = [];
@@ -155,19 +156,33 @@ function emitLazyInformers(gvs: GroupVersion[], groupIds: Map<string, string>, r
   for (const gv of gvs) {
     const member = groupVersionMember(groupIds.get(gv.group)!, gv.version);
     const cls = `${member.replace(/^./, (c) => c.toUpperCase())}Informers`;
-    imports.push(`import { ${cls} } from ${literal(`./${groupVersionDir(gv)}/informers${ext}`)};`);
+    const spec = literal(`./${groupVersionDir(gv)}/informers${ext}`);
+    imports.push(`import type { ${cls} } from ${spec};`);
     fields.push(`  #${member}: ${cls} | undefined;`);
-    members.push('', `  /** Informers for ${gv.group || 'core'}/${gv.version} (built on first use). */`, `  get ${member}(): ${cls} {`, `    return (this.#${member} ??= new ${cls}(this.factory));`, '  }');
+    members.push(
+      '',
+      `  /** Informers for ${gv.group || 'core'}/${gv.version} (loaded and built on first use). */`,
+      `  get ${member}(): ${cls} {`,
+      `    if (this.#${member} === undefined) {`,
+      `      const mod = load(${spec}) as typeof import(${spec});`,
+      `      this.#${member} = new mod.${cls}(this.factory);`,
+      '    }',
+      `    return this.#${member};`,
+      '  }',
+    );
   }
   return [
     HEADER,
     '',
+    `import { createRequire } from "node:module";`,
     `import type { SharedInformerFactory } from ${literal(runtimeImport)};`,
     ...imports,
     '',
+    'const load = createRequire(import.meta.url);',
+    '',
     '/**',
     ' * Typed informers and listers for the built-in kinds, from a runtime `SharedInformerFactory` (ask for the same kind',
-    ' * twice and you get the same informer); each group/version is built the first time it is asked for.',
+    ' * twice and you get the same informer); each group/version is loaded and built the first time it is asked for.',
     ' */',
     `export class ${name} {`,
     '  readonly factory: SharedInformerFactory;',
