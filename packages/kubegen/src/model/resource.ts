@@ -115,6 +115,11 @@ export interface SubresourceCall {
   input?: string;
   result?: string;
   text?: boolean;
+  /**
+   * The kind (definition id) whose resource the call is sent to, when not the client's own: policy's `evictions`
+   * client evicts through `pods/<name>/eviction`.
+   */
+  target?: string;
   doc: string;
 }
 

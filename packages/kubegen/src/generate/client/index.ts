@@ -40,6 +40,16 @@ export function emitClient(ctx: GroupVersionContext): string {
   const registerImports: string[] = [];
   const applyImports = new Set<string>();
   const otherPackages = new Map<string, string>();
+  const targetImports = new Map<string, Set<string>>();
+  /** The descriptor constant of the kind a call is sent to (imported from its package's register module). */
+  const target = (id: string): string => {
+    const def = ctx.definitions?.get(id);
+    if (!def) throw new Error(`no definition ${id}`);
+    const name = resourceConstName(def.name);
+    const module = def.pkg.dir === gv.pkg?.dir ? './register' : relativeModule(gv.pkg?.dir ?? '', `${def.pkg.dir}/register`);
+    if (module !== './register') (targetImports.get(module) ?? targetImports.set(module, new Set()).get(module)!).add(name);
+    return name;
+  };
   const spell = (id: string | undefined, fallback: string, apply: boolean): string => {
     if (id === undefined) return fallback;
     const def = ctx.definitions?.get(id);
@@ -67,14 +77,16 @@ export function emitClient(ctx: GroupVersionContext): string {
     const generics = [T, ...(lists || applies ? [lists ? L : `${rt.use('KubeList')}<${T}>`] : []), ...(applies ? [A] : [])].join(', ');
     const full = ALL_VERBS.every((v) => verbs.includes(v));
     const methods = verbs.flatMap((v) => VERB_METHODS[v] ?? []);
-    const parts = [full ? `${rt.use('ResourceInterface')}<${generics}>` : `Pick<${rt.use('ResourceInterface')}<${generics}>, ${methods.map(literal).join(' | ') || 'never'}>`];
+    const parts: string[] = [];
+    if (full) parts.push(`${rt.use('ResourceInterface')}<${generics}>`);
+    else if (methods.length > 0) parts.push(`Pick<${rt.use('ResourceInterface')}<${generics}>, ${methods.map(literal).join(' | ')}>`);
     if (kv.version.subresources.status) parts.push(`${rt.use('StatusInterface')}<${T}${applies ? `, ${A}` : ''}>`);
     if (kv.version.subresources.scale && !kv.version.builtin) parts.push(rt.use('ScaleInterface'));
     const calls = kv.version.builtin?.calls ?? [];
     const namespaced = kv.resource.scope === 'Namespaced';
     if (calls.length > 0) {
       parts.push(`${kind}Calls`);
-      body.push(...emitCalls(kv, generics, calls, rt, (id, apply) => spell(id, apply ? A : T, apply)), '');
+      body.push(...emitCalls(kv, generics, calls, rt, (id, apply) => spell(id, apply ? A : T, apply), target), '');
     }
     body.push(`/** Typed client for ${kind} (${gv.group || 'core'}/${gv.version}, ${namespaced ? 'namespaced' : 'cluster-scoped'}). */`);
     body.push(`export type ${clientInterfaceName(kind)} = ${parts.join(' & ')};`, '');
@@ -94,7 +106,7 @@ export function emitClient(ctx: GroupVersionContext): string {
   }
   const transport = rt.use('Transport');
   const typeLines = typeImportLines(gv, [...typeImports], ext);
-  const relative = (target: string): string => `${(gv.pkg?.dir ?? '').split('/').map(() => '..').join('/')}/${target}${ext}`;
+  const relative = (module: string): string => `${relativeModule(gv.pkg?.dir ?? '', module)}${ext}`;
   return [
     HEADER,
     '',
@@ -104,6 +116,7 @@ export function emitClient(ctx: GroupVersionContext): string {
     ...(applyImports.size > 0 ? [`import type { ${[...applyImports].join(', ')} } from ${literal(`./applyconfigurations${ext}`)};`] : []),
     ...[...otherPackages].sort(([a], [b]) => (a < b ? -1 : 1)).map(([ns, target]) => `import type * as ${ns} from ${literal(relative(target))};`),
     `import { ${registerImports.join(', ')} } from ${literal(`./register${ext}`)};`,
+    ...[...targetImports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([m, names]) => `import { ${[...names].sort().join(', ')} } from ${literal(`${m}${ext}`)};`),
     '',
     ...body,
     `/** Clients for the ${gv.group || 'core'}/${gv.version} API. */`,
@@ -125,7 +138,14 @@ export function emitClient(ctx: GroupVersionContext): string {
  * that implements them over its generic subresource requests. `spell(id, apply)` names a definition's type (or its
  * apply configuration) as this file imports it; an absent id is the kind itself.
  */
-function emitCalls(kv: KindVersion, generics: string, calls: readonly SubresourceCall[], rt: RuntimeNames, spell: (id: string | undefined, apply: boolean) => string): string[] {
+function emitCalls(
+  kv: KindVersion,
+  generics: string,
+  calls: readonly SubresourceCall[],
+  rt: RuntimeNames,
+  spell: (id: string | undefined, apply: boolean) => string,
+  target: (id: string) => string,
+): string[] {
   const { kind } = kv.resource.names;
   const sigs: string[] = [];
   const impls: string[] = [];
@@ -151,7 +171,9 @@ function emitCalls(kv: KindVersion, generics: string, calls: readonly Subresourc
         const I = spell(c.input, false);
         const opts = rt.use(c.verb === 'create' ? 'CreateOptions' : 'UpdateOptions');
         params = `name: string, body: ${I}, opts: ${opts} = {}`;
-        impl = `return this.${c.verb}Subresource<${R}>(name, ${sub}, body, opts);`;
+        // A call to another kind's subresource goes through a client of that kind, in this client's namespace.
+        const via = c.target === undefined ? 'this' : `new ${rt.use('ResourceClient')}(this.transport, ${target(c.target)}, this.namespace)`;
+        impl = `return ${via}.${c.verb}Subresource<${R}>(name, ${sub}, body, opts);`;
         break;
       }
       case 'apply':
@@ -179,3 +201,8 @@ function emitCalls(kv: KindVersion, generics: string, calls: readonly Subresourc
 }
 
 export type { KindTypeNames };
+
+/** The import path from output folder `from` to module `to` (both relative to the output root). */
+function relativeModule(from: string, to: string): string {
+  return `${from.split('/').map(() => '..').join('/')}/${to}`;
+}

@@ -160,6 +160,18 @@ const EXPANSIONS: Readonly<Record<string, { goMethod: string; call: SubresourceC
       call: { method: 'getLogs', verb: 'get', subresource: 'log', text: true, input: 'io.k8s.api.core.v1.PodLogOptions', doc: 'The pod\'s log as text (its `log` subresource); the options choose the container, a tail, a time window.' },
     },
   ],
+  'policy/v1/evictions': [
+    {
+      goMethod: 'Evict',
+      call: { method: 'evict', verb: 'create', subresource: 'eviction', target: 'io.k8s.api.core.v1.Pod', result: 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', doc: 'Evicts pod `name` (its `eviction` subresource), honouring its PodDisruptionBudgets; a budget that allows no disruption answers 429 TooManyRequests.' },
+    },
+  ],
+  'policy/v1beta1/evictions': [
+    {
+      goMethod: 'Evict',
+      call: { method: 'evict', verb: 'create', subresource: 'eviction', target: 'io.k8s.api.core.v1.Pod', result: 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', doc: 'Evicts pod `name` (its `eviction` subresource) with a policy/v1beta1 Eviction.' },
+    },
+  ],
   'core/v1/namespaces': [
     {
       goMethod: 'Finalize',
