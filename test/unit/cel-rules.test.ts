@@ -30,6 +30,19 @@ test('property names are escaped as the apiserver does', () => {
   assert.deepEqual(messages(node, { namespace: 'a', 'x-y': 'b' }), ['failed rule: self.__namespace__ == self.x__dash__y']);
 });
 
+test('a reserved word names its field bare too (compatibility version 1.31+): has(), select, optional select', () => {
+  const node = obj({ namespace: { type: 'string' }, return: { type: 'boolean' }, returnArg: { type: 'integer' }, in: { type: 'object', properties: { x: { type: 'string' } } } }, [
+    { rule: "!has(self.namespace) || self.namespace != 'kube-system'", message: 'not kube-system' },
+    { rule: '!has(self.return) || (!self.return || has(self.returnArg))', message: 'return needs returnArg' },
+    { rule: "self.?in.x.orValue('') != 'bad'", message: 'no bad in' },
+    { rule: '!has(self.namespace) || self.namespace == self.__namespace__' },
+  ]);
+  assert.deepEqual(messages(node, { namespace: 'default', return: true, returnArg: 1 }), []);
+  assert.deepEqual(messages(node, { namespace: 'kube-system', return: true, in: { x: 'bad' } }), ['not kube-system', 'return needs returnArg', 'no bad in']);
+  assert.deepEqual(messages(node, {}), [], 'absent fields: has() false, optional empty');
+  assert.match(compileRules(obj({ s: { type: 'string' } }, [{ rule: 'self.namespace == "x"' }])).compileErrors[0]!.message, /undefined field 'namespace'/, 'a reserved word the schema lacks is still undefined');
+});
+
 test('integers are CEL ints, numbers doubles, and int-or-string either', () => {
   const node = obj(
     { i: { type: 'integer' }, n: { type: 'number' }, ios: { 'x-kubernetes-int-or-string': true } },

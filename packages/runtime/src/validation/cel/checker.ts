@@ -17,6 +17,7 @@ import { NUMERIC, comparableForEquality, constType, isScalar, orderable, qualifi
 import { parseDateTime, parseGoDuration } from './time.js';
 import { re2 } from '../optional-packages.js';
 import { succeeds } from './library/shared.js';
+import { isCelReservedWord } from './escape.js';
 
 const isRe2 = (pattern: string): boolean => succeeds(() => re2().compile(pattern));
 
@@ -147,11 +148,17 @@ export class Checker {
     switch (t.kind) {
       case 'object': {
         const f = t.fields.get(field);
-        if (!f) {
-          this.issue(e, `undefined field '${field}'`);
-          return DYN;
+        if (f) return f;
+        // A reserved word names its field bare (`self.namespace` for the escaped `__namespace__`), as the apiserver
+        // accepts since compatibility version 1.31 (`recognizeKeywordAsFieldName`); the expression is rewritten to the
+        // escaped name, which is how objects' fields are keyed.
+        const escaped = isCelReservedWord(field) ? t.fields.get(`__${field}__`) : undefined;
+        if (escaped) {
+          renameSelectedField(e, `__${field}__`);
+          return escaped;
         }
-        return f;
+        this.issue(e, `undefined field '${field}'`);
+        return DYN;
       }
       case 'map':
         return t.value;
@@ -411,5 +418,15 @@ export class Checker {
     }
     const paren = this.source.indexOf('(', at);
     return paren >= 0 ? paren : at;
+  }
+}
+
+/** Renames the field a select (or an optional select / has on an optional: `@optSelect`, `@optHas`) names. */
+function renameSelectedField(e: Expr, field: string): void {
+  const k = e.exprKind;
+  if (k.case === 'selectExpr') k.value.field = field;
+  else if (k.case === 'callExpr') {
+    const name = k.value.args[1]?.exprKind;
+    if (name?.case === 'constExpr' && name.value.constantKind.case === 'stringValue') name.value.constantKind.value = field;
   }
 }

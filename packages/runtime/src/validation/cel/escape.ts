@@ -9,6 +9,11 @@ const RESERVED = new Set([
   'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
 ]);
 
+/** Whether `name` is a CEL reserved word (escaped as `__name__` among a schema's fields). */
+export function isCelReservedWord(name: string): boolean {
+  return RESERVED.has(name);
+}
+
 const EXPAND: Record<string, string> = { __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' };
 
 /**
