@@ -63,7 +63,8 @@ describe('hostile YAML', () => {
 
   it('reads schemas nested close to 200 levels deep, the limit kube-apiserver also has', () => {
     let inner = '{type: string}';
-    for (let i = 0; i < 195; i++) inner = `{type: object, properties: {n: ${inner}}}`;
+    // (`n` would be a boolean key for kubectl: YAML 1.1.)
+    for (let i = 0; i < 195; i++) inner = `{type: object, properties: {nn: ${inner}}}`;
     const resources = parseCrdText(crdWithField(inner), 'deep.yaml');
     const [gv] = groupVersions({ resources });
     const types = emitTypes(gv!);

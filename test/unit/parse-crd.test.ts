@@ -31,7 +31,7 @@ ${opts.schema ?? `          type: object
             spec:
               type: object
               properties:
-                mode: { type: string, enum: [=, "!=", on, yes, no, off] }
+                mode: { type: string, enum: [=, "!=", "on", 'yes', "no", 'off'] }
 `}`;
 }
 
@@ -48,7 +48,7 @@ function inputError(fn: () => unknown, pattern: RegExp): InputError {
 }
 
 describe('parseCrdText', () => {
-  it('reads names with defaults, scope, version flags and the schema (YAML 1.2: = and on/yes are strings)', () => {
+  it('reads names with defaults, scope, version flags and the schema (= is a string)', () => {
     const [r] = parseCrdText(crd(), 'a.yaml');
     assert.ok(r);
     assert.equal(r.group, 'example.com');
@@ -62,6 +62,53 @@ describe('parseCrdText', () => {
     assert.deepEqual(v.schema.properties?.['spec']?.properties?.['mode']?.enum, ['=', '!=', 'on', 'yes', 'no', 'off']);
     assert.equal(r.source.file, 'a.yaml');
     assert.equal(r.source.line, 1);
+  });
+
+  it('reads YAML as kubectl does: YAML 1.1 booleans, the last of duplicate keys, under-indented quoted continuation lines; each a warning', () => {
+    const text = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: things.example.com }
+spec:
+  group: example.com
+  names: { kind: Thing, plural: things }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: false
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            enabled:
+              type: boolean
+              default: y
+              description: 'Whether the thing is
+              enabled (continued at the key''s own indentation)
+          and further left.'
+            mode:
+              type: string
+              enum: ["yes", 'no', "=", on]
+`;
+    const warnings: string[] = [];
+    const [r] = parseCrdText(text.replace('enum: ["yes", \'no\', "=", on]', 'enum: ["yes", \'no\', "="]\n              x-kubernetes-preserve-unknown-fields: on'), 'k.yaml', { onWarning: (w, m) => warnings.push(`${w.file}:${w.line}:${w.column}: ${m}`) });
+    const v = r!.versions[0]!;
+    assert.equal(v.storage, true, 'the last storage: wins');
+    const enabled = v.schema.properties!['enabled']!;
+    assert.equal(enabled.default, true, 'y is true');
+    assert.equal(enabled.description, "Whether the thing is enabled (continued at the key's own indentation) and further left.");
+    assert.deepEqual(v.schema.properties!['mode']!.enum, ['yes', 'no', '=']);
+    assert.equal(v.schema.properties!['mode']!['x-kubernetes-preserve-unknown-fields'], true, 'on is true');
+    assert.deepEqual(warnings, [
+      'k.yaml:12:7: duplicate key "storage": kubectl keeps the last value, and so does kubegen',
+      "k.yaml:19:24: unquoted y is a boolean in YAML 1.1, as kubectl reads it (true); quote it if a string is meant",
+      "k.yaml:21:1: continuation line of a quoted string is indented no deeper than its key; kubectl reads it, strict YAML parsers refuse it",
+      "k.yaml:22:1: continuation line of a quoted string is indented no deeper than its key; kubectl reads it, strict YAML parsers refuse it",
+      "k.yaml:26:53: unquoted on is a boolean in YAML 1.1, as kubectl reads it (true); quote it if a string is meant",
+    ]);
+    // A string schema given a YAML 1.1 boolean is refused, as the apiserver refuses what kubectl sends it.
+    inputError(() => parseCrdText(text, 'k.yaml'), /^k\.yaml:25:\d+ \(at spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\.mode\.enum\[3\]\): enum value true of a string schema must be a string$/);
   });
 
   it('keeps subresources, printer columns, selectable fields, deprecation and conversion', () => {

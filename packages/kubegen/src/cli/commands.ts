@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ApiModel } from '../model/index.js';
+import { formatLocation } from '../model/index.js';
+import type { ApiModel, SourceLocation } from '../model/index.js';
 import type { GeneratedFile } from '../generate/index.js';
 import { emitCrds } from '../generate/crd/index.js';
 import { emitRbac, ROLE_FILE } from '../generate/rbac/index.js';
@@ -93,7 +94,7 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     // Paths as the user sees them, so messages name files the way they were typed (relative to the working directory).
     const shown = io.cwd === process.cwd() ? crds.map((p) => displayPath(p, io.cwd)) : crds;
     const skipped: SkippedInput[] = [];
-    model = await pipeline.parseCrdPaths(shown, { ...(cfg.skipNonCrds ? { skipNonCrds: true } : {}), onSkip: (s) => void skipped.push(s) });
+    model = await pipeline.parseCrdPaths(shown, { ...(cfg.skipNonCrds ? { skipNonCrds: true } : {}), onSkip: (s) => void skipped.push(s), onWarning: yamlWarnings(io, cfg.quiet) });
     for (const s of skipped) {
       // Kustomization files are expected in a CRD folder: mentioned only with --verbose. Skipped documents always.
       const kustomization = s.line === 0;
@@ -288,7 +289,7 @@ export async function runSample(input: SampleInput, opts: { kind?: string; versi
   };
   const model =
     'crds' in input
-      ? await pipeline.parseCrdPaths(input.crds, { ...(input.skipNonCrds ? { skipNonCrds: true } : {}), onSkip })
+      ? await pipeline.parseCrdPaths(input.crds, { ...(input.skipNonCrds ? { skipNonCrds: true } : {}), onSkip, onWarning: yamlWarnings(io) })
       : await (pipeline.parseApis ?? defaultPipeline.parseApis!)(input.apis, {});
   const where = 'crds' in input ? input.crds.join(', ') : input.apis;
   const docs: string[] = [];
@@ -318,4 +319,11 @@ export async function runSample(input: SampleInput, opts: { kind?: string; versi
   }
   io.stdout(docs.map((d) => `---\n${d}`).join(''));
   return ExitCode.ok;
+}
+
+/** Prints what the YAML reader found dubious (`warning: file:line:column: …`), unless quiet. */
+export function yamlWarnings(io: CommandIO, quiet = false): (where: SourceLocation, message: string) => void {
+  return (where, message) => {
+    if (!quiet) io.stderr.write(`warning: ${formatLocation({ ...where, file: displayPath(where.file, io.cwd) })}: ${message}\n`);
+  };
 }

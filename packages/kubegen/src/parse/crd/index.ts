@@ -5,7 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, sortModel } from '../../model/index.js';
-import type { ApiModel, ResourceModel } from '../../model/index.js';
+import type { ApiModel, ResourceModel, SourceLocation } from '../../model/index.js';
 import { documentToResources, isResourceList } from './crd.js';
 import { parseDocuments } from './yaml-source.js';
 
@@ -29,12 +29,14 @@ export interface CrdReadOptions {
   skipNonCrds?: boolean;
   /** Told about every input passed over. */
   onSkip?: (skipped: SkippedInput) => void;
+  /** Told about YAML kubectl reads but that is dubious (an unquoted `yes`, a duplicate key: see `kubectl-yaml.ts`). */
+  onWarning?: (where: SourceLocation, message: string) => void;
 }
 
 /** Parses one file's text (any number of YAML documents, or JSON) into the resources it defines. */
 export function parseCrdText(text: string, file: string, opts: CrdReadOptions = {}): ResourceModel[] {
   const out: ResourceModel[] = [];
-  for (const doc of parseDocuments(text, file)) {
+  for (const doc of parseDocuments(text, file, opts.onWarning)) {
     const kind = (doc.value as { kind?: unknown } | null)?.kind;
     if (opts.skipNonCrds && kind !== 'CustomResourceDefinition' && !isResourceList(doc.value)) {
       const name = (doc.value as { metadata?: { name?: unknown } } | null)?.metadata?.name;

@@ -1,15 +1,18 @@
-import { CORE_SCHEMA, loadAll } from 'js-yaml';
 import { LineCounter, parseAllDocuments, isNode } from 'yaml';
 import type { Document } from 'yaml';
 import { InputError } from '../../model/index.js';
 import type { SourceLocation } from '../../model/index.js';
+import { loadKubectlYaml } from './kubectl-yaml.js';
+
+export type { YamlWarning } from './kubectl-yaml.js';
 
 /** A JSON path inside a document, as keys and indexes: `['spec', 'versions', 0, 'name']`. */
 export type JsonPath = (string | number)[];
 
 /**
- * One parsed YAML/JSON document plus what is needed to point at a place in it. `value` is plain JSON data
- * (YAML 1.2 core schema: `=`, `on`, `yes` are strings); locations are looked up lazily, only for errors.
+ * One parsed YAML/JSON document plus what is needed to point at a place in it. `value` is plain JSON data, read as
+ * kubectl reads it (`kubectl-yaml.ts`: YAML 1.1's `yes`/`on`/`y` are booleans, the last of duplicate keys wins, a
+ * quoted string's under-indented continuation lines are taken); locations are looked up lazily, only for errors.
  *
  * Values come from js-yaml (about 6x faster than the `yaml` package on the corpus); positions, needed only when
  * something is wrong, come from re-reading the file with `yaml`, which keeps a node tree with source ranges.
@@ -96,14 +99,22 @@ export const MAX_EXPANDED_NODES = 5_000_000;
 /** Larger input is refused before it is parsed (kube-apiserver takes request bodies of at most 3 MiB). */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
-/** Parses every document of a YAML (or JSON) text; empty documents are skipped. Malformed input → InputError. */
-export function parseDocuments(text: string, file: string): SourceDoc[] {
+/**
+ * Parses every document of a YAML (or JSON) text as kubectl reads it; empty documents are skipped. Malformed input →
+ * InputError at the place the reader stopped. What kubectl accepts but is dubious (an unquoted `yes`, a duplicate key,
+ * an under-indented continuation line) is told to `onWarning` with its location.
+ */
+export function parseDocuments(text: string, file: string, onWarning?: (where: SourceLocation, message: string) => void): SourceDoc[] {
   if (text.length > MAX_INPUT_BYTES) {
     throw new InputError({ file, line: 1, column: 1 }, `input too large: ${text.length} characters (at most ${MAX_INPUT_BYTES}); a CRD is far smaller`);
   }
   let values: unknown[];
+  let parsed: string;
   try {
-    values = loadAll(text, { schema: CORE_SCHEMA, filename: file, maxDepth: MAX_YAML_DEPTH });
+    const read = loadKubectlYaml(text, { filename: file, maxDepth: MAX_YAML_DEPTH });
+    values = read.values;
+    parsed = read.text;
+    for (const w of read.warnings) onWarning?.({ file, line: w.line, column: w.column }, w.message);
   } catch (e) {
     throw malformed(text, file, e);
   }
@@ -114,7 +125,7 @@ export function parseDocuments(text: string, file: string): SourceDoc[] {
     if (expanded > MAX_EXPANDED_NODES) {
       throw new InputError({ file, line: 1, column: 1 }, `excessive aliasing: document ${index + 1} expands to more than ${MAX_EXPANDED_NODES} nodes once its aliases are followed`);
     }
-    out.push(new SourceDoc(file, value, text, index));
+    out.push(new SourceDoc(file, value, parsed, index));
   });
   return out;
 }
@@ -141,20 +152,25 @@ function expandedSize(value: unknown, limit: number): number {
   return size(value);
 }
 
-/** The error for text js-yaml refused, with the position and wording of the `yaml` package's parser. */
+/**
+ * The error for text the reader refused: js-yaml's reason at the place it stopped (`mark`), which is where the input
+ * went wrong; the `yaml` package's position and wording only when js-yaml gives no place.
+ */
 function malformed(text: string, file: string, cause: unknown): InputError {
+  const mark = (cause as { mark?: { line?: number; column?: number } }).mark;
+  const reason = (cause as { reason?: string }).reason;
+  if (mark?.line !== undefined && reason) return new InputError({ file, line: mark.line + 1, column: (mark.column ?? 0) + 1 }, `malformed YAML: ${reason}`);
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lines, version: '1.2', schema: 'core', merge: false });
   for (const doc of Array.isArray(docs) ? docs : []) {
     const err = doc.errors[0];
     if (err) {
       const pos = err.linePos?.[0] ?? lines.linePos(err.pos[0]);
-      return new InputError({ file, line: pos.line, column: pos.col }, `malformed YAML: ${firstLine(err.message)}`);
+      // The message repeats the position (" at line 3, column 5:") and a snippet: the location says it already.
+      return new InputError({ file, line: pos.line, column: pos.col }, `malformed YAML: ${firstLine(err.message).replace(/ at line \d+, column \d+:?$/, '')}`);
     }
   }
-  const mark = (cause as { mark?: { line?: number; column?: number } }).mark;
-  const reason = (cause as { reason?: string }).reason ?? 'cannot be read';
-  return new InputError({ file, line: (mark?.line ?? -1) + 1, column: (mark?.column ?? -1) + 1 }, `malformed YAML: ${reason}`);
+  return new InputError({ file, line: 0, column: 0 }, `malformed YAML: ${reason ?? 'cannot be read'}`);
 }
 
 /** `['spec', 'versions', 0, 'name']` → `spec.versions[0].name`; odd keys are bracketed as JSON strings. */
