@@ -95,6 +95,14 @@ describe('validation rules: walk and errors', () => {
     ]);
   });
 
+  it('says rules were not checked only for a version that has rules', () => {
+    const one = crd({ ...range, required: ['max'] });
+    const two: ValidatedCrd = { spec: { ...one.spec, versions: [...one.spec.versions, { name: 'v2', served: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', required: ['max'], properties: { max: { type: 'integer' } } } } } } }] } };
+    const v = new CrdValidator(two, { compileRules: stubCel });
+    assert.deepEqual(brief(v, { ...foo({}), apiVersion: 'example.com/v2' }), ['spec.max FieldValueRequired Required value']);
+    assert.equal(brief(v, foo({})).length, 2, 'v1 has rules: they were not checked');
+  });
+
   it('gives the root node CEL its apiVersion, kind and metadata.name types', () => {
     compiled.length = 0;
     const withRootRule: ValidatedCrd = crd({ type: 'object' });

@@ -207,8 +207,15 @@ function validateObject(obj: unknown, file: string, at: Locate, validators: Map<
     const loc = at(fieldPathToJsonPath(obj, e.path));
     return { file: loc.file, line: loc.line, column: loc.column, ...identity, path: e.path, reason: e.reason, message: e.message };
   };
+  const unknown = result.unknownFields.map((f) => problem({ path: f, reason: 'UnknownField', message: `unknown field "${f}"` }));
+  // Strict field validation refuses the request while decoding it (a 400 naming the unknown fields): the schema and
+  // its rules never run, so nothing else is reported.
+  if (strict && unknown.length > 0) {
+    report.errors.push(...unknown);
+    return;
+  }
   for (const e of result.errors as FieldError[]) report.errors.push(problem(e));
-  for (const f of result.unknownFields) (strict ? report.errors : report.warnings).push(problem({ path: f, reason: 'UnknownField', message: `unknown field "${f}"` }));
+  report.warnings.push(...unknown);
 }
 
 /** `file:line:col: field.path: message`. */

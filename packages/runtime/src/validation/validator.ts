@@ -77,6 +77,8 @@ interface VersionEntry {
   statusSchema: StructuralSchema | undefined;
   status: boolean;
   scale: ScaleSpec | undefined;
+  /** Whether this version's schema has `x-kubernetes-validations` (the CEL layer runs only then). */
+  rules: boolean;
 }
 
 /** The blocking error the apiserver adds instead of running CEL over an object that already failed. */
@@ -108,9 +110,10 @@ export class CrdValidator {
     for (const v of spec.versions) {
       if (v.served === false) continue;
       const schema = (isObject(v.schema?.openAPIV3Schema) ? v.schema!.openAPIV3Schema : {}) as StructuralSchema;
-      anyRules ||= hasRules(schema);
+      const rules = hasRules(schema);
+      anyRules ||= rules;
       this.versions.set(v.name, {
-        name: v.name, schema, statusSchema: schema.properties?.status, status: v.subresources?.status !== undefined && v.subresources.status !== null, scale: v.subresources?.scale,
+        name: v.name, schema, statusSchema: schema.properties?.status, status: v.subresources?.status !== undefined && v.subresources.status !== null, scale: v.subresources?.scale, rules,
       });
     }
     if (anyRules && !options.compileRules) throw new Error(`${where}: its schema has x-kubernetes-validations; pass compileRules (or use createValidator, which loads the CEL layer)`);
@@ -202,7 +205,8 @@ export class CrdValidator {
   }
 
   private runRules(object: JsonObject, old: JsonObject | undefined, version: VersionEntry, errors: FieldError[]): void {
-    if (!this.rules) return;
+    // A version without rules has nothing left unchecked (the apiserver says so only where rules were skipped).
+    if (!this.rules || !version.rules) return;
     if (errors.some((e) => BLOCKING.has(e.reason))) {
       errors.push(fieldInvalid('', null, RULES_NOT_CHECKED));
       return;
