@@ -54,20 +54,32 @@ const LOOKALIKES: readonly { field: string; type: string }[] = [{ field: 'subjec
 /** Object metadata is the runtime's `ObjectMeta` (and what it holds), typed by its own rule. */
 const METADATA = new Set([`${META}ObjectMeta`, `${META}ManagedFieldsEntry`, `${META}OwnerReference`]);
 
-type Kind = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'any';
+type Kind = 'string' | 'ios' | 'number' | 'boolean' | 'array' | 'object' | 'any';
 function kind(s: JSONSchemaProps): Kind {
-  if (s['x-kubernetes-int-or-string']) return 'string';
+  if (s['x-kubernetes-int-or-string']) return 'ios' as Kind;
   if (s.type === 'integer' || s.type === 'number') return 'number';
   if (s.type === 'string' || s.type === 'boolean' || s.type === 'array') return s.type;
   return s.type === 'object' || s.properties || s.additionalProperties ? 'object' : 'any';
 }
 
-/** True when every property of `s`, at every depth, is a property of `ref` of a compatible JSON kind. */
-function within(s: JSONSchemaProps, ref: JSONSchemaProps): boolean {
+/**
+ * True when every property of `s`, at every depth, is a property of `ref` of the same JSON kind, and `s` says nothing
+ * the core type does not that the generated type shows: the same required properties (of those both have), no
+ * `oneOf`/`anyOf`/`allOf`/`not`, the same keeping of unknown fields, no enum, the same list type and keys.
+ */
+function within(s: JSONSchemaProps, ref: JSONSchemaProps, exactly = true): boolean {
   const a = kind(s);
   const b = kind(ref);
-  if (a !== b && a !== 'any' && b !== 'any') return false;
-  if (a === 'array' && s.items && ref.items) return within(s.items, ref.items);
+  if (a !== b && a !== 'any' && b !== 'any' && (exactly || !['ios', 'string'].includes(a) || !['ios', 'string'].includes(b))) return false;
+  if (!exactly) return a !== 'array' || !s.items || !ref.items || within(s.items, ref.items, false);
+  if (s.oneOf || s.anyOf || s.allOf || s.not || (s.enum && !ref.enum)) return false;
+  if (s['x-kubernetes-preserve-unknown-fields'] !== ref['x-kubernetes-preserve-unknown-fields'] && a === 'object') return false;
+  if (a === 'array' && ((s['x-kubernetes-list-type'] ?? 'atomic') !== (ref['x-kubernetes-list-type'] ?? 'atomic') || (s['x-kubernetes-list-map-keys'] ?? []).join() !== (ref['x-kubernetes-list-map-keys'] ?? []).join())) return false;
+  if (a === 'object') {
+    const req = (x: JSONSchemaProps, other: JSONSchemaProps): string => (x.required ?? []).filter((p) => other.properties?.[p]).sort().join();
+    if (req(s, ref) !== req(ref, s)) return false;
+  }
+  if (a === 'array' && s.items && ref.items) return within(s.items, ref.items, exactly);
   if (a === 'object' && b === 'object') {
     for (const [name, sub] of Object.entries(s.properties ?? {})) {
       const theirs = ref.properties?.[name];
@@ -103,10 +115,10 @@ describe('core/v1 structs CRDs embed', () => {
         for (const def of graph.orderedDefs()) {
           if (def.fixedName !== undefined || def.base !== undefined) continue;
           defs++;
-          const same = refs.filter((r) => isCopyOf(def, r) && !LOOKALIKES.some((l) => l.type === r.name && def.paths.every((p) => p.at(-1) === l.field)));
+          const shaped = refs.filter((r) => isCopyOf(def, r, false) && !LOOKALIKES.some((l) => l.type === r.name && def.paths.every((p) => p.at(-1) === l.field)));
           // Several core types with these fields (`{name, value}`: HTTPHeader, Sysctl, a DNS option): the struct's
           // own name says more than any of them would.
-          if (same.length === 1) redeclared.push(`${gv.group}/${gv.version} ${def.name} (${def.paths[0]!.join('.')}) is ${same[0]!.name}`);
+          if (shaped.length === 1 && isCopyOf(def, shaped[0]!, true)) redeclared.push(`${gv.group}/${gv.version} ${def.name} (${def.paths[0]!.join('.')}) is ${shaped[0]!.name}`);
         }
       }
     }
@@ -119,15 +131,19 @@ describe('core/v1 structs CRDs embed', () => {
 });
 
 /** Whether generated interface `def` is core type `ref` (see the module comment). */
-function isCopyOf(def: ObjectDef, ref: { schema: JSONSchemaProps; required: ReadonlySet<string> }): boolean {
+/**
+ * Whether generated interface `def` is core type `ref`: its fields are the type's (all but one in four of them), of the
+ * same JSON kinds at every depth; `exactly`: and it says nothing the type does not (see `within`).
+ */
+function isCopyOf(def: ObjectDef, ref: { schema: JSONSchemaProps; required: ReadonlySet<string> }, exactly: boolean): boolean {
   const own = ref.schema.properties ?? {};
   const names = def.props.map((p) => p.name);
   if (names.length < 2 || def.index !== undefined) return false;
   if (!names.every((n) => Object.hasOwn(own, n))) return false;
   const total = Object.keys(own).length;
   if (total - names.length > Math.floor(total / 4)) return false;
-  if (def.props.some((p) => p.required && !ref.required.has(p.name))) return false;
-  return def.props.every((p) => p.schema === undefined || within(p.schema, own[p.name]!));
+  if (exactly && def.props.some((p) => p.required !== ref.required.has(p.name))) return false;
+  return def.props.every((p) => p.schema === undefined || within(p.schema, own[p.name]!, exactly));
 }
 
 /** A CRD of kind Thing (group x.io, v1) whose spec has `spec` properties; JSON is YAML. */

@@ -13,6 +13,7 @@ import type { CoreTypeUse } from 'kubegen/internal/generate/types/index.js';
 import { groupVersions } from 'kubegen/internal/model/index.js';
 import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
 import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
+import { builtinSchema } from 'kubegen/internal/builtin-api/schemas.js';
 import { thingCrd } from '../support/crd-yaml.js';
 import { fixture } from '../support/paths.js';
 import { runCodegenBin } from '../support/cli.js';
@@ -23,14 +24,20 @@ const str: JSONSchemaProps = { type: 'string' };
 const strings: JSONSchemaProps = { type: 'array', items: str };
 const obj = (properties: Record<string, JSONSchemaProps>): JSONSchemaProps => ({ type: 'object', properties });
 
+/**
+ * Properties of a built-in type as controller-gen writes them into a CRD (`names` of them): a CRD of an older
+ * Kubernetes, or trimmed, has a subset.
+ */
+function subset(definition: string, names: readonly string[], extra: Record<string, JSONSchemaProps> = {}): JSONSchemaProps {
+  const full = builtinSchema(`io.k8s.api.core.v1.${definition}`)!;
+  const properties = Object.fromEntries(names.map((n) => [n, full.properties![n]!]));
+  const required = (full.required ?? []).filter((r) => names.includes(r));
+  return { type: 'object', properties: { ...properties, ...extra }, ...(required.length ? { required } : {}) };
+}
+
 /** A Container as a CRD inlines it (a subset of corev1.Container's fields). */
 function container(extra: Record<string, JSONSchemaProps> = {}): JSONSchemaProps {
-  return obj({
-    name: str, image: str, command: strings, args: strings, workingDir: str, imagePullPolicy: str,
-    env: { type: 'array', items: obj({ name: str, value: str }) },
-    ports: { type: 'array', items: obj({ containerPort: { type: 'integer' }, protocol: str }) },
-    ...extra,
-  });
+  return subset('Container', ['name', 'image', 'command', 'args', 'workingDir', 'imagePullPolicy', 'env', 'ports'], extra);
 }
 
 function rolloutGv() {
@@ -44,7 +51,8 @@ describe('core type matching', () => {
 
   it('takes a Container, a PodSpec and a PodTemplateSpec by structure', () => {
     assert.equal(matcher.match(container())?.type.name, 'Container');
-    const podSpec = obj({ containers: { type: 'array', items: container() }, nodeSelector: { type: 'object', additionalProperties: str }, restartPolicy: str, serviceAccountName: str });
+    const podSpec = subset('PodSpec', ['nodeSelector', 'restartPolicy', 'serviceAccountName'], { containers: { type: 'array', items: container(), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] } });
+    podSpec.required = ['containers'];
     assert.equal(matcher.match(podSpec)?.type.name, 'PodSpec');
     const template = obj({ metadata: obj({ labels: { type: 'object', additionalProperties: str } }), spec: podSpec });
     const m = matcher.match(template);
@@ -69,16 +77,65 @@ describe('core type matching', () => {
   });
 
   it(`tolerates version drift (one unknown field in ${DRIFT_RATIO} of a large struct) and reports it`, () => {
-    const props: Record<string, JSONSchemaProps> = { containers: { type: 'array', items: container() } };
+    const props: Record<string, JSONSchemaProps> = { containers: { type: 'array', items: container(), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] } };
     for (const f of ['hostname', 'subdomain', 'schedulerName', 'priorityClassName', 'runtimeClassName', 'serviceAccountName', 'restartPolicy', 'dnsPolicy', 'nodeName', 'preemptionPolicy', 'hostNetwork', 'hostPID', 'hostIPC', 'setHostnameAsFQDN', 'shareProcessNamespace', 'automountServiceAccountToken', 'enableServiceLinks', 'hostUsers', 'terminationGracePeriodSeconds']) {
       props[f] = /^(host(Network|PID|IPC|Users)|set|share|automount|enable)/.test(f) ? { type: 'boolean' } : f === 'terminationGracePeriodSeconds' ? { type: 'integer' } : str;
     }
-    const template = obj({ spec: obj({ ...props, aFieldFromKubernetes2030: str }) });
+    const template = obj({ spec: { ...obj({ ...props, aFieldFromKubernetes2030: str }), required: ['containers'] } });
     const m = matcher.match(template);
     assert.equal(m?.type.name, 'PodTemplateSpec');
     assert.deepEqual(m.drift, ['spec.aFieldFromKubernetes2030']);
-    const tooMuch = obj({ spec: obj({ ...props, a1: str, a2: str }) });
+    const tooMuch = obj({ spec: { ...obj({ ...props, a1: str, a2: str }), required: ['containers'] } });
     assert.notEqual(matcher.match(tooMuch)?.type.name, 'PodTemplateSpec', 'two unknown fields in 22 are not drift');
+  });
+});
+
+describe('core types only where the schemas match (issue 38, item 7)', () => {
+  const matcher = new CoreTypeMatcher();
+  const condition = builtinSchema('io.k8s.apimachinery.pkg.apis.meta.v1.Condition')!;
+  const selector = builtinSchema('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector')!;
+
+  it('keeps its own type for a condition that leaves optional what metav1.Condition requires (Crossplane omits message), saying why', () => {
+    assert.equal(matcher.match(condition)?.type.name, 'Condition', 'controller-gen\'s metav1.Condition is one');
+    const crossplane = { ...condition, required: ['lastTransitionTime', 'reason', 'status', 'type'] };
+    const r = matcher.matchOrMiss(crossplane, 'conditions');
+    assert.equal(r.match, undefined);
+    assert.equal(r.miss?.type.name, 'Condition');
+    assert.deepEqual(r.miss?.differences, ['requires lastTransitionTime, reason, status, type, the core type requires lastTransitionTime, message, reason, status, type']);
+  });
+
+  it('keeps its own type for a selector with a oneOf and free-form matchLabels (Linkerd\'s podSelector)', () => {
+    const linkerd: JSONSchemaProps = {
+      ...selector,
+      oneOf: [{ required: ['matchExpressions'] }, { required: ['matchLabels'] }],
+      properties: { ...selector.properties, matchLabels: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    };
+    const r = matcher.matchOrMiss(linkerd, 'podSelector');
+    assert.equal(r.match, undefined);
+    assert.deepEqual(r.miss?.differences, ['has oneOf']);
+    const structured = { ...selector, 'x-kubernetes-preserve-unknown-fields': true };
+    assert.deepEqual(matcher.matchOrMiss(structured, 'podSelector').miss?.differences, ['keeps unknown fields, the core type does not'], 'a structured object that keeps unknown fields differs too');
+  });
+
+  it('types resource quantities as int-or-string (the server takes cpu: 2) and refuses a string-only copy', () => {
+    const resources = builtinSchema('io.k8s.api.core.v1.ResourceRequirements')!;
+    assert.equal(matcher.match(resources, 'resources')?.type.name, 'ResourceRequirements');
+    const strings = { ...resources, properties: { ...resources.properties, limits: { type: 'object', additionalProperties: { type: 'string' } } } } as JSONSchemaProps;
+    assert.deepEqual(matcher.matchOrMiss(strings, 'resources').miss?.differences, ['limits{}: a string, the core type\'s is int-or-string']);
+  });
+
+  it('--explain lists each schema part like a core type that keeps its own type, and why', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-core-miss-'));
+    try {
+      const crossplane = { ...condition, required: ['lastTransitionTime', 'reason', 'status', 'type'] };
+      fs.writeFileSync(path.join(dir, 'thing.yaml'), thingCrd({ conditions: JSON.stringify({ type: 'array', items: crossplane }) }));
+      const r = run(dir, 'generate', '--crds', 'thing.yaml', '--out', 'gen', '--explain');
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^x\.io\/v1 Thing spec\.conditions\[\]: like Condition, but its own type:\n {2}requires lastTransitionTime, reason, status, type, the core type requires lastTransitionTime, message, reason, status, type$/m);
+      assert.match(r.stdout, /^core types: none; 1 schema parts like a core type but different keep their own$/m);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -134,7 +191,7 @@ describe('generated types with core types', () => {
     assert.doesNotMatch(off, /PodTemplateSpec|@kubegen\/runtime";\n.*Container/);
     assert.match(off, /^ {2}template\?: RolloutSpecTemplate;$/m);
 
-    const field = '{type: object, properties: {name: {type: string}, image: {type: string}, command: {type: array, items: {type: string}}, args: {type: array, items: {type: string}}}}';
+    const field = '{type: object, required: [name], properties: {name: {type: string}, image: {type: string}, command: {type: array, items: {type: string}}, args: {type: array, items: {type: string}}}}';
     const plain = thingCrd({ c: field });
     const annotated = plain.replace('metadata: {name: things.x.io}', 'metadata: {name: things.x.io, annotations: {kubegen.io/core-types: "false"}}');
     assert.notEqual(annotated, plain, 'the annotation was added');

@@ -45,7 +45,7 @@ describe('minimalSample with a validator satisfies the common CEL rule shapes', 
   });
 
   it('mutual exclusion of two fields the schema requires one of', async () => {
-    const r = await checked(ruledCrd({ a: '{type: string, default: x}', b: '{type: string, default: y}' }, ['!(has(self.a) && has(self.b))']));
+    const r = await checked(ruledCrd({ a: '{type: string, default: x}', b: '{type: string, default: "y"}' }, ['!(has(self.a) && has(self.b))']));
     // Both are defaulted, so the server fills both: a sample cannot drop a default. The rule is named, not hidden.
     assert.equal(r.unsatisfied.length, 1);
     assert.equal(r.unsatisfied[0]!.rule, '!(has(self.a) && has(self.b))');

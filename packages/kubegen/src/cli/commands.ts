@@ -112,7 +112,7 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     ...(cfg.coreTypes === false ? { coreTypes: false } : {}),
     ...(cfg.groupAccessors !== undefined ? { groupAccessors: cfg.groupAccessors } : {}),
     onProgress: progress.update,
-    onCoreTypes: (gv, uses) => void (uses.length > 0 && coreTypes.push({ gv, uses })),
+    onCoreTypes: (gv, uses, misses) => void ((uses.length > 0 || misses.length > 0) && coreTypes.push({ gv, uses, misses })),
   });
   const generated: Generated = { model, files, progress, started, coreTypes };
   if (yaml) generated.yaml = yaml;

@@ -12,7 +12,7 @@ import { emitInformerFactory, emitInformers, emitListers } from './informers/ind
 import { groupVersionClientName, groupVersionDir, groupVersionMember } from './names.js';
 import { emitRegister } from './register/index.js';
 import { CoreTypeMatcher, DefinitionGraph, emitTypes, KIND_DERIVED_SUFFIXES, TypeGraph } from './types/index.js';
-import type { CoreTypeUse, TypeModel } from './types/index.js';
+import type { CoreTypeMiss, CoreTypeUse, TypeModel } from './types/index.js';
 import { emitMarkedTypes } from './types/emit-marked-types.js';
 import { hasUserTypes, typeImportLines, userTypeNames } from './user-types.js';
 
@@ -49,8 +49,11 @@ export interface GenerateOptions {
    * on its own. See `types/core-types.ts`.
    */
   coreTypes?: boolean;
-  /** Called once per group/version with the sub-schemas typed as core types (for `--explain` and the summary). */
-  onCoreTypes?: (gv: GroupVersion, uses: readonly CoreTypeUse[]) => void;
+  /**
+   * Called once per group/version with the sub-schemas typed as core types, and those shaped like one but different
+   * (for `--explain` and the summary).
+   */
+  onCoreTypes?: (gv: GroupVersion, uses: readonly CoreTypeUse[], misses: readonly CoreTypeMiss[]) => void;
   /**
    * Names of groups' accessors (group → name, `codegen.config.yaml`'s `groupAccessors`) instead of the group's first
    * DNS label; they win over the model's own (`+groupGoName=`). See `groupIdentifiers`.
@@ -87,7 +90,7 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
     const graph: TypeModel = builtin
       ? new DefinitionGraph(gv, model.definitions!)
       : new TypeGraph(gv, { coreTypes: opts.coreTypes !== false && !user, matcher, exact: opts.emitMarkers === true && !user, enums: !user });
-    opts.onCoreTypes?.(gv, graph.coreTypeUses);
+    opts.onCoreTypes?.(gv, graph.coreTypeUses, graph.coreTypeMisses ?? []);
     const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
     const typeNames = user ? userTypeNames(gv) : (kind: string): { root: string; list: string } => names.get(kind)!;
     const groupId = groupIds.get(gv.group) ?? gv.group;

@@ -4,15 +4,13 @@
  * sub-schemas by structure and names the runtime's model type for them, so that a generated `spec.template` is the
  * same `PodTemplateSpec` the built-in clients use, and `types.ts`/`deepcopy.ts` do not carry a private copy of it.
  *
- * The reference for each core type is the `@kubernetes/client-node` model the runtime's type is built from
- * (`Wire<V1PodTemplateSpec>`), expanded to a schema (`clientNodeSchema`). Every candidate must pass the structural
- * comparison: no property anywhere below has a different JSON kind than the reference's (string, number, boolean,
- * array, object, map; int-or-string is compatible with string, since client-node types Quantities as strings; a
+ * The reference for each core type is the built-in API's schema of it as controller-gen writes it
+ * (`builtin-api/schemas.ts`, Kubernetes 1.36). Every candidate must pass the structural comparison: no property
+ * anywhere below has a different JSON kind than the reference's (string, number, boolean, array, object, map; a
  * free-form object on either side is compatible with anything), and below its own level at most {@link MAX_DRIFT}
  * properties in all, and at most one in {@link DRIFT_RATIO} of any one object's, are unknown to the reference. That
- * is the drift between the Kubernetes version the CRD was generated from and the runtime's models (client-node
- * tracks the newest release): it is reported, and the data is kept (deep copies copy every key), but the type does
- * not name it. Properties the reference has and the CRD lacks (an older Kubernetes, a trimmed CRD) do not matter.
+ * is the drift between the Kubernetes version the CRD was generated from and the runtime's (a newer one): it is
+ * reported, and the data is kept (deep copies copy every key), but the type does not name it. Properties the reference has and the CRD lacks (an older Kubernetes, a trimmed CRD) do not matter.
  *
  * Keyed types (the large, common ones: PodTemplateSpec, PodSpec, Container, Volume, …; see `model/core-types.ts`) are
  * tried first, in order: a sub-schema is one when it has every key property and at least `minCommon` of the type's.
@@ -35,8 +33,11 @@
  * {@link EXTEND_COVERAGE} of them (KServe's predictor: a whole PodSpec plus 28 fields of its own), or when it has at
  * most half as many of its own (Argo's script template is a Container plus `source`, Knative's RevisionSpec a
  * trimmed PodSpec plus timeouts): the generated interface `extends Container` and declares only its own properties.
- * Required-ness, defaults and validation are not compared: the CRD keeps them all (the CRD YAML is written from the
- * schema, not from the type).
+ * A sub-schema that says something its core type does not, where that would change the generated type or how
+ * server-side apply merges it — other required properties, `oneOf`/`anyOf`, an enum, other list keys, a string where
+ * the type has int-or-string (see `differencesAt`) — is not typed with it: it keeps its own type, and `--explain`
+ * says why (`CoreMiss`). Other validation (patterns, bounds, defaults) is not compared: the CRD keeps it all (the CRD
+ * YAML is written from the schema, not from the type).
  *
  * Matching is top-down: a node that matches is not descended into.
  */
@@ -69,6 +70,16 @@ export interface CoreMatch {
   drift: string[];
 }
 
+/**
+ * A sub-schema shaped like a core type that keeps a type of its own because it says something the core type does not
+ * (`differences`: "status.conditions[]: requires type, status; Condition requires message too"), so the core type
+ * would type it wrongly. `--explain` lists these.
+ */
+export interface CoreMiss {
+  type: CoreType;
+  differences: string[];
+}
+
 type Kind = 'string' | 'number' | 'boolean' | 'ios' | 'array' | 'object' | 'map' | 'any';
 
 /** The field a JSON path from a kind's root ends in (`spec.hostAliases[]` → `hostAliases`), if any. */
@@ -95,6 +106,7 @@ interface Reference {
 
 /** A generic candidate and what speaks for it. */
 interface Candidate extends CoreMatch {
+  differences: string[];
   hinted: boolean;
   docs: number;
   coverage: number;
@@ -112,9 +124,15 @@ export class CoreTypeMatcher {
    * the property `s` is the schema of (for an array's items, the array's), when it has one.
    */
   match(s: JSONSchemaProps, field?: string): CoreMatch | undefined {
-    if (kindOf(s) !== 'object') return undefined;
+    return this.matchOrMiss(s, field).match;
+  }
+
+  /** Like {@link match}, and when no core type matches, the core type `s` is shaped like but differs from, if any. */
+  matchOrMiss(s: JSONSchemaProps, field?: string): { match?: CoreMatch; miss?: CoreMiss } {
+    if (kindOf(s) !== 'object') return {};
     const names = Object.keys(s.properties!);
     const refs = this.references();
+    let miss: CoreMiss | undefined;
     for (const ref of refs.keyed) {
       const keys = ref.type.keys!;
       if (!keys.every((k) => hasPath(s, k))) continue;
@@ -123,14 +141,17 @@ export class CoreTypeMatcher {
       const minCommon = Math.max(1, ref.type.minCommon ?? new Set(keys.map((k) => k.split('.')[0])).size);
       if (common < minCommon) continue;
       if (extras.length > 0 && !extendable(common, extras.length, ref.props.length, minCommon)) continue;
-      const acc: Diff = { drift: [], conflict: false, evidence: 0 };
+      const acc: Diff = { drift: [], conflict: false, evidence: 0, differences: [] };
       compare(s, ref.schema, '', acc, 0);
-      if (!acc.conflict && acc.drift.length <= MAX_DRIFT) return { type: ref.type, drift: acc.drift, extras };
+      if (acc.conflict || acc.drift.length > MAX_DRIFT) continue;
+      if (acc.differences.length === 0) return { match: { type: ref.type, drift: acc.drift, extras } };
+      miss ??= { type: ref.type, differences: acc.differences };
     }
-    return this.generic(s, names, field);
+    const generic = this.generic(s, names, field);
+    return generic.match || generic.miss ? generic : miss ? { miss } : {};
   }
 
-  private generic(s: JSONSchemaProps, names: string[], field: string | undefined): CoreMatch | undefined {
+  private generic(s: JSONSchemaProps, names: string[], field: string | undefined): { match?: CoreMatch; miss?: CoreMiss } {
     const refs = this.references();
     const shared = new Map<Reference, number>();
     for (const n of names) for (const ref of refs.byProp.get(n) ?? []) shared.set(ref, (shared.get(ref) ?? 0) + 1);
@@ -141,24 +162,21 @@ export class CoreTypeMatcher {
       if (coverage < 0.5) continue;
       const extras = names.filter((p) => !Object.hasOwn(ref.schema.properties!, p));
       if (extras.length > 0 && !extendable(common, extras.length, total, MIN_COMMON_TO_EXTEND)) continue;
-      // A field the sub-schema requires and the type leaves optional: its own struct (Flux's LocalObjectReference,
-      // whose name is required), which the runtime's type would make looser.
-      const required = new Set(builtinFields(ref.type.definition).filter((f) => f.required).map((f) => f.name));
-      if ((s.required ?? []).some((p) => Object.hasOwn(ref.schema.properties!, p) && !required.has(p))) continue;
-      const acc: Diff = { drift: [], conflict: false, evidence: 0 };
+      const acc: Diff = { drift: [], conflict: false, evidence: 0, differences: [] };
       compare(s, ref.schema, '', acc, 0);
       if (acc.conflict || acc.drift.length > MAX_DRIFT) continue;
       const hinted = field !== undefined && (refs.hints.get(field)?.has(ref.type.name) ?? false);
       const complete = total - common <= Math.floor(total / 4);
       const docs = complete && !hinted && acc.evidence < MIN_EVIDENCE ? sameDescriptions(s, ref) : 0;
       if (!((complete && (hinted || docs > 0)) || acc.evidence >= MIN_EVIDENCE)) continue;
-      candidates.push({ type: ref.type, drift: acc.drift, extras, hinted, docs: hinted ? 0 : docs, coverage, evidence: acc.evidence });
+      candidates.push({ type: ref.type, drift: acc.drift, extras, hinted, docs: hinted ? 0 : docs, coverage, evidence: acc.evidence, differences: acc.differences });
     }
-    if (candidates.length === 0) return undefined;
-    candidates.sort(byStrength);
-    const [best, next] = candidates;
-    if (next && byStrength(best!, next) === 0 && next.type.name !== best!.type.name) return undefined;
-    return { type: best!.type, drift: best!.drift, extras: best!.extras };
+    // Only a core type that says what the sub-schema says types it; the best of the others is what it looks like.
+    const clean = candidates.filter((c) => c.differences.length === 0).sort(byStrength);
+    const [best, next] = clean;
+    if (best && !(next && byStrength(best, next) === 0 && next.type.name !== best.type.name)) return { match: { type: best.type, drift: best.drift, extras: best.extras } };
+    const like = candidates.filter((c) => c.differences.length > 0).sort(byStrength)[0];
+    return !best && like ? { miss: { type: like.type, differences: like.differences } } : {};
   }
 
   private references(): NonNullable<CoreTypeMatcher['refs']> {
@@ -232,6 +250,8 @@ function firstSentence(text: string): string {
 interface Diff {
   drift: string[];
   conflict: boolean;
+  /** Where the sub-schema says something the core type does not (see `CoreMiss`). */
+  differences: string[];
   /** Properties of the sub-schema the reference has, at every depth. */
   evidence: number;
 }
@@ -259,6 +279,41 @@ function compatible(a: Kind, b: Kind): boolean {
   return a === b || a === 'any' || b === 'any' || (a === 'ios' && b === 'string') || (a === 'string' && b === 'ios');
 }
 
+/**
+ * What a sub-schema says that its core type's schema does not, where it would change the generated type or how
+ * server-side apply merges: which properties are required (of those both have), `oneOf`/`anyOf`/`allOf`/`not`,
+ * keeping unknown fields in a structured object (a free-form node is compatible with anything), an enum, a list's
+ * type and keys, int-or-string against a plain string. Other validation
+ * (patterns, bounds, defaults) stays in the CRD and does not matter here.
+ */
+function differencesAt(s: JSONSchemaProps, r: JSONSchemaProps, path: string): string[] {
+  const at = path === '' ? '' : `${path}: `;
+  const out: string[] = [];
+  const sk = kindOf(s);
+  const rk = kindOf(r);
+  if ((sk === 'ios') !== (rk === 'ios') && sk !== 'any' && rk !== 'any') out.push(`${at}${sk === 'ios' ? 'int-or-string' : 'a string'}, the core type's is ${rk === 'ios' ? 'int-or-string' : 'a string'}`);
+  for (const k of ['oneOf', 'anyOf', 'allOf', 'not'] as const) if (s[k] !== undefined && r[k] === undefined) out.push(`${at}has ${k}`);
+  // Keeping unknown fields matters for a structured object (its type gets an index signature); a free-form node (no
+  // properties) is compatible with anything, as with JSON kinds.
+  if (Boolean(s['x-kubernetes-preserve-unknown-fields']) !== Boolean(r['x-kubernetes-preserve-unknown-fields']) && sk === 'object' && rk === 'object') {
+    out.push(`${at}${s['x-kubernetes-preserve-unknown-fields'] ? 'keeps unknown fields, the core type does not' : 'drops unknown fields, the core type keeps them'}`);
+  }
+  if (s.enum !== undefined && r.enum === undefined) out.push(`${at}is an enum (${s.enum.map((v) => JSON.stringify(v)).join(', ')})`);
+  if (sk === 'array' && rk === 'array') {
+    const st = s['x-kubernetes-list-type'] ?? 'atomic';
+    const rt = r['x-kubernetes-list-type'] ?? 'atomic';
+    const keys = (x: JSONSchemaProps): string => (x['x-kubernetes-list-map-keys'] ?? []).join(', ');
+    if (st !== rt || keys(s) !== keys(r)) out.push(`${at}list type ${st}${keys(s) ? ` (${keys(s)})` : ''}, the core type's is ${rt}${keys(r) ? ` (${keys(r)})` : ''}`);
+  }
+  if (sk === 'object' && rk === 'object') {
+    const both = (x: JSONSchemaProps, other: JSONSchemaProps): string[] => (x.required ?? []).filter((p) => Object.hasOwn(other.properties ?? {}, p)).sort();
+    const sr = both(s, r);
+    const rr = both(r, s);
+    if (sr.join() !== rr.join()) out.push(`${at}requires ${sr.join(', ') || 'nothing'}, the core type requires ${rr.join(', ') || 'nothing'}`);
+  }
+  return out;
+}
+
 /** Walks `s` against reference `r`, recording properties `r` lacks and whether any JSON kinds disagree. */
 function compare(s: JSONSchemaProps, r: JSONSchemaProps, path: string, acc: Diff, depth: number): void {
   if (acc.conflict || depth > 64) return;
@@ -268,6 +323,7 @@ function compare(s: JSONSchemaProps, r: JSONSchemaProps, path: string, acc: Diff
     acc.conflict = true;
     return;
   }
+  acc.differences.push(...differencesAt(s, r, path));
   if (sk === 'array' && rk === 'array') {
     if (s.items && r.items) compare(s.items, r.items, `${path}[]`, acc, depth + 1);
   } else if (sk === 'map' && rk === 'map') {

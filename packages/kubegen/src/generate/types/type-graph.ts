@@ -5,7 +5,7 @@ import { describeConstraint } from './constraints.js';
 import { CORE_TYPES, CoreTypeMatcher, fieldName, isEmbeddedObjectMeta } from './core-types.js';
 import type { CoreMatch } from './core-types.js';
 import { refKey } from './type-ref.js';
-import type { CoreTypeUse, KindTypes, TypeModel } from './type-model.js';
+import type { CoreTypeMiss, CoreTypeUse, KindTypes, TypeModel } from './type-model.js';
 import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
 import { singular, TypeNamer } from './type-names.js';
 
@@ -39,7 +39,7 @@ export interface TypeGraphOptions {
   enums?: boolean;
 }
 
-export type { CoreTypeUse, KindTypes } from './type-model.js';
+export type { CoreTypeMiss, CoreTypeUse, KindTypes } from './type-model.js';
 
 const UNKNOWN: TypeRef = { k: 'unknown' };
 
@@ -62,6 +62,8 @@ export class TypeGraph implements TypeModel {
   readonly kinds: KindTypes[] = [];
   /** Every sub-schema typed as a core type, in schema order. */
   readonly coreTypeUses: CoreTypeUse[] = [];
+  /** Every sub-schema shaped like a core type that keeps its own type because it differs from it, in schema order. */
+  readonly coreTypeMisses: CoreTypeMiss[] = [];
   private readonly defs = new Map<string, ObjectDef>();
   private nextId = 0;
   private readonly matcher: CoreTypeMatcher | undefined;
@@ -206,7 +208,9 @@ export class TypeGraph implements TypeModel {
   }
 
   private coreType(s: JSONSchemaProps, path: string[], where: string): TypeRef | undefined {
-    const m = this.matching?.match(s, fieldName(where));
+    const found = this.matching?.matchOrMiss(s, fieldName(where));
+    if (found?.miss) this.coreTypeMisses.push({ ...found.miss, kind: path[0]!, where });
+    const m = found?.match;
     // Typed by the runtime's model, a TypeScript-first CRD would prune what the model lacks.
     if (!m || (this.exact && m.drift.length > 0)) return undefined;
     this.coreTypeUses.push({ ...m, kind: path[0]!, where });

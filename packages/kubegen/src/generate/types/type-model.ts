@@ -1,5 +1,5 @@
 import type { GroupVersion, KindVersion } from '../../model/index.js';
-import type { CoreMatch } from './core-types.js';
+import type { CoreMatch, CoreMiss } from './core-types.js';
 import type { ObjectDef, TypeAliasDef } from './type-ref.js';
 
 /** The named types of one kind: its root interface, its list interface. */
@@ -15,6 +15,12 @@ export interface CoreTypeUse extends CoreMatch {
   where: string;
 }
 
+/** A sub-schema shaped like a core type that keeps its own type (`CoreMiss`): the kind and where in it. */
+export interface CoreTypeMiss extends CoreMiss {
+  kind: string;
+  where: string;
+}
+
 /**
  * What the emitters read of one group/version's types, whichever graph built them: a CRD's `TypeGraph` (shapes
  * named by where they occur) or the built-in API's `DefinitionGraph` (Go's named types).
@@ -24,6 +30,8 @@ export interface TypeModel {
   readonly kinds: readonly KindTypes[];
   /** Sub-schemas typed as the runtime's core types (CRD graphs only). */
   readonly coreTypeUses: readonly CoreTypeUse[];
+  /** Sub-schemas shaped like core types but different from them (CRD graphs only). */
+  readonly coreTypeMisses?: readonly CoreTypeMiss[];
   /** Every interface, in emission order. */
   orderedDefs(): ObjectDef[];
   /** Every declaration in emission order, type aliases included; absent: `orderedDefs()` (and their `after`s). */
