@@ -11,6 +11,7 @@ const KEEP = new Set([
   'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'nullable',
   'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource',
   'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations',
+  'oneOf', 'anyOf', 'allOf', 'not',
 ]);
 
 /** The semantic content of a schema: what the round trip must keep. */

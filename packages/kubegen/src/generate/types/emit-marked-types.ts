@@ -94,8 +94,10 @@ class MarkedEmitter {
   private iface(def: ObjectDef, kind: string[] | undefined): string {
     const s = def.schema!;
     const body: string[] = [];
-    if (kind) body.push('  apiVersion?: string;', '  kind?: string;', `  metadata?: ${this.rt.use('ObjectMeta')};`);
     const required = new Set(s.required ?? []);
+    // A root that requires its metadata (or type meta) says so in the CRD: the marked type declares it required.
+    const opt = (name: string): string => (required.has(name) ? '' : '?');
+    if (kind) body.push(`  apiVersion${opt('apiVersion')}: string;`, `  kind${opt('kind')}: string;`, `  metadata${opt('metadata')}: ${this.rt.use('ObjectMeta')};`);
     for (const p of def.props) {
       if (!p.schema || (kind && (p.name === 'apiVersion' || p.name === 'kind' || p.name === 'metadata'))) continue;
       const t = this.type(p.schema, p.type, { parent: def, field: p.name, arrays: 0, map: false });

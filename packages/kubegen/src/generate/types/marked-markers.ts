@@ -54,6 +54,12 @@ export function schemaMarkers(s: JSONSchemaProps, skip: ReadonlySet<string> = ne
   if (s.default !== undefined) m.push(`+kubebuilder:default=${j(s.default)}`);
   if (s.example !== undefined) m.push(`+kubebuilder:example=${j(s.example)}`);
   if (s.title !== undefined) m.push(`+kubebuilder:title=${j(s.title)}`);
+  // controller-gen has no markers for these: kubegen's own keep them through the round trip.
+  if (s.oneOf !== undefined) m.push(`+kubegen:validation:OneOf=${j(s.oneOf)}`);
+  // (int-or-string's own anyOf comes back with the IntOrString type)
+  if (s.anyOf !== undefined && !(s['x-kubernetes-int-or-string'] && isIntOrStringAnyOf(s.anyOf))) m.push(`+kubegen:validation:AnyOf=${j(s.anyOf)}`);
+  if (s.allOf !== undefined) m.push(`+kubegen:validation:AllOf=${j(s.allOf)}`);
+  if (s.not !== undefined) m.push(`+kubegen:validation:Not=${j(s.not)}`);
   if (s.nullable) m.push('+nullable');
   if (s['x-kubernetes-preserve-unknown-fields'] && !skip.has('x-kubernetes-preserve-unknown-fields')) m.push('+kubebuilder:pruning:PreserveUnknownFields');
   if (s['x-kubernetes-embedded-resource']) m.push(`${V}EmbeddedResource`);
@@ -100,3 +106,8 @@ export function kindMarkers(kv: KindVersion): string[] {
   return m;
 }
 
+
+/** Whether `anyOf` is the one an int-or-string carries: `[{type: integer}, {type: string}]`. */
+function isIntOrStringAnyOf(anyOf: readonly JSONSchemaProps[]): boolean {
+  return JSON.stringify(anyOf) === JSON.stringify([{ type: 'integer' }, { type: 'string' }]);
+}

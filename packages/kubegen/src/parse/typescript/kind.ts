@@ -39,10 +39,6 @@ export function kindFacts(kind: string, versionName: string, schema: JSONSchemaP
   props['apiVersion'] = { description: API_VERSION_DOC, type: 'string' };
   props['kind'] = { description: KIND_DOC, type: 'string' };
   props['metadata'] = { type: 'object' };
-  if (schema.required) {
-    schema.required = schema.required.filter((r) => r !== 'apiVersion' && r !== 'kind' && r !== 'metadata');
-    if (schema.required.length === 0) delete schema.required;
-  }
 
   const resource = lastMarker(markers, 'kubebuilder:resource');
   const args = resource?.args ?? {};

@@ -68,6 +68,11 @@ export const MARKERS: Readonly<Record<string, MarkerDef>> = {
   default: { value: 'any' },
   'kubebuilder:example': { value: 'any' },
   'kubebuilder:title': { value: 'string' },
+  // kubegen's own: what controller-gen has no marker for, so a CRD → TS → CRD round trip keeps it (JSON values).
+  'kubegen:validation:OneOf': { value: 'any' },
+  'kubegen:validation:AnyOf': { value: 'any' },
+  'kubegen:validation:AllOf': { value: 'any' },
+  'kubegen:validation:Not': { value: 'any' },
   'kubebuilder:pruning:PreserveUnknownFields': { value: 'flag' },
   optional: { value: 'flag' },
   required: { value: 'flag' },

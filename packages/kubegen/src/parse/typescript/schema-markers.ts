@@ -18,7 +18,8 @@ export const SCHEMA_MARKERS: ReadonlySet<string> = new Set([
   `${V}MinProperties`, `${V}MaxProperties`, `${V}Type`, `${V}XPreserveUnknownFields`, `${V}XEmbeddedResource`,
   `${V}XIntOrString`, `${V}EmbeddedResource`, `${V}Schemaless`, `${V}XValidation`, 'kubebuilder:default', 'default',
   'kubebuilder:example', 'kubebuilder:title', 'kubebuilder:pruning:PreserveUnknownFields', 'nullable', 'listType',
-  'listMapKey', 'mapType', 'structType', 'k8s:listType', 'k8s:listMapKey',
+  'listMapKey', 'mapType', 'structType', 'k8s:listType', 'k8s:listMapKey', 'kubegen:validation:OneOf',
+  'kubegen:validation:AnyOf', 'kubegen:validation:AllOf', 'kubegen:validation:Not',
   ...Object.keys(MARKERS).filter((n) => n.startsWith(ITEMS_PREFIX)),
   // accepted on any declaration, meaningless to a schema
   'k8s:deepcopy-gen', 'k8s:deepcopy-gen:interfaces', 'k8s:openapi-gen', 'kubebuilder:object:generate',
@@ -141,6 +142,20 @@ function applyOwnMarkers(schema: JSONSchemaProps, markers: readonly Marker[]): v
         s.default = coerce(s, v);
         break;
       case 'kubebuilder:example': s.example = v; break;
+      case 'kubegen:validation:OneOf':
+      case 'kubegen:validation:AnyOf':
+      case 'kubegen:validation:AllOf': {
+        if (!Array.isArray(v) || !v.every((b) => b !== null && typeof b === 'object' && !Array.isArray(b))) {
+          throw new InputError(m.loc, `malformed marker +${m.text}: the value is a JSON list of schemas`);
+        }
+        const key = m.name === 'kubegen:validation:OneOf' ? 'oneOf' : m.name === 'kubegen:validation:AnyOf' ? 'anyOf' : 'allOf';
+        s[key] = v as JSONSchemaProps[];
+        break;
+      }
+      case 'kubegen:validation:Not':
+        if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new InputError(m.loc, `malformed marker +${m.text}: the value is a JSON schema`);
+        s.not = v as JSONSchemaProps;
+        break;
       case 'kubebuilder:title': s.title = v as string; break;
       case 'nullable': s.nullable = true; break;
       case 'listType':
