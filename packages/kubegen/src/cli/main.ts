@@ -78,11 +78,11 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
   program
     .command('sample')
     .description(
-      'print a minimal valid object per kind of the CRDs or API types (required fields, defaults, enum values, constraints, the common shapes of CEL rules; the rules it cannot satisfy are named on stderr), or with --kind alone one of a built-in Kubernetes kind that kube-apiserver accepts',
+      'print a minimal valid object per kind of the CRDs or API types (required fields, defaults, enum values, constraints, the common shapes of CEL rules; the rules it cannot satisfy are named on stderr); with --kind alone, a minimal object of a built-in Kubernetes kind that kube-apiserver accepts',
     )
     .option('--crds <paths...>', 'CRD YAML/JSON files or folders')
     .option('--apis <dir>', 'a folder of TypeScript API types (as `generate --apis`)')
-    .option('--kind <kind>', 'only this kind; alone, a built-in kind of Kubernetes 1.36 named as kubectl names it: Deployment, deployments, deploy, deployments.apps, deployments.v1.apps')
+    .option('--kind <kind>', 'only this kind; alone, a built-in Kubernetes kind, named as kubectl names it: Deployment, deployments, deploy, deployments.apps, deployments.v1.apps')
     .option('--version <version>', 'this version instead of the storage version (of a built-in kind: instead of the most stable one)')
     .option('--api-version <group/version>', 'with --kind alone: the built-in kind in this API version (policy/v1, autoscaling/v2, v1)')
     .option('--namespace <namespace>', 'with --kind alone: metadata.namespace of a namespaced kind, and the namespace it names inside (an Event\'s involved object)')

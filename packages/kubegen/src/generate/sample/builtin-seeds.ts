@@ -12,7 +12,9 @@
  * Kept honest by test/integration/builtin-kinds.test.ts, which creates a sample of every kind kube-apiserver 1.20
  * (envtest's `full` profile) serves in a version Kubernetes 1.36 still has. Seeds of kinds that release does not serve
  * (resource.k8s.io, admission policies, ServiceCIDR, IPAddress, …) follow the 1.36 API documentation and are not
- * checked against an apiserver.
+ * checked against an apiserver. Two seeds set the name, which their kinds constrain: an IPAddress is named by its
+ * address, a StorageVersion `<group>.<resource>`. A PodCertificateRequest has no seed: the apiserver checks it against
+ * a running pod, its node and a signed proof of possession, which no sample can carry.
  */
 
 /** What a seed may depend on. */
@@ -135,6 +137,9 @@ export const BUILTIN_SEEDS: Readonly<Record<string, Seed>> = {
   'storage.k8s.io/VolumeAttachment': ({ name }) => ({ spec: { attacher: 'sample.example.com', nodeName: name, source: { persistentVolumeName: name } } }),
   'storage.k8s.io/VolumeAttributesClass': { driverName: 'example.com/sample' },
   'storagemigration.k8s.io/StorageVersionMigration': { spec: { resource: { group: 'apps', resource: 'deployments' } } },
+  'internal.apiserver.k8s.io/StorageVersion': ({ name }) => ({ metadata: { name: name.includes('.') ? name : `apps.${name}` } }),
+  'scheduling.k8s.io/Workload': { spec: { podGroupTemplates: [{ name: 'sample', schedulingPolicy: { basic: {} } }] } },
+  'scheduling.k8s.io/PodGroup': { spec: { schedulingPolicy: { basic: {} } } },
   // dynamic resource allocation
   'resource.k8s.io/DeviceTaintRule': { spec: { taint: { key: 'example.com/sample', effect: 'NoExecute' } } },
   'resource.k8s.io/ResourcePoolStatusRequest': { spec: { driver: 'example.com' } },
