@@ -128,13 +128,20 @@ export async function fullLifecycle(kind: ServedKind, client: KindClient, inf: K
       assert.equal(updated.metadata?.labels?.[UPDATED_LABEL], 'true');
       assert.notEqual(updated.metadata?.resourceVersion, current.metadata?.resourceVersion);
       did('update');
-      if (inf) await until(() => inf.lister.get(keyOf(kind, namespace, name))?.metadata?.labels?.[UPDATED_LABEL] === 'true', `the informer's cache to see the update of ${name}`, TIMEOUT_MS);
+      if (inf) {
+        await until(() => inf.lister.get(keyOf(kind, namespace, name))?.metadata?.labels?.[UPDATED_LABEL] === 'true', `the informer's cache to see the update of ${name}`, TIMEOUT_MS);
+        // Handlers hear of a change after the cache has it.
+        await until(() => report.informed.includes('update:true'), `the informer's handler to hear of the update of ${name} (it heard ${report.informed.join(', ')})`, TIMEOUT_MS);
+      }
     }
     if (has('delete')) {
       await client.delete(name);
       did('delete');
       report.deletion = await finishDeletion(kind, client, name);
-      if (inf) await until(() => inf.lister.get(keyOf(kind, namespace, name)) === undefined, `the informer's cache to drop ${name}`, TIMEOUT_MS);
+      if (inf) {
+        await until(() => inf.lister.get(keyOf(kind, namespace, name)) === undefined, `the informer's cache to drop ${name}`, TIMEOUT_MS);
+        await until(() => report.informed.at(-1) === 'delete', `the informer's handler to hear of the deletion of ${name} (it heard ${report.informed.join(', ')})`, TIMEOUT_MS);
+      }
       if (watch) await until(() => report.watched.some((e) => e.startsWith('DELETED')), `the watch to deliver the deletion of ${name} (it delivered ${report.watched.join(', ')})`, TIMEOUT_MS);
     }
   } finally {
