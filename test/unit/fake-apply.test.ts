@@ -243,6 +243,33 @@ describe('fake server-side apply: associative lists and the status subresource',
   });
 });
 
+describe('fake server-side apply: atomic objects', () => {
+  const ATOMIC: FakeResource = { ...GADGETS, atomicObjects: [['spec', 'template']] };
+  const setupAtomic = () => new ResourceClient<Gadget, KubeList<Gadget>, GadgetApply>(newFakeTransportWithOptions({ clock: { now: () => FIXED_NOW } }, [ATOMIC]), ATOMIC, 'ns');
+  type Template = NonNullable<GadgetApply['spec']>['template'] & { other?: string };
+
+  it('an atomic object is owned as one field, conflicts as one, and force replaces it whole', async () => {
+    const gadgets = setupAtomic();
+    const a = await gadgets.apply(gadget({ template: { config: { mode: 'fast' } } }), { fieldManager: 'a' });
+    assert.deepEqual(fieldsOf(a, 'a'), { 'f:spec': { 'f:template': {} } });
+    const shared = await gadgets.apply(gadget({ template: { config: { mode: 'fast' } } }), { fieldManager: 'b' });
+    assert.deepEqual(fieldsOf(shared, 'b'), { 'f:spec': { 'f:template': {} } }, 'the same value: shared');
+    const err = await conflictOf(gadgets.apply(gadget({ template: { other: 'x' } as Template }), { fieldManager: 'c' }));
+    assert.deepEqual(err.conflicts.map((c) => [c.manager, c.field]), [['a', '.spec.template'], ['b', '.spec.template']]);
+    const forced = await gadgets.apply(gadget({ template: { other: 'x' } as Template }), { fieldManager: 'c', force: true });
+    assert.deepEqual(forced.spec!.template, { other: 'x' }, 'replaced, not merged');
+  });
+
+  it('an owner reference is atomic: its entry is owned by uid, nothing inside it', async () => {
+    const gadgets = setupAtomic();
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', uid: 'u-1' };
+    const g = await gadgets.apply({ ...gadget(undefined), metadata: { name: 'g', ownerReferences: [ref] } }, { fieldManager: 'a' });
+    assert.deepEqual(fieldsOf(g, 'a'), { 'f:metadata': { 'f:ownerReferences': { 'k:{"uid":"u-1"}': {} } } });
+    const err = await conflictOf(gadgets.apply({ ...gadget(undefined), metadata: { name: 'g', ownerReferences: [{ ...ref, name: 'other' }] } }, { fieldManager: 'b' }));
+    assert.deepEqual(err.conflicts.map((c) => c.field), ['.metadata.ownerReferences[uid="u-1"]']);
+  });
+});
+
 describe('fake server-side apply: field manager', () => {
   it('defaults to the program name, then the transport, then the call', async () => {
     const { fake, gadgets } = setup();

@@ -73,7 +73,7 @@ describe('minimalSample options', () => {
 });
 
 describe('kubegen sample', () => {
-  it('reads TypeScript API types with --apis, and needs exactly one of --crds and --apis', () => {
+  it('reads TypeScript API types with --apis, and needs one of --crds, --apis and --kind', () => {
     const res = runCodegenBin(undefined, 'sample', '--apis', fixture('apis', 'multi', 'apis'), '--kind', 'Frigate');
     assert.equal(res.code, 0, res.stderr);
     const frigate = parse(res.stdout.replace(/^---\n/, '')) as Record<string, any>;
@@ -83,7 +83,10 @@ describe('kubegen sample', () => {
     assert.match(frigate['spec'].callSign, /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'the Pattern marker');
     const neither = runCodegenBin(undefined, 'sample');
     assert.equal(neither.code, 2);
-    assert.match(neither.stderr, /needs exactly one of --crds <paths...> and --apis <dir>/);
+    assert.match(neither.stderr, /needs --crds <paths...>, --apis <dir>, or --kind <kind> of a built-in kind/);
+    const both = runCodegenBin(undefined, 'sample', '--apis', 'a', '--crds', 'b');
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /takes one of --crds <paths...> and --apis <dir>, not both/);
   });
 
   it('prints one YAML document per kind (storage version), or one kind; an unknown kind is an error', () => {

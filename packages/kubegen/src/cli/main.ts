@@ -4,6 +4,7 @@ import path from 'node:path';
 import { resolveConfig } from './config.js';
 import type { CliFlags } from './config.js';
 import { runGenerate, runSample, runVerify, type SampleInput } from './commands.js';
+import { runBuiltinSample } from './sample-builtin-command.js';
 import type { CommandIO } from './commands.js';
 import { CliInputError, ExitCode, reportError } from './errors.js';
 import { runDashboard, type DashboardFlags } from './dashboard.js';
@@ -76,24 +77,33 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
   ).action(run(runVerify));
   program
     .command('sample')
-    .description('print a minimal valid object per kind of the CRDs or API types (required fields, defaults, enum values, constraints, the common shapes of CEL rules; the rules it cannot satisfy are named on stderr)')
+    .description(
+      'print a minimal valid object per kind of the CRDs or API types (required fields, defaults, enum values, constraints, the common shapes of CEL rules; the rules it cannot satisfy are named on stderr); with --kind alone, a minimal object of a built-in Kubernetes kind that kube-apiserver accepts',
+    )
     .option('--crds <paths...>', 'CRD YAML/JSON files or folders')
     .option('--apis <dir>', 'a folder of TypeScript API types (as `generate --apis`)')
-    .option('--kind <Kind>', 'only this kind')
-    .option('--version <version>', 'this version instead of the storage version')
+    .option('--kind <kind>', 'only this kind; alone, a built-in Kubernetes kind, named as kubectl names it: Deployment, deployments, deploy, deployments.apps, deployments.v1.apps')
+    .option('--version <version>', 'this version instead of the storage version (of a built-in kind: instead of the most stable one)')
+    .option('--api-version <group/version>', 'with --kind alone: the built-in kind in this API version (policy/v1, autoscaling/v2, v1)')
+    .option('--namespace <namespace>', 'with --kind alone: metadata.namespace of a namespaced kind, and the namespace it names inside (an Event\'s involved object)')
     .option('--skip-non-crds', 'with --crds: skip documents that are not CRDs (install bundles), listing them on stderr, instead of refusing them')
-    .action(async (flags: { crds?: string[]; apis?: string; kind?: string; version?: string; skipNonCrds?: boolean }) => {
+    .action(async (flags: { crds?: string[]; apis?: string; kind?: string; version?: string; apiVersion?: string; namespace?: string; skipNonCrds?: boolean }) => {
       const commandIO: CommandIO = { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, now: io.now };
-      if ((flags.crds === undefined) === (flags.apis === undefined)) {
-        writeErr('error: kubegen sample needs exactly one of --crds <paths...> and --apis <dir>\n');
+      const usage = (message: string): void => {
+        writeErr(`error: ${message}\n`);
         exitCode = ExitCode.usage;
+      };
+      if (flags.crds !== undefined && flags.apis !== undefined) return usage('kubegen sample takes one of --crds <paths...> and --apis <dir>, not both');
+      if (flags.crds === undefined && flags.apis === undefined) {
+        if (flags.kind === undefined) return usage('kubegen sample needs --crds <paths...>, --apis <dir>, or --kind <kind> of a built-in kind');
+        exitCode = await runBuiltinSample(
+          { kind: flags.kind, ...(flags.apiVersion !== undefined ? { apiVersion: flags.apiVersion } : {}), ...(flags.version !== undefined ? { version: flags.version } : {}), ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}) },
+          commandIO,
+        );
         return;
       }
-      if (flags.skipNonCrds && flags.apis !== undefined) {
-        writeErr('error: --skip-non-crds goes with --crds (CRD files and folders), not --apis\n');
-        exitCode = ExitCode.usage;
-        return;
-      }
+      if (flags.apiVersion !== undefined || flags.namespace !== undefined) return usage(`${flags.apiVersion !== undefined ? '--api-version' : '--namespace'} goes with --kind alone (a built-in kind); with --crds or --apis use --version`);
+      if (flags.skipNonCrds && flags.apis !== undefined) return usage('--skip-non-crds goes with --crds (CRD files and folders), not --apis');
       const input: SampleInput = flags.crds
         ? { crds: flags.crds.map((p) => path.resolve(io.cwd, p)), ...(flags.skipNonCrds ? { skipNonCrds: true } : {}) }
         : { apis: path.resolve(io.cwd, flags.apis!) };

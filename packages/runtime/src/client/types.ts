@@ -227,6 +227,13 @@ export interface ResourceDescriptor extends ResourceInfo {
    */
   associativeLists?: AssociativeList[];
   /**
+   * Where the object has atomic objects and maps (`x-kubernetes-map-type: atomic`; Go's `+structType=atomic` and
+   * `+mapType=atomic`: a label selector, an object reference, a pod's `nodeSelector`), as {@link AssociativeList}
+   * paths: the fake tracker's server-side apply replaces them whole and owns each as one field, as the apiserver
+   * does. Absent when there are none.
+   */
+  atomicObjects?: string[][];
+  /**
    * When this version of a built-in kind came into Kubernetes and when it leaves, from the
    * `+k8s:prerelease-lifecycle-gen:*` markers of k8s.io/api: `introduced`, `deprecated` and `removed` are releases
    * (`1.21`); `replacement` is the kind to use once it is removed. A request the server answers as not served fails

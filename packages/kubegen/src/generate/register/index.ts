@@ -4,7 +4,7 @@ import { resourceConstName } from '../names.js';
 
 /**
  * `<group>/<version>/register.ts`: the group, version and one `ResourceDescriptor` per kind (resource name, kind,
- * scope, subresources; for the fake tracker's server-side apply, the associative lists). Typed clients, informers
+ * scope, subresources; for the fake tracker's server-side apply, the associative lists and atomic objects). Typed clients, informers
  * and the fake tracker all read these; nothing else knows URLs.
  */
 export function emitRegister(gv: GroupVersion, runtimeImport: string, definitions?: ReadonlyMap<string, DefinitionModel>): string {
@@ -35,6 +35,8 @@ export function emitRegister(gv: GroupVersion, runtimeImport: string, definition
     }
     const lists = associativeLists(version.schema, definitions);
     if (lists.length > 0) desc['associativeLists'] = lists;
+    const atomic = atomicObjects(version.schema, definitions);
+    if (atomic.length > 0) desc['atomicObjects'] = atomic;
     out.push('');
     out.push(`/** ${resource.names.kind} (${resource.scope === 'Namespaced' ? 'namespaced' : 'cluster-scoped'}). */`);
     out.push(`export const ${resourceConstName(resource.names.kind)}: ResourceDescriptor = ${objectLiteral(desc)};`);
@@ -59,25 +61,62 @@ function objectLiteral(obj: Record<string, unknown>): string {
  */
 export function associativeLists(schema: JSONSchemaProps, definitions?: ReadonlyMap<string, DefinitionModel>): { path: string[]; keys?: string[]; keyDefaults?: Record<string, unknown> }[] {
   const out: { path: string[]; keys?: string[]; keyDefaults?: Record<string, unknown> }[] = [];
-  const deref = (s: JSONSchemaProps | undefined): JSONSchemaProps | undefined => (s?.$ref !== undefined ? definitions?.get(s.$ref)?.schema : s);
-  const walk = (s0: JSONSchemaProps, path: string[], within: readonly string[]): void => {
-    const s = deref(s0) ?? {};
-    if (s0.$ref !== undefined && within.includes(s0.$ref)) return;
-    const inside = s0.$ref !== undefined ? [...within, s0.$ref] : within;
-    const type = s0['x-kubernetes-list-type'] ?? s['x-kubernetes-list-type'];
-    const keys = s0['x-kubernetes-list-map-keys'] ?? s['x-kubernetes-list-map-keys'];
+  walkSchema(schema, definitions, (s, path, deref) => {
+    const type = s['x-kubernetes-list-type'];
+    const keys = s['x-kubernetes-list-map-keys'];
     if (type === 'map' && keys?.length) {
       const props = deref(s.items)?.properties ?? {};
       const defaults = keys.filter((k) => Object.hasOwn(props, k) && props[k]!.default !== undefined).map((k) => [k, props[k]!.default]);
       out.push(defaults.length > 0 ? { path, keys: [...keys], keyDefaults: Object.fromEntries(defaults) } : { path, keys: [...keys] });
     } else if (type === 'set') out.push({ path });
-    for (const [name, sub] of Object.entries(s.properties ?? {})) {
+    return true;
+  });
+  return out;
+}
+
+/** A built-in field holding any object (`runtime.RawExtension`: a ControllerRevision's `data`). */
+const RAW_EXTENSION = 'io.k8s.apimachinery.pkg.runtime.RawExtension';
+
+/**
+ * The objects and maps of a kind's schema that are atomic (`x-kubernetes-map-type: atomic`, Go's `+structType=atomic`
+ * and `+mapType=atomic`; and a `runtime.RawExtension`, which structured-merge-diff's schema of the built-in types has
+ * as atomic too): server-side apply replaces them whole and owns them as one field. Paths as in
+ * {@link associativeLists}, in schema order; one inside another atomic object is not listed (the outer one is the
+ * unit).
+ */
+export function atomicObjects(schema: JSONSchemaProps, definitions?: ReadonlyMap<string, DefinitionModel>): string[][] {
+  const out: string[][] = [];
+  walkSchema(schema, definitions, (s, path) => {
+    if (s['x-kubernetes-map-type'] !== 'atomic' && s.$ref !== RAW_EXTENSION) return true;
+    out.push(path);
+    return false;
+  });
+  return out;
+}
+
+/**
+ * Visits every node of a kind's schema below the root (not `apiVersion`, `kind`, `metadata`), parents first, in
+ * schema order; `visit` sees the node with a `$ref`'s target merged under the node's own keywords, and returns
+ * whether to go below it. A type met again below itself (a recursive type) is not walked twice.
+ */
+function walkSchema(
+  schema: JSONSchemaProps,
+  definitions: ReadonlyMap<string, DefinitionModel> | undefined,
+  visit: (s: JSONSchemaProps, path: string[], deref: (s: JSONSchemaProps | undefined) => JSONSchemaProps | undefined) => boolean,
+): void {
+  const deref = (s: JSONSchemaProps | undefined): JSONSchemaProps | undefined => (s?.$ref !== undefined ? definitions?.get(s.$ref)?.schema : s);
+  const walk = (s0: JSONSchemaProps, path: string[], within: readonly string[]): void => {
+    if (s0.$ref !== undefined && within.includes(s0.$ref)) return;
+    const target = deref(s0) ?? {};
+    const s = s0.$ref !== undefined ? { ...target, ...s0 } : s0;
+    if (path.length > 0 && !visit(s, path, deref)) return;
+    const inside = s0.$ref !== undefined ? [...within, s0.$ref] : within;
+    for (const [name, sub] of Object.entries(target.properties ?? {})) {
       if (path.length === 0 && (name === 'apiVersion' || name === 'kind' || name === 'metadata')) continue;
       walk(sub, [...path, name], inside);
     }
-    if (s.items) walk(s.items, [...path, '[]'], inside);
-    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, [...path, '{}'], inside);
+    if (target.items) walk(target.items, [...path, '[]'], inside);
+    if (typeof target.additionalProperties === 'object') walk(target.additionalProperties, [...path, '{}'], inside);
   };
   walk(schema, [], []);
-  return out;
 }

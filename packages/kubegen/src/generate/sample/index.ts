@@ -60,7 +60,8 @@ function rawSample(kv: KindVersion, opts: SampleOptions): Record<string, unknown
     const schema = kv.version.schema.properties?.[part];
     if (schema && body[part] === undefined) body[part] = gen.value(schema, part, 1);
   }
-  const out: Record<string, unknown> = { apiVersion: `${kv.resource.group}/${kv.version.name}`, kind: kv.resource.names.kind, metadata: { name } };
+  const apiVersion = kv.resource.group ? `${kv.resource.group}/${kv.version.name}` : kv.version.name;
+  const out: Record<string, unknown> = { apiVersion, kind: kv.resource.names.kind, metadata: { name } };
   for (const [k, v] of Object.entries(body)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = v;
   return out;
 }

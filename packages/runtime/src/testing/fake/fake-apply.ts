@@ -4,9 +4,13 @@
  * (structured-merge-diff) for the part of them a unit test meets.
  *
  * Modelled:
- * - Objects and maps merge field by field; lists are atomic (replaced whole) unless the resource's descriptor lists
- *   them as associative (`associativeLists`, from `x-kubernetes-list-type`): list-map entries merge by their keys,
- *   sets by value. `metadata.ownerReferences` (by uid) and `metadata.finalizers` (a set) are associative too.
+ * - Objects and maps merge field by field unless the resource's descriptor lists them as atomic (`atomicObjects`,
+ *   from `x-kubernetes-map-type: atomic`: a label selector, an object reference), which are replaced whole and owned
+ *   as one field. Lists are atomic unless the descriptor lists them as associative (`associativeLists`, from
+ *   `x-kubernetes-list-type`): list-map entries merge by their keys, sets by value. `metadata.ownerReferences` (by
+ *   uid, each reference atomic) and `metadata.finalizers` (a set) are associative too. The generated descriptors of
+ *   built-in kinds carry structured-merge-diff's schema of client-go (containers and env by `name`, ports by
+ *   `containerPort` and `protocol`, conditions by `type` …).
  * - The applier owns every leaf and list entry of its configuration (in `metadata`: labels, annotations, owner
  *   references, finalizers). Applying a value equal to the live one shares ownership with the other owners.
  * - A field another manager owns whose value the apply would change is a conflict: 409 `ApplyConflictError`, with
@@ -21,14 +25,14 @@
  *
  * Not modelled: ownership by create, update and non-apply patches (they record no `Update` entries, so they never
  * conflict with an applier and never take fields from one; a write whose body has no `managedFields` keeps the
- * stored ones); `x-kubernetes-map-type: atomic` and `x-kubernetes-list-type: atomic` on objects (objects always
- * merge); schema defaults other than of list-map keys (those come from `associativeLists`); `null` in a
- * configuration removes the field without owning it. New list entries are appended, as the apiserver does.
+ * stored ones); schema defaults other than of list-map keys (those come from `associativeLists`); a map key whose
+ * value is an object is not owned as such (the tracker cannot tell a map from a struct); `null` in a configuration
+ * removes the field without owning it. New list entries are appended, as the apiserver does.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ApplyConflictError, newStatus } from '../../client/errors.js';
 import type { KubeObject } from '../../client/types.js';
-import { comparePaths, fieldSetOf, fromFieldsV1, keyElement, ListTypes, pathString, removeAt, toFieldsV1, valueAt } from './fake-fieldset.js';
+import { ApplyTypes, comparePaths, fieldSetOf, fromFieldsV1, keyElement, pathString, removeAt, schemaPathOf, toFieldsV1, valueAt } from './fake-fieldset.js';
 import type { FieldPath, FieldSet } from './fake-fieldset.js';
 import type { FakeResource } from './fake-resource.js';
 
@@ -67,7 +71,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * the tracker's business.
  */
 export function serverSideApply(req: ApplyRequest): KubeObject {
-  const types = new ListTypes(req.res.associativeLists);
+  const types = new ApplyTypes(req.res.associativeLists, req.res.atomicObjects);
   const config = scoped(req);
   const applied = fieldSetOf(config as Record<string, unknown>, types);
   const live = req.live ?? {};
@@ -78,7 +82,7 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
 
   const conflicts: { path: FieldPath; entry: ManagedFieldsEntry }[] = [];
   for (const o of others) {
-    for (const [k, p] of applied) if (o.set.has(k) && changed(live, merged, p)) conflicts.push({ path: p, entry: o.entry });
+    for (const [k, p] of applied) if (o.set.has(k) && changed(live, merged, p, types)) conflicts.push({ path: p, entry: o.entry });
   }
   if (conflicts.length > 0 && !req.force) throw conflictError(conflicts);
   for (const c of conflicts) for (const o of others) if (o.entry === c.entry) o.set.delete(JSON.stringify(c.path));
@@ -153,9 +157,9 @@ function scoped(req: ApplyRequest): KubeObject {
   return { ...rest, status } as KubeObject;
 }
 
-/** Merges an applied value into a live one: objects by field, associative lists by key or value, the rest replaced. */
-function mergeValue(live: unknown, applied: unknown, schemaPath: string[], types: ListTypes): unknown {
-  if (isObject(applied)) {
+/** Merges an applied value into a live one: objects by field, associative lists by key or value, the rest (atomic objects too) replaced. */
+function mergeValue(live: unknown, applied: unknown, schemaPath: string[], types: ApplyTypes): unknown {
+  if (isObject(applied) && !types.isAtomic(schemaPath)) {
     const out: Record<string, unknown> = isObject(live) ? structuredClone(live) : {};
     for (const [k, v] of Object.entries(applied)) {
       if (v === undefined) continue;
@@ -190,14 +194,17 @@ function defaultedKeys(entry: Record<string, unknown>, keys: readonly string[], 
 }
 
 /**
- * Whether the apply changes what `p` names: a leaf's value (scalars, atomic lists), or for a list entry, a set value
- * or an object, whether it is there at all (what is inside an object counts at its own leaves).
+ * Whether the apply changes what `p` names: a leaf's value (scalars, atomic lists, atomic objects and list entries),
+ * or for a list entry, a set value or an object, whether it is there at all (what is inside an object counts at its
+ * own leaves).
  */
-function changed(live: unknown, merged: unknown, p: FieldPath): boolean {
+function changed(live: unknown, merged: unknown, p: FieldPath, types: ApplyTypes): boolean {
   const a = valueAt(live, p);
   const b = valueAt(merged, p);
   if (a.found !== b.found) return true;
-  if (!a.found || !p[p.length - 1]!.startsWith('f:') || isObject(a.value) || isObject(b.value)) return false;
+  if (!a.found) return false;
+  if (types.isAtomic(schemaPathOf(p))) return !isDeepStrictEqual(a.value, b.value);
+  if (!p[p.length - 1]!.startsWith('f:') || isObject(a.value) || isObject(b.value)) return false;
   return !isDeepStrictEqual(a.value, b.value);
 }
 

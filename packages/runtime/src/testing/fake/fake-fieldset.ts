@@ -4,7 +4,7 @@
  * - `f:<name>`: an object's field or a map's key;
  * - `k:<json>`: a list-map entry, by its keys (`k:{"name":"http","protocol":"TCP"}`, keys in name order);
  * - `v:<json>`: a set's value (`v:"a"`).
- * A set holds leaves (scalars, atomic lists, empty objects) and list entries; `toFieldsV1` marks a member that has
+ * A set holds leaves (scalars, atomic lists and objects, empty objects) and list entries; `toFieldsV1` marks a member that has
  * members below it with `.`, as the apiserver does.
  */
 import type { AssociativeList } from '../../client/types.js';
@@ -28,17 +28,41 @@ const METADATA_LISTS: AssociativeList[] = [
   { path: ['metadata', 'finalizers'] },
 ];
 
-/** Finds the associative list at a schema path (`{}` in a pattern matches any key), or undefined for an atomic list. */
-export class ListTypes {
-  private readonly lists: AssociativeList[];
+/** The atomic objects every object has in `metadata`: an owner reference (`+structType=atomic`). */
+const METADATA_ATOMIC: string[][] = [['metadata', 'ownerReferences', '[]']];
 
-  constructor(lists: readonly AssociativeList[] = []) {
+/** Whether schema path `pattern` (`{}` matching any map key) names `path`. */
+function matches(pattern: readonly string[], path: readonly string[]): boolean {
+  return pattern.length === path.length && pattern.every((seg, i) => seg === path[i] || (seg === '{}' && path[i] !== '[]'));
+}
+
+/**
+ * A resource's list and map types as server-side apply follows them (structured-merge-diff's schema): the associative
+ * list at a schema path (`{}` in a pattern matches any key), or undefined for an atomic list; and whether an object
+ * there is atomic.
+ */
+export class ApplyTypes {
+  private readonly lists: AssociativeList[];
+  private readonly atomic: string[][];
+
+  constructor(lists: readonly AssociativeList[] = [], atomic: readonly string[][] = []) {
     this.lists = [...METADATA_LISTS, ...lists];
+    this.atomic = [...METADATA_ATOMIC, ...atomic];
   }
 
   at(path: readonly string[]): AssociativeList | undefined {
-    return this.lists.find((l) => l.path.length === path.length && l.path.every((seg, i) => seg === path[i] || (seg === '{}' && path[i] !== '[]')));
+    return this.lists.find((l) => matches(l.path, path));
   }
+
+  /** Whether the object or map at `path` is atomic: replaced whole, owned as one field. */
+  isAtomic(path: readonly string[]): boolean {
+    return this.atomic.some((a) => matches(a, path));
+  }
+}
+
+/** The schema path of a field path: field names as they are, list entries and set values as `[]`. */
+export function schemaPathOf(p: FieldPath): string[] {
+  return p.map((el) => (el.startsWith('f:') ? el.slice(2) : '[]'));
 }
 
 /** The element naming a list-map entry: its keys in name order (a missing key is its default, else `null`). */
@@ -54,7 +78,7 @@ export function keyElement(item: unknown, keys: readonly string[], defaults: Rec
  * and in `metadata` all but labels, annotations, owner references and finalizers, are left out; `null` values are
  * left out (they remove a field, they are not owned).
  */
-export function fieldSetOf(obj: Record<string, unknown>, types: ListTypes): FieldSet {
+export function fieldSetOf(obj: Record<string, unknown>, types: ApplyTypes): FieldSet {
   const out: FieldSet = new Map();
   for (const [name, v] of Object.entries(obj)) {
     if (name === 'apiVersion' || name === 'kind') continue;
@@ -72,8 +96,9 @@ function add(out: FieldSet, p: FieldPath): void {
   out.set(JSON.stringify(p), p);
 }
 
-function walk(v: unknown, schemaPath: string[], p: string[], types: ListTypes, out: FieldSet): void {
+function walk(v: unknown, schemaPath: string[], p: string[], types: ApplyTypes, out: FieldSet): void {
   if (v === null || v === undefined) return;
+  if (isObject(v) && types.isAtomic(schemaPath)) return add(out, p);
   if (isObject(v)) {
     const entries = Object.entries(v).filter(([, x]) => x !== null && x !== undefined);
     if (entries.length === 0) add(out, p);
@@ -90,7 +115,7 @@ function walk(v: unknown, schemaPath: string[], p: string[], types: ListTypes, o
       }
       const entry = [...p, keyElement(item, list.keys, list.keyDefaults)];
       add(out, entry);
-      if (isObject(item)) for (const [k, x] of Object.entries(item)) walk(x, [...schemaPath, '[]', k], [...entry, `f:${k}`], types, out);
+      if (isObject(item) && !types.isAtomic([...schemaPath, '[]'])) for (const [k, x] of Object.entries(item)) walk(x, [...schemaPath, '[]', k], [...entry, `f:${k}`], types, out);
     }
     return;
   }

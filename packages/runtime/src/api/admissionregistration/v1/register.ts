@@ -22,6 +22,7 @@ export const mutatingAdmissionPolicyResource: ResourceDescriptor = {
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.36"},
   associativeLists: [{"path":["spec","matchConditions"],"keys":["name"]}],
+  atomicObjects: [["spec","paramKind"],["spec","matchConstraints"],["spec","variables","[]"]],
 };
 
 /** MutatingAdmissionPolicyBinding (cluster-scoped). */
@@ -36,6 +37,7 @@ export const mutatingAdmissionPolicyBindingResource: ResourceDescriptor = {
   singular: "mutatingadmissionpolicybinding",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.36"},
+  atomicObjects: [["spec","paramRef"],["spec","matchResources"]],
 };
 
 /** MutatingWebhookConfiguration (cluster-scoped). */
@@ -51,6 +53,7 @@ export const mutatingWebhookConfigurationResource: ResourceDescriptor = {
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.16"},
   associativeLists: [{"path":["webhooks"],"keys":["name"]},{"path":["webhooks","[]","matchConditions"],"keys":["name"]}],
+  atomicObjects: [["webhooks","[]","namespaceSelector"],["webhooks","[]","objectSelector"]],
 };
 
 /** ValidatingAdmissionPolicy (cluster-scoped). */
@@ -66,6 +69,7 @@ export const validatingAdmissionPolicyResource: ResourceDescriptor = {
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.30"},
   associativeLists: [{"path":["spec","matchConditions"],"keys":["name"]},{"path":["spec","variables"],"keys":["name"]},{"path":["status","conditions"],"keys":["type"]}],
+  atomicObjects: [["spec","paramKind"],["spec","matchConstraints"],["spec","variables","[]"]],
 };
 
 /** ValidatingAdmissionPolicyBinding (cluster-scoped). */
@@ -81,6 +85,7 @@ export const validatingAdmissionPolicyBindingResource: ResourceDescriptor = {
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.30"},
   associativeLists: [{"path":["spec","validationActions"]}],
+  atomicObjects: [["spec","paramRef"],["spec","matchResources"]],
 };
 
 /** ValidatingWebhookConfiguration (cluster-scoped). */
@@ -96,6 +101,7 @@ export const validatingWebhookConfigurationResource: ResourceDescriptor = {
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.16"},
   associativeLists: [{"path":["webhooks"],"keys":["name"]},{"path":["webhooks","[]","matchConditions"],"keys":["name"]}],
+  atomicObjects: [["webhooks","[]","namespaceSelector"],["webhooks","[]","objectSelector"]],
 };
 
 /** Every resource of this group/version. */

@@ -22,6 +22,7 @@ export const mutatingAdmissionPolicyResource: ResourceDescriptor = {
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.32","deprecated":"1.35","removed":"1.38"},
   associativeLists: [{"path":["spec","matchConditions"],"keys":["name"]}],
+  atomicObjects: [["spec","paramKind"],["spec","matchConstraints"]],
 };
 
 /** MutatingAdmissionPolicyBinding (cluster-scoped). */
@@ -36,6 +37,7 @@ export const mutatingAdmissionPolicyBindingResource: ResourceDescriptor = {
   singular: "mutatingadmissionpolicybinding",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.32","deprecated":"1.35","removed":"1.38"},
+  atomicObjects: [["spec","paramRef"],["spec","matchResources"]],
 };
 
 /** ValidatingAdmissionPolicy (cluster-scoped). */
@@ -51,6 +53,7 @@ export const validatingAdmissionPolicyResource: ResourceDescriptor = {
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.26","deprecated":"1.29","removed":"1.32"},
   associativeLists: [{"path":["spec","matchConditions"],"keys":["name"]},{"path":["spec","variables"],"keys":["name"]},{"path":["status","conditions"],"keys":["type"]}],
+  atomicObjects: [["spec","paramKind"],["spec","matchConstraints"]],
 };
 
 /** ValidatingAdmissionPolicyBinding (cluster-scoped). */
@@ -66,6 +69,7 @@ export const validatingAdmissionPolicyBindingResource: ResourceDescriptor = {
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.26","deprecated":"1.29","removed":"1.32"},
   associativeLists: [{"path":["spec","validationActions"]}],
+  atomicObjects: [["spec","paramRef"],["spec","matchResources"]],
 };
 
 /** Every resource of this group/version. */

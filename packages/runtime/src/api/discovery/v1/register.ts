@@ -21,6 +21,7 @@ export const endpointSliceResource: ResourceDescriptor = {
   singular: "endpointslice",
   lifecycle: {"introduced":"1.21"},
   associativeLists: [{"path":["endpoints","[]","addresses"]}],
+  atomicObjects: [["endpoints","[]","targetRef"],["ports","[]"]],
 };
 
 /** Every resource of this group/version. */

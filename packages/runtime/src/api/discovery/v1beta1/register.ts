@@ -21,6 +21,7 @@ export const endpointSliceResource: ResourceDescriptor = {
   singular: "endpointslice",
   lifecycle: {"introduced":"1.16","deprecated":"1.21","removed":"1.25","replacement":{"group":"discovery.k8s.io","version":"v1","kind":"EndpointSlice"}},
   associativeLists: [{"path":["endpoints","[]","addresses"]}],
+  atomicObjects: [["endpoints","[]","targetRef"]],
 };
 
 /** Every resource of this group/version. */

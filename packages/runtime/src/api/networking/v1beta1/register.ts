@@ -35,6 +35,7 @@ export const ingressResource: ResourceDescriptor = {
   singular: "ingress",
   shortNames: ["ing"],
   lifecycle: {"introduced":"1.14","deprecated":"1.19","removed":"1.22","replacement":{"group":"networking.k8s.io","version":"v1","kind":"Ingress"}},
+  atomicObjects: [["spec","backend","resource"],["spec","rules","[]","http","paths","[]","backend","resource"]],
 };
 
 /** IngressClass (cluster-scoped). */

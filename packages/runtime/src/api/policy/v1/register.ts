@@ -35,6 +35,7 @@ export const podDisruptionBudgetResource: ResourceDescriptor = {
   shortNames: ["pdb"],
   lifecycle: {"introduced":"1.21"},
   associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
+  atomicObjects: [["spec","selector"]],
 };
 
 /** Every resource of this group/version. */

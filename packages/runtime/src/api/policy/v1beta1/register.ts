@@ -35,6 +35,7 @@ export const podDisruptionBudgetResource: ResourceDescriptor = {
   shortNames: ["pdb"],
   lifecycle: {"introduced":"1.5","deprecated":"1.21","removed":"1.25","replacement":{"group":"policy","version":"v1","kind":"PodDisruptionBudget"}},
   associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
+  atomicObjects: [["spec","selector"]],
 };
 
 /** Every resource of this group/version. */

@@ -19,6 +19,7 @@ export const clusterRoleResource: ResourceDescriptor = {
   namespaced: false,
   statusSubresource: false,
   singular: "clusterrole",
+  atomicObjects: [["aggregationRule","clusterRoleSelectors","[]"]],
 };
 
 /** ClusterRoleBinding (cluster-scoped). */

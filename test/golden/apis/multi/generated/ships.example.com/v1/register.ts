@@ -18,6 +18,7 @@ export const fleetResource: ResourceDescriptor = {
   listKind: "FleetList",
   namespaced: false,
   statusSubresource: false,
+  atomicObjects: [["spec","frigates"]],
 };
 
 /** Frigate (namespaced). */
