@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { linkRuntimePackage, REPO_ROOT, TSC } from './paths.js';
 
@@ -25,4 +26,23 @@ export function typeCheckProject(dir: string, opts: { noUnusedLocals?: boolean; 
   );
   const tsc = spawnSync(TSC, ['-p', dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
   return tsc.status === 0 ? '' : `${tsc.stdout}${tsc.stderr}` || `tsc exited with ${tsc.status}`;
+}
+
+/**
+ * Writes generated `files` under `generated/` of a scratch folder and `extra` files (name → text) beside it, runs
+ * {@link typeCheckProject}, removes the folder, and returns tsc's output (empty when everything compiles).
+ */
+export function typeCheckGenerated(files: readonly { path: string; content: string }[], extra: Record<string, string> = {}, opts: { noUnusedLocals?: boolean } = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-generated-'));
+  try {
+    for (const f of files) {
+      const target = path.join(dir, 'generated', f.path);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, f.content);
+    }
+    for (const [name, text] of Object.entries(extra)) fs.writeFileSync(path.join(dir, name), text);
+    return typeCheckProject(dir, opts);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

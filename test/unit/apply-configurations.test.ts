@@ -5,16 +5,13 @@
  * not compile; names clear of the other modules' names; hostile input only in literals.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import { generate } from 'kubegen/internal/generate/index.js';
 import { HEADER } from 'kubegen/internal/generate/emit-util.js';
 import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { thingCrd } from '../support/crd-yaml.js';
 import { fixture } from '../support/paths.js';
-import { typeCheckProject } from '../support/type-check.js';
+import { typeCheckGenerated } from '../support/type-check.js';
 
 const GADGETS = fixture('apply', 'gadgets.yaml');
 
@@ -28,21 +25,7 @@ function contentOf(files: { path: string; content: string }[], p: string): strin
   return f.content;
 }
 
-/** Writes the generated files under `dir/generated` and `extra` files under `dir`, then runs tsc --strict. */
-function compile(files: { path: string; content: string }[], extra: Record<string, string>, opts: { noUnusedLocals?: boolean } = {}): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-apply-'));
-  try {
-    for (const f of files) {
-      const target = path.join(dir, 'generated', f.path);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, f.content);
-    }
-    for (const [name, text] of Object.entries(extra)) fs.writeFileSync(path.join(dir, name), text);
-    return typeCheckProject(dir, opts);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+const compile = typeCheckGenerated;
 
 const IMPORTS = `import { gadgetApply } from './generated/apply.kubegen.io/v1/index.js';
 import type { GadgetApply } from './generated/apply.kubegen.io/v1/index.js';

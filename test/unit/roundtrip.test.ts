@@ -120,7 +120,8 @@ describe('--emit-markers: arrays of objects, shared shapes, enums and core types
     assert.match(types, /^\/\*\*\n \* A sidecar\.\n \*\/\nexport type PipelineSpecSidecar = Container;$/m);
     assert.match(types, /^ {2}sidecars\?: PipelineSpecSidecar\[\];$/m);
     assert.match(types, /^ {2}worker\?: PipelineSpecWorker;$/m);
-    assert.match(types, /^export type PipelineSpecWorker = PipelineSpecHead;$/m);
+    assert.match(types, /^export interface PipelineSpecWorker \{$/m, 'head and worker share no name, so not a type either');
+    assert.match(types, /^export interface PipelineSpecHead \{$/m);
     assert.match(types, /^export type PipelineSpecProtocol = "TCP" \| "UDP" \| "SCTP";$/m);
     assert.equal(types.match(/^ {2}protocol\?: PipelineSpecProtocol;$/gm)?.length, 3, 'steps[].ports[] (a protocol enum, no required containerPort) are not ContainerPorts');
     assert.match(types, /^\/\*\*\n \* A host name\.\n \*\n \* \+kubebuilder:validation:Pattern="\^\[a-z\.\]\+\$"\n \*\/\nexport type PipelineSpecHostname = string;$/m);

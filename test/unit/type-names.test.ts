@@ -11,6 +11,7 @@ import { groupVersions } from 'kubegen/internal/model/index.js';
 import { parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { generate } from 'kubegen/internal/generate/index.js';
 import { emitTypes, TypeGraph } from 'kubegen/internal/generate/types/index.js';
+import { typeCheckGenerated } from '../support/type-check.js';
 import { typeNameProblems } from '../support/type-names.js';
 import { kindCrd as crd, obj } from '../support/crd-yaml.js';
 
@@ -48,17 +49,45 @@ describe("a type's name belongs to the field it types (item 1)", () => {
     assert.doesNotMatch(ts, /CephNFSStatusCondition|CephClusterStatusCondition/);
   });
 
-  it('a shape shared by unrelated fields keeps one interface, and each field reads as its own through an alias (RayCluster head/worker)', () => {
+  it('a shape shared by fields with no name in common is not shared: each field has an interface of its own name (RayCluster head/worker)', () => {
     const peer = obj({ allowedNamespaces: arr(str), ports: arr({ type: 'integer' }) });
     const crdText = crd('ray.io', 'RayCluster', { spec: obj({ networkPolicy: obj({ head: peer, worker: peer }) }) });
     const { ts, problems } = typesOf(crdText);
     assert.deepEqual(problems, []);
     assert.match(ts, /^ {2}head\?: RayClusterSpecNetworkPolicyHead;\n {2}worker\?: RayClusterSpecNetworkPolicyWorker;$/m);
-    assert.match(ts, /^export type RayClusterSpecNetworkPolicyWorker = RayClusterSpecNetworkPolicyHead;$/m);
-    assert.equal(ts.match(/^export interface RayClusterSpecNetworkPolicy(Head|Worker) /gm)?.length, 1, 'the sharing is kept');
-    const apply = generate({ resources: parseCrdText(crdText, 'c.yaml') }).find((f) => f.path.endsWith('/applyconfigurations.ts'))!.content;
+    assert.match(ts, /^export interface RayClusterSpecNetworkPolicyHead \{\n {2}allowedNamespaces\?: string\[\];\n {2}ports\?: number\[\];\n\}$/m);
+    assert.match(ts, /^export interface RayClusterSpecNetworkPolicyWorker \{\n {2}allowedNamespaces\?: string\[\];\n {2}ports\?: number\[\];\n\}$/m);
+    assert.doesNotMatch(ts, /^export type /m, 'no alias names one field after another');
+    const files = generate({ resources: parseCrdText(crdText, 'c.yaml') });
+    const apply = files.find((f) => f.path.endsWith('/applyconfigurations.ts'))!.content;
     assert.match(apply, /^ {2}worker\?: RayClusterSpecNetworkPolicyWorkerApply;$/m);
-    assert.match(apply, /^export type RayClusterSpecNetworkPolicyWorkerApply = RayClusterSpecNetworkPolicyHeadApply;$/m);
+    assert.match(apply, /^export interface RayClusterSpecNetworkPolicyWorkerApply \{$/m);
+    const deepcopy = files.find((f) => f.path.endsWith('/deepcopy.ts'))!.content;
+    assert.match(deepcopy, /RayClusterSpecNetworkPolicyWorker/, 'the copy has its deep copy');
+  });
+
+  it('fields that share the last word of their names share one interface named for it; the others get their own (Istio route/mirror destinations, header operations)', () => {
+    const destination = obj({ host: str, port: obj({ number: { type: 'integer' } }), subset: str });
+    const match = obj({ exact: str, prefix: str, regex: str });
+    const { ts, problems } = typesOf(
+      crd('networking.istio.io', 'VirtualService', {
+        spec: obj({
+          http: arr(obj({ mirror: destination, mirrors: arr(obj({ destination, percentage: str })), route: arr(obj({ destination, weight: { type: 'integer' } })), match: arr(obj({ uri: match, scheme: match })), corsPolicy: obj({ allowOrigins: arr(match) }) })),
+        }),
+      }),
+    );
+    assert.deepEqual(problems, []);
+    assert.match(ts, /^ {2}mirror\?: VirtualServiceSpecHttpMirror;$/m);
+    assert.match(ts, /^ {2}destination\?: VirtualServiceSpecHttpDestination;$/m, 'both destinations');
+    assert.equal(ts.match(/^ {2}destination\?: VirtualServiceSpecHttpDestination;$/gm)?.length, 2);
+    assert.match(ts, /^export interface VirtualServiceSpecHttpMirror \{$/m);
+    assert.match(ts, /^export interface VirtualServiceSpecHttpDestination \{$/m);
+    for (const [field, type] of [['uri', 'VirtualServiceSpecHttpMatchUri'], ['scheme', 'VirtualServiceSpecHttpMatchScheme'], ['allowOrigins', 'VirtualServiceSpecHttpCorsPolicyAllowOrigin[]']]) {
+      assert.match(ts, new RegExp(`^ {2}${field}\\?: ${type.replace(/[[\]]/g, '\\$&')};$`, 'm'));
+    }
+    assert.doesNotMatch(ts, /^export type \w+ = \w+;$/m, 'no field reads as another field\'s type');
+    // Their children are named by what the copies have in common (`port` of the mirror and of the destinations).
+    assert.match(ts, /^ {2}port\?: VirtualServiceSpecHttp\w*Port;$/m);
   });
 });
 
@@ -106,6 +135,63 @@ describe('enums (item 5)', () => {
   it('a union used once stays inline', () => {
     const { ts } = typesOf(crd('x.io', 'Thing', { spec: obj({ mode: { type: 'string', enum: ['A', 'B'] } }) }));
     assert.match(ts, /^ {2}mode\?: "A" \| "B";$/m);
+  });
+});
+
+describe('names of kinds and plurals (issue 38, item 8)', () => {
+  it("a lower-case kind's names start with a capital (Zalando's postgresql), its data keeps the spelling; everything compiles", () => {
+    const text = crd('acid.zalan.do', 'postgresql', { spec: obj({ teamId: str, numberOfInstances: { type: 'integer' } }) });
+    const files = generate({ resources: parseCrdText(text, 'c.yaml') });
+    const file = (name: string): string => files.find((f) => f.path === `acid.zalan.do/v1/${name}`)!.content;
+    assert.match(file('types.ts'), /^export interface Postgresql \{\n {2}apiVersion\?: "acid\.zalan\.do\/v1";\n {2}kind\?: "postgresql";$/m);
+    assert.match(file('types.ts'), /^export interface PostgresqlSpec \{$/m);
+    assert.match(file('types.ts'), /^export interface PostgresqlList \{$/m);
+    assert.doesNotMatch(files.map((f) => f.content).join('\n'), /(interface|type|class|function|const) postgresql\b/, 'no lower-case declaration');
+    assert.match(file('register.ts'), /^export const postgresqlResource: ResourceDescriptor = \{[^}]*kind: "postgresql",/m);
+    assert.match(file('client.ts'), /^export type PostgresqlInterface = /m);
+    assert.match(file('applyconfigurations.ts'), /^export function postgresqlApply\(name: string, namespace\?: string\): PostgresqlApply \{\n {2}return \{ apiVersion: "acid\.zalan\.do\/v1", kind: "postgresql",/m);
+    assert.equal(
+      typeCheckGenerated(files, {
+        'use.ts': `import { postgresqlApply, type Postgresql, type PostgresqlLister } from './generated/acid.zalan.do/v1/index.js';
+export const pg: Postgresql = { kind: 'postgresql', spec: { teamId: 'acid' } };
+export const apply = { ...postgresqlApply('a', 'ns'), spec: { numberOfInstances: 2 } };
+export const names = (l: PostgresqlLister): string[] => l.list().map((p) => p.metadata?.name ?? '');
+`,
+      }),
+      '',
+    );
+  });
+
+  it("a kind spelled like a global takes its group's first label (Crossplane's Object: KubernetesObject), so no name shadows Object", () => {
+    const text = crd('kubernetes.crossplane.io', 'Object', { spec: obj({ forProvider: obj({ manifest: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }) }) });
+    const files = generate({ resources: parseCrdText(text, 'c.yaml') });
+    const all = files.map((f) => f.content).join('\n');
+    const file = (name: string): string => files.find((f) => f.path === `kubernetes.crossplane.io/v1/${name}`)!.content;
+    assert.match(file('types.ts'), /^export interface KubernetesObject \{\n {2}apiVersion\?: "kubernetes\.crossplane\.io\/v1";\n {2}kind\?: "Object";$/m);
+    assert.match(file('types.ts'), /^export interface KubernetesObjectSpec \{$/m);
+    assert.match(file('types.ts'), /^export interface KubernetesObjectList \{\n {2}apiVersion\?: "kubernetes\.crossplane\.io\/v1";\n {2}kind\?: "ObjectList";$/m);
+    assert.match(file('register.ts'), /^export const kubernetesObjectResource: ResourceDescriptor = \{[^}]*kind: "Object",/m);
+    assert.doesNotMatch(all, /\b(interface|type|class) Object\b|\bObject(Spec|Client|Lister|Informer|Apply|Interface)\b/);
+    assert.equal(
+      typeCheckGenerated(files, {
+        'use.ts': `import { kubernetesObjectApply, type KubernetesObject } from './generated/kubernetes.crossplane.io/v1/index.js';
+export const o: KubernetesObject = { kind: 'Object', spec: { forProvider: { manifest: { anything: 1 } } } };
+export const a = kubernetesObjectApply('a', 'ns');
+export const keys: string[] = Object.keys(o);
+`,
+      }),
+      '',
+    );
+  });
+
+  it('Latin plurals in -ices singularise to -ex/-ix (vertices → Vertex), other -ices words lose their s (devices → Device)', () => {
+    const { ts, problems } = typesOf(
+      crd('numaflow.example.io', 'Pipeline', { spec: obj({ vertices: arr(obj({ name: str })), indices: arr(obj({ field: str })), matrices: arr(obj({ rows: str })), devices: arr(obj({ path: str })), services: arr(obj({ port: str })) }) }),
+    );
+    assert.deepEqual(problems, []);
+    for (const [field, item] of [['vertices', 'Vertex'], ['indices', 'Index'], ['matrices', 'Matrix'], ['devices', 'Device'], ['services', 'Service']]) {
+      assert.match(ts, new RegExp(`^ {2}${field}\\?: PipelineSpec${item}\\[\\];$`, 'm'));
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { emitDeepCopy } from './deepcopy/index.js';
 import { HEADER, literal } from './emit-util.js';
 import { emitFake } from './fake/index.js';
 import { emitInformerFactory, emitInformers, emitListers } from './informers/index.js';
-import { groupVersionClientName, groupVersionDir, groupVersionMember } from './names.js';
+import { groupVersionClientName, groupVersionDir, groupVersionMember, kindIdentifier } from './names.js';
 import { emitRegister } from './register/index.js';
 import { CoreTypeMatcher, DefinitionGraph, emitTypes, KIND_DERIVED_SUFFIXES, TypeGraph } from './types/index.js';
 import type { CoreTypeMiss, CoreTypeUse, TypeModel } from './types/index.js';
@@ -183,10 +183,9 @@ function versionTypeNames(gv: GroupVersion, groupId: string, typeNames: (kind: s
   names.add(groupVersionClientName(groupId, gv.version));
   names.add(`${groupVersionMember(groupId, gv.version).replace(/^./, (c) => c.toUpperCase())}Informers`);
   for (const kv of gv.kinds) {
-    const { kind } = kv.resource.names;
-    const { root, list } = typeNames(kind);
+    const { root, list } = typeNames(kv.resource.names.kind);
     names.add(root).add(list);
-    for (const suffix of KIND_DERIVED_SUFFIXES) names.add(kind + suffix);
+    for (const suffix of KIND_DERIVED_SUFFIXES) names.add(kindIdentifier(kv) + suffix);
   }
   return names;
 }

@@ -1,5 +1,6 @@
 import type { GroupVersion, KindVersion } from '../model/index.js';
 import { camel, pascal } from '../model/index.js';
+import { GLOBAL_NAMES, RESERVED_WORDS } from '../model/identifiers.js';
 
 /**
  * Names shared by every generator, so that one module's exports are what another imports. Kinds, plurals, groups
@@ -8,6 +9,21 @@ import { camel, pascal } from '../model/index.js';
 
 /** The interface names a kind's root and list types have in `types.ts` (decided by the types emitter's graph). */
 export type KindTypeNames = (kind: string) => { root: string; list: string };
+
+/**
+ * The identifier a kind's generated names start from (its types, client, lister, informer and descriptor): the kind
+ * with a capital first letter (Zalando's kind `postgresql` → `Postgresql`). A kind spelled like a global or a reserved
+ * word takes its group's first label before it (Crossplane's `Object` of `kubernetes.crossplane.io` →
+ * `KubernetesObject`), so no generated name shadows `Object`, `Map` or `Function` where it is imported. The kind's
+ * own spelling stays in the data (`kind: "Object"`).
+ */
+export function kindIdentifier(kv: Pick<KindVersion, 'resource'>): string {
+  const { kind } = kv.resource.names;
+  const stem = kind.charAt(0).toUpperCase() + kind.slice(1);
+  if (!RESERVED_WORDS.has(stem) && !GLOBAL_NAMES.has(stem)) return stem;
+  const label = kv.resource.group.split('.')[0] || 'core';
+  return pascal(label) + stem;
+}
 
 /** `fooResource`, `httpRouteResource`: the descriptor constant exported by `register.ts`. */
 export function resourceConstName(kind: string): string {

@@ -15,7 +15,7 @@
  */
 import type { GroupVersion, KindVersion } from '../../model/index.js';
 import { firstFreeName, HEADER, literal, propertyKey, RuntimeNames } from '../emit-util.js';
-import { lowerCamel } from '../names.js';
+import { kindIdentifier, lowerCamel } from '../names.js';
 import { CORE_TYPES } from '../types/core-types.js';
 import type { TypeModel } from '../types/type-model.js';
 import { OBJECT_PROTOTYPE_KEYS, packageImports, typeText } from '../types/emit-types.js';
@@ -104,6 +104,7 @@ export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, name
 
 function emitRoot(def: ObjectDef, kv: KindVersion, names: ApplyNames, rt: RuntimeNames): string {
   const { kind } = kv.resource.names;
+  const ctor = names.constructorName(kindIdentifier(kv));
   const apiVersion = `${kv.resource.group}/${kv.version.name}`;
   const name = names.types.get(def)!;
   const namespaced = kv.resource.scope === 'Namespaced';
@@ -111,7 +112,7 @@ function emitRoot(def: ObjectDef, kv: KindVersion, names: ApplyNames, rt: Runtim
   const lines = [
     `/**`,
     ` * Server-side apply configuration of a ${kind} (fields documented on \`${kind}\`).`,
-    ` * Start from \`${names.constructorName(kind)}(name${namespaced ? ', namespace' : ''})\`.`,
+    ` * Start from \`${ctor}(name${namespaced ? ', namespace' : ''})\`.`,
     ` */`,
     `export interface ${name} {`,
     `  apiVersion: ${literal(apiVersion)};`,
@@ -126,7 +127,7 @@ function emitRoot(def: ObjectDef, kv: KindVersion, names: ApplyNames, rt: Runtim
   const metadata = namespaced ? 'namespace === undefined ? { name } : { name, namespace }' : '{ name }';
   lines.push(
     `/** A ${kind} apply configuration naming only the object; spread it and add the fields to own. */`,
-    `export function ${names.constructorName(kind)}(${params}): ${name} {`,
+    `export function ${ctor}(${params}): ${name} {`,
     `  return { apiVersion: ${literal(apiVersion)}, kind: ${literal(kind)}, metadata: ${metadata} };`,
     '}',
     '',

@@ -1,6 +1,6 @@
 import type { KindVersion, SubresourceCall } from '../../model/index.js';
 import { HEADER, literal, RuntimeNames } from '../emit-util.js';
-import { clientInterfaceName, groupVersionClientName, pluralMember, resourceConstName } from '../names.js';
+import { clientInterfaceName, groupVersionClientName, kindIdentifier, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
 import type { GroupVersionContext } from '../context.js';
 import { packageAlias } from '../types/definition-graph.js';
@@ -29,9 +29,9 @@ export function emitClient(ctx: GroupVersionContext): string {
   // Names this file declares or imports besides the runtime's: a kind may be spelled like a runtime export.
   const taken = new Set<string>([className]);
   for (const kv of gv.kinds) {
-    const { kind } = kv.resource.names;
-    const { root, list } = typeNames(kind);
-    taken.add(root).add(list).add(clientInterfaceName(kind)).add(ctx.applyName(kind)).add(`${kind}Client`).add(`${kind}Calls`);
+    const kind = kindIdentifier(kv);
+    const { root, list } = typeNames(kv.resource.names.kind);
+    taken.add(root).add(list).add(clientInterfaceName(kind)).add(ctx.applyName(kv.resource.names.kind)).add(`${kind}Client`).add(`${kind}Calls`);
   }
   const rt = new RuntimeNames(taken);
   const body: string[] = [];
@@ -64,15 +64,15 @@ export function emitClient(ctx: GroupVersionContext): string {
     return `${ns}.${def.name}${apply ? 'Apply' : ''}`;
   };
   for (const kv of gv.kinds) {
-    const { kind } = kv.resource.names;
-    const { root: T, list: L } = typeNames(kind);
+    const kind = kindIdentifier(kv);
+    const { root: T, list: L } = typeNames(kv.resource.names.kind);
     const verbs = kv.version.builtin?.verbs ?? ALL_VERBS;
     const lists = verbs.includes('list');
     typeImports.add(T);
     if (lists) typeImports.add(L);
     registerImports.push(resourceConstName(kind));
     const applies = verbs.includes('apply');
-    const A = ctx.applyName(kind);
+    const A = ctx.applyName(kv.resource.names.kind);
     if (applies) applyImports.add(A);
     const generics = [T, ...(lists || applies ? [lists ? L : `${rt.use('KubeList')}<${T}>`] : []), ...(applies ? [A] : [])].join(', ');
     const full = ALL_VERBS.every((v) => verbs.includes(v));
@@ -88,7 +88,7 @@ export function emitClient(ctx: GroupVersionContext): string {
       parts.push(`${kind}Calls`);
       body.push(...emitCalls(kv, generics, calls, rt, (id, apply) => spell(id, apply ? A : T, apply), target), '');
     }
-    body.push(`/** Typed client for ${kind} (${gv.group || 'core'}/${gv.version}, ${namespaced ? 'namespaced' : 'cluster-scoped'}). */`);
+    body.push(`/** Typed client for ${kv.resource.names.kind} (${gv.group || 'core'}/${gv.version}, ${namespaced ? 'namespaced' : 'cluster-scoped'}). */`);
     body.push(`export type ${clientInterfaceName(kind)} = ${parts.join(' & ')};`, '');
     const member = pluralMember(kv);
     const cls = calls.length > 0 ? `${kind}Client` : `${rt.use('ResourceClient')}<${generics}>`;
@@ -146,7 +146,7 @@ function emitCalls(
   spell: (id: string | undefined, apply: boolean) => string,
   target: (id: string) => string,
 ): string[] {
-  const { kind } = kv.resource.names;
+  const kind = kindIdentifier(kv);
   const sigs: string[] = [];
   const impls: string[] = [];
   for (const c of calls) {

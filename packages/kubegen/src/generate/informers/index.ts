@@ -1,6 +1,6 @@
 import type { GroupVersion } from '../../model/index.js';
 import { HEADER, literal, RuntimeNames } from '../emit-util.js';
-import { groupVersionDir, groupVersionMember, pluralMember, resourceConstName } from '../names.js';
+import { groupVersionDir, groupVersionMember, kindIdentifier, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
 import { typeImportLines } from '../user-types.js';
 import type { RootClassOptions } from '../client/clientset.js';
@@ -14,14 +14,14 @@ export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeI
   // A kind may be spelled like a runtime export (`Lister`, or `Namespace`, whose lister type is `NamespaceLister`).
   const taken = new Set<string>(roots);
   for (const kv of gv.kinds) {
-    const { kind } = kv.resource.names;
+    const kind = kindIdentifier(kv);
     taken.add(`${kind}Lister`).add(`${kind}NamespaceLister`).add(`new${kind}Lister`);
   }
   const rt = new RuntimeNames(taken);
   const body: string[] = [];
   for (const kv of gv.kinds) {
-    const { kind } = kv.resource.names;
-    const T = typeNames(kind).root;
+    const kind = kindIdentifier(kv);
+    const T = typeNames(kv.resource.names.kind).root;
     const namespaced = kv.resource.scope === 'Namespaced';
     const lister = rt.use('Lister');
     body.push('', `/** Lists ${kind} objects from an informer's cache. Returned objects are shared: do not mutate them. */`);
@@ -53,7 +53,7 @@ export function emitInformers(gv: GroupVersion, groupId: string, typeNames: Kind
   const roots = gv.kinds.map((kv) => typeNames(kv.resource.names.kind).root);
   const cls = `${groupVersionMember(groupId, gv.version).replace(/^./, (c) => c.toUpperCase())}Informers`;
   const taken = new Set<string>([...roots, cls]);
-  for (const kv of gv.kinds) taken.add(`${kv.resource.names.kind}Lister`).add(`${kv.resource.names.kind}Informer`);
+  for (const kv of gv.kinds) taken.add(`${kindIdentifier(kv)}Lister`).add(`${kindIdentifier(kv)}Informer`);
   const rt = new RuntimeNames(taken);
   const [informerOptions, sharedIndexInformer, sharedInformerFactory] = ['InformerOptions', 'SharedIndexInformer', 'SharedInformerFactory'].map((n) => rt.use(n));
   const out = [
@@ -61,13 +61,13 @@ export function emitInformers(gv: GroupVersion, groupId: string, typeNames: Kind
     '',
     `import type { ${rt.specifiers(['InformerOptions', 'SharedIndexInformer', 'SharedInformerFactory'])} } from ${literal(runtimeImport)};`,
     ...typeImportLines(gv, roots, ext),
-    `import type { ${gv.kinds.map((kv) => `${kv.resource.names.kind}Lister`).join(', ')} } from ${literal(`./listers${ext}`)};`,
-    `import { ${gv.kinds.map((kv) => resourceConstName(kv.resource.names.kind)).join(', ')} } from ${literal(`./register${ext}`)};`,
+    `import type { ${gv.kinds.map((kv) => `${kindIdentifier(kv)}Lister`).join(', ')} } from ${literal(`./listers${ext}`)};`,
+    `import { ${gv.kinds.map((kv) => resourceConstName(kindIdentifier(kv))).join(', ')} } from ${literal(`./register${ext}`)};`,
   ];
   const members: string[] = [];
   for (const kv of gv.kinds) {
-    const { kind } = kv.resource.names;
-    const T = typeNames(kind).root;
+    const kind = kindIdentifier(kv);
+    const T = typeNames(kv.resource.names.kind).root;
     out.push('', `/** The shared informer for ${kind} and a lister over its cache. */`);
     out.push(`export interface ${kind}Informer {`, `  readonly informer: ${sharedIndexInformer}<${T}>;`, `  readonly lister: ${kind}Lister;`, '}');
     members.push(

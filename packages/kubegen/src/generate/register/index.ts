@@ -1,6 +1,6 @@
 import type { DefinitionModel, GroupVersion, JSONSchemaProps } from '../../model/index.js';
 import { HEADER, literal } from '../emit-util.js';
-import { resourceConstName } from '../names.js';
+import { kindIdentifier, resourceConstName } from '../names.js';
 
 /**
  * `<group>/<version>/register.ts`: the group, version and one `ResourceDescriptor` per kind (resource name, kind,
@@ -39,11 +39,11 @@ export function emitRegister(gv: GroupVersion, runtimeImport: string, definition
     if (atomic.length > 0) desc['atomicObjects'] = atomic;
     out.push('');
     out.push(`/** ${resource.names.kind} (${resource.scope === 'Namespaced' ? 'namespaced' : 'cluster-scoped'}). */`);
-    out.push(`export const ${resourceConstName(resource.names.kind)}: ResourceDescriptor = ${objectLiteral(desc)};`);
+    out.push(`export const ${resourceConstName(kindIdentifier({ resource }))}: ResourceDescriptor = ${objectLiteral(desc)};`);
   }
   out.push(`
 /** Every resource of this group/version. */
-export const resources: readonly ResourceDescriptor[] = [${gv.kinds.map((k) => resourceConstName(k.resource.names.kind)).join(', ')}];
+export const resources: readonly ResourceDescriptor[] = [${gv.kinds.map((k) => resourceConstName(kindIdentifier(k))).join(', ')}];
 `);
   return out.join('\n');
 }

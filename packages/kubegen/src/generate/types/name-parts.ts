@@ -80,6 +80,10 @@ export function cmp(a: string, b: string): number {
  */
 export function singular(word: string): string {
   if (word.length <= 3) return word;
+  // Latin plurals in -ices whose singular is -ex/-ix (Numaflow's `vertices`); other -ices words (`devices`,
+  // `services`, `slices`) lose their s.
+  const latin = /(vert|ind|vort|ap|simpl|matr|append)ices$/i.exec(word);
+  if (latin) return word.slice(0, -4) + (/(matr|append)ices$/i.test(word) ? 'ix' : 'ex');
   if (/[^aeiou]ies$/.test(word)) return word.slice(0, -3) + 'y';
   if (/sses$/.test(word)) return word.slice(0, -2);
   if (/(x|ch|sh|z)es$/.test(word)) return word.slice(0, -2);

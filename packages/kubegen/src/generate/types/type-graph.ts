@@ -8,6 +8,7 @@ import { refKey } from './type-ref.js';
 import type { CoreTypeMiss, CoreTypeUse, KindTypes, TypeModel } from './type-model.js';
 import type { ObjectDef, PropDef, TypeRef } from './type-ref.js';
 import { singular, TypeNamer } from './type-names.js';
+import { kindIdentifier } from '../names.js';
 
 export { MAX_TYPE_NAME, singular } from './type-names.js';
 
@@ -65,6 +66,8 @@ export class TypeGraph implements TypeModel {
   /** Every sub-schema shaped like a core type that keeps its own type because it differs from it, in schema order. */
   readonly coreTypeMisses: CoreTypeMiss[] = [];
   private readonly defs = new Map<string, ObjectDef>();
+  /** A kind's identifier (the first segment of its paths, `kindIdentifier`) → the kind as the CRD spells it. */
+  private readonly realKinds = new Map<string, string>();
   private nextId = 0;
   private readonly matcher: CoreTypeMatcher | undefined;
   private matching: CoreTypeMatcher | undefined;
@@ -114,6 +117,8 @@ export class TypeGraph implements TypeModel {
   private addKind(kv: KindVersion): KindTypes {
     const { resource, version } = kv;
     const kind = resource.names.kind;
+    const ident = kindIdentifier(kv);
+    this.realKinds.set(ident, kind);
     const apiVersion = `${resource.group}/${version.name}`;
     const schema = version.schema;
     const required = new Set(schema.required ?? []);
@@ -124,11 +129,11 @@ export class TypeGraph implements TypeModel {
     ];
     for (const [name, sub] of Object.entries(schema.properties ?? {})) {
       if (name === 'apiVersion' || name === 'kind' || name === 'metadata') continue;
-      props.push({ name, type: this.resolve(sub, [kind, name], name, `${kind}.${name}`), required: required.has(name), schema: sub });
+      props.push({ name, type: this.resolve(sub, [ident, name], name, `${ident}.${name}`), required: required.has(name), schema: sub });
     }
     const deprecated = version.deprecated ? version.deprecationWarning ?? true : undefined;
-    const root = this.makeDef(`root:${kind}`, [kind], props, schema, undefined, []);
-    root.fixedName = kind;
+    const root = this.makeDef(`root:${kind}`, [ident], props, schema, undefined, []);
+    root.fixedName = ident;
     if (deprecated !== undefined) root.deprecated = deprecated;
     if (schema['x-kubernetes-preserve-unknown-fields']) root.index = UNKNOWN;
     const listProps: PropDef[] = [
@@ -137,8 +142,8 @@ export class TypeGraph implements TypeModel {
       { name: 'metadata', type: { k: 'listmeta' }, required: false },
       { name: 'items', type: { k: 'array', of: { k: 'obj', def: root } }, required: true },
     ];
-    const list = this.makeDef(`list:${kind}`, [`${kind}List`], listProps, undefined, undefined, []);
-    list.fixedName = `${kind}List`;
+    const list = this.makeDef(`list:${kind}`, [`${ident}List`], listProps, undefined, undefined, []);
+    list.fixedName = `${ident}List`;
     list.descriptions.clear();
     list.descriptions.add(`${resource.names.listKind} is a list of ${kind} objects.`);
     if (deprecated !== undefined) list.deprecated = deprecated;
@@ -209,11 +214,11 @@ export class TypeGraph implements TypeModel {
 
   private coreType(s: JSONSchemaProps, path: string[], where: string): TypeRef | undefined {
     const found = this.matching?.matchOrMiss(s, fieldName(where));
-    if (found?.miss) this.coreTypeMisses.push({ ...found.miss, kind: path[0]!, where });
+    if (found?.miss) this.coreTypeMisses.push({ ...found.miss, kind: this.realKinds.get(path[0]!) ?? path[0]!, where });
     const m = found?.match;
     // Typed by the runtime's model, a TypeScript-first CRD would prune what the model lacks.
     if (!m || (this.exact && m.drift.length > 0)) return undefined;
-    this.coreTypeUses.push({ ...m, kind: path[0]!, where });
+    this.coreTypeUses.push({ ...m, kind: this.realKinds.get(path[0]!) ?? path[0]!, where });
     if (m.extras.length > 0) return this.objectType(s, path, where, undefined, false, m);
     return { k: 'core', name: m.type.name };
   }

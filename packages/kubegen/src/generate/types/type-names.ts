@@ -17,10 +17,13 @@
  *   Several kinds' shape starts with no kind: only with the words the kinds' names begin with when that is not a kind
  *   (CephCluster's and CephNFS's conditions: `CephStatusCondition`), and without a leading `Spec` (Issuer's and
  *   ClusterIssuer's `spec.acme`: `Acme`); it is never one word too general to say what it is (`Type`), never a
- *   phrase's tail (`AndKey`), never a runtime name the file imports. When the fields have no such name (a
- *   RayCluster's `head` and `worker`), the shape is named after its first field (shortest path, then shortest name,
- *   then A–Z; without its kind if several kinds use it) and every other field gets an alias of its own name:
- *   `export type RayClusterSpecNetworkPolicyWorker = RayClusterSpecNetworkPolicyHead;`.
+ *   phrase's tail (`AndKey`, though a whole field's name is fine: Cilium's `toPorts`), never a runtime name the file
+ *   imports. When the fields have no such name, the shape is shared only where a name fits: the fields are grouped
+ *   by the last word of their own names (Istio's `route[].destination` and `mirrors[].destination`:
+ *   `VirtualServiceSpecHttpDestination`), a group with nothing more in common by field (the same field of several
+ *   kinds is one, named without the kind), and every group but the first (its first field: shortest path, then
+ *   shortest name, then A–Z) types its fields with a copy of the shape (`shape-copies.ts`): a RayCluster's `head`
+ *   and `worker` are two interfaces, and no field's type is named after another field.
  * - A name never reads as another kind's: a one-kind shape's name starts with no longer kind name than its own
  *   (`Workflow` + `TemplateRef` is taken for kind WorkflowTemplate's), a shared shape's with none.
  * - A literal union (an enum) that types several fields is one named type, named by the same rules.
@@ -34,6 +37,7 @@ import { firstFreeName, isUsableName, pascalSegment } from '../emit-util.js';
 import { nameWords } from '../names.js';
 import { cmp, commonPrefix, commonSuffix, CONNECTIVES, isGeneric, kindless, kindsPrefix, nameWordCount, segments } from './name-parts.js';
 import type { Candidate, Stem } from './name-parts.js';
+import { copyEnumDef, copyObjectDef } from './shape-copies.js';
 import type { AliasDef, EnumDef, ObjectDef, TypeRef } from './type-ref.js';
 
 export { singular } from './name-parts.js';
@@ -85,8 +89,9 @@ export interface NamingInput {
 }
 
 /**
- * Names every interface of `input.ordered` (except the kinds' roots and lists), the literal unions used by several
- * fields, and the aliases; sets `ObjectDef.name`, `TypeRef` `alias`/`named` and `ObjectDef.after`.
+ * Names every interface of `input.ordered` (except the kinds' roots and lists) and the literal unions used by several
+ * fields; sets `ObjectDef.name`, `TypeRef` `named` and `ObjectDef.after`. Where a shape's fields share no name it
+ * puts copies of the shape in the graph (reachable from the roots like any interface; see `copies`).
  */
 export class TypeNamer {
   private readonly taken = new Set<string>();
@@ -94,10 +99,17 @@ export class TypeNamer {
   private readonly info = new Map<ObjectDef, { depth: number; order: string; kinds: Set<string> }>();
   private readonly kindNames: string[];
   private readonly imported: ReadonlySet<string>;
+  private readonly enums: boolean;
+  /** Every field's use of a type to name, and the node (type) each names; copies add theirs. */
+  private readonly edges: Edge[];
+  private readonly nodeOf = new Map<Edge, Node>();
+  /** The copies of shared shapes made so far (see `shape-copies.ts`), in the order made. */
+  readonly copies: ObjectDef[] = [];
 
   constructor(input: NamingInput) {
     this.kindNames = input.kinds.map((k) => k.kind);
     this.imported = input.imported;
+    this.enums = input.enums;
     for (const n of input.reserved) this.taken.add(n);
     for (const k of input.kinds) {
       this.taken.add(k.root.name).add(k.list.name);
@@ -107,11 +119,11 @@ export class TypeNamer {
     const pascal = new Map<string, string>();
     const pascalOf = (segment: string): string => pascal.get(segment) ?? pascal.set(segment, pascalSegment(segment)).get(segment)!;
     for (const d of input.ordered) this.info.set(d, pathInfo(d, pascalOf));
-    const edges = collectEdges(input.ordered, input.enums);
-    const nodes = this.nodes(edges);
-    resolveSiblings(edges, nodes);
+    this.edges = collectEdges(input.ordered, input.enums);
+    const nodes = this.nodes(this.edges);
+    resolveSiblings(this.edges, nodes);
     this.nameAll(nodes, new Set(input.kinds.flatMap((k) => [k.root, k.list])));
-    placeDeclarations(input.ordered, edges);
+    placeDeclarations([...input.ordered, ...this.copies], this.edges);
   }
 
   /**
@@ -164,7 +176,9 @@ export class TypeNamer {
     // A literal union is named only when several fields use it; the others stay inline.
     const enums = [...byValues.values()].filter((n) => n.edges.length > 1);
     for (const n of enums) for (const e of n.edges) (e.ref as LitRef).named = n.def as EnumDef;
-    return [...byDef.values(), ...enums];
+    const nodes = [...byDef.values(), ...enums];
+    for (const n of nodes) for (const e of n.edges) this.nodeOf.set(e, n);
+    return nodes;
   }
 
   /** Names `nodes` parents first, by priority among those whose parents are all named (`named`: the roots). */
@@ -208,38 +222,85 @@ export class TypeNamer {
 
   private name(n: Node): void {
     const own = n.edges.map((e) => this.candidates(e.parent, e.seg, e.alt));
-    if (new Set(own.map((c) => c[0]!.name)).size === 1) {
-      this.assign(n, this.claimCandidate(own[0]!));
-      return;
-    }
+    const name = this.nameFor(n, own);
+    if (name) this.assign(n.def, name);
+    else this.split(n, own);
+  }
+
+  /** The name every field of `n` takes, claimed: their own when it is one, else what they have in common, if anything. */
+  private nameFor(n: Node, own: readonly Candidate[][]): Candidate | undefined {
+    if (new Set(own.map((c) => c[0]!.name)).size === 1) return this.claimCandidate(own[0]!);
     const shared = this.sharedNames(n, own.map((c) => c[0]!)).find((c) => isUsableName(c.name, this.taken) && this.fits(c, n));
-    if (shared) {
-      this.assign(n, this.claimCandidate([shared]));
-      return;
-    }
-    // No name for what the fields have in common: the first field names it, the others get aliases.
-    const order = n.edges.map((e, i) => ({ e, c: own[i]! })).sort((a, b) => {
+    return shared ? this.claimCandidate([shared]) : undefined;
+  }
+
+  /**
+   * No name fits every field of `n`: the fields that share a name share the type, each other group of fields gets a
+   * copy (see the module comment). Groups are named in order, the first keeps `n`'s type.
+   */
+  private split(n: Node, own: readonly Candidate[][]): void {
+    const uses = n.edges.map((e, i) => ({ e, c: own[i]! })).sort((a, b) => {
       const pa = this.info.get(a.e.parent)!;
       const pb = this.info.get(b.e.parent)!;
       return pa.depth - pb.depth || a.c[0]!.name.length - b.c[0]!.name.length || cmp(a.c[0]!.name, b.c[0]!.name);
     });
-    const first = order[0]!;
-    this.assign(n, this.claimCandidate(n.kinds.size > 1 ? this.withoutKind(first.c, n) : first.c));
-    const aliases = new Map<string, AliasDef>();
-    for (const { e, c } of order.slice(1)) {
-      if (c[0]!.name === first.c[0]!.name) continue;
-      let alias = aliases.get(c[0]!.name);
-      if (!alias) {
-        alias = { name: this.claimCandidate(c).name, target: n.def, owner: e.parent };
-        aliases.set(c[0]!.name, alias);
+    const groups: { uses: typeof uses; name: Candidate }[] = [];
+    for (const byWord of groupBy(uses, (u) => nameWords(u.c[0]!.name).at(-1)!)) {
+      const name = this.nameFor(this.part(n, byWord.map((u) => u.e)), byWord.map((u) => u.c));
+      if (name) {
+        groups.push({ uses: byWord, name });
+        continue;
       }
-      e.ref.alias = alias;
+      for (const byField of groupBy(byWord, (u) => u.c[0]!.stem.chain.join('.'))) {
+        const first = byField[0]!.c;
+        const one = byField.every((u) => u.c[0]!.name === first[0]!.name);
+        groups.push({ uses: byField, name: this.claimCandidate(one ? first : this.withoutKind(first, this.part(n, byField.map((u) => u.e)))) });
+      }
     }
+    groups.forEach((g, i) => this.assign(i === 0 ? n.def : this.copy(n, g.uses.map((u) => u.e)), g.name));
   }
 
-  private assign(n: Node, c: Candidate): void {
-    n.def.name = c.name;
-    if ('props' in n.def) this.stems.set(n.def, c.stem);
+  /** `n` as seen by some of its fields (`edges`): their parents and kinds. */
+  private part(n: Node, edges: Edge[]): Node {
+    const kinds = new Set(edges.flatMap((e) => [...this.info.get(e.parent)!.kinds]));
+    return { ...n, edges, parents: new Set(edges.map((e) => e.parent)), kinds };
+  }
+
+  /**
+   * A copy of `n`'s type for `edges` (see `shape-copies.ts`): their refs point at it, and each field of the copy is one
+   * more use of the type the original's field has, so that type's name is settled by both.
+   */
+  private copy(n: Node, edges: readonly Edge[]): ObjectDef | EnumDef {
+    if (!('props' in n.def)) {
+      const def = copyEnumDef(n.def);
+      for (const e of edges) (e.ref as LitRef).named = def;
+      return def;
+    }
+    const src = n.def;
+    const def = copyObjectDef(src, -(this.copies.length + 1));
+    for (const e of edges) (e.ref as ObjRef).def = def;
+    const parents = edges.map((e) => ({ e, i: this.info.get(e.parent)! }));
+    const depth = Math.min(...parents.map((p) => p.i.depth));
+    const order = parents.filter((p) => p.i.depth === depth).map((p) => p.i.order + p.e.seg).sort(cmp)[0]!;
+    this.info.set(def, { depth: depth + 1, order, kinds: new Set(parents.flatMap((p) => [...p.i.kinds])) });
+    const theirs = this.edges.filter((e) => e.parent === src);
+    collectEdges([def], this.enums).forEach((mine, i) => {
+      const their = theirs[i]!;
+      [mine.seg, mine.alt] = [their.seg, their.alt];
+      this.edges.push(mine);
+      const child = this.nodeOf.get(their);
+      if (!child) return;
+      child.edges.push(mine);
+      child.parents.add(def);
+      this.nodeOf.set(mine, child);
+    });
+    this.copies.push(def);
+    return def;
+  }
+
+  private assign(def: ObjectDef | EnumDef, c: Candidate): void {
+    def.name = c.name;
+    if ('props' in def) this.stems.set(def, c.stem);
   }
 
   /** The first free candidate (else the first numbered), claimed; its stem follows the name. */
@@ -314,8 +375,10 @@ export class TypeNamer {
     const room = Math.min(...own.map((c, i) => words[i]!.length - nameWordCount(c.stem.anchor)));
     const all = commonSuffix(words);
     const suffix = room > 0 ? all.slice(Math.max(0, all.length - room)) : [];
-    // No thing's name: nothing in common, or the tail of a phrase (`brokerCertChainAndKey`, `certificateAndKey`).
-    if (suffix.length === 0 || CONNECTIVES.has(suffix[0]!)) return [];
+    // No thing's name: nothing in common, or the tail of a phrase (`brokerCertChainAndKey`, `certificateAndKey`) that
+    // is not every field's whole name (Cilium's `toPorts`).
+    if (suffix.length === 0) return [];
+    if (CONNECTIVES.has(suffix[0]!) && !n.edges.every((e) => nameWords(e.seg).join(' ') === suffix.join(' '))) return [];
     let prefix = commonPrefix(words);
     const shortest = Math.min(...words.map((w) => w.length));
     prefix = prefix.slice(0, Math.max(0, shortest - suffix.length));
@@ -401,4 +464,16 @@ function placeDeclarations(ordered: readonly ObjectDef[], edges: readonly Edge[]
       (e.parent.after ??= []).push(decl);
     }
   }
+}
+
+/** `items` in groups of equal `key`, each group and the groups in the order of their first item. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return [...groups.values()];
 }

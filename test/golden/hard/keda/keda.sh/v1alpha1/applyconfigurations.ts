@@ -136,18 +136,24 @@ export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorAp
   scaleUp?: ScaledObjectScaleUpApply;
 }
 
-export type ScaledObjectScaleDownApply = ScaledObjectScaleUpApply;
-
-/** Apply configuration of `ScaledObjectScaleUp`. */
-export interface ScaledObjectScaleUpApply {
-  policies?: ScaledObjectScaleUpPolicyApply[];
+/** Apply configuration of `ScaledObjectScaleDown`. */
+export interface ScaledObjectScaleDownApply {
+  policies?: ScaledObjectScalePolicyApply[];
   selectPolicy?: string;
   stabilizationWindowSeconds?: number;
   tolerance?: IntOrString;
 }
 
-/** Apply configuration of `ScaledObjectScaleUpPolicy`. */
-export interface ScaledObjectScaleUpPolicyApply {
+/** Apply configuration of `ScaledObjectScaleUp`. */
+export interface ScaledObjectScaleUpApply {
+  policies?: ScaledObjectScalePolicyApply[];
+  selectPolicy?: string;
+  stabilizationWindowSeconds?: number;
+  tolerance?: IntOrString;
+}
+
+/** Apply configuration of `ScaledObjectScalePolicy`. */
+export interface ScaledObjectScalePolicyApply {
   periodSeconds?: number;
   type?: string;
   value?: number;

@@ -84,11 +84,16 @@ export function deepCopyScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBeh
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
+export function deepCopyScaledObjectScaleDown(src: types.ScaledObjectScaleDown): types.ScaledObjectScaleDown {
+  return deepCopyJSON(src);
+}
+
+/** Returns a deep copy of `src`; the copy shares nothing with it. */
 export function deepCopyScaledObjectScaleUp(src: types.ScaledObjectScaleUp): types.ScaledObjectScaleUp {
   return deepCopyJSON(src);
 }
 
 /** Returns a deep copy of `src`; the copy shares nothing with it. */
-export function deepCopyScaledObjectScaleUpPolicy(src: types.ScaledObjectScaleUpPolicy): types.ScaledObjectScaleUpPolicy {
+export function deepCopyScaledObjectScalePolicy(src: types.ScaledObjectScalePolicy): types.ScaledObjectScalePolicy {
   return deepCopyJSON(src);
 }

@@ -187,7 +187,43 @@ export interface ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehavior {
   scaleUp?: ScaledObjectScaleUp;
 }
 
-export type ScaledObjectScaleDown = ScaledObjectScaleUp;
+export interface ScaledObjectScaleDown {
+  /**
+   * policies is a list of potential scaling polices which can be used during scaling.
+   * If not set, use the default values:
+   * - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window.
+   * - For scale down: allow all pods to be removed in a 15s window.
+   */
+  policies?: ScaledObjectScalePolicy[];
+  /**
+   * selectPolicy is used to specify which policy should be used.
+   * If not set, the default value Max is used.
+   */
+  selectPolicy?: string;
+  /**
+   * stabilizationWindowSeconds is the number of seconds for which past recommendations should be
+   * considered while scaling up or scaling down.
+   * StabilizationWindowSeconds must be greater than or equal to zero and less than or equal to 3600 (one hour).
+   * If not set, use the default values:
+   * - For scale up: 0 (i.e. no stabilization is done).
+   * - For scale down: 300 (i.e. the stabilization window is 300 seconds long).
+   */
+  stabilizationWindowSeconds?: number;
+  /**
+   * tolerance is the tolerance on the ratio between the current and desired
+   * metric value under which no updates are made to the desired number of
+   * replicas (e.g. 0.01 for 1%). Must be greater than or equal to zero. If not
+   * set, the default cluster-wide tolerance is applied (by default 10%).
+   *
+   * For example, if autoscaling is configured with a memory consumption target of 100Mi,
+   * and scale-down and scale-up tolerances of 5% and 1% respectively, scaling will be
+   * triggered when the actual consumption falls below 95Mi or exceeds 101Mi.
+   *
+   * This is an beta field and requires the HPAConfigurableTolerance feature
+   * gate to be enabled.
+   */
+  tolerance?: IntOrString;
+}
 
 export interface ScaledObjectScaleUp {
   /**
@@ -196,7 +232,7 @@ export interface ScaledObjectScaleUp {
    * - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window.
    * - For scale down: allow all pods to be removed in a 15s window.
    */
-  policies?: ScaledObjectScaleUpPolicy[];
+  policies?: ScaledObjectScalePolicy[];
   /**
    * selectPolicy is used to specify which policy should be used.
    * If not set, the default value Max is used.
@@ -228,7 +264,7 @@ export interface ScaledObjectScaleUp {
 }
 
 /** HPAScalingPolicy is a single policy which must hold true for a specified past interval. */
-export interface ScaledObjectScaleUpPolicy {
+export interface ScaledObjectScalePolicy {
   /**
    * periodSeconds specifies the window of time for which the policy should hold true.
    * PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).
