@@ -18,7 +18,6 @@
  * Nothing here caches or retries: `exec-authenticator.ts` does. The plugin's output is never put into an error
  * (it holds secrets); only its size and what is wrong with it.
  */
-import { spawn } from 'node:child_process';
 import tls from 'node:tls';
 
 /** The `client.authentication.k8s.io` versions a plugin may speak (client-go 1.36's: `v1alpha1` is gone). */
@@ -149,6 +148,8 @@ export async function runExecPlugin(input: ExecConfig, cluster: ExecCluster | un
   for (const v of config.env ?? []) env[v.name] = v.value;
   env['KUBERNETES_EXEC_INFO'] = JSON.stringify(info);
 
+  // Loaded on first use: a controller whose kubeconfig has no exec user never pays for child_process.
+  const { spawn } = await import('node:child_process');
   const stdout = await new Promise<Buffer>((resolve, reject) => {
     const child = spawn(config.command, config.args ?? [], { env, stdio: [interactive ? 'inherit' : 'ignore', 'pipe', interactive ? 'inherit' : 'pipe'] });
     const out: Buffer[] = [];
