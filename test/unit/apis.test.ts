@@ -221,6 +221,44 @@ export interface ThingSpec { template?: PodTemplateSpec; sidecar?: Container; to
   });
 });
 
+describe('a pod template through --apis (issue 38, item 5)', () => {
+  it("writes into the CRD what controller-gen writes for a Go field of type corev1.PodTemplateSpec (agent-sandbox's CRD, controller-gen v0.21)", async () => {
+    await specSchema(`import type { PodTemplateSpec } from '@kubegen/runtime/api/core/v1';\nexport interface ThingSpec { podTemplate: PodTemplateSpec }`);
+    const [crd] = emitCrds(await parseApis(path.join(tmp, `case${n - 1}`, 'apis')));
+    const template = parseCrdText(crd!.content, crd!.path)[0]!.versions[0]!.schema.properties!['spec']!.properties!['podTemplate']!;
+    const pod = template.properties!['spec']!;
+    assert.deepEqual(pod.required, ['containers']);
+    const containers = pod.properties!['containers']!;
+    assert.equal(containers['x-kubernetes-list-type'], 'map');
+    assert.deepEqual(containers['x-kubernetes-list-map-keys'], ['name']);
+    assert.deepEqual(containers.items!.required, ['name']);
+    const ports = containers.items!.properties!['ports']!;
+    assert.equal(ports['x-kubernetes-list-type'], 'map');
+    assert.deepEqual(ports['x-kubernetes-list-map-keys'], ['containerPort', 'protocol']);
+    assert.deepEqual(ports.items!.required, ['containerPort']);
+    assert.equal(ports.items!.properties!['protocol']!.default, 'TCP');
+    assert.equal(containers.items!.properties!['envFrom']!.items!.properties!['configMapRef']!['x-kubernetes-map-type'], 'atomic', 'an embedded struct\'s +structType, as controller-gen flattens it');
+
+    // Every node both have: the same type, format, required fields, list and map semantics, defaults and enums.
+    const sandbox = (await parseCrdPaths([fixture('crds-wave5', 'agent-sandbox', 'agents.x-k8s.io_sandboxes.yaml')])).resources[0]!;
+    const theirs = sandbox.versions[0]!.schema.properties!['spec']!.properties!['podTemplate']!.properties!['spec']!;
+    const KEYS = ['type', 'format', 'required', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'default', 'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields', 'enum', 'nullable'] as const;
+    const differences: string[] = [];
+    let compared = 0;
+    const walk = (a: JSONSchemaProps, b: JSONSchemaProps, at: string): void => {
+      compared++;
+      for (const k of KEYS) if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) differences.push(`${at} ${k}: ours ${JSON.stringify(a[k])}, controller-gen's ${JSON.stringify(b[k])}`);
+      for (const [name, sub] of Object.entries(a.properties ?? {})) if (b.properties?.[name]) walk(sub, b.properties[name]!, `${at}.${name}`);
+      for (const name of Object.keys(b.properties ?? {})) if (!a.properties?.[name]) differences.push(`${at}.${name}: only in controller-gen's`);
+      if (a.items && b.items) walk(a.items, b.items, `${at}[]`);
+      if (typeof a.additionalProperties === 'object' && typeof b.additionalProperties === 'object') walk(a.additionalProperties, b.additionalProperties, `${at}{}`);
+    };
+    walk(pod, theirs, 'spec');
+    assert.deepEqual(differences, []);
+    assert.ok(compared > 1000, `${compared} schema nodes compared`);
+  });
+});
+
 describe('special field names in TypeScript types', () => {
   it('keeps `__proto__` and a string-literal computed key as fields, through the CRD and back', async () => {
     const spec = await specSchema('export interface ThingSpec { ["x"]?: string; "__proto__"?: string; plain?: string }');

@@ -111,6 +111,42 @@ spec:
     inputError(() => parseCrdText(text, 'k.yaml'), /^k\.yaml:25:\d+ \(at spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\.mode\.enum\[3\]\): enum value true of a string schema must be a string$/);
   });
 
+  it("leaves quotes inside plain scalars alone (Kubernetes' \"Must not contain ':'.\"), and re-indents only quoted scalars", () => {
+    const text = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: things.example.com }
+spec:
+  group: example.com
+  names: { kind: Thing, plural: things }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            mountPath:
+              description: Path within the container at which the volume should be mounted.  Must not contain ':'.
+              type: string
+            other:
+              description: it's - 'not' a "quote", [really] {either} # a comment with 'a quote
+              type: string
+            last:
+              description: "a key's: value
+              continued"
+              type: string
+`;
+    const warnings: string[] = [];
+    const [r] = parseCrdText(text, 'k.yaml', { onWarning: (w, m) => warnings.push(`${w.line}: ${m}`) });
+    const props = r!.versions[0]!.schema.properties!;
+    assert.equal(props['mountPath']!.description, "Path within the container at which the volume should be mounted.  Must not contain ':'.");
+    assert.equal(props['other']!.description, `it's - 'not' a "quote", [really] {either}`);
+    assert.equal(props['last']!.description, "a key's: value continued");
+    assert.deepEqual(warnings, ['24: continuation line of a quoted string is indented no deeper than its key; kubectl reads it, strict YAML parsers refuse it'], 'only the quoted one');
+  });
+
   it('keeps subresources, printer columns, selectable fields, deprecation and conversion', () => {
     const text = crd({
       extra: `      deprecated: true

@@ -1,7 +1,8 @@
 /**
  * Schemas of the built-in API's types as a CRD carries them — what controller-gen writes for a Go field of that
  * type: every `$ref` written out, properties and required fields sorted by name, `metadata` (ObjectMeta) as a bare `type: object`, `+enum` types as their plain
- * scalar (controller-gen does not read openapi-gen's `+enum`), and a type met again inside itself as a
+ * scalar (controller-gen does not read openapi-gen's `+enum`), an inline embedded struct's `+structType` on the
+ * struct that embeds it, and a type met again inside itself as a
  * preserve-unknown object. Used where a custom resource embeds a built-in type: the TypeScript front end's schema of a
  * `PodTemplateSpec` field, and the reference a CRD's sub-schema is matched against (`generate/types/core-types.ts`).
  */
@@ -29,7 +30,7 @@ export function builtinSchema(id: string): JSONSchemaProps | undefined {
   if (!s) {
     const def = builtinDefinition(id);
     if (!def) return undefined;
-    s = expand(def.schema, [id]);
+    s = withEmbeddedMapType(expand(def.schema, [id]), def);
     expanded.set(id, s);
   }
   return structuredClone(s);
@@ -42,7 +43,7 @@ function expand(schema: JSONSchemaProps, within: readonly string[]): JSONSchemaP
     if (within.includes(ref)) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, ...own };
     const def = builtinDefinition(ref);
     if (!def) throw new Error(`the built-in API has no definition ${ref}`);
-    const target = expand(def.schema, [...within, ref]);
+    const target = withEmbeddedMapType(expand(def.schema, [...within, ref]), def);
     // An `+enum` type is its plain scalar in a CRD; a definition's description yields to the field's own.
     delete target.enum;
     return { ...target, ...own };
@@ -54,6 +55,12 @@ function expand(schema: JSONSchemaProps, within: readonly string[]): JSONSchemaP
   if (schema.items) out.items = expand(schema.items, within);
   if (typeof schema.additionalProperties === 'object') out.additionalProperties = expand(schema.additionalProperties, within);
   return out;
+}
+
+/** controller-gen flattens an inline embedded struct into its parent, `+structType` included (`ConfigMapEnvSource`). */
+function withEmbeddedMapType(s: JSONSchemaProps, def: DefinitionModel): JSONSchemaProps {
+  if (def.embeddedMapType !== undefined && s['x-kubernetes-map-type'] === undefined) s['x-kubernetes-map-type'] = def.embeddedMapType;
+  return s;
 }
 
 /** One field of a built-in struct: its JSON name, whether it is required, its description and the type it refers to. */

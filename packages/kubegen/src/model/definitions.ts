@@ -38,6 +38,12 @@ export interface DefinitionModel {
    * (`IntOrString`, `Quantity`, `RawExtension`: apimachinery types outside any API package).
    */
   runtimeName?: string;
+  /**
+   * The `x-kubernetes-map-type` an inline embedded struct's `+structType` gives this struct in controller-gen's
+   * output only (controller-gen flattens the embedded schema into this one; openapi-gen does not): `ConfigMapEnvSource`
+   * embeds the atomic `LocalObjectReference`. `builtinSchema` applies it, the built-in API's own schema does not.
+   */
+  embeddedMapType?: 'atomic' | 'granular';
   source: SourceLocation;
 }
 

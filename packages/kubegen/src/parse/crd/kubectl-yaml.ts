@@ -110,10 +110,20 @@ export function relaxQuotedScalars(text: string): { text: string; warnings: Yaml
       blockIndent = -1;
     }
     let j = indent;
+    let flow = 0;
     while (j < line.length) {
       const c = line[j]!;
-      if (c === '#' && (j === 0 || /\s/.test(line[j - 1]!))) break;
-      if ((c === '"' || c === "'") && startsNode(line, j)) {
+      const spaced = j + 1 === line.length || line[j + 1] === ' ' || line[j + 1] === '\t';
+      if (c === ' ' || c === '\t') j++;
+      else if (c === '#') break;
+      else if ((c === '-' || c === '?' || c === ':') && spaced) j++; // a sequence entry, a complex key, a value after a quoted key
+      else if (c === '[' || c === '{') (flow++, j++);
+      else if (c === ']' || c === '}') (flow--, j++);
+      else if (c === ',' && flow > 0) j++;
+      else if (c === '|' || c === '>') {
+        blockIndent = indent;
+        break;
+      } else if (c === '"' || c === "'") {
         const end = closeQuote(lines, i, j + 1, c);
         if (end === undefined) return { text, warnings }; // unterminated: leave it to the parser to report
         for (let k = i + 1; k <= end.line; k++) {
@@ -124,31 +134,31 @@ export function relaxQuotedScalars(text: string): { text: string; warnings: Yaml
           warnings.push({ line: k + 1, column: 1, message: 'continuation line of a quoted string is indented no deeper than its key; kubectl reads it, strict YAML parsers refuse it' });
         }
         if (end.line > i) {
-          i = end.line;
-          j = end.column + 1;
-          // Rest of the closing line: keep scanning it as a line of its own.
-          const rest = lines[i]!;
-          while (j < rest.length && rest[j] !== '#') j++;
+          i = end.line; // the rest of the closing line holds no new scalar of interest
           break;
         }
         j = end.column + 1;
-        continue;
+      } else {
+        // A plain scalar: a key when `: ` follows it (scanning goes on after it), else a value running to the end of
+        // the line (or, in a flow collection, to the next `,`, `]` or `}`). Quotes inside it are its own text.
+        const stop = plainEnd(line, j, flow > 0);
+        if (stop === undefined) break;
+        j = stop;
       }
-      if ((c === '|' || c === '>') && startsNode(line, j)) {
-        blockIndent = indent;
-        break;
-      }
-      j++;
     }
   }
   return { text: lines.join('\n'), warnings };
 }
 
-/** Whether a quote or block indicator at `j` begins a node: at the line's first text, or after `: `, `- `, `? `, `[`, `{`, `,`. */
-function startsNode(line: string, j: number): boolean {
-  const before = line.slice(0, j).trimEnd();
-  if (before === '') return true;
-  return /(?:^|\s)[-?:]$|[[{,]$/.test(before) || /:$/.test(before);
+/** Where the plain scalar starting at `from` ends: at a `: ` (its key's colon) or, in flow, a `,`/`]`/`}`; undefined when it runs to the end of the line. */
+function plainEnd(line: string, from: number, inFlow: boolean): number | undefined {
+  for (let j = from; j < line.length; j++) {
+    const c = line[j]!;
+    if (c === ':' && (j + 1 === line.length || line[j + 1] === ' ' || line[j + 1] === '\t')) return j;
+    if (c === '#' && (line[j - 1] === ' ' || line[j - 1] === '\t')) return undefined;
+    if (inFlow && (c === ',' || c === ']' || c === '}')) return j;
+  }
+  return undefined;
 }
 
 /** The position of the quote closing a scalar opened before (`line`, `from`), or undefined when it never closes. */

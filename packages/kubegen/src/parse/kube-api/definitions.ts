@@ -106,7 +106,10 @@ export class DefinitionBuilder {
     const schema = this.declSchema(pkg, file, decl);
     const doc = pkg.docs.get(name)?.get('') ?? docText(decl.doc);
     if (doc) schema.description = doc;
-    this.definitions.set(id, { id, name, pkg: target, schema, source });
+    const def: DefinitionModel = { id, name, pkg: target, schema, source };
+    const embedded = decl.type.kind === 'struct' && schema['x-kubernetes-map-type'] === undefined ? this.embeddedMapType(pkg, file, decl.type.fields) : undefined;
+    if (embedded) def.embeddedMapType = embedded;
+    this.definitions.set(id, def);
     this.building.delete(id);
     return id;
   }
@@ -197,6 +200,21 @@ export class DefinitionBuilder {
     }
   }
 
+  /** The `+structType` of the first inline embedded struct that has one (see `DefinitionModel.embeddedMapType`). */
+  private embeddedMapType(pkg: GoPackage, file: GoFile, fields: readonly GoField[]): 'atomic' | 'granular' | undefined {
+    for (const f of fields) {
+      if (!jsonTag(f.tag)?.inline) continue;
+      const loc = { file: this.display(file.file), line: f.line, column: f.column };
+      const inner = this.resolveStruct(f.type, pkg, file, loc);
+      const decl = inner.pkg.types.get(inner.name)!.decl;
+      const structType = this.markers(decl.comments, loc).find((m) => m.name === 'structType')?.value;
+      if (structType === 'atomic' || structType === 'granular') return structType;
+      const deeper = this.embeddedMapType(inner.pkg, inner.file, inner.fields);
+      if (deeper) return deeper;
+    }
+    return undefined;
+  }
+
   /** The struct an inline embedded field names (through pointers and aliases), with the package and file its fields come from. */
   private resolveStruct(t: GoType, pkg: GoPackage, file: GoFile, loc: Loc): { pkg: GoPackage; file: GoFile; name: string; fields: GoField[] } {
     if (t.kind === 'pointer') return this.resolveStruct(t.elem, pkg, file, loc);
@@ -268,6 +286,9 @@ export class DefinitionBuilder {
       if (!m) continue;
       try {
         const marker = parseMarker(m[1]!.trim(), loc);
+        // `+default=ref(AzureDataDiskCachingReadWrite)` names a Go constant: neither controller-gen nor client-go's
+        // structured-merge-diff schema carries such a default.
+        if (marker.name === 'default' && /^ref\(/.test(String(marker.value))) continue;
         if (APPLIED.has(marker.name)) out.push(marker);
       } catch {
         // A marker of another tool (`+k8s:prerelease-lifecycle-gen`, `+patchStrategy`, `+featureGate` …).

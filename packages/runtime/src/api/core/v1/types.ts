@@ -961,11 +961,7 @@ export interface AzureDiskVolumeSource {
   diskName: string;
   /** diskURI is the URI of data disk in the blob storage */
   diskURI: string;
-  /**
-   * cachingMode is the Host Caching mode: None, Read Only, Read Write.
-   *
-   * @default "ref(AzureDataDiskCachingReadWrite)"
-   */
+  /** cachingMode is the Host Caching mode: None, Read Only, Read Write. */
   cachingMode?: AzureDataDiskCachingMode;
   /**
    * fsType is Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
@@ -979,11 +975,7 @@ export interface AzureDiskVolumeSource {
    * @default false
    */
   readOnly?: boolean;
-  /**
-   * kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared
-   *
-   * @default "ref(AzureSharedBlobDisk)"
-   */
+  /** kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared */
   kind?: AzureDataDiskKind;
 }
 
