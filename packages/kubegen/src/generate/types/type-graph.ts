@@ -1,4 +1,4 @@
-import { InputError } from '../../model/index.js';
+import { InputError, kindApiVersion } from '../../model/index.js';
 import type { GroupVersion, JSONSchemaProps, KindVersion } from '../../model/index.js';
 import { uniqueName } from '../emit-util.js';
 import { describeConstraint } from './constraints.js';
@@ -112,7 +112,7 @@ export class TypeGraph implements TypeModel {
   private addKind(kv: KindVersion): KindTypes {
     const { resource, version } = kv;
     const kind = resource.names.kind;
-    const apiVersion = `${resource.group}/${version.name}`;
+    const apiVersion = kindApiVersion(kv);
     const schema = version.schema;
     const required = new Set(schema.required ?? []);
     const props: PropDef[] = [
