@@ -6,6 +6,10 @@
  *   not, so members find each other before they are ready;
  * - a Service (`<store>`) for clients, on the client port, to ready members only;
  * - the StatefulSet: one Pod per member, each with a PersistentVolumeClaim from the claim template (`data`).
+ *
+ * Every port names its `protocol`, though the apply configurations leave it optional (the API defaults it to TCP):
+ * it is a key of the ports' list maps, and kube-apiserver 1.20 refuses an apply whose entry lacks a key ("associative
+ * list with keys has an element that omits key field \"protocol\"").
  */
 import { configMapApply, serviceApply } from '@kubegen/runtime/api/core/v1';
 import type { ConfigMapApply, ContainerApply, ServiceApply } from '@kubegen/runtime/api/core/v1';
@@ -50,8 +54,8 @@ export function peerService(store: KVStore): ServiceApply {
       publishNotReadyAddresses: true,
       selector: selectorLabels(store),
       ports: [
-        { name: 'peer', port: PEER_PORT, targetPort: 'peer' },
-        { name: 'client', port: CLIENT_PORT, targetPort: 'client' },
+        { name: 'peer', protocol: 'TCP', port: PEER_PORT, targetPort: 'peer' },
+        { name: 'client', protocol: 'TCP', port: CLIENT_PORT, targetPort: 'client' },
       ],
     },
   });
@@ -64,7 +68,7 @@ export function clientService(store: KVStore): ServiceApply {
     ...serviceApply(n.store, store.metadata?.namespace),
     spec: {
       selector: selectorLabels(store),
-      ports: [{ name: 'client', port: CLIENT_PORT, targetPort: 'client' }],
+      ports: [{ name: 'client', protocol: 'TCP', port: CLIENT_PORT, targetPort: 'client' }],
     },
   });
 }
@@ -84,11 +88,13 @@ function container(store: KVStore): ContainerApply & { name: string } {
       { name: 'ETCD_INITIAL_ADVERTISE_PEER_URLS', value: `http://${host}:${PEER_PORT}` },
     ],
     ports: [
-      { name: 'client', containerPort: CLIENT_PORT },
-      { name: 'peer', containerPort: PEER_PORT },
+      { name: 'client', protocol: 'TCP', containerPort: CLIENT_PORT },
+      { name: 'peer', protocol: 'TCP', containerPort: PEER_PORT },
     ],
     volumeMounts: [{ name: DATA_VOLUME, mountPath: DATA_DIR }],
-    readinessProbe: { httpGet: { path: '/health', port: 'client' }, periodSeconds: 5 },
+    // etcdctl in the member's own container: ready once the member answers on its client port. (An exec probe runs
+    // in envtest's `cluster` profile too, whose hollow kubelets reach no container over the network.)
+    readinessProbe: { exec: { command: ['etcdctl', `--endpoints=http://127.0.0.1:${CLIENT_PORT}`, 'endpoint', 'health'] }, periodSeconds: 5 },
     ...(store.spec.resources ? { resources: store.spec.resources } : {}),
   };
 }
