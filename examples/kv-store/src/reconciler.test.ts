@@ -57,6 +57,10 @@ describe('KVStore reconcile', () => {
     const client = await kube.coreV1.services(NS).get('orders');
     assert.deepEqual([client.spec?.clusterIP, client.spec?.selector, client.spec?.ports?.map((p) => `${p.name}:${p.port}`)], [undefined, MEMBERS, ['client:2379']]);
 
+    // Every port names its protocol, a key of the ports' list maps: kube-apiserver 1.20 refuses an apply without it.
+    const ports = [...(peers.spec?.ports ?? []), ...(client.spec?.ports ?? []), ...(etcd?.ports ?? [])];
+    assert.deepEqual(ports.map((p) => p.protocol), ['TCP', 'TCP', 'TCP', 'TCP', 'TCP']);
+
     const config = await kube.coreV1.configMaps(NS).get('orders-config');
     assert.equal(config.data?.['ETCD_INITIAL_CLUSTER'], [0, 1, 2].map((i) => `orders-${i}=http://orders-${i}.orders-peers.db.svc:2380`).join(','));
 
