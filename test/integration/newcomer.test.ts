@@ -4,12 +4,15 @@
  *
  *   npm pack --workspaces → npm install the two tarballs (the CLI) → examples/ttl-janitor copied out and installed from
  *   them (verify, build, its unit tests; support/newcomer-janitor.ts) → npx kubegen init --kubegen-from → npm install
- *   → create api ×3 (one cluster-scoped, one a second version) → create webhook (defaulting, validation, conversion) → generate → without the
+ *   → create api ×3 (one cluster-scoped, one a second version) → create webhook (defaulting, validation, conversion) → generate → two test
+ *   files of the user's own about a PodDisruptionBudget (a built-in kind the runtime typed only once the whole API was generated:
+ *   policy/v1 on the fake, policy/v1beta1 on envtest's 1.20; support/newcomer-budget.ts) → without the
  *   status RBAC marker, npm run test:envtest fails naming the forbidden request (the manager runs as its ServiceAccount) → restored → the scaffolded
  *   CI workflows, each job in a fresh clone (lint + verify, npm test (unit), setup-envtest + npm run test:envtest (its own control plane); the
  *   Dockerfile replayed for the image, its ENTRYPOINT loads) → kubegen loadtest of its manager (30 objects, churn, an apiserver restart) → install-crds + samples on the shared control plane → the built manager reconciles the sample
  *   to Ready → SIGTERM → exit 0 → npm run dev (local control plane: kubectl apply of the sample reaches Ready, an edit
- *   is picked up, Ctrl-C leaves no process) → npm prune --omit=dev leaves no generator in node_modules → the pruned manager
+ *   is picked up, Ctrl-C leaves no process) → npm prune --omit=dev leaves no generator in node_modules, no
+ *   @kubernetes/client-node, no CEL or protobuf package (@bufbuild/*, re2js), and at most 25 MB → the pruned manager
  *   still runs, serving its metrics over HTTPS (a self-signed certificate) to the admin only. The node_modules size
  *   and the idle manager's RSS are printed as diagnostics (README quotes them).
  * Before the RBAC check, the project's envtest suite runs once on the whole-cluster profile a user asks for with
@@ -30,16 +33,31 @@ import { freePort } from '@kubegen/runtime/internal/testing/envtest/envtest-port
 import { defaultAssetDirs } from '@kubegen/runtime/internal/testing/envtest/envtest-assets.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
-import { newcomerEnv, run, treeSize } from './support/newcomer.js';
+import { newcomerEnv, packageSizes, run, treeSize } from './support/newcomer.js';
 import { replayDockerfile } from './support/dockerfile-replay.js';
 import { runWorkflows } from './support/workflows.js';
 import { checkDevLoop } from './support/newcomer-dev.js';
 import { checkJanitorExample } from './support/newcomer-janitor.js';
+import { addBudgetTests, BUDGET_ENVTEST_TEST, budgetUnitTest } from './support/newcomer-budget.js';
 import { procRssMB } from '../support/proc.js';
 import { scrape } from '../support/scrape.js';
 
 const FRIGATES: ResourceInfo = { group: 'ships.newcomer.kubegen.dev', version: 'v1', resource: 'frigates', kind: 'Frigate', listKind: 'FrigateList', namespaced: true };
 const GENERATOR_PACKAGES = ['kubegen', 'ts-morph', '@ts-morph/common', 'typescript', 'commander', 'diff', 'json-schema-to-typescript'];
+/**
+ * What a running manager never loads: the built-in API is the runtime's own, CEL and protobuf only validation's
+ * (`@bufbuild/` is a scope: any package of it; npm leaves the empty scope folder behind).
+ */
+const NOT_IN_PRODUCTION = ['@kubernetes/client-node', '@bufbuild/', 're2js'];
+/** The packages of `NOT_IN_PRODUCTION` installed in `modules`. */
+const notInProduction = (modules: string): string[] =>
+  NOT_IN_PRODUCTION.flatMap((p) => {
+    if (!p.endsWith('/')) return fs.existsSync(path.join(modules, p)) ? [p] : [];
+    const scope = path.join(modules, p);
+    return fs.existsSync(scope) ? fs.readdirSync(scope).map((n) => `${p}${n}`) : [];
+  });
+/** The most a scaffolded project's production install (`npm prune --omit=dev`) may take. */
+const PRODUCTION_INSTALL_MAX_MB = 25;
 const MB = 1024 * 1024;
 
 let env: TestEnv;
@@ -176,6 +194,8 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   npx('create', 'webhook', '--group', 'ships', '--version', 'v2', '--kind', 'Frigate', '--conversion');
   const npmRun = (script: string, timeoutMs?: number) => run('npm', ['run', script], { cwd: project, env: userEnv, ...(timeoutMs ? { timeoutMs } : {}) });
   npmRun('generate');
+  // The user's own tests of a built-in kind the runtime had no type for before (support/newcomer-budget.ts).
+  addBudgetTests(project, { group: 'ships.newcomer.kubegen.dev', version: 'v1', kind: 'Frigate' });
 
   // 3a. The envtest suite on the whole-cluster profile (ENVTEST_PROFILE=cluster: a controller-manager, a scheduler and
   // 3 hollow nodes beside the apiserver), as the project's README shows it; the runs below are on the default `full`.
@@ -185,6 +205,7 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   assert.match(onCluster, /✔ the controller marks a new Frigate Ready/);
   assert.match(onCluster, /✔ the apiserver calls the Frigate webhooks/);
   assert.match(onCluster, /✔ the apiserver converts Frigate between v2 and v1 through the webhook/);
+  assert.ok(onCluster.includes(`✔ ${BUDGET_ENVTEST_TEST}`), onCluster);
   assert.match(onCluster, /ℹ fail 0\b/);
   t.diagnostic(`npm run test:envtest on the cluster profile: ${((performance.now() - clusterStarted) / 1000).toFixed(1)} s`);
 
@@ -227,16 +248,19 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   };
   for (const c of [/^npm run lint$/, /^npm run verify$/, /npm run setup-envtest$/]) ran(c);
   const unit = ran(/^npm test$/);
-  assert.match(unit, /ℹ pass 4\b/, 'the controller\'s and the webhooks\' unit tests');
+  assert.match(unit, /ℹ pass 5\b/, 'the controller\'s, the webhooks\' and the PodDisruptionBudget\'s unit tests');
+  assert.ok(unit.includes(`✔ ${budgetUnitTest('Frigate')}`), unit);
   assert.match(unit, /ℹ fail 0\b/);
   const envtest = ran(/^npm run test:envtest$/);
   assert.match(envtest, /✔ the controller marks a new Frigate Ready/);
   assert.match(envtest, /✔ the apiserver calls the Frigate webhooks/);
   assert.match(envtest, /✔ the apiserver converts Frigate between v2 and v1 through the webhook/);
+  assert.ok(envtest.includes(`✔ ${BUDGET_ENVTEST_TEST}`), envtest);
   assert.match(envtest, /ℹ fail 0\b/);
   const image = replayDockerfile(jobs.find((j) => j.workflow === 'image.yml')!.clone, path.join(work, 'image'), userEnv);
   assert.deepEqual([image.user, image.entrypoint.slice(0, 2)], ['1000:1000', ['node', '--no-concurrent-recompilation']]);
   for (const p of GENERATOR_PACKAGES) assert.ok(!fs.existsSync(path.join(image.workdir, 'node_modules', p)), `${p} is not in the image`);
+  assert.deepEqual(notInProduction(path.join(image.workdir, 'node_modules')), [], 'no client-node, CEL or protobuf package in the image');
   // Its modules resolve (ES imports load before main runs): a bad flag gets the manager's own error and exit 1.
   const entry = run(process.execPath, [...image.entrypoint.slice(1), '--no-such-flag'], { cwd: image.workdir, env: { ...userEnv, ...image.env }, allowFailure: true });
   assert.equal(entry.status, 1, `${entry.stdout}${entry.stderr}`);
@@ -293,8 +317,11 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   // 6. A production install: no generator, still runs (on the repo's Node 24, as a node:24 image would).
   run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: project, env: userEnv });
   for (const p of GENERATOR_PACKAGES) assert.ok(!fs.existsSync(path.join(project, 'node_modules', p)), `${p} is not installed after npm prune --omit=dev`);
+  assert.deepEqual(notInProduction(path.join(project, 'node_modules')), [], 'no client-node, CEL or protobuf package after npm prune --omit=dev');
   assert.ok(fs.existsSync(path.join(project, 'node_modules/@kubegen/runtime/dist/index.js')));
   const prodModules = treeSize(path.join(project, 'node_modules'));
+  t.diagnostic(`production install (npm prune --omit=dev): ${(prodModules / MB).toFixed(1)} MB in node_modules: ${packageSizes(path.join(project, 'node_modules')).map(([p, n]) => `${p} ${(n / MB).toFixed(1)}`).join(', ')}`);
+  assert.ok(prodModules <= PRODUCTION_INSTALL_MAX_MB * MB, `the production install is ${(prodModules / MB).toFixed(1)} MB, more than ${PRODUCTION_INSTALL_MAX_MB} MB`);
   await new ResourceClient<KubeObject>(env.transport, FRIGATES, namespace).create({ apiVersion: 'ships.newcomer.kubegen.dev/v1', kind: 'Frigate', metadata: { name: 'frigate-two' }, spec: {} } as KubeObject);
   const prod = await runManager(process.execPath, project, userEnv, namespace, 'frigate-two');
 

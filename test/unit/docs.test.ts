@@ -92,7 +92,10 @@ describe('documentation', () => {
       const emit = spawnSync(TSC, ['-p', dir, '--noEmit', 'false', '--outDir', path.join(dir, 'out')], { encoding: 'utf8' });
       assert.equal(emit.status, 0, emit.stdout + emit.stderr);
       fs.writeFileSync(path.join(dir, 'out', 'package.json'), JSON.stringify({ type: 'module' }));
-      const run = spawnSync(process.execPath, ['--test', ...tests.map((f) => path.join(dir, 'out', f.replace(/\.ts$/, '.js')))], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+      // Without NODE_TEST_CONTEXT: inherited from this test runner, it makes the child report to a parent and exit 0
+      // whatever its tests do.
+      const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+      const run = spawnSync(process.execPath, ['--test', ...tests.map((f) => path.join(dir, 'out', f.replace(/\.ts$/, '.js')))], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: '' } });
       assert.equal(run.status, 0, `${tests.map((t) => where.get(t)).join(', ')}:\n${run.stdout.slice(-3000)}${run.stderr}`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

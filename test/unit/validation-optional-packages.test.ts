@@ -1,6 +1,7 @@
 /**
- * The validation's packages (`@bufbuild/cel`, `@bufbuild/cel-spec`, `@bufbuild/protobuf`, `re2js`) are optional peer
- * dependencies of the runtime and dependencies of the CLI, at the versions `optional-packages.ts` names; only
+ * The validation's packages (`@bufbuild/cel`, `@bufbuild/cel-spec`, `@bufbuild/protobuf`, `re2js`) are dependencies of
+ * the CLI, at the versions `optional-packages.ts` names, and no dependency of the runtime, not even an optional peer
+ * (npm would keep them in a production install beside the CLI: test/integration/newcomer.test.ts checks it); only
  * `src/validation/` imports them; and without them (hidden from resolution by a module hook in a child process)
  * importing `@kubegen/runtime/validation` works and building a validator fails with one error naming them and the
  * install line.
@@ -18,13 +19,13 @@ import { REPO_ROOT } from '../support/paths.js';
 const readJson = (file: string): Record<string, Record<string, unknown>> => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')) as Record<string, Record<string, unknown>>;
 
 describe("the validation's optional packages", () => {
-  it('are optional peers of the runtime and dependencies of the CLI, at the versions the error names', () => {
+  it('are dependencies of the CLI at the versions the error names, and none of the runtime, not even optional peers', () => {
     const runtime = readJson('packages/runtime/package.json');
     const cli = readJson('packages/kubegen/package.json');
     for (const [name, { version }] of Object.entries(VALIDATION_PACKAGES)) {
-      assert.equal(runtime['peerDependencies']![name], version, `runtime peerDependencies ${name}`);
-      assert.deepEqual(runtime['peerDependenciesMeta']![name], { optional: true }, `${name} is optional`);
-      assert.equal(runtime['dependencies']![name], undefined, `${name} is not a runtime dependency`);
+      for (const kind of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+        assert.equal(runtime[kind]?.[name], undefined, `${name} is not among the runtime's ${kind}`);
+      }
       assert.equal(cli['dependencies']![name], version, `CLI dependencies ${name}`);
     }
   });
@@ -62,7 +63,7 @@ describe("the validation's optional packages", () => {
       const { stdout } = await promisify(execFile)(process.execPath, [script], { encoding: 'utf8' });
       const message =
         '@kubegen/runtime/validation needs the packages @bufbuild/cel, @bufbuild/cel-spec, @bufbuild/protobuf, re2js, which are not installed ' +
-        '(optional peer dependencies of @kubegen/runtime; the kubegen CLI brings them): npm install @bufbuild/cel@0.6.1 @bufbuild/cel-spec@0.6.1 @bufbuild/protobuf@2.17.0 re2js@2.10.0';
+        '(the kubegen CLI brings them; @kubegen/runtime does not depend on them): npm install @bufbuild/cel@0.6.1 @bufbuild/cel-spec@0.6.1 @bufbuild/protobuf@2.17.0 re2js@2.10.0';
       assert.deepEqual(JSON.parse(stdout), [message, message]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

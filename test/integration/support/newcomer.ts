@@ -74,3 +74,20 @@ export function treeSize(dir: string): number {
   }
   return total;
 }
+
+/** The packages of a `node_modules` folder (scoped ones as `@scope/name`) and their sizes in bytes, largest first. */
+export function packageSizes(modules: string): [string, number][] {
+  const out: [string, number][] = [];
+  for (const e of fs.readdirSync(modules, { withFileTypes: true })) {
+    if (!e.isDirectory() || e.name.startsWith('.')) continue;
+    const dir = path.join(modules, e.name);
+    if (!e.name.startsWith('@')) {
+      out.push([e.name, treeSize(dir)]);
+      continue;
+    }
+    for (const s of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (s.isDirectory()) out.push([`${e.name}/${s.name}`, treeSize(path.join(dir, s.name))]);
+    }
+  }
+  return out.sort((a, b) => b[1] - a[1]);
+}

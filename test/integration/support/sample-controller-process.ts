@@ -29,13 +29,26 @@ export function ensureSampleControllerBuilt(): void {
   ensureExampleBuilt('sample-controller');
 }
 
-/** `ensureSampleControllerBuilt` for any example (`examples/<name>`, built into its `dist/`); returns its main.js. */
-export function ensureExampleBuilt(name: string): string {
-  const main = path.join(REPO_ROOT, 'examples', name, 'dist/main.js');
+/** Where an example's entry point is built and which of its folders it is built from. */
+export interface ExampleLayout {
+  /** The built entry point, relative to the example (default `dist/main.js`). */
+  main: string;
+  /** The folders of its TypeScript sources (default `src`). */
+  sources: readonly string[];
+}
+
+/**
+ * `ensureSampleControllerBuilt` for any example (`examples/<name>`, built into its `dist/`); returns its main.js.
+ * An example laid out as a scaffolded project (`apis/` beside `src/`, built from the root) gives its `layout`.
+ */
+export function ensureExampleBuilt(name: string, layout: ExampleLayout = { main: 'dist/main.js', sources: ['src'] }): string {
+  const main = path.join(REPO_ROOT, 'examples', name, layout.main);
   if (fs.existsSync(main)) {
     const built = fs.statSync(main).mtimeMs;
-    const src = path.join(REPO_ROOT, 'examples', name, 'src');
-    const newer = fs.globSync('**/*.ts', { cwd: src }).some((f) => fs.statSync(path.join(src, f)).mtimeMs > built);
+    const newer = layout.sources.some((dir) => {
+      const src = path.join(REPO_ROOT, 'examples', name, dir);
+      return fs.globSync('**/*.ts', { cwd: src }).some((f) => fs.statSync(path.join(src, f)).mtimeMs > built);
+    });
     if (!newer) return main;
   }
   const tsc = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', `examples/${name}/tsconfig.json`], { cwd: REPO_ROOT, stdio: 'inherit' });

@@ -152,6 +152,11 @@ export interface KindVersion {
   version: VersionModel;
 }
 
+/** The `apiVersion` of a kind's objects: `group/version`, or the version alone for the core group (`v1`). */
+export function kindApiVersion(kv: KindVersion): string {
+  return kv.resource.group ? `${kv.resource.group}/${kv.version.name}` : kv.version.name;
+}
+
 /** Group → version → kinds, the layout of generated code (as client-go's `<group>/<version>` packages). */
 export interface GroupVersion {
   group: string;

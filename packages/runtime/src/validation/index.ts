@@ -5,9 +5,9 @@
  * pruning (with the pruned paths strict field validation refuses), and the CEL rules of `x-kubernetes-validations`
  * including transition rules on update. Errors are the apiserver's: field path, reason and message text.
  *
- * Loaded only when imported; the CEL layer is loaded only for CRDs that have rules. Needs the runtime's optional peer
- * dependencies `@bufbuild/cel`, `@bufbuild/cel-spec`, `@bufbuild/protobuf` and `re2js` (the `kubegen` CLI brings
- * them): without them importing this entry works, and building a validator throws naming them.
+ * Loaded only when imported; the CEL layer is loaded only for CRDs that have rules. Needs `@bufbuild/cel`,
+ * `@bufbuild/cel-spec`, `@bufbuild/protobuf` and `re2js`, which the runtime does not depend on (the `kubegen` CLI
+ * brings them): without them importing this entry works, and building a validator throws naming them.
  */
 export { CrdValidator, createValidator, loadCelLayer } from './validator.js';
 export type {

@@ -1,8 +1,9 @@
 /**
  * The packages `@kubegen/runtime/validation` needs and nothing else in the runtime loads: `re2js` (RE2 patterns)
- * and, for CEL rules, `@bufbuild/cel`, `@bufbuild/cel-spec` and `@bufbuild/protobuf`. They are optional peer
- * dependencies of the runtime — a controller that does not validate offline does not install their ~11 MB — and
- * dependencies of the `kubegen` CLI (`kubegen validate`, `kubegen sample`, the fake's schema validation in tests).
+ * and, for CEL rules, `@bufbuild/cel`, `@bufbuild/cel-spec` and `@bufbuild/protobuf`. They are dependencies of the
+ * `kubegen` CLI (`kubegen validate`, `kubegen sample`, the fake's schema validation in tests) and not of the runtime,
+ * not even optional peers: npm keeps an optional peer in a production install (`npm prune --omit=dev`, `npm ci
+ * --omit=dev`) whenever a dev dependency such as the CLI installs it, so a controller would carry their ~11 MB.
  *
  * Contract: importing the validation entry never loads them. `requireValidationPackages()` (what `createValidator`
  * and the `CrdValidator` constructor call) throws one error naming every missing package and the `npm install` line
@@ -11,7 +12,7 @@
  */
 import { createRequire } from 'node:module';
 
-/** Each package with the version the runtime is tested with (its `peerDependencies`), and a module that proves it is there. */
+/** Each package with the version the runtime is tested with (the CLI's dependency), and a module that proves it is there. */
 export const VALIDATION_PACKAGES: Readonly<Record<string, { version: string; probe: string }>> = {
   '@bufbuild/cel': { version: '0.6.1', probe: '@bufbuild/cel' },
   '@bufbuild/cel-spec': { version: '0.6.1', probe: '@bufbuild/cel-spec/cel/expr/syntax_pb.js' },
@@ -27,7 +28,7 @@ export function missingPackagesError(missing: readonly string[]): Error {
   const install = Object.entries(VALIDATION_PACKAGES).map(([name, p]) => `${name}@${p.version}`);
   return new Error(
     `@kubegen/runtime/validation needs the packages ${missing.join(', ')}, which are not installed ` +
-      `(optional peer dependencies of @kubegen/runtime; the kubegen CLI brings them): npm install ${install.join(' ')}`,
+      `(the kubegen CLI brings them; @kubegen/runtime does not depend on them): npm install ${install.join(' ')}`,
   );
 }
 

@@ -13,7 +13,7 @@
  * unknown fields keep them (`[key: string]: unknown`). Input text reaches the output only as JSON literals and
  * quoted keys; names are checked against every name the version's modules export (`reservedNames`).
  */
-import type { GroupVersion, KindVersion } from '../../model/index.js';
+import { kindApiVersion, type GroupVersion, type KindVersion } from '../../model/index.js';
 import { firstFreeName, HEADER, literal, propertyKey, RuntimeNames } from '../emit-util.js';
 import { kindIdentifier, lowerCamel } from '../names.js';
 import { CORE_TYPES } from '../types/core-types.js';
@@ -105,7 +105,7 @@ export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, name
 function emitRoot(def: ObjectDef, kv: KindVersion, names: ApplyNames, rt: RuntimeNames): string {
   const { kind } = kv.resource.names;
   const ctor = names.constructorName(kindIdentifier(kv));
-  const apiVersion = `${kv.resource.group}/${kv.version.name}`;
+  const apiVersion = kindApiVersion(kv);
   const name = names.types.get(def)!;
   const namespaced = kv.resource.scope === 'Namespaced';
   const own = def.props.filter((p) => !(p.name === 'apiVersion' || p.name === 'kind' || p.name === 'metadata'));

@@ -11,7 +11,7 @@
  * Output is deterministic: the same schema gives the same sample.
  */
 import { createRequire } from 'node:module';
-import type { JSONSchemaProps, KindVersion } from '../../model/index.js';
+import { kindApiVersion, type JSONSchemaProps, type KindVersion } from '../../model/index.js';
 import { portableYaml } from '../portable-yaml.js';
 import { satisfyRules, type SampleValidator, type UnsatisfiedRule } from './satisfy.js';
 
@@ -60,8 +60,7 @@ function rawSample(kv: KindVersion, opts: SampleOptions): Record<string, unknown
     const schema = kv.version.schema.properties?.[part];
     if (schema && body[part] === undefined) body[part] = gen.value(schema, part, 1);
   }
-  const apiVersion = kv.resource.group ? `${kv.resource.group}/${kv.version.name}` : kv.version.name;
-  const out: Record<string, unknown> = { apiVersion, kind: kv.resource.names.kind, metadata: { name } };
+  const out: Record<string, unknown> = { apiVersion: kindApiVersion(kv), kind: kv.resource.names.kind, metadata: { name } };
   for (const [k, v] of Object.entries(body)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = v;
   return out;
 }

@@ -1,4 +1,4 @@
-import { InputError } from '../../model/index.js';
+import { InputError, kindApiVersion } from '../../model/index.js';
 import type { GroupVersion, JSONSchemaProps, KindVersion } from '../../model/index.js';
 import { uniqueName } from '../emit-util.js';
 import { describeConstraint } from './constraints.js';
@@ -119,7 +119,7 @@ export class TypeGraph implements TypeModel {
     const kind = resource.names.kind;
     const ident = kindIdentifier(kv);
     this.realKinds.set(ident, kind);
-    const apiVersion = `${resource.group}/${version.name}`;
+    const apiVersion = kindApiVersion(kv);
     const schema = version.schema;
     const required = new Set(schema.required ?? []);
     const props: PropDef[] = [

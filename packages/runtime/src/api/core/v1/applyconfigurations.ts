@@ -111,7 +111,7 @@ export interface PersistentVolumeSourceApply {
  * Start from `persistentVolumeApply(name)`.
  */
 export interface PersistentVolumeApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "PersistentVolume";
   metadata: ApplyObjectMeta;
   spec?: PersistentVolumeSpecApply;
@@ -120,7 +120,7 @@ export interface PersistentVolumeApply {
 
 /** A PersistentVolume apply configuration naming only the object; spread it and add the fields to own. */
 export function persistentVolumeApply(name: string): PersistentVolumeApply {
-  return { apiVersion: "/v1", kind: "PersistentVolume", metadata: { name } };
+  return { apiVersion: "v1", kind: "PersistentVolume", metadata: { name } };
 }
 
 /** Apply configuration of `PersistentVolumeSpec`. */
@@ -176,7 +176,7 @@ export interface PersistentVolumeStatusApply {
  * Start from `persistentVolumeClaimApply(name, namespace)`.
  */
 export interface PersistentVolumeClaimApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "PersistentVolumeClaim";
   metadata: ApplyObjectMeta;
   spec?: PersistentVolumeClaimSpecApply;
@@ -185,7 +185,7 @@ export interface PersistentVolumeClaimApply {
 
 /** A PersistentVolumeClaim apply configuration naming only the object; spread it and add the fields to own. */
 export function persistentVolumeClaimApply(name: string, namespace?: string): PersistentVolumeClaimApply {
-  return { apiVersion: "/v1", kind: "PersistentVolumeClaim", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "PersistentVolumeClaim", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /** Apply configuration of `PersistentVolumeClaimSpec`. */
@@ -1342,7 +1342,7 @@ export interface PodStatusResultApply {
  * Start from `podApply(name, namespace)`.
  */
 export interface PodApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "Pod";
   metadata: ApplyObjectMeta;
   spec?: PodSpecApply;
@@ -1351,7 +1351,7 @@ export interface PodApply {
 
 /** A Pod apply configuration naming only the object; spread it and add the fields to own. */
 export function podApply(name: string, namespace?: string): PodApply {
-  return { apiVersion: "/v1", kind: "Pod", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "Pod", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /** Apply configuration of `PodTemplateSpec`. */
@@ -1365,7 +1365,7 @@ export interface PodTemplateSpecApply {
  * Start from `podTemplateApply(name, namespace)`.
  */
 export interface PodTemplateApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "PodTemplate";
   metadata: ApplyObjectMeta;
   template?: PodTemplateSpecApply;
@@ -1373,7 +1373,7 @@ export interface PodTemplateApply {
 
 /** A PodTemplate apply configuration naming only the object; spread it and add the fields to own. */
 export function podTemplateApply(name: string, namespace?: string): PodTemplateApply {
-  return { apiVersion: "/v1", kind: "PodTemplate", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "PodTemplate", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /** Apply configuration of `ReplicationControllerSpec`. */
@@ -1408,7 +1408,7 @@ export interface ReplicationControllerConditionApply {
  * Start from `replicationControllerApply(name, namespace)`.
  */
 export interface ReplicationControllerApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "ReplicationController";
   metadata: ApplyObjectMeta;
   spec?: ReplicationControllerSpecApply;
@@ -1417,7 +1417,7 @@ export interface ReplicationControllerApply {
 
 /** A ReplicationController apply configuration naming only the object; spread it and add the fields to own. */
 export function replicationControllerApply(name: string, namespace?: string): ReplicationControllerApply {
-  return { apiVersion: "/v1", kind: "ReplicationController", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "ReplicationController", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /** Apply configuration of `SessionAffinityConfig`. */
@@ -1488,7 +1488,7 @@ export interface ServicePortApply {
  * Start from `serviceApply(name, namespace)`.
  */
 export interface ServiceApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "Service";
   metadata: ApplyObjectMeta;
   spec?: ServiceSpecApply;
@@ -1497,7 +1497,7 @@ export interface ServiceApply {
 
 /** A Service apply configuration naming only the object; spread it and add the fields to own. */
 export function serviceApply(name: string, namespace?: string): ServiceApply {
-  return { apiVersion: "/v1", kind: "Service", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "Service", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /**
@@ -1505,7 +1505,7 @@ export function serviceApply(name: string, namespace?: string): ServiceApply {
  * Start from `serviceAccountApply(name, namespace)`.
  */
 export interface ServiceAccountApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "ServiceAccount";
   metadata: ApplyObjectMeta;
   secrets?: ListMapEntry<ObjectReferenceApply, "name">[];
@@ -1515,7 +1515,7 @@ export interface ServiceAccountApply {
 
 /** A ServiceAccount apply configuration naming only the object; spread it and add the fields to own. */
 export function serviceAccountApply(name: string, namespace?: string): ServiceAccountApply {
-  return { apiVersion: "/v1", kind: "ServiceAccount", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "ServiceAccount", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /**
@@ -1523,7 +1523,7 @@ export function serviceAccountApply(name: string, namespace?: string): ServiceAc
  * Start from `endpointsApply(name, namespace)`.
  */
 export interface EndpointsApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "Endpoints";
   metadata: ApplyObjectMeta;
   subsets?: EndpointSubsetApply[];
@@ -1531,7 +1531,7 @@ export interface EndpointsApply {
 
 /** A Endpoints apply configuration naming only the object; spread it and add the fields to own. */
 export function endpointsApply(name: string, namespace?: string): EndpointsApply {
-  return { apiVersion: "/v1", kind: "Endpoints", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "Endpoints", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /** Apply configuration of `EndpointSubset`. */
@@ -1706,7 +1706,7 @@ export interface NodeAddressApply {
  * Start from `nodeApply(name)`.
  */
 export interface NodeApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "Node";
   metadata: ApplyObjectMeta;
   spec?: NodeSpecApply;
@@ -1715,7 +1715,7 @@ export interface NodeApply {
 
 /** A Node apply configuration naming only the object; spread it and add the fields to own. */
 export function nodeApply(name: string): NodeApply {
-  return { apiVersion: "/v1", kind: "Node", metadata: { name } };
+  return { apiVersion: "v1", kind: "Node", metadata: { name } };
 }
 
 /** Apply configuration of `NamespaceSpec`. */
@@ -1743,7 +1743,7 @@ export interface NamespaceConditionApply {
  * Start from `namespaceApply(name)`.
  */
 export interface NamespaceApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "Namespace";
   metadata: ApplyObjectMeta;
   spec?: NamespaceSpecApply;
@@ -1752,7 +1752,7 @@ export interface NamespaceApply {
 
 /** A Namespace apply configuration naming only the object; spread it and add the fields to own. */
 export function namespaceApply(name: string): NamespaceApply {
-  return { apiVersion: "/v1", kind: "Namespace", metadata: { name } };
+  return { apiVersion: "v1", kind: "Namespace", metadata: { name } };
 }
 
 /** Apply configuration of `Binding`. */
@@ -1871,7 +1871,7 @@ export interface EventSourceApply {
  * Start from `eventApply(name, namespace)`.
  */
 export interface EventApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "Event";
   metadata: ApplyObjectMeta;
   involvedObject?: ObjectReferenceApply;
@@ -1892,7 +1892,7 @@ export interface EventApply {
 
 /** A Event apply configuration naming only the object; spread it and add the fields to own. */
 export function eventApply(name: string, namespace?: string): EventApply {
-  return { apiVersion: "/v1", kind: "Event", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "Event", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /** Apply configuration of `EventSeries`. */
@@ -1929,7 +1929,7 @@ export interface LimitRangeSpecApply {
  * Start from `limitRangeApply(name, namespace)`.
  */
 export interface LimitRangeApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "LimitRange";
   metadata: ApplyObjectMeta;
   spec?: LimitRangeSpecApply;
@@ -1937,7 +1937,7 @@ export interface LimitRangeApply {
 
 /** A LimitRange apply configuration naming only the object; spread it and add the fields to own. */
 export function limitRangeApply(name: string, namespace?: string): LimitRangeApply {
-  return { apiVersion: "/v1", kind: "LimitRange", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "LimitRange", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /** Apply configuration of `ResourceQuotaSpec`. */
@@ -1970,7 +1970,7 @@ export interface ResourceQuotaStatusApply {
  * Start from `resourceQuotaApply(name, namespace)`.
  */
 export interface ResourceQuotaApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "ResourceQuota";
   metadata: ApplyObjectMeta;
   spec?: ResourceQuotaSpecApply;
@@ -1979,7 +1979,7 @@ export interface ResourceQuotaApply {
 
 /** A ResourceQuota apply configuration naming only the object; spread it and add the fields to own. */
 export function resourceQuotaApply(name: string, namespace?: string): ResourceQuotaApply {
-  return { apiVersion: "/v1", kind: "ResourceQuota", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "ResourceQuota", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /**
@@ -1987,7 +1987,7 @@ export function resourceQuotaApply(name: string, namespace?: string): ResourceQu
  * Start from `secretApply(name, namespace)`.
  */
 export interface SecretApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "Secret";
   metadata: ApplyObjectMeta;
   immutable?: boolean;
@@ -1998,7 +1998,7 @@ export interface SecretApply {
 
 /** A Secret apply configuration naming only the object; spread it and add the fields to own. */
 export function secretApply(name: string, namespace?: string): SecretApply {
-  return { apiVersion: "/v1", kind: "Secret", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "Secret", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /**
@@ -2006,7 +2006,7 @@ export function secretApply(name: string, namespace?: string): SecretApply {
  * Start from `configMapApply(name, namespace)`.
  */
 export interface ConfigMapApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "ConfigMap";
   metadata: ApplyObjectMeta;
   immutable?: boolean;
@@ -2016,7 +2016,7 @@ export interface ConfigMapApply {
 
 /** A ConfigMap apply configuration naming only the object; spread it and add the fields to own. */
 export function configMapApply(name: string, namespace?: string): ConfigMapApply {
-  return { apiVersion: "/v1", kind: "ConfigMap", metadata: namespace === undefined ? { name } : { name, namespace } };
+  return { apiVersion: "v1", kind: "ConfigMap", metadata: namespace === undefined ? { name } : { name, namespace } };
 }
 
 /** Apply configuration of `ComponentCondition`. */
@@ -2032,7 +2032,7 @@ export interface ComponentConditionApply {
  * Start from `componentStatusApply(name)`.
  */
 export interface ComponentStatusApply {
-  apiVersion: "/v1";
+  apiVersion: "v1";
   kind: "ComponentStatus";
   metadata: ApplyObjectMeta;
   conditions?: ListMapEntry<ComponentConditionApply, "type">[];
@@ -2040,7 +2040,7 @@ export interface ComponentStatusApply {
 
 /** A ComponentStatus apply configuration naming only the object; spread it and add the fields to own. */
 export function componentStatusApply(name: string): ComponentStatusApply {
-  return { apiVersion: "/v1", kind: "ComponentStatus", metadata: { name } };
+  return { apiVersion: "v1", kind: "ComponentStatus", metadata: { name } };
 }
 
 /** Apply configuration of `DownwardAPIVolumeSource`. */
