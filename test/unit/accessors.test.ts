@@ -1,9 +1,10 @@
 /**
- * Accessors that do not move (issue 25): a group's accessors (`cs.servingV1`, `ServingV1Client`, the informer
- * factory's `servingV1`) come from the group alone — its first DNS label, or a name given with `groupAccessors` /
- * `--group-accessor` / `+groupGoName=` — so generating any subset of the corpus names every group as generating the
- * whole corpus does; two groups with one name are an error naming both and the fix. Plurals are cased by the kind's
- * words (`envoyProxies()`, `cephNfses()`).
+ * Accessors that do not move (issues 25 and 38): a group's accessors (`cs.servingKnativeV1`, `ServingKnativeV1Client`,
+ * the informer factory's `servingKnativeV1`) come from the group alone — its DNS labels but the top-level domain, or a
+ * name given with `groupAccessors` / `--group-accessor` / `+groupGoName=` — so generating any subset of the corpus
+ * names every group as generating the whole corpus does, and a Crossplane v2 provider's `.m.` twins do not clash; two
+ * groups with one name (they differ in the top-level domain alone) are an error naming both and the fix. Plurals are
+ * cased by the kind's words (`envoyProxies()`, `cephNfses()`).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -21,6 +22,7 @@ import type { ApiModel, KindVersion, ResourceModel } from 'kubegen/internal/mode
 import { parseCrdPaths, parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
 import { corpusRuns } from '../support/corpus.js';
+import { fixture } from '../support/paths.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-accessors-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -84,11 +86,28 @@ function prng(seed: number): () => number {
 }
 
 describe('group accessors', () => {
-  it('come from the first DNS label, camel-cased, as client-go names them', () => {
-    assert.equal(groupIdentifier('serving.knative.dev'), 'serving');
+  it('come from the DNS labels but the top-level domain, camel-cased, so no two groups of a Crossplane v2 provider clash', () => {
+    assert.equal(groupIdentifier('serving.knative.dev'), 'servingKnative');
     assert.equal(groupIdentifier('cert-manager.io'), 'certManager');
-    assert.equal(groupIdentifier('gateway.networking.k8s.io'), 'gateway');
-    assert.equal(groupIdentifier('3scale.example.com'), 'g3scale');
+    assert.equal(groupIdentifier('gateway.networking.k8s.io'), 'gatewayNetworkingK8s');
+    assert.equal(groupIdentifier('3scale.example.com'), 'g3scaleExample');
+    assert.equal(groupIdentifier('k8s.mariadb.com'), 'k8sMariadb');
+    assert.equal(groupIdentifier('example'), 'example');
+    assert.equal(groupIdentifier('kubernetes.crossplane.io'), 'kubernetesCrossplane');
+    assert.equal(groupIdentifier('kubernetes.m.crossplane.io'), 'kubernetesMCrossplane');
+    assert.equal(groupIdentifier('rds.aws.upbound.io'), 'rdsAwsUpbound');
+    assert.equal(groupIdentifier('rds.aws.m.upbound.io'), 'rdsAwsMUpbound');
+  });
+
+  it("generates a Crossplane v2 provider's cluster-scoped and namespaced twins with no configuration (provider-helm, provider-upjet-azuread)", async () => {
+    for (const [dir, names] of [
+      ['provider-helm', ['helmCrossplaneV1beta1 HelmCrossplaneV1beta1Client', 'helmMCrossplaneV1beta1 HelmMCrossplaneV1beta1Client']],
+      ['provider-upjet-azuread', ['invitationsAzureadUpboundV1beta1 InvitationsAzureadUpboundV1beta1Client', 'invitationsAzureadMUpboundV1beta1 InvitationsAzureadMUpboundV1beta1Client']],
+    ] as const) {
+      const m = await parseCrdPaths([fixture('crds-wave5', dir)]);
+      const got = [...accessors(generate(m)).entries()].filter(([k]) => !k.includes(':')).map(([, v]) => v);
+      for (const name of names) assert.ok(got.includes(name), `${dir}: ${name} among ${got.join(', ')}`);
+    }
   });
 
   it('generating any subset of the corpus gives every group and kind the accessor the whole corpus gives it', async () => {
@@ -96,8 +115,8 @@ describe('group accessors', () => {
     const whole = new Map<string, string>();
     for (const resources of runs) for (const [k, v] of accessors(generate({ resources }))) whole.set(k, v);
     assert.ok(whole.size > 200, `accessors found (${whole.size})`);
-    assert.equal(whole.get('serving.knative.dev/v1'), 'servingV1 ServingV1Client');
-    assert.equal(whole.get('informers:security.istio.io/v1'), 'securityV1 SecurityV1Informers');
+    assert.equal(whole.get('serving.knative.dev/v1'), 'servingKnativeV1 ServingKnativeV1Client');
+    assert.equal(whole.get('informers:security.istio.io/v1'), 'securityIstioV1 SecurityIstioV1Informers');
     assert.equal(whole.get('client:security.istio.io/v1/AuthorizationPolicy'), 'authorizationPolicies');
     assert.equal(whole.get('informers:kyverno.io/v1/ClusterPolicy'), 'clusterPolicies');
     const seed = Number(process.env['KUBEGEN_TEST_SEED'] ?? Date.now() % 1_000_000);
@@ -114,26 +133,28 @@ describe('group accessors', () => {
     }
   });
 
-  it('adding a CRD of a group with the same first label never renames an existing accessor: it is an error until one is named', () => {
+  it('adding a CRD of a group that differs in the top-level domain alone never renames an existing accessor: it is an error until one is named', () => {
     const knative = model(['serving.knative.example', 'Service']);
     const one = accessors(generate(knative));
-    assert.equal(one.get('serving.knative.example/v1'), 'servingV1 ServingV1Client');
-    const both = model(['serving.knative.example', 'Service'], ['serving.kserve.example', 'InferenceService']);
+    assert.equal(one.get('serving.knative.example/v1'), 'servingKnativeV1 ServingKnativeV1Client');
+    const kserve = model(['serving.knative.example', 'Service'], ['serving.kserve.example', 'InferenceService']);
+    assert.equal(accessors(generate(kserve)).get('serving.kserve.example/v1'), 'servingKserveV1 ServingKserveV1Client', 'different second labels do not clash');
+    const both = model(['serving.knative.example', 'Service'], ['serving.knative.test', 'InferenceService']);
     assert.throws(
       () => generate(both),
       (e: unknown) => {
         assert.ok(e instanceof InputError);
-        assert.match(e.message, /^crd1\.yaml:1:1: groups serving\.knative\.example and serving\.kserve\.example would both name their accessors serving \(servingV1, …\); give one its own name: groupAccessors: \{ serving\.kserve\.example: servingKserve \} in codegen\.config\.yaml \(or \+groupGoName=ServingKserve in the doc comment of its TypeScript package\)$/);
+        assert.match(e.message, /^crd1\.yaml:1:1: groups serving\.knative\.example and serving\.knative\.test would both name their accessors servingKnative \(servingKnativeV1, …\); give one its own name: groupAccessors: \{ serving\.knative\.test: servingKnativeTest \} in codegen\.config\.yaml \(or \+groupGoName=ServingKnativeTest in the doc comment of its TypeScript package\)$/);
         return true;
       },
     );
-    const named = accessors(generate(both, { groupAccessors: { 'serving.kserve.example': 'kserve' } }));
-    assert.equal(named.get('serving.knative.example/v1'), 'servingV1 ServingV1Client', 'the existing accessor stays');
-    assert.equal(named.get('serving.kserve.example/v1'), 'kserveV1 KserveV1Client');
-    assert.equal(named.get('client:serving.kserve.example/v1/InferenceService'), 'inferenceServices');
+    const named = accessors(generate(both, { groupAccessors: { 'serving.knative.test': 'kserve' } }));
+    assert.equal(named.get('serving.knative.example/v1'), 'servingKnativeV1 ServingKnativeV1Client', 'the existing accessor stays');
+    assert.equal(named.get('serving.knative.test/v1'), 'kserveV1 KserveV1Client');
+    assert.equal(named.get('client:serving.knative.test/v1/InferenceService'), 'inferenceServices');
     // A PascalCase name (client-go's +groupGoName style) starts lower-case on the clientset.
-    assert.equal(accessors(generate(both, { groupAccessors: { 'serving.kserve.example': 'KServe' } })).get('serving.kserve.example/v1'), 'kServeV1 KServeV1Client');
-    assert.throws(() => generate(both, { groupAccessors: { 'serving.kserve.example': 'serving' } }), /would both name their accessors serving/);
+    assert.equal(accessors(generate(both, { groupAccessors: { 'serving.knative.test': 'KServe' } })).get('serving.knative.test/v1'), 'kServeV1 KServeV1Client');
+    assert.throws(() => generate(both, { groupAccessors: { 'serving.knative.test': 'servingKnative' } }), /would both name their accessors servingKnative/);
     assert.throws(() => generate(knative, { groupAccessors: { 'serving.knative.example': 'k-native' } }), /group serving\.knative\.example: "k-native" cannot name a group's accessors/);
   });
 
@@ -145,19 +166,19 @@ describe('group accessors', () => {
 
     const dir = path.join(tmp, 'cli');
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'crds.yaml'), `${crd('serving.knative.example', 'Service')}---\n${crd('serving.kserve.example', 'InferenceService')}`);
+    fs.writeFileSync(path.join(dir, 'crds.yaml'), `${crd('serving.knative.example', 'Service')}---\n${crd('serving.knative.test', 'InferenceService')}`);
     let err = '';
     const io: MainIO = { cwd: dir, env: {}, stdout: () => undefined, stderr: { write: (s: string) => (err += s) }, now: () => 0 };
     assert.equal(await main(['generate', '--crds', 'crds.yaml', '--out', 'gen', '-q'], io), 1);
-    assert.match(err, /would both name their accessors serving/);
+    assert.match(err, /would both name their accessors servingKnative/);
     assert.ok(!fs.existsSync(path.join(dir, 'gen')), 'nothing written');
     err = '';
-    assert.equal(await main(['generate', '--crds', 'crds.yaml', '--out', 'gen', '-q', '--group-accessor', 'serving.kserve.example=kserve'], io), 0, err);
+    assert.equal(await main(['generate', '--crds', 'crds.yaml', '--out', 'gen', '-q', '--group-accessor', 'serving.knative.test=kserve'], io), 0, err);
     const clientset = fs.readFileSync(path.join(dir, 'gen', 'clientset.ts'), 'utf8');
     assert.match(clientset, /^ {2}readonly kserveV1: KserveV1Client;$/m);
-    assert.match(clientset, /^ {2}readonly servingV1: ServingV1Client;$/m);
-    assert.equal(await main(['generate', '--crds', 'crds.yaml', '--out', 'gen', '--group-accessor', 'serving.kserve.example'], io), 2);
-    assert.match(err, /--group-accessor serving\.kserve\.example: expected <group>=<name>/);
+    assert.match(clientset, /^ {2}readonly servingKnativeV1: ServingKnativeV1Client;$/m);
+    assert.equal(await main(['generate', '--crds', 'crds.yaml', '--out', 'gen', '--group-accessor', 'serving.knative.test'], io), 2);
+    assert.match(err, /--group-accessor serving\.knative\.test: expected <group>=<name>/);
   });
 
   it('+groupGoName= in a TypeScript package names its group as client-go does', async () => {
@@ -177,7 +198,7 @@ export interface InferenceServiceList { apiVersion?: string; kind?: string; meta
     m.resources.push(...parseCrdText(crd('serving.knative.example', 'Service'), 'knative.yaml'));
     const got = accessors(generate(m));
     assert.equal(got.get('serving.kserve.example/v1'), 'kServeV1 KServeV1Client');
-    assert.equal(got.get('serving.knative.example/v1'), 'servingV1 ServingV1Client');
+    assert.equal(got.get('serving.knative.example/v1'), 'servingKnativeV1 ServingKnativeV1Client');
     assert.equal(accessors(generate(m, { groupAccessors: { 'serving.kserve.example': 'kserve' } })).get('serving.kserve.example/v1'), 'kserveV1 KserveV1Client', 'the config wins');
   });
 });

@@ -70,8 +70,8 @@ export const config: GadgetApply = {
 };
 export const statusOnly: GadgetApply = { ...gadgetApply('a', 'ns'), status: { conditions: [{ type: 'Ready', status: 'True' }] } };
 export async function use(cs: Clientset): Promise<number | undefined> {
-  const g = await cs.applyV1.gadgets('ns').apply(config, { fieldManager: 'me', force: true });
-  await cs.applyV1.gadgets('ns').applyStatus(statusOnly);
+  const g = await cs.applyKubegenV1.gadgets('ns').apply(config, { fieldManager: 'me', force: true });
+  await cs.applyKubegenV1.gadgets('ns').applyStatus(statusOnly);
   return g.spec?.replicas;
 }
 `;
@@ -82,7 +82,7 @@ export async function use(cs: Clientset): Promise<number | undefined> {
       'bad-kind.ts': [`export const c: GadgetApply = { ...gadgetApply('a'), kind: 'Widget' };`, /"Widget"' is not assignable to type '"Gadget"'/],
       'bad-field.ts': [`export const c: GadgetApply = { ...gadgetApply('a'), spec: { replica: 1 } };`, /'replica' does not exist/],
       'bad-enum.ts': [`export const c: GadgetApply = { ...gadgetApply('a'), spec: { template: { config: { mode: 'slow' } } } };`, /"slow"' is not assignable/],
-      'bad-client.ts': [`export const f = (cs: Clientset) => cs.applyV1.gadgets('ns').apply({ metadata: { name: 'a' } });`, /apiVersion/],
+      'bad-client.ts': [`export const f = (cs: Clientset) => cs.applyKubegenV1.gadgets('ns').apply({ metadata: { name: 'a' } });`, /apiVersion/],
     };
     const files = { 'ok.ts': ok, ...Object.fromEntries(Object.entries(refused).map(([f, [body]]) => [f, `${IMPORTS}${body}\n`])) };
     // Each bad file imports more than it uses: unused imports are not what this test is about.

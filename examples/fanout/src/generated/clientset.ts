@@ -2,17 +2,17 @@
 
 import { createTransport } from "@kubegen/runtime";
 import type { ClientOptions, Transport } from "@kubegen/runtime";
-import { FanoutV1alpha1Client } from "./fanout.kubegen.io/v1alpha1/client.js";
+import { FanoutKubegenV1alpha1Client } from "./fanout.kubegen.io/v1alpha1/client.js";
 
 /** Typed clients for every group/version generated here, sharing one transport. */
 export class Clientset {
   readonly transport: Transport;
   /** The fanout.kubegen.io/v1alpha1 API. */
-  readonly fanoutV1alpha1: FanoutV1alpha1Client;
+  readonly fanoutKubegenV1alpha1: FanoutKubegenV1alpha1Client;
 
   constructor(transport: Transport) {
     this.transport = transport;
-    this.fanoutV1alpha1 = new FanoutV1alpha1Client(transport);
+    this.fanoutKubegenV1alpha1 = new FanoutKubegenV1alpha1Client(transport);
   }
 
   /** A clientset talking to the cluster of a kubeconfig (no client-side throttling unless `qps` is set). */

@@ -2,4 +2,4 @@
 
 export { Clientset } from "./clientset.js";
 export { InformerFactory } from "./informers.js";
-export * as fanoutV1alpha1 from "./fanout.kubegen.io/v1alpha1/index.js";
+export * as fanoutKubegenV1alpha1 from "./fanout.kubegen.io/v1alpha1/index.js";

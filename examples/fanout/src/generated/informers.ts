@@ -2,7 +2,7 @@
 
 import { SharedInformerFactory } from "@kubegen/runtime";
 import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from "@kubegen/runtime";
-import { FanoutV1alpha1Informers } from "./fanout.kubegen.io/v1alpha1/informers.js";
+import { FanoutKubegenV1alpha1Informers } from "./fanout.kubegen.io/v1alpha1/informers.js";
 
 /**
  * Typed informers for every group/version generated here, all from one shared factory: ask for the same kind
@@ -11,11 +11,11 @@ import { FanoutV1alpha1Informers } from "./fanout.kubegen.io/v1alpha1/informers.
 export class InformerFactory {
   readonly factory: SharedInformerFactory;
   /** Informers for fanout.kubegen.io/v1alpha1. */
-  readonly fanoutV1alpha1: FanoutV1alpha1Informers;
+  readonly fanoutKubegenV1alpha1: FanoutKubegenV1alpha1Informers;
 
   constructor(transportOrFactory: Transport | SharedInformerFactory, opts: SharedInformerFactoryOptions = {}) {
     this.factory = transportOrFactory instanceof SharedInformerFactory ? transportOrFactory : new SharedInformerFactory(transportOrFactory, opts);
-    this.fanoutV1alpha1 = new FanoutV1alpha1Informers(this.factory);
+    this.fanoutKubegenV1alpha1 = new FanoutKubegenV1alpha1Informers(this.factory);
   }
 
   start(): void {

@@ -2,17 +2,17 @@
 
 import { createTransport } from "@kubegen/runtime";
 import type { ClientOptions, Transport } from "@kubegen/runtime";
-import { FleetV1alpha1Client } from "./fleet.kubegen.io/v1alpha1/client.js";
+import { FleetKubegenV1alpha1Client } from "./fleet.kubegen.io/v1alpha1/client.js";
 
 /** Typed clients for every group/version generated here, sharing one transport. */
 export class Clientset {
   readonly transport: Transport;
   /** The fleet.kubegen.io/v1alpha1 API. */
-  readonly fleetV1alpha1: FleetV1alpha1Client;
+  readonly fleetKubegenV1alpha1: FleetKubegenV1alpha1Client;
 
   constructor(transport: Transport) {
     this.transport = transport;
-    this.fleetV1alpha1 = new FleetV1alpha1Client(transport);
+    this.fleetKubegenV1alpha1 = new FleetKubegenV1alpha1Client(transport);
   }
 
   /** A clientset talking to the cluster of a kubeconfig (no client-side throttling unless `qps` is set). */

@@ -5,10 +5,10 @@ import type { FakeFromCrdsOptions, FakeTransport } from "@kubegen/runtime/testin
 import type { ValidatedCrd } from "@kubegen/runtime/validation";
 import type { KubeObject, ResourceDescriptor } from "@kubegen/runtime";
 import { Clientset } from "./clientset.js";
-import { resources as fleetV1alpha1 } from "./fleet.kubegen.io/v1alpha1/register.js";
+import { resources as fleetKubegenV1alpha1 } from "./fleet.kubegen.io/v1alpha1/register.js";
 
 /** Every resource this clientset knows, for registering with a fake tracker. */
-export const allResources: readonly ResourceDescriptor[] = [...fleetV1alpha1];
+export const allResources: readonly ResourceDescriptor[] = [...fleetKubegenV1alpha1];
 
 /** A `Clientset` whose transport is an in-memory fake; `fake` gives access to its tracker, actions and reactors. */
 export class FakeClientset extends Clientset {

@@ -2,4 +2,4 @@
 
 export { Clientset } from "./clientset.js";
 export { InformerFactory } from "./informers.js";
-export * as fleetV1alpha1 from "./fleet.kubegen.io/v1alpha1/index.js";
+export * as fleetKubegenV1alpha1 from "./fleet.kubegen.io/v1alpha1/index.js";

@@ -2,7 +2,7 @@
 
 import { SharedInformerFactory } from "@kubegen/runtime";
 import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from "@kubegen/runtime";
-import { FleetV1alpha1Informers } from "./fleet.kubegen.io/v1alpha1/informers.js";
+import { FleetKubegenV1alpha1Informers } from "./fleet.kubegen.io/v1alpha1/informers.js";
 
 /**
  * Typed informers for every group/version generated here, all from one shared factory: ask for the same kind
@@ -11,11 +11,11 @@ import { FleetV1alpha1Informers } from "./fleet.kubegen.io/v1alpha1/informers.js
 export class InformerFactory {
   readonly factory: SharedInformerFactory;
   /** Informers for fleet.kubegen.io/v1alpha1. */
-  readonly fleetV1alpha1: FleetV1alpha1Informers;
+  readonly fleetKubegenV1alpha1: FleetKubegenV1alpha1Informers;
 
   constructor(transportOrFactory: Transport | SharedInformerFactory, opts: SharedInformerFactoryOptions = {}) {
     this.factory = transportOrFactory instanceof SharedInformerFactory ? transportOrFactory : new SharedInformerFactory(transportOrFactory, opts);
-    this.fleetV1alpha1 = new FleetV1alpha1Informers(this.factory);
+    this.fleetKubegenV1alpha1 = new FleetKubegenV1alpha1Informers(this.factory);
   }
 
   start(): void {

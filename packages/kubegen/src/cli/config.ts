@@ -19,7 +19,7 @@ import { didYouMean } from './suggest.js';
  * `CliFlags`/`ResolvedConfig` and one line in `resolveConfig`.
  *
  * `groupAccessors` names groups' accessors (group → name, e.g. `serving.kserve.io: kserve` gives `kserveV1beta1`)
- * instead of the group's first DNS label (`model/groups.ts`); `--group-accessor group=name` replaces the mapping.
+ * instead of the default, the group's labels but the last (`model/groups.ts`); `--group-accessor group=name` replaces the mapping.
  *
  * `fromCluster` reads the CRDs of a live cluster instead of files: `fromCluster: true` (every CRD, the default
  * kubeconfig), or a mapping with any of `kubeconfig` (a path), `context`, `crds` (CRD names) and `groups` (API

@@ -274,7 +274,7 @@ function withCommonOptions(cmd: Command): Command {
     .option('--explain', 'list every part of a schema typed with a runtime core type, and any drift from the runtime\'s model')
     .option('--out <dir>', 'output folder; owned by the generator and replaced as a whole')
     .option('--runtime-import <module>', 'module generated code imports the runtime from (default "@kubegen/runtime")')
-    .option('--group-accessor <group=name...>', "name a group's accessors (serving.kserve.io=kserve gives kserveV1beta1) instead of its first DNS label; replaces the config file's groupAccessors")
+    .option('--group-accessor <group=name...>', "name a group's accessors (serving.kserve.io=kserve gives kserveV1beta1) instead of its labels but the last (servingKserve); replaces the config file's groupAccessors")
     .addOption(new Option('--config <file>', 'config file (default: codegen.config.yaml|yml|json in the current directory)'))
     .option('--skip-non-crds', 'with --crds: skip documents that are not CRDs (install bundles), listing them, instead of refusing them')
     .option('--from-cluster', 'read the CustomResourceDefinitions of a live cluster instead of files (all, or those chosen with --crd and --group)')

@@ -37,14 +37,18 @@ export function cmp(a: string, b: string): number {
 }
 
 /**
- * The identifier a group's accessors are named from (`serving` for `serving.knative.dev`: the clientset's
- * `servingV1`, the client class `ServingV1Client`, the informer factory's `servingV1`), decided by the group alone so
- * that adding a CRD of another group never renames an existing accessor. The rule is client-go's: the first DNS
- * label of the group, camel-cased (`cert-manager.io` → `certManager`). A name given explicitly (`groupAccessors` in
- * `codegen.config.yaml`, `+groupGoName=` in a TypeScript package's doc comment) replaces it.
+ * The identifier a group's accessors are named from (`servingKnative` for `serving.knative.dev`: the clientset's
+ * `servingKnativeV1`, the client class `ServingKnativeV1Client`, the informer factory's `servingKnativeV1`), decided
+ * by the group alone so that adding a CRD of another group never renames an existing accessor: every DNS label but
+ * the last (the top-level domain), camel-cased (`cert-manager.io` → `certManager`, `kubernetes.crossplane.io` →
+ * `kubernetesCrossplane`, its namespaced twin `kubernetes.m.crossplane.io` → `kubernetesMCrossplane`). Two groups
+ * clash only when they differ in the top-level domain alone. A name given explicitly (`groupAccessors` in
+ * `codegen.config.yaml`, `+groupGoName=` in a TypeScript package's doc comment, as client-go's code generator names a
+ * group after its package) replaces it.
  */
 export function groupIdentifier(group: string): string {
-  return camel(group.split('.')[0]!);
+  const labels = group.split('.');
+  return camel((labels.length > 1 ? labels.slice(0, -1) : labels).join('-'));
 }
 
 /** Undefined when `name` can name a group's accessors (an ASCII identifier of letters and digits), else why not. */
@@ -56,7 +60,7 @@ export function checkGroupAccessor(name: string): string | undefined {
 /**
  * Every generated group's identifier ({@link groupIdentifier}): `overrides` (group → name; a PascalCase name such as
  * client-go's `+groupGoName=KnativeServing` is lower-cased at its start), else the model's own (`model.groupAccessors`),
- * else the first DNS label. Overrides for groups the model lacks are ignored. Two groups with one identifier would
+ * else the group's labels but the last. Overrides for groups the model lacks are ignored. Two groups with one identifier would
  * give two clients one name: that is an `InputError` (every such pair at once) naming both groups and the fix, never
  * a renamed accessor. Groups without a served version generate nothing and are left out.
  */
@@ -80,7 +84,7 @@ export function groupIdentifiers(model: ApiModel, overrides: Readonly<Record<str
     const id = explicit !== undefined ? explicit.charAt(0).toLowerCase() + explicit.slice(1) : groupIdentifier(group);
     const other = byId.get(id);
     if (other !== undefined) {
-      const example = `${camel(group.split('.').slice(0, 2).join('-'))}`;
+      const example = camel(group.replace(/\./g, '-'));
       errors.push(
         new InputError(
           r.source,

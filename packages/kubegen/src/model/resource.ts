@@ -24,7 +24,7 @@ export interface ApiModel {
   webhooks?: AdmissionWebhookSpec[];
   /**
    * Names of groups' accessors given in the input (group → name; the TypeScript front end's `+groupGoName=`), used
-   * instead of the group's first DNS label (`groupIdentifiers`). `codegen.config.yaml`'s `groupAccessors` win.
+   * instead of the default, the group's labels but the last (`groupIdentifiers`). `codegen.config.yaml`'s `groupAccessors` win.
    */
   groupAccessors?: Record<string, string>;
   /**

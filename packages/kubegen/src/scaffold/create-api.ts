@@ -82,7 +82,7 @@ export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult>
   const rel = (p: string): string => path.relative(root, p).split(path.sep).join('/');
   const files: ScaffoldFile[] = [];
   if (!(await exists(path.join(versionDir, 'doc.ts')))) {
-    files.push({ path: rel(path.join(versionDir, 'doc.ts')), content: renderTemplate('api/doc.ts.tmpl', { version: n.version, fullGroup: n.fullGroup }) });
+    files.push({ path: rel(path.join(versionDir, 'doc.ts')), content: renderTemplate('api/doc.ts.tmpl', { version: n.version, fullGroup: n.fullGroup, groupGoName: n.groupGoName }) });
   }
   files.push({ path: rel(path.join(versionDir, `${n.fileBase}_types.ts`)), content: typesFile(n, namespaced) });
   let main: FileEdit | undefined;

@@ -5,7 +5,7 @@
  */
 import { checkGroup, checkKind, checkLabel, checkVersion } from '../parse/crd/names.js';
 import { pluralize } from '../parse/typescript/kind.js';
-import { groupIdentifier } from '../model/index.js';
+import { camel, pascal } from '../model/index.js';
 import type { KindVersion } from '../model/index.js';
 import { groupVersionMember, pluralMember, resourceConstName } from '../generate/names.js';
 import { ScaffoldError } from './errors.js';
@@ -70,6 +70,8 @@ export interface ApiNames {
   domain: string;
   /** `<group>.<domain>` */
   fullGroup: string;
+  /** `+groupGoName` of the group's packages: `group` in PascalCase (`Webapp`); its accessors are `webappV1`. */
+  groupGoName: string;
   version: string;
   kind: string;
   plural: string;
@@ -96,11 +98,14 @@ export function apiNames(group: string, domain: string, version: string, kind: s
   const p = plural ?? defaultPlural;
   checkPlural(p);
   const kv = { resource: { names: { kind, plural: p } } } as unknown as KindVersion;
-  const groupId = groupIdentifier(fullGroup);
+  // The scaffold names the group's accessors after `group` (`+groupGoName` in its doc.ts, as client-go's generator
+  // names a group after its package): `webappV1`, not the default `webappMyV1` of `webapp.my.domain`.
+  const groupId = camel(group);
   return {
     group,
     domain,
     fullGroup,
+    groupGoName: pascal(group),
     version,
     kind,
     plural: p,

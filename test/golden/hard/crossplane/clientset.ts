@@ -2,17 +2,17 @@
 
 import { createTransport } from "@kubegen/runtime";
 import type { ClientOptions, Transport } from "@kubegen/runtime";
-import { ApiextensionsV1Client } from "./apiextensions.crossplane.io/v1/client.js";
+import { ApiextensionsCrossplaneV1Client } from "./apiextensions.crossplane.io/v1/client.js";
 
 /** Typed clients for every group/version generated here, sharing one transport. */
 export class Clientset {
   readonly transport: Transport;
   /** The apiextensions.crossplane.io/v1 API. */
-  readonly apiextensionsV1: ApiextensionsV1Client;
+  readonly apiextensionsCrossplaneV1: ApiextensionsCrossplaneV1Client;
 
   constructor(transport: Transport) {
     this.transport = transport;
-    this.apiextensionsV1 = new ApiextensionsV1Client(transport);
+    this.apiextensionsCrossplaneV1 = new ApiextensionsCrossplaneV1Client(transport);
   }
 
   /** A clientset talking to the cluster of a kubeconfig (no client-side throttling unless `qps` is set). */

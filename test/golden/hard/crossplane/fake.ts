@@ -5,10 +5,10 @@ import type { FakeFromCrdsOptions, FakeTransport } from "@kubegen/runtime/testin
 import type { ValidatedCrd } from "@kubegen/runtime/validation";
 import type { KubeObject, ResourceDescriptor } from "@kubegen/runtime";
 import { Clientset } from "./clientset.js";
-import { resources as apiextensionsV1 } from "./apiextensions.crossplane.io/v1/register.js";
+import { resources as apiextensionsCrossplaneV1 } from "./apiextensions.crossplane.io/v1/register.js";
 
 /** Every resource this clientset knows, for registering with a fake tracker. */
-export const allResources: readonly ResourceDescriptor[] = [...apiextensionsV1];
+export const allResources: readonly ResourceDescriptor[] = [...apiextensionsCrossplaneV1];
 
 /** A `Clientset` whose transport is an in-memory fake; `fake` gives access to its tracker, actions and reactors. */
 export class FakeClientset extends Clientset {

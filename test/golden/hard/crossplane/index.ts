@@ -2,4 +2,4 @@
 
 export { Clientset } from "./clientset.js";
 export { InformerFactory } from "./informers.js";
-export * as apiextensionsV1 from "./apiextensions.crossplane.io/v1/index.js";
+export * as apiextensionsCrossplaneV1 from "./apiextensions.crossplane.io/v1/index.js";

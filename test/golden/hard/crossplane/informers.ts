@@ -2,7 +2,7 @@
 
 import { SharedInformerFactory } from "@kubegen/runtime";
 import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from "@kubegen/runtime";
-import { ApiextensionsV1Informers } from "./apiextensions.crossplane.io/v1/informers.js";
+import { ApiextensionsCrossplaneV1Informers } from "./apiextensions.crossplane.io/v1/informers.js";
 
 /**
  * Typed informers for every group/version generated here, all from one shared factory: ask for the same kind
@@ -11,11 +11,11 @@ import { ApiextensionsV1Informers } from "./apiextensions.crossplane.io/v1/infor
 export class InformerFactory {
   readonly factory: SharedInformerFactory;
   /** Informers for apiextensions.crossplane.io/v1. */
-  readonly apiextensionsV1: ApiextensionsV1Informers;
+  readonly apiextensionsCrossplaneV1: ApiextensionsCrossplaneV1Informers;
 
   constructor(transportOrFactory: Transport | SharedInformerFactory, opts: SharedInformerFactoryOptions = {}) {
     this.factory = transportOrFactory instanceof SharedInformerFactory ? transportOrFactory : new SharedInformerFactory(transportOrFactory, opts);
-    this.apiextensionsV1 = new ApiextensionsV1Informers(this.factory);
+    this.apiextensionsCrossplaneV1 = new ApiextensionsCrossplaneV1Informers(this.factory);
   }
 
   start(): void {

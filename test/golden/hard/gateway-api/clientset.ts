@@ -2,21 +2,21 @@
 
 import { createTransport } from "@kubegen/runtime";
 import type { ClientOptions, Transport } from "@kubegen/runtime";
-import { GatewayV1Client } from "./gateway.networking.k8s.io/v1/client.js";
-import { GatewayV1beta1Client } from "./gateway.networking.k8s.io/v1beta1/client.js";
+import { GatewayNetworkingK8sV1Client } from "./gateway.networking.k8s.io/v1/client.js";
+import { GatewayNetworkingK8sV1beta1Client } from "./gateway.networking.k8s.io/v1beta1/client.js";
 
 /** Typed clients for every group/version generated here, sharing one transport. */
 export class Clientset {
   readonly transport: Transport;
   /** The gateway.networking.k8s.io/v1 API. */
-  readonly gatewayV1: GatewayV1Client;
+  readonly gatewayNetworkingK8sV1: GatewayNetworkingK8sV1Client;
   /** The gateway.networking.k8s.io/v1beta1 API. */
-  readonly gatewayV1beta1: GatewayV1beta1Client;
+  readonly gatewayNetworkingK8sV1beta1: GatewayNetworkingK8sV1beta1Client;
 
   constructor(transport: Transport) {
     this.transport = transport;
-    this.gatewayV1 = new GatewayV1Client(transport);
-    this.gatewayV1beta1 = new GatewayV1beta1Client(transport);
+    this.gatewayNetworkingK8sV1 = new GatewayNetworkingK8sV1Client(transport);
+    this.gatewayNetworkingK8sV1beta1 = new GatewayNetworkingK8sV1beta1Client(transport);
   }
 
   /** A clientset talking to the cluster of a kubeconfig (no client-side throttling unless `qps` is set). */

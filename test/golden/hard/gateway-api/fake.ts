@@ -5,11 +5,11 @@ import type { FakeFromCrdsOptions, FakeTransport } from "@kubegen/runtime/testin
 import type { ValidatedCrd } from "@kubegen/runtime/validation";
 import type { KubeObject, ResourceDescriptor } from "@kubegen/runtime";
 import { Clientset } from "./clientset.js";
-import { resources as gatewayV1 } from "./gateway.networking.k8s.io/v1/register.js";
-import { resources as gatewayV1beta1 } from "./gateway.networking.k8s.io/v1beta1/register.js";
+import { resources as gatewayNetworkingK8sV1 } from "./gateway.networking.k8s.io/v1/register.js";
+import { resources as gatewayNetworkingK8sV1beta1 } from "./gateway.networking.k8s.io/v1beta1/register.js";
 
 /** Every resource this clientset knows, for registering with a fake tracker. */
-export const allResources: readonly ResourceDescriptor[] = [...gatewayV1, ...gatewayV1beta1];
+export const allResources: readonly ResourceDescriptor[] = [...gatewayNetworkingK8sV1, ...gatewayNetworkingK8sV1beta1];
 
 /** A `Clientset` whose transport is an in-memory fake; `fake` gives access to its tracker, actions and reactors. */
 export class FakeClientset extends Clientset {

@@ -2,5 +2,5 @@
 
 export { Clientset } from "./clientset.js";
 export { InformerFactory } from "./informers.js";
-export * as gatewayV1 from "./gateway.networking.k8s.io/v1/index.js";
-export * as gatewayV1beta1 from "./gateway.networking.k8s.io/v1beta1/index.js";
+export * as gatewayNetworkingK8sV1 from "./gateway.networking.k8s.io/v1/index.js";
+export * as gatewayNetworkingK8sV1beta1 from "./gateway.networking.k8s.io/v1beta1/index.js";

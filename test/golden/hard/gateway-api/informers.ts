@@ -2,8 +2,8 @@
 
 import { SharedInformerFactory } from "@kubegen/runtime";
 import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from "@kubegen/runtime";
-import { GatewayV1Informers } from "./gateway.networking.k8s.io/v1/informers.js";
-import { GatewayV1beta1Informers } from "./gateway.networking.k8s.io/v1beta1/informers.js";
+import { GatewayNetworkingK8sV1Informers } from "./gateway.networking.k8s.io/v1/informers.js";
+import { GatewayNetworkingK8sV1beta1Informers } from "./gateway.networking.k8s.io/v1beta1/informers.js";
 
 /**
  * Typed informers for every group/version generated here, all from one shared factory: ask for the same kind
@@ -12,14 +12,14 @@ import { GatewayV1beta1Informers } from "./gateway.networking.k8s.io/v1beta1/inf
 export class InformerFactory {
   readonly factory: SharedInformerFactory;
   /** Informers for gateway.networking.k8s.io/v1. */
-  readonly gatewayV1: GatewayV1Informers;
+  readonly gatewayNetworkingK8sV1: GatewayNetworkingK8sV1Informers;
   /** Informers for gateway.networking.k8s.io/v1beta1. */
-  readonly gatewayV1beta1: GatewayV1beta1Informers;
+  readonly gatewayNetworkingK8sV1beta1: GatewayNetworkingK8sV1beta1Informers;
 
   constructor(transportOrFactory: Transport | SharedInformerFactory, opts: SharedInformerFactoryOptions = {}) {
     this.factory = transportOrFactory instanceof SharedInformerFactory ? transportOrFactory : new SharedInformerFactory(transportOrFactory, opts);
-    this.gatewayV1 = new GatewayV1Informers(this.factory);
-    this.gatewayV1beta1 = new GatewayV1beta1Informers(this.factory);
+    this.gatewayNetworkingK8sV1 = new GatewayNetworkingK8sV1Informers(this.factory);
+    this.gatewayNetworkingK8sV1beta1 = new GatewayNetworkingK8sV1beta1Informers(this.factory);
   }
 
   start(): void {

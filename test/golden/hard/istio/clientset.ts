@@ -2,21 +2,21 @@
 
 import { createTransport } from "@kubegen/runtime";
 import type { ClientOptions, Transport } from "@kubegen/runtime";
-import { SecurityV1Client } from "./security.istio.io/v1/client.js";
-import { SecurityV1beta1Client } from "./security.istio.io/v1beta1/client.js";
+import { SecurityIstioV1Client } from "./security.istio.io/v1/client.js";
+import { SecurityIstioV1beta1Client } from "./security.istio.io/v1beta1/client.js";
 
 /** Typed clients for every group/version generated here, sharing one transport. */
 export class Clientset {
   readonly transport: Transport;
   /** The security.istio.io/v1 API. */
-  readonly securityV1: SecurityV1Client;
+  readonly securityIstioV1: SecurityIstioV1Client;
   /** The security.istio.io/v1beta1 API. */
-  readonly securityV1beta1: SecurityV1beta1Client;
+  readonly securityIstioV1beta1: SecurityIstioV1beta1Client;
 
   constructor(transport: Transport) {
     this.transport = transport;
-    this.securityV1 = new SecurityV1Client(transport);
-    this.securityV1beta1 = new SecurityV1beta1Client(transport);
+    this.securityIstioV1 = new SecurityIstioV1Client(transport);
+    this.securityIstioV1beta1 = new SecurityIstioV1beta1Client(transport);
   }
 
   /** A clientset talking to the cluster of a kubeconfig (no client-side throttling unless `qps` is set). */

@@ -2,5 +2,5 @@
 
 export { Clientset } from "./clientset.js";
 export { InformerFactory } from "./informers.js";
-export * as securityV1 from "./security.istio.io/v1/index.js";
-export * as securityV1beta1 from "./security.istio.io/v1beta1/index.js";
+export * as securityIstioV1 from "./security.istio.io/v1/index.js";
+export * as securityIstioV1beta1 from "./security.istio.io/v1beta1/index.js";

@@ -2,8 +2,8 @@
 
 import { SharedInformerFactory } from "@kubegen/runtime";
 import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from "@kubegen/runtime";
-import { SecurityV1Informers } from "./security.istio.io/v1/informers.js";
-import { SecurityV1beta1Informers } from "./security.istio.io/v1beta1/informers.js";
+import { SecurityIstioV1Informers } from "./security.istio.io/v1/informers.js";
+import { SecurityIstioV1beta1Informers } from "./security.istio.io/v1beta1/informers.js";
 
 /**
  * Typed informers for every group/version generated here, all from one shared factory: ask for the same kind
@@ -12,14 +12,14 @@ import { SecurityV1beta1Informers } from "./security.istio.io/v1beta1/informers.
 export class InformerFactory {
   readonly factory: SharedInformerFactory;
   /** Informers for security.istio.io/v1. */
-  readonly securityV1: SecurityV1Informers;
+  readonly securityIstioV1: SecurityIstioV1Informers;
   /** Informers for security.istio.io/v1beta1. */
-  readonly securityV1beta1: SecurityV1beta1Informers;
+  readonly securityIstioV1beta1: SecurityIstioV1beta1Informers;
 
   constructor(transportOrFactory: Transport | SharedInformerFactory, opts: SharedInformerFactoryOptions = {}) {
     this.factory = transportOrFactory instanceof SharedInformerFactory ? transportOrFactory : new SharedInformerFactory(transportOrFactory, opts);
-    this.securityV1 = new SecurityV1Informers(this.factory);
-    this.securityV1beta1 = new SecurityV1beta1Informers(this.factory);
+    this.securityIstioV1 = new SecurityIstioV1Informers(this.factory);
+    this.securityIstioV1beta1 = new SecurityIstioV1beta1Informers(this.factory);
   }
 
   start(): void {

@@ -2,25 +2,25 @@
 
 import { createTransport } from "@kubegen/runtime";
 import type { ClientOptions, Transport } from "@kubegen/runtime";
-import { PortsV1alpha1Client } from "./ports.example.com/v1alpha1/client.js";
-import { ShipsV1Client } from "./ships.example.com/v1/client.js";
-import { ShipsV1beta1Client } from "./ships.example.com/v1beta1/client.js";
+import { PortsExampleV1alpha1Client } from "./ports.example.com/v1alpha1/client.js";
+import { ShipsExampleV1Client } from "./ships.example.com/v1/client.js";
+import { ShipsExampleV1beta1Client } from "./ships.example.com/v1beta1/client.js";
 
 /** Typed clients for every group/version generated here, sharing one transport. */
 export class Clientset {
   readonly transport: Transport;
   /** The ports.example.com/v1alpha1 API. */
-  readonly portsV1alpha1: PortsV1alpha1Client;
+  readonly portsExampleV1alpha1: PortsExampleV1alpha1Client;
   /** The ships.example.com/v1 API. */
-  readonly shipsV1: ShipsV1Client;
+  readonly shipsExampleV1: ShipsExampleV1Client;
   /** The ships.example.com/v1beta1 API. */
-  readonly shipsV1beta1: ShipsV1beta1Client;
+  readonly shipsExampleV1beta1: ShipsExampleV1beta1Client;
 
   constructor(transport: Transport) {
     this.transport = transport;
-    this.portsV1alpha1 = new PortsV1alpha1Client(transport);
-    this.shipsV1 = new ShipsV1Client(transport);
-    this.shipsV1beta1 = new ShipsV1beta1Client(transport);
+    this.portsExampleV1alpha1 = new PortsExampleV1alpha1Client(transport);
+    this.shipsExampleV1 = new ShipsExampleV1Client(transport);
+    this.shipsExampleV1beta1 = new ShipsExampleV1beta1Client(transport);
   }
 
   /** A clientset talking to the cluster of a kubeconfig (no client-side throttling unless `qps` is set). */

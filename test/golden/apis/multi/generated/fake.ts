@@ -5,12 +5,12 @@ import type { FakeFromCrdsOptions, FakeTransport } from "@kubegen/runtime/testin
 import type { ValidatedCrd } from "@kubegen/runtime/validation";
 import type { KubeObject, ResourceDescriptor } from "@kubegen/runtime";
 import { Clientset } from "./clientset.js";
-import { resources as portsV1alpha1 } from "./ports.example.com/v1alpha1/register.js";
-import { resources as shipsV1 } from "./ships.example.com/v1/register.js";
-import { resources as shipsV1beta1 } from "./ships.example.com/v1beta1/register.js";
+import { resources as portsExampleV1alpha1 } from "./ports.example.com/v1alpha1/register.js";
+import { resources as shipsExampleV1 } from "./ships.example.com/v1/register.js";
+import { resources as shipsExampleV1beta1 } from "./ships.example.com/v1beta1/register.js";
 
 /** Every resource this clientset knows, for registering with a fake tracker. */
-export const allResources: readonly ResourceDescriptor[] = [...portsV1alpha1, ...shipsV1, ...shipsV1beta1];
+export const allResources: readonly ResourceDescriptor[] = [...portsExampleV1alpha1, ...shipsExampleV1, ...shipsExampleV1beta1];
 
 /** A `Clientset` whose transport is an in-memory fake; `fake` gives access to its tracker, actions and reactors. */
 export class FakeClientset extends Clientset {

@@ -2,6 +2,6 @@
 
 export { Clientset } from "./clientset.js";
 export { InformerFactory } from "./informers.js";
-export * as portsV1alpha1 from "./ports.example.com/v1alpha1/index.js";
-export * as shipsV1 from "./ships.example.com/v1/index.js";
-export * as shipsV1beta1 from "./ships.example.com/v1beta1/index.js";
+export * as portsExampleV1alpha1 from "./ports.example.com/v1alpha1/index.js";
+export * as shipsExampleV1 from "./ships.example.com/v1/index.js";
+export * as shipsExampleV1beta1 from "./ships.example.com/v1beta1/index.js";

@@ -2,9 +2,9 @@
 
 import { SharedInformerFactory } from "@kubegen/runtime";
 import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from "@kubegen/runtime";
-import { PortsV1alpha1Informers } from "./ports.example.com/v1alpha1/informers.js";
-import { ShipsV1Informers } from "./ships.example.com/v1/informers.js";
-import { ShipsV1beta1Informers } from "./ships.example.com/v1beta1/informers.js";
+import { PortsExampleV1alpha1Informers } from "./ports.example.com/v1alpha1/informers.js";
+import { ShipsExampleV1Informers } from "./ships.example.com/v1/informers.js";
+import { ShipsExampleV1beta1Informers } from "./ships.example.com/v1beta1/informers.js";
 
 /**
  * Typed informers for every group/version generated here, all from one shared factory: ask for the same kind
@@ -13,17 +13,17 @@ import { ShipsV1beta1Informers } from "./ships.example.com/v1beta1/informers.js"
 export class InformerFactory {
   readonly factory: SharedInformerFactory;
   /** Informers for ports.example.com/v1alpha1. */
-  readonly portsV1alpha1: PortsV1alpha1Informers;
+  readonly portsExampleV1alpha1: PortsExampleV1alpha1Informers;
   /** Informers for ships.example.com/v1. */
-  readonly shipsV1: ShipsV1Informers;
+  readonly shipsExampleV1: ShipsExampleV1Informers;
   /** Informers for ships.example.com/v1beta1. */
-  readonly shipsV1beta1: ShipsV1beta1Informers;
+  readonly shipsExampleV1beta1: ShipsExampleV1beta1Informers;
 
   constructor(transportOrFactory: Transport | SharedInformerFactory, opts: SharedInformerFactoryOptions = {}) {
     this.factory = transportOrFactory instanceof SharedInformerFactory ? transportOrFactory : new SharedInformerFactory(transportOrFactory, opts);
-    this.portsV1alpha1 = new PortsV1alpha1Informers(this.factory);
-    this.shipsV1 = new ShipsV1Informers(this.factory);
-    this.shipsV1beta1 = new ShipsV1beta1Informers(this.factory);
+    this.portsExampleV1alpha1 = new PortsExampleV1alpha1Informers(this.factory);
+    this.shipsExampleV1 = new ShipsExampleV1Informers(this.factory);
+    this.shipsExampleV1beta1 = new ShipsExampleV1beta1Informers(this.factory);
   }
 
   start(): void {

@@ -13,7 +13,7 @@ export type BatchInterface = ResourceInterface<Batch, BatchList, BatchApply> & S
 export type TaskInterface = ResourceInterface<Task, TaskList, TaskApply> & StatusInterface<Task, TaskApply>;
 
 /** Clients for the fanout.kubegen.io/v1alpha1 API. */
-export class FanoutV1alpha1Client {
+export class FanoutKubegenV1alpha1Client {
   readonly transport: Transport;
 
   constructor(transport: Transport) {

@@ -18,7 +18,7 @@ export interface TaskInformer {
 }
 
 /** Informers for the fanout.kubegen.io/v1alpha1 API. */
-export class FanoutV1alpha1Informers {
+export class FanoutKubegenV1alpha1Informers {
   readonly factory: SharedInformerFactory;
 
   constructor(factory: SharedInformerFactory) {

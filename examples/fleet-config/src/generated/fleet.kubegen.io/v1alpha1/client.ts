@@ -10,7 +10,7 @@ import { fleetConfigResource } from "./register.js";
 export type FleetConfigInterface = ResourceInterface<FleetConfig, FleetConfigList, FleetConfigApply> & StatusInterface<FleetConfig, FleetConfigApply>;
 
 /** Clients for the fleet.kubegen.io/v1alpha1 API. */
-export class FleetV1alpha1Client {
+export class FleetKubegenV1alpha1Client {
   readonly transport: Transport;
 
   constructor(transport: Transport) {

@@ -12,7 +12,7 @@ export interface FleetConfigInformer {
 }
 
 /** Informers for the fleet.kubegen.io/v1alpha1 API. */
-export class FleetV1alpha1Informers {
+export class FleetKubegenV1alpha1Informers {
   readonly factory: SharedInformerFactory;
 
   constructor(factory: SharedInformerFactory) {

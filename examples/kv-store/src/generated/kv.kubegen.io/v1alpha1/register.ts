@@ -19,6 +19,7 @@ export const kvStoreResource: ResourceDescriptor = {
   namespaced: true,
   statusSubresource: true,
   associativeLists: [{"path":["spec","resources","claims"],"keys":["name"]},{"path":["status","conditions"],"keys":["type"]}],
+  atomicObjects: [["spec","clients"]],
 };
 
 /** Every resource of this group/version. */

@@ -10,7 +10,7 @@ import { compositionResource } from "./register.js";
 export type CompositionInterface = ResourceInterface<Composition, CompositionList, CompositionApply>;
 
 /** Clients for the apiextensions.crossplane.io/v1 API. */
-export class ApiextensionsV1Client {
+export class ApiextensionsCrossplaneV1Client {
   readonly transport: Transport;
 
   constructor(transport: Transport) {

@@ -12,7 +12,7 @@ export interface CompositionInformer {
 }
 
 /** Informers for the apiextensions.crossplane.io/v1 API. */
-export class ApiextensionsV1Informers {
+export class ApiextensionsCrossplaneV1Informers {
   readonly factory: SharedInformerFactory;
 
   constructor(factory: SharedInformerFactory) {

@@ -10,7 +10,7 @@ import { referenceGrantResource } from "./register.js";
 export type ReferenceGrantInterface = ResourceInterface<ReferenceGrant, ReferenceGrantList, ReferenceGrantApply>;
 
 /** Clients for the gateway.networking.k8s.io/v1 API. */
-export class GatewayV1Client {
+export class GatewayNetworkingK8sV1Client {
   readonly transport: Transport;
 
   constructor(transport: Transport) {

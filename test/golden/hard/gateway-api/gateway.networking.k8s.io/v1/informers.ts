@@ -12,7 +12,7 @@ export interface ReferenceGrantInformer {
 }
 
 /** Informers for the gateway.networking.k8s.io/v1 API. */
-export class GatewayV1Informers {
+export class GatewayNetworkingK8sV1Informers {
   readonly factory: SharedInformerFactory;
 
   constructor(factory: SharedInformerFactory) {

@@ -10,7 +10,7 @@ import { referenceGrantResource } from "./register.js";
 export type ReferenceGrantInterface = ResourceInterface<ReferenceGrant, ReferenceGrantList, ReferenceGrantApply>;
 
 /** Clients for the gateway.networking.k8s.io/v1beta1 API. */
-export class GatewayV1beta1Client {
+export class GatewayNetworkingK8sV1beta1Client {
   readonly transport: Transport;
 
   constructor(transport: Transport) {

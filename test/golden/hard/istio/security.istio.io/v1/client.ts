@@ -10,7 +10,7 @@ import { authorizationPolicyResource } from "./register.js";
 export type AuthorizationPolicyInterface = ResourceInterface<AuthorizationPolicy, AuthorizationPolicyList, AuthorizationPolicyApply> & StatusInterface<AuthorizationPolicy, AuthorizationPolicyApply>;
 
 /** Clients for the security.istio.io/v1 API. */
-export class SecurityV1Client {
+export class SecurityIstioV1Client {
   readonly transport: Transport;
 
   constructor(transport: Transport) {

@@ -12,7 +12,7 @@ export interface AuthorizationPolicyInformer {
 }
 
 /** Informers for the security.istio.io/v1 API. */
-export class SecurityV1Informers {
+export class SecurityIstioV1Informers {
   readonly factory: SharedInformerFactory;
 
   constructor(factory: SharedInformerFactory) {

@@ -12,7 +12,7 @@ export interface AuthorizationPolicyInformer {
 }
 
 /** Informers for the security.istio.io/v1beta1 API. */
-export class SecurityV1beta1Informers {
+export class SecurityIstioV1beta1Informers {
   readonly factory: SharedInformerFactory;
 
   constructor(factory: SharedInformerFactory) {

@@ -10,7 +10,7 @@ import { harborResource } from "./register.js";
 export type HarborInterface = ResourceInterface<Harbor, HarborList, HarborApply> & StatusInterface<Harbor, HarborApply>;
 
 /** Clients for the ports.example.com/v1alpha1 API. */
-export class PortsV1alpha1Client {
+export class PortsExampleV1alpha1Client {
   readonly transport: Transport;
 
   constructor(transport: Transport) {

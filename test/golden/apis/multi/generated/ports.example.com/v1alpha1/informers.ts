@@ -12,7 +12,7 @@ export interface HarborInformer {
 }
 
 /** Informers for the ports.example.com/v1alpha1 API. */
-export class PortsV1alpha1Informers {
+export class PortsExampleV1alpha1Informers {
   readonly factory: SharedInformerFactory;
 
   constructor(factory: SharedInformerFactory) {

@@ -14,7 +14,7 @@ export type FleetInterface = ResourceInterface<Fleet, FleetList, FleetApply>;
 export type FrigateInterface = ResourceInterface<Frigate, FrigateList, FrigateApply> & StatusInterface<Frigate, FrigateApply> & ScaleInterface;
 
 /** Clients for the ships.example.com/v1 API. */
-export class ShipsV1Client {
+export class ShipsExampleV1Client {
   readonly transport: Transport;
 
   constructor(transport: Transport) {

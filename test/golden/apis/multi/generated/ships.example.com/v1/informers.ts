@@ -19,7 +19,7 @@ export interface FrigateInformer {
 }
 
 /** Informers for the ships.example.com/v1 API. */
-export class ShipsV1Informers {
+export class ShipsExampleV1Informers {
   readonly factory: SharedInformerFactory;
 
   constructor(factory: SharedInformerFactory) {

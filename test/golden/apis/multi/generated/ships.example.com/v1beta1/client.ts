@@ -10,7 +10,7 @@ import { frigateResource } from "./register.js";
 export type FrigateInterface = ResourceInterface<Frigate, FrigateList, FrigateApply> & StatusInterface<Frigate, FrigateApply>;
 
 /** Clients for the ships.example.com/v1beta1 API. */
-export class ShipsV1beta1Client {
+export class ShipsExampleV1beta1Client {
   readonly transport: Transport;
 
   constructor(transport: Transport) {

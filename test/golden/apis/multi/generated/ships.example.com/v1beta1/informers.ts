@@ -12,7 +12,7 @@ export interface FrigateInformer {
 }
 
 /** Informers for the ships.example.com/v1beta1 API. */
-export class ShipsV1beta1Informers {
+export class ShipsExampleV1beta1Informers {
   readonly factory: SharedInformerFactory;
 
   constructor(factory: SharedInformerFactory) {
