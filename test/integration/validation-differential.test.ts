@@ -18,7 +18,7 @@ import { createValidator, type CrdValidator } from '@kubegen/runtime/validation'
 import { groupVersions, type KindVersion } from 'kubegen/internal/model/index.js';
 import { minimalSample, sampleValidator } from 'kubegen/internal/generate/sample/index.js';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
-import { applyEdit } from 'kubegen/internal/generate/sample/satisfy.js';
+import { applyEdit } from 'kubegen/internal/generate/sample/edits.js';
 import { forEachConcurrently } from '../../bench/support/concurrently.js';
 import { corpusRuns } from '../support/corpus.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
