@@ -6,21 +6,23 @@
  * validation) and to the validator. Verdicts (accept/refuse) must agree on at least 99% of the cases, and the refused
  * field paths (a 422's `details.causes[].field`, or the `unknown field "…"` list of a strict decoding error) on at
  * least 95% of the cases both refuse. Every disagreement is printed with the kind, the case and both answers; the
- * ones understood are explained in docs/validation.md.
+ * ones understood are explained in docs/validation.md. fixtures/crds-wave5 (issue 38's public CRDs) is a run of its
+ * own, held to every verdict, and to the same refused paths wherever the server refuses by strict decoding (the
+ * unknown fields alone, before any schema or rule error).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { ResourceClient, type KubeObject } from '@kubegen/runtime';
 import { ApiError } from '@kubegen/runtime/internal/client/errors.js';
-import { crdResourceInfo, installCrds, parseCrds, type CrdObject } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
+import { crdResourceInfo, installCrds, type CrdObject } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { createValidator, type CrdValidator } from '@kubegen/runtime/validation';
 import { groupVersions, type KindVersion } from 'kubegen/internal/model/index.js';
 import { minimalSample, sampleValidator } from 'kubegen/internal/generate/sample/index.js';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
-import { applyEdit } from 'kubegen/internal/generate/sample/satisfy.js';
+import { applyEdit } from 'kubegen/internal/generate/sample/edits.js';
 import { forEachConcurrently } from '../../bench/support/concurrently.js';
-import { corpusRuns } from '../support/corpus.js';
+import { corpusRuns, readFixtureCrds, wave5Runs } from '../support/corpus.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { mutations, type MutationCase } from './support/mutations.js';
 
@@ -132,6 +134,40 @@ const explain = (o: Outcome): string => EXPLAINED.find((e) => e.matches(o))?.why
 const sameAnswer = (a: Answer, b: Answer): boolean => a.refused === b.refused;
 const samePaths = (a: Answer, b: Answer): boolean => a.paths.join('\n') === b.paths.join('\n');
 
+/** The outcomes of one set of fixtures, and the number of cases per kind (`Kind.group#run`). */
+interface Tally {
+  outcomes: Outcome[];
+  perKind: Map<string, number>;
+}
+
+/** Agreement over a tally's outcomes, every disagreement printed (with its explanation, or `UNEXPLAINED`). */
+function judge(name: string, t: Tally): { verdictMisses: Outcome[]; pathMisses: Outcome[]; strictMisses: Outcome[]; verdictRate: number; pathRate: number } {
+  const { outcomes, perKind } = t;
+  outcomes.sort((a, b) => (a.kind === b.kind ? (a.case.name < b.case.name ? -1 : 1) : a.kind < b.kind ? -1 : 1));
+  const verdictMisses = outcomes.filter((o) => !sameAnswer(o.server, o.validator));
+  const bothRefused = outcomes.filter((o) => o.server.refused && o.validator.refused);
+  const pathMisses = bothRefused.filter((o) => !samePaths(o.server, o.validator));
+  // After a strict decoding refusal the server names the unknown fields only: so must the validator.
+  const strict = bothRefused.filter((o) => /strict decoding error/.test(o.server.text));
+  const strictMisses = strict.filter((o) => !samePaths(o.server, o.validator));
+  const verdictRate = 1 - verdictMisses.length / outcomes.length;
+  const pathRate = bothRefused.length ? 1 - pathMisses.length / bothRefused.length : 1;
+  const refusedByServer = outcomes.filter((o) => o.server.refused).length;
+  console.log(`ℹ ${name}: ${perKind.size} kinds, ${outcomes.length} cases (${refusedByServer} refused by the server); fewest cases of a kind: ${Math.min(...perKind.values())}`);
+  console.log(`ℹ ${name}: verdicts agree on ${outcomes.length - verdictMisses.length}/${outcomes.length} (${(verdictRate * 100).toFixed(2)}%); refused paths on ${bothRefused.length - pathMisses.length}/${bothRefused.length} (${(pathRate * 100).toFixed(2)}%), after a strict decoding refusal on ${strict.length - strictMisses.length}/${strict.length}`);
+  const families = new Map<string, [number, number]>();
+  for (const o of outcomes) {
+    const f = families.get(o.case.family) ?? [0, 0];
+    families.set(o.case.family, [f[0] + 1, f[1] + (sameAnswer(o.server, o.validator) && (!o.server.refused || samePaths(o.server, o.validator)) ? 1 : 0)]);
+  }
+  console.log(`ℹ ${name}: by family (cases, full agreement): ${[...families].map(([f, [n, ok]]) => `${f} ${ok}/${n}`).join(', ')}`);
+  for (const o of verdictMisses) console.log(`ℹ VERDICT ${o.kind} | ${o.case.name}\n    server:    ${o.server.text}\n    validator: ${o.validator.text}\n    why:       ${explain(o)}`);
+  for (const o of pathMisses) console.log(`ℹ PATHS ${o.kind} | ${o.case.name}\n    server:    [${o.server.paths.join(', ')}] ${o.server.text}\n    validator: [${o.validator.paths.join(', ')}] ${o.validator.text}\n    why:       ${explain(o)}`);
+  const unexplained = [...verdictMisses, ...pathMisses].filter((o) => explain(o) === 'UNEXPLAINED').length;
+  console.log(`ℹ ${name}: ${verdictMisses.length + pathMisses.length} disagreement(s), ${unexplained} not explained (docs/validation.md lists the explained ones)`);
+  return { verdictMisses, pathMisses, strictMisses, verdictRate, pathRate };
+}
+
 describe('the offline validator against the CRD apiserver 1.36 (differential, every corpus CRD)', () => {
   let env: TestEnv;
   before(async () => {
@@ -141,60 +177,60 @@ describe('the offline validator against the CRD apiserver 1.36 (differential, ev
     await env?.release();
   });
 
+  /** Installs a run's CRDs, then sends every kind's sample and mutations to the server and to the validator. */
+  const sendRun = async (label: string, files: string[], tally: Tally): Promise<void> => {
+    const ns = await env.newNamespace('vdiff');
+    const uniq = ns.slice(-5);
+    const model = await parseCrdPaths(files, { onWarning: () => undefined });
+    const crds = new Map<string, CrdObject>();
+    for (const f of files) for (const c of readFixtureCrds(f)) crds.set(`${c.spec.group}/${c.spec.names.kind}`, c);
+    const t0 = performance.now();
+    await installCrds(env.transport, [...crds.values()], 300_000);
+    const t1 = performance.now();
+    const kinds = groupVersions(model).flatMap((gv) => gv.kinds).filter((kv) => kv.version.storage);
+    await forEachConcurrently(kinds.length, KINDS_AT_ONCE, async (k) => {
+      const kv = kinds[k]!;
+      const crd = crds.get(`${kv.resource.group}/${kv.resource.names.kind}`)!;
+      const validator = await createValidator(crd as Parameters<typeof createValidator>[0]);
+      const sample = minimalSample(kv, { name: `${kv.resource.names.kind.toLowerCase()}-vdiff`, validator: await sampleValidator(kv) });
+      const cases = mutations(kv, sample, { seed: SEED });
+      const kindOutcomes = await runKind(env, ns, kv, crd, validator, cases, uniq);
+      tally.perKind.set(`${kv.resource.names.kind}.${kv.resource.group}#${label}`, kindOutcomes.length);
+      tally.outcomes.push(...kindOutcomes);
+    });
+    console.log(`ℹ ${label}: ${crds.size} CRDs established in ${((t1 - t0) / 1000).toFixed(1)} s, ${kinds.length} kinds' cases sent in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    assert.ok(kinds.every((kv) => tally.perKind.has(`${kv.resource.names.kind}.${kv.resource.group}#${label}`)), 'every kind of the run was tried');
+  };
+
   // One test per corpus run (the second holds the other variants of Foo and Workflow, installed over the first's),
   // each within the runner's per-test timeout on a loaded machine; the last one judges all cases.
-  const outcomes: Outcome[] = [];
-  const perKind = new Map<string, number>();
+  const corpus: Tally = { outcomes: [], perKind: new Map() };
   for (const [run, files] of corpusRuns().entries()) {
     it(`sends the samples and their mutations of corpus run ${run} (${files.length} files) to the server and to the validator`, async () => {
-      const ns = await env.newNamespace('vdiff');
-      const uniq = ns.slice(-5);
-      const model = await parseCrdPaths(files);
-      const crds = new Map<string, CrdObject>();
-      for (const f of files) for (const c of parseCrds(fs.readFileSync(f, 'utf8'), f)) crds.set(`${c.spec.group}/${c.spec.names.kind}`, c);
-      const t0 = performance.now();
-      await installCrds(env.transport, [...crds.values()], 300_000);
-      const t1 = performance.now();
-      const kinds = groupVersions(model).flatMap((gv) => gv.kinds).filter((kv) => kv.version.storage);
-      await forEachConcurrently(kinds.length, KINDS_AT_ONCE, async (k) => {
-        const kv = kinds[k]!;
-        const crd = crds.get(`${kv.resource.group}/${kv.resource.names.kind}`)!;
-        const validator = await createValidator(crd as Parameters<typeof createValidator>[0]);
-        const sample = minimalSample(kv, { name: `${kv.resource.names.kind.toLowerCase()}-vdiff`, validator: await sampleValidator(kv) });
-        const cases = mutations(kv, sample, { seed: SEED });
-        const kindOutcomes = await runKind(env, ns, kv, crd, validator, cases, uniq);
-        perKind.set(`${kv.resource.names.kind}.${kv.resource.group}#${run}`, kindOutcomes.length);
-        outcomes.push(...kindOutcomes);
-      });
-      console.log(`ℹ run ${run}: ${crds.size} CRDs established in ${((t1 - t0) / 1000).toFixed(1)} s, ${kinds.length} kinds' cases sent in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
-      assert.ok(kinds.every((kv) => perKind.has(`${kv.resource.names.kind}.${kv.resource.group}#${run}`)), 'every kind of the run was tried');
+      await sendRun(`run ${run}`, files, corpus);
     });
   }
 
   it('agrees on at least 99% of verdicts and 95% of refused field paths over the samples and their mutations', () => {
-    outcomes.sort((a, b) => (a.kind === b.kind ? (a.case.name < b.case.name ? -1 : 1) : a.kind < b.kind ? -1 : 1));
-    const verdictMisses = outcomes.filter((o) => !sameAnswer(o.server, o.validator));
-    const bothRefused = outcomes.filter((o) => o.server.refused && o.validator.refused);
-    const pathMisses = bothRefused.filter((o) => !samePaths(o.server, o.validator));
-    const verdictRate = 1 - verdictMisses.length / outcomes.length;
-    const pathRate = bothRefused.length ? 1 - pathMisses.length / bothRefused.length : 1;
-    const refusedByServer = outcomes.filter((o) => o.server.refused).length;
-    console.log(`ℹ ${perKind.size} kinds, ${outcomes.length} cases (${refusedByServer} refused by the server); fewest cases of a kind: ${Math.min(...perKind.values())}`);
-    console.log(`ℹ verdicts agree on ${outcomes.length - verdictMisses.length}/${outcomes.length} (${(verdictRate * 100).toFixed(2)}%); refused paths on ${bothRefused.length - pathMisses.length}/${bothRefused.length} (${(pathRate * 100).toFixed(2)}%)`);
-    const families = new Map<string, [number, number]>();
-    for (const o of outcomes) {
-      const f = families.get(o.case.family) ?? [0, 0];
-      families.set(o.case.family, [f[0] + 1, f[1] + (sameAnswer(o.server, o.validator) && (!o.server.refused || samePaths(o.server, o.validator)) ? 1 : 0)]);
-    }
-    console.log(`ℹ by family (cases, full agreement): ${[...families].map(([f, [n, ok]]) => `${f} ${ok}/${n}`).join(', ')}`);
-    for (const o of verdictMisses) console.log(`ℹ VERDICT ${o.kind} | ${o.case.name}\n    server:    ${o.server.text}\n    validator: ${o.validator.text}\n    why:       ${explain(o)}`);
-    for (const o of pathMisses) console.log(`ℹ PATHS ${o.kind} | ${o.case.name}\n    server:    [${o.server.paths.join(', ')}] ${o.server.text}\n    validator: [${o.validator.paths.join(', ')}] ${o.validator.text}\n    why:       ${explain(o)}`);
-    const unexplained = [...verdictMisses, ...pathMisses].filter((o) => explain(o) === 'UNEXPLAINED').length;
-    console.log(`ℹ ${verdictMisses.length + pathMisses.length} disagreement(s), ${unexplained} not explained (docs/validation.md lists the explained ones)`);
+    const r = judge('fixtures/crds', corpus);
+    assert.equal(corpus.perKind.size, 56, 'every corpus kind');
+    assert.ok(Math.min(...corpus.perKind.values()) >= 31, 'the sample and at least 30 mutations per kind');
+    assert.ok(r.verdictRate >= 0.99, `verdicts agree on ${(r.verdictRate * 100).toFixed(2)}% (want 99%)`);
+    assert.ok(r.pathRate >= 0.95, `refused paths agree on ${(r.pathRate * 100).toFixed(2)}% (want 95%)`);
+  });
 
-    assert.equal(perKind.size, 56, 'every corpus kind');
-    assert.ok(Math.min(...perKind.values()) >= 31, 'the sample and at least 30 mutations per kind');
-    assert.ok(verdictRate >= 0.99, `verdicts agree on ${(verdictRate * 100).toFixed(2)}% (want 99%)`);
-    assert.ok(pathRate >= 0.95, `refused paths agree on ${(pathRate * 100).toFixed(2)}% (want 95%)`);
+  // Issue 38's public CRDs (fixtures/crds-wave5, read as kubectl reads YAML): a run of their own, judged on its own.
+  const wave5: Tally = { outcomes: [], perKind: new Map() };
+  const [wave5Files] = wave5Runs();
+  it(`sends the samples and their mutations of fixtures/crds-wave5 (${wave5Files!.length} files) to the server and to the validator`, async () => {
+    await sendRun('crds-wave5', wave5Files!, wave5);
+  });
+
+  it('agrees on every verdict over fixtures/crds-wave5, and on the refused paths after every strict decoding refusal', () => {
+    const r = judge('fixtures/crds-wave5', wave5);
+    assert.equal(wave5.perKind.size, 10, 'every crds-wave5 kind');
+    assert.ok(Math.min(...wave5.perKind.values()) >= 31, 'the sample and at least 30 mutations per kind');
+    assert.deepEqual(r.verdictMisses.map((o) => `${o.kind} | ${o.case.name}`), [], 'every verdict agrees');
+    assert.deepEqual(r.strictMisses.map((o) => `${o.kind} | ${o.case.name}`), [], 'the unknown fields after a strict decoding refusal');
   });
 });

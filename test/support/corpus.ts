@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CORPUS_DIR } from './paths.js';
+import type { CrdObject } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
+import { parseDocuments } from 'kubegen/internal/parse/crd/yaml-source.js';
+import { CORPUS_DIR, fixture } from './paths.js';
 
 /**
  * The corpus split into runs that can each be generated together: two pairs of files define the same kind
@@ -15,6 +17,33 @@ export const CORPUS_DUPLICATES = [
 export function corpusRuns(): string[][] {
   const all = listYaml(CORPUS_DIR);
   return [all.filter((f) => !CORPUS_DUPLICATES.includes(f)), CORPUS_DUPLICATES];
+}
+
+/** fixtures/crds-wave5: the public CRDs of issue 38's shapes (its SOURCES.md says which file has which). */
+export const WAVE5_DIR = fixture('crds-wave5');
+
+/** crds-wave5 as runs: one (no group and kind is defined twice; the `.m.` twins are groups of their own). */
+export function wave5Runs(): string[][] {
+  return [listYaml(WAVE5_DIR)];
+}
+
+/**
+ * Accessors for crds-wave5's Crossplane `.m.` twin groups, given as a user gives them (`groupAccessors` in
+ * codegen.config.yaml): the default accessor of `helm.crossplane.io` and `helm.m.crossplane.io` is the same today.
+ */
+export const WAVE5_GROUP_ACCESSORS: Readonly<Record<string, string>> = {
+  'helm.m.crossplane.io': 'helmM',
+  'invitations.azuread.m.upbound.io': 'invitationsAzureadM',
+};
+
+/**
+ * The CRDs of a fixture file, read as kubectl reads YAML (kubegen's reader: crds-wave5 has a duplicate key and a
+ * quoted scalar with under-indented continuation lines, which the envtest harness' `parseCrds` refuses).
+ */
+export function readFixtureCrds(file: string): CrdObject[] {
+  return parseDocuments(fs.readFileSync(file, 'utf8'), file)
+    .map((d) => d.value as CrdObject)
+    .filter((v) => v.kind === 'CustomResourceDefinition');
 }
 
 function listYaml(dir: string): string[] {

@@ -9,7 +9,7 @@
  */
 import type { JSONSchemaProps, KindVersion } from 'kubegen/internal/model/index.js';
 import { sampleValue } from 'kubegen/internal/generate/sample/index.js';
-import { applyEdit, candidateEdits, type Edit, type Token } from 'kubegen/internal/generate/sample/satisfy.js';
+import { applyEdit, candidateEdits, type Edit, type Token } from 'kubegen/internal/generate/sample/edits.js';
 
 /** One case: create `object`; for a transition, create `base` first and update it to `object`'s change. */
 export interface MutationCase {

@@ -19,7 +19,7 @@ import { CliInputError, ExitCode } from './errors.js';
 import type { Pipeline } from './pipeline.js';
 import type { SkippedInput } from '../parse/crd/index.js';
 import { Progress } from './progress.js';
-import { sampleValidator, sampleYaml, type UnsatisfiedRule } from '../generate/sample/index.js';
+import { describeUnsatisfied, sampleValidator, sampleYaml, type UnsatisfiedRule } from '../generate/sample/index.js';
 import { formatCoreTypeExplain, formatCoreTypeSummary } from './output/core-types-report.js';
 import type { CoreTypeReport } from './output/core-types-report.js';
 import type { ProgressSink } from './progress.js';
@@ -308,8 +308,7 @@ export async function runSample(input: SampleInput, opts: { kind?: string; versi
       return undefined;
     });
     const onUnsatisfied = (u: UnsatisfiedRule): void => {
-      const what = u.rule !== undefined ? `breaks the rule ${JSON.stringify(u.rule)}` : 'is refused';
-      io.stderr.write(`warning: sample ${r.names.kind}.${r.group}/${version.name}: ${u.path} ${what}: ${u.message}\n`);
+      io.stderr.write(`warning: sample ${r.names.kind}.${r.group}/${version.name}: ${describeUnsatisfied(u)}\n`);
     };
     docs.push(sampleYaml(kv, validator ? { validator, onUnsatisfied } : {}));
   }

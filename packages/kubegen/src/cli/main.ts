@@ -78,7 +78,7 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
   program
     .command('sample')
     .description(
-      'print a minimal valid object per kind of the CRDs or API types (required fields, defaults, enum values, constraints, the common shapes of CEL rules; the rules it cannot satisfy are named on stderr); with --kind alone, a minimal object of a built-in Kubernetes kind that kube-apiserver accepts',
+      'print a minimal valid object per kind of the CRDs or API types (required fields, defaults, enum values, constraints, a branch of each oneOf/anyOf, the common shapes of CEL rules; what it cannot satisfy is named on stderr); with --kind alone, a minimal object of a built-in Kubernetes kind that kube-apiserver accepts',
     )
     .option('--crds <paths...>', 'CRD YAML/JSON files or folders')
     .option('--apis <dir>', 'a folder of TypeScript API types (as `generate --apis`)')

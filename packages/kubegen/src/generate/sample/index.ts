@@ -1,6 +1,7 @@
 /**
  * `kubegen sample`: a minimal valid object per kind, from its schema — what `kubectl apply` of a fresh sample needs
- * and nothing more. Only required fields are filled (recursively; and `spec`, always), each with its default when it has one, else the
+ * and nothing more. Only required fields are filled (recursively; and `spec`, always; and what every `allOf` part and
+ * one branch of each `oneOf`/`anyOf` require, see ./branches.ts), each with its default when it has one, else the
  * first enum value, else a value of its type that satisfies the simple constraints: minimum/maximum (exclusive too)
  * and multipleOf for numbers; minLength/maxLength, pattern (a string generated from the regular expression,
  * deterministically) and the common formats for strings; minItems/uniqueItems for arrays; minProperties for maps
@@ -13,9 +14,10 @@
 import { createRequire } from 'node:module';
 import { kindApiVersion, type JSONSchemaProps, type KindVersion } from '../../model/index.js';
 import { portableYaml } from '../portable-yaml.js';
+import { objectNeeds } from './branches.js';
 import { satisfyRules, type SampleValidator, type UnsatisfiedRule } from './satisfy.js';
 
-export { sampleValidator, type SampleValidator, type UnsatisfiedRule } from './satisfy.js';
+export { describeUnsatisfied, sampleValidator, type SampleValidator, type UnsatisfiedRule } from './satisfy.js';
 
 /** The part of randexp used here. It is CommonJS whose module.exports is the class (its typings say otherwise). */
 interface RandExpLike {
@@ -199,8 +201,12 @@ class Generator {
     const out: Record<string, unknown> = {};
     if (depth > MAX_DEPTH) return out;
     const props = s.properties ?? {};
-    const required = new Set(s.required ?? []);
-    for (const [k, sub] of Object.entries(props)) if (required.has(k)) out[k] = this.value(sub, k, depth + 1);
+    // Required fields, and those the compositions' chosen branches require (./branches.ts), in schema order.
+    const { required, narrowed } = objectNeeds(s);
+    for (const [k, sub] of Object.entries(props)) if (required.includes(k)) out[k] = this.value(narrowed[k] ?? sub, k, depth + 1);
+    if (typeof s.additionalProperties === 'object') {
+      for (const k of required) if (!(k in props)) out[k] = this.value(narrowed[k] ?? s.additionalProperties, k, depth + 1);
+    }
     // minProperties: add optional fields (in schema order), then map entries.
     const min = s.minProperties ?? 0;
     for (const [k, sub] of Object.entries(props)) {
