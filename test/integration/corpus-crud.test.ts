@@ -28,7 +28,7 @@ import { generate } from 'kubegen/internal/generate/index.js';
 import { groupVersionMember, lowerCamel, pluralMember } from 'kubegen/internal/generate/names.js';
 import { minimalSample, sampleValidator, type SampleValidator } from 'kubegen/internal/generate/sample/index.js';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
-import { corpusRuns, readFixtureCrds, WAVE5_GROUP_ACCESSORS, wave5Runs } from '../support/corpus.js';
+import { corpusRuns, readFixtureCrds, wave5Runs } from '../support/corpus.js';
 import { linkRuntimePackage, REPO_ROOT, TSC } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
@@ -60,24 +60,22 @@ interface Run {
   modules: Record<string, Record<string, unknown>>;
 }
 
-/** A set of CRD fixtures: its runs (files generated together) and the group accessors its config would give. */
+/** A set of CRD fixtures and its runs (files generated together). */
 interface Corpus {
   name: string;
   runs: string[][];
-  groupAccessors?: Readonly<Record<string, string>>;
 }
 
 const CORPUS: Corpus = { name: 'fixtures/crds', runs: corpusRuns() };
-const WAVE5: Corpus = { name: 'fixtures/crds-wave5', runs: wave5Runs(), groupAccessors: WAVE5_GROUP_ACCESSORS };
+const WAVE5: Corpus = { name: 'fixtures/crds-wave5', runs: wave5Runs() }; // the `.m.` twins need no groupAccessors
 
 /** Generates every run of `corpus` into `dir/run<i>`, compiles the whole folder with tsc, and imports each clientset. */
 async function generateAndCompile(dir: string, corpus: Corpus): Promise<Run[]> {
   const runs: Omit<Run, 'Clientset' | 'modules'>[] = [];
-  const groupAccessors = { ...corpus.groupAccessors };
   for (const [i, files] of corpus.runs.entries()) {
     const model = await parseCrdPaths(files);
     const gvs = groupVersions(model);
-    for (const f of generate(model, { groupAccessors })) {
+    for (const f of generate(model)) {
       const target = path.join(dir, 'src', `run${i}`, f.path);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, f.content);
@@ -87,7 +85,7 @@ async function generateAndCompile(dir: string, corpus: Corpus): Promise<Run[]> {
       files,
       kinds: all.filter((kv) => kv.version.storage),
       otherVersions: all.filter((kv) => !kv.version.storage && kv.version.served),
-      groupIds: groupIdentifiers(model, groupAccessors),
+      groupIds: groupIdentifiers(model),
     });
   }
   linkRuntimePackage(dir);

@@ -28,15 +28,6 @@ export function wave5Runs(): string[][] {
 }
 
 /**
- * Accessors for crds-wave5's Crossplane `.m.` twin groups, given as a user gives them (`groupAccessors` in
- * codegen.config.yaml): the default accessor of `helm.crossplane.io` and `helm.m.crossplane.io` is the same today.
- */
-export const WAVE5_GROUP_ACCESSORS: Readonly<Record<string, string>> = {
-  'helm.m.crossplane.io': 'helmM',
-  'invitations.azuread.m.upbound.io': 'invitationsAzureadM',
-};
-
-/**
  * The CRDs of a fixture file, read as kubectl reads YAML (kubegen's reader: crds-wave5 has a duplicate key and a
  * quoted scalar with under-indented continuation lines, which the envtest harness' `parseCrds` refuses).
  */
