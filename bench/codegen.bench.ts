@@ -9,7 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseCrdPaths } from 'kubegen/internal/parse/crd/index.js';
 import { generate } from 'kubegen/internal/generate/index.js';
-import { writeGenerated } from 'kubegen/internal/cli/output/write.js';
+import { writeGenerated } from 'kubegen/internal/output/write.js';
 import { corpusRuns } from '../test/support/corpus.js';
 
 const GOAL_S = 3;
@@ -72,7 +72,7 @@ async function apisSection(): Promise<void> {
     const { parseApis } = await import('kubegen/internal/parse/typescript/index.js');
     const { emitCrds } = await import('kubegen/internal/generate/crd/index.js');
     const { emitRbac } = await import('kubegen/internal/generate/rbac/index.js');
-    const { writeYamlOutput } = await import('kubegen/internal/cli/output/yaml-output.js');
+    const { writeYamlOutput } = await import('kubegen/internal/output/yaml-output.js');
     const tLoad = performance.now();
     const apis = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'fixtures', 'apis', 'bench50', 'apis');
     const model = await parseApis(apis, { outDir: path.join(out, 'generated') });

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeOutput } from 'kubegen/internal/cli/output/write.js';
+import { writeOutput } from 'kubegen/internal/output/write.js';
 import { builtinApiOutputs, defaultGoRoot } from 'kubegen/internal/builtin-api/regenerate.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

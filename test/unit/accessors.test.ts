@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { main } from 'kubegen/internal/cli/main.js';
 import type { MainIO } from 'kubegen/internal/cli/main.js';
-import { parseConfigText } from 'kubegen/internal/cli/config.js';
+import { parseConfigText } from 'kubegen/internal/config/config-file.js';
 import { generate } from 'kubegen/internal/generate/index.js';
 import type { GeneratedFile } from 'kubegen/internal/generate/index.js';
 import { pluralMember } from 'kubegen/internal/generate/names.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { BUILTIN_API_FILE } from 'kubegen/internal/builtin-api/index.js';
 import { builtinApiOutputs } from 'kubegen/internal/builtin-api/regenerate.js';
-import { MARKER_FILE } from 'kubegen/internal/generate/output-files.js';
+import { MARKER_FILE } from 'kubegen/internal/output/output-files.js';
 import { KUBE_SOURCES, NEEDS_KUBE_SOURCES } from '../support/kube-sources.js';
 import { REPO_ROOT } from '../support/paths.js';
 

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { findConfigFile, parseConfigText, resolveConfig } from 'kubegen/internal/cli/config.js';
+import { findConfigFile, parseConfigText } from 'kubegen/internal/config/config-file.js';
+import { resolveConfig } from 'kubegen/internal/config/resolve-config.js';
 import { UsageError } from 'kubegen/internal/cli/errors.js';
 import { InputError } from 'kubegen/internal/model/errors.js';
 

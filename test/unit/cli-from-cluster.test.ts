@@ -14,7 +14,8 @@ import { newStatus, ApiError } from '@kubegen/runtime/internal/client/errors.js'
 import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import type { FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import { readClusterCrds, selectClusterCrds, type ClusterCrd } from 'kubegen/internal/cli/cluster-crds.js';
-import { parseConfigText, resolveConfig } from 'kubegen/internal/cli/config.js';
+import { parseConfigText } from 'kubegen/internal/config/config-file.js';
+import { resolveConfig } from 'kubegen/internal/config/resolve-config.js';
 import { CliInputError, UsageError } from 'kubegen/internal/cli/errors.js';
 import { main, type MainIO } from 'kubegen/internal/cli/main.js';
 import { defaultPipeline } from 'kubegen/internal/cli/pipeline.js';

@@ -8,7 +8,7 @@ import type { MainIO } from 'kubegen/internal/cli/main.js';
 import type { Pipeline } from 'kubegen/internal/cli/pipeline.js';
 import { Progress } from 'kubegen/internal/cli/progress.js';
 import type { GeneratedFile, GenerateOptions } from 'kubegen/internal/generate/index.js';
-import { MARKER_FILE } from 'kubegen/internal/generate/output-files.js';
+import { MARKER_FILE } from 'kubegen/internal/output/output-files.js';
 import { InputError } from 'kubegen/internal/model/errors.js';
 import type { ApiModel, ResourceModel } from 'kubegen/internal/model/index.js';
 

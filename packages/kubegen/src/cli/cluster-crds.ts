@@ -11,18 +11,9 @@ import { InputError, InputErrors } from '../model/errors.js';
 import { clusterSource } from '../parse/crd/cluster.js';
 import { closest } from '../model/closest-name.js';
 import { CliInputError } from './errors.js';
+import type { ClusterInput } from '../config/config-file.js';
 
-/** Where `--from-cluster` reads CRDs and which: kubeconfig and context (default: the usual lookup), names, groups. */
-export interface ClusterInput {
-  /** Kubeconfig file (absolute); default: `KUBECONFIG`, in-cluster, `~/.kube/config`. */
-  kubeconfig?: string;
-  /** Kubeconfig context; default: the current one. */
-  context?: string;
-  /** CRD names (`foos.samplecontroller.k8s.io`); with `groups` empty and this empty, every CRD. */
-  crds: string[];
-  /** API groups whose CRDs are all read. */
-  groups: string[];
-}
+export type { ClusterInput } from '../config/config-file.js';
 
 /** What `--from-cluster` talks to the cluster through: a transport, closed when done. */
 export interface ClusterConnection {

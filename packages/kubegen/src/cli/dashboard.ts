@@ -16,7 +16,7 @@ import { monitoringFiles } from '../monitoring/index.js';
 import { findProjectRoot, ScaffoldError } from '../scaffold/index.js';
 import { checkProjectName } from '../scaffold/names.js';
 import { PROJECT_FILE, readProjectFile } from '../scaffold/project-file.js';
-import { displayPath } from './config.js';
+import { displayPath } from '../config/resolve-config.js';
 import { CliInputError, ExitCode, UsageError } from './errors.js';
 import { didYouMean } from './suggest.js';
 

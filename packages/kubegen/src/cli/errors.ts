@@ -1,5 +1,7 @@
-import { InputError, InputErrors } from '../model/errors.js';
-import { OutputOwnershipError } from './output/write.js';
+import { CliInputError, InputError, InputErrors, UsageError } from '../model/errors.js';
+import { OutputOwnershipError } from '../output/write.js';
+
+export { CliInputError, UsageError } from '../model/errors.js';
 
 /** Exit codes of `codegen`. */
 export const ExitCode = {
@@ -11,25 +13,6 @@ export const ExitCode = {
   /** A bug in kubegen: message plus "please report" (stack only with `KUBEGEN_DEBUG=1`). */
   internal: 3,
 } as const;
-
-/** A wrong command line; printed as one line and exits 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
-/**
- * A problem with the user's input or environment that is not tied to a position in a file (a missing path, an
- * unreadable config file). Printed as one line and exits 1, like `InputError`.
- */
-export class CliInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CliInputError';
-  }
-}
 
 /** Node errors about the user's files (a path that does not exist, no permission) are input errors, not bugs. */
 const USER_FS_CODES = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR', 'ENOTDIR', 'ENOSPC', 'EROFS', 'EEXIST', 'ENOTEMPTY', 'EBUSY']);

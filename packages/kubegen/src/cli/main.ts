@@ -1,8 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resolveConfig } from './config.js';
-import type { CliFlags } from './config.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import type { CliFlags } from '../config/resolve-config.js';
 import { runGenerate, runSample, runVerify, type SampleInput } from './commands.js';
 import { runBuiltinSample } from './sample-builtin-command.js';
 import type { CommandIO } from './commands.js';
@@ -18,7 +18,10 @@ import { formatScaffoldResult } from './scaffold-report.js';
 import { defaultPipeline } from './pipeline.js';
 import { editDistance, formatUnknownOptions, parseBool, unknownOptions } from './suggest.js';
 import type { Pipeline } from './pipeline.js';
-import type { ProgressSink } from './progress.js';
+import { processIO } from './io.js';
+import type { MainIO } from './io.js';
+
+export type { MainIO } from './io.js';
 
 /**
  * `codegen` / `kubegen` command line.
@@ -34,18 +37,10 @@ import type { ProgressSink } from './progress.js';
  *   codegen delete api --group <g> --version <v> --kind <Kind> [--dry-run] [--keep-changed]   (delete-api-command.ts)
  *   codegen dashboard [--out <dir> | --only <file>] [--name <project>]
  *
- * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see config.ts).
+ * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see `config/`).
  * Every mistyped option of a command line is named at once with the closest one (suggest.ts).
  * Exit codes: 0 ok, 1 bad input / out of date, 2 usage, 3 internal error (see errors.ts).
  */
-
-export interface MainIO {
-  cwd: string;
-  env: Record<string, string | undefined>;
-  stdout: (s: string) => void;
-  stderr: ProgressSink;
-  now: () => number;
-}
 
 /**
  * The `kubegen` command tree, built but not run: `main` parses argv with it, and `npm run docs` walks it to write
@@ -294,19 +289,4 @@ function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
-}
-
-function processIO(): MainIO {
-  // A closed stdout (`kubegen … | head -2`) is not an error: stop quietly, as other command-line tools do.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
-  });
-  return {
-    cwd: process.cwd(),
-    env: process.env,
-    stdout: (s) => void process.stdout.write(s),
-    stderr: process.stderr,
-    now: () => performance.now(),
-  };
 }

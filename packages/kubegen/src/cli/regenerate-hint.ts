@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { VerifyResult } from './output/verify.js';
+import type { VerifyResult } from '../output/verify.js';
 
 /** Flags that change what a run prints, not what it writes. */
 const OUTPUT_ONLY_FLAGS = new Set(['-q', '--quiet', '-v', '--verbose', '--explain']);

@@ -13,7 +13,7 @@ import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { parseDocuments, positionIn, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
 import { InputError } from '../model/index.js';
 import { ExitCode } from './errors.js';
-import type { MainIO } from './main.js';
+import type { MainIO } from './io.js';
 
 export interface ValidateFlags {
   crds?: string[];

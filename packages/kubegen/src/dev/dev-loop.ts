@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ManagedProcess } from '@kubegen/runtime/testing/envtest';
-import { resolveConfig } from '../cli/config.js';
+import { resolveConfig } from '../config/resolve-config.js';
 import { DevCluster } from './dev-cluster.js';
 import { checkPorts, checkProject, DevSetupError, type PortClaim, type ProjectLayout } from './preflight.js';
 import { SourceWatch, type ChangeSet, type SourceLayout } from './source-watch.js';

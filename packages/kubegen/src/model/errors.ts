@@ -49,3 +49,22 @@ function compareLocations(a: SourceLocation, b: SourceLocation): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return a.line - b.line || a.column - b.column;
 }
+
+/** A wrong command line; printed as one line and exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/**
+ * A problem with the user's input or environment that is not tied to a position in a file (a missing path, an
+ * unreadable config file). Printed as one line and exits 1, like `InputError`.
+ */
+export class CliInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliInputError';
+  }
+}

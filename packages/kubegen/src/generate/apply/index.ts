@@ -19,7 +19,7 @@ import { kindIdentifier, lowerCamel } from '../names.js';
 import { CORE_TYPES } from '../types/core-types.js';
 import type { TypeModel } from '../types/type-model.js';
 import { OBJECT_PROTOTYPE_KEYS, packageImports, typeText } from '../types/emit-types.js';
-import type { AliasDef, ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
+import type { ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
 
 /** Runtime names an apply configurations module may import. */
 const RUNTIME_APPLY_NAMES: readonly string[] = [
@@ -29,10 +29,9 @@ const RUNTIME_APPLY_NAMES: readonly string[] = [
 /** The names of one group/version's apply configurations: per named type, and per kind its root's and constructor. */
 export interface ApplyNames {
   /**
-   * `FooSpec` → `FooSpecApply`, and an alias of a shared type (`types.ts`'s `export type A = B`) → `AApply`
-   * (`…ApplyConfiguration` when that is taken, a numeric suffix as the last resort).
+   * `FooSpec` → `FooSpecApply` (`…ApplyConfiguration` when that is taken, a numeric suffix as the last resort).
    */
-  types: Map<ObjectDef | AliasDef, string>;
+  types: Map<ObjectDef, string>;
   /** Kind → its root apply type (`FooApply`). */
   root(kind: string): string;
   /** Kind → its constructor (`fooApply`). */
@@ -45,25 +44,18 @@ export interface ApplyNames {
  */
 export function applyNames(graph: TypeModel, reserved: ReadonlySet<string>): ApplyNames {
   const taken = new Set(reserved);
-  const types = new Map<ObjectDef | AliasDef, string>();
+  const types = new Map<ObjectDef, string>();
   for (const def of applyDefs(graph)) {
-    for (const t of [def, ...objectAliases(def)]) {
-      const name = firstFreeName([`${t.name}Apply`, `${t.name}ApplyConfiguration`], taken);
-      taken.add(name);
-      types.set(t, name);
-    }
+    const name = firstFreeName([`${def.name}Apply`, `${def.name}ApplyConfiguration`], taken);
+    taken.add(name);
+    types.set(def, name);
   }
   const roots = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, types.get(k.root)!]));
   return { types, root: (kind) => roots.get(kind)!, constructorName: (kind) => `${lowerCamel(kind)}Apply` };
 }
 
-/** The aliases of interfaces declared after `def` in `types.ts` (aliases of literal unions need no apply form). */
-function objectAliases(def: ObjectDef): AliasDef[] {
-  return (def.after ?? []).filter((a): a is AliasDef => 'target' in a && 'props' in a.target);
-}
-
 function hasNamedLiteral(t: TypeRef): boolean {
-  if (t.k === 'lit') return t.named !== undefined || t.alias !== undefined;
+  if (t.k === 'lit') return t.named !== undefined;
   if (t.k === 'alias') return true;
   if (t.k === 'array' || t.k === 'map' || t.k === 'null') return hasNamedLiteral(t.of);
   return t.k === 'union' && t.of.some(hasNamedLiteral);
@@ -83,8 +75,6 @@ export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, name
   for (const def of applyDefs(graph)) {
     const kv = roots.get(def);
     body.push(kv ? emitRoot(def, kv, names, rt) : emitStruct(def, names, rt));
-    const aliases = objectAliases(def).map((a) => `export type ${names.types.get(a)!} = ${names.types.get(a.target as ObjectDef)!};\n`);
-    if (aliases.length > 0) body.push(aliases.join(''));
   }
   const imports = rt.specifiers(RUNTIME_APPLY_NAMES);
   // The literal unions types.ts names are spelled `types.<Name>`.
@@ -158,7 +148,7 @@ function property(p: PropDef, names: ApplyNames, rt: RuntimeNames): string {
 /** The apply form of a type reference: named objects by their apply names, core types deep-partial. */
 export function applyType(t: TypeRef, names: ApplyNames, rt: RuntimeNames): string {
   return typeText(t, rt, {
-    obj: (o) => names.types.get(o.alias ?? o.def)!,
+    obj: (o) => names.types.get(o.def)!,
     named: (name) => `types.${name}`,
     core: (name) => `${rt.use('ApplyConfiguration')}<${rt.use(name)}>`,
     ext: (e) => (e.object ? `${e.ns}apply.${e.name}Apply` : `${e.ns}.${e.name}`),

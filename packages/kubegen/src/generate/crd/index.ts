@@ -2,7 +2,7 @@
  * CRD YAML emitter: one `apiextensions.k8s.io/v1` CustomResourceDefinition per resource of the model, all its
  * versions in one CRD (exactly one marked storage), keys sorted as controller-gen writes them. Pure: returns files
  * (`<group>_<plural>.yaml`) whose first line is `YAML_HEADER`, the ownership mark `writeYamlOutput`
- * (`src/cli/output/yaml-output.ts`) relies on.
+ * (`src/output/yaml-output.ts`) relies on.
  */
 import type { ApiModel, JSONSchemaProps, ResourceModel, VersionModel } from '../../model/index.js';
 import type { GeneratedFile } from '../index.js';

@@ -23,7 +23,7 @@ import { docLines, kindMarkers, schemaMarkers } from './marked-markers.js';
 import { TypeGraph } from './type-graph.js';
 import { coreTypeDescription } from './core-types.js';
 import type { CoreTypeMatcher } from './core-types.js';
-import type { AliasDef, EnumDef, ObjectDef, TypeRef } from './type-ref.js';
+import type { EnumDef, ObjectDef, TypeRef } from './type-ref.js';
 import { declaredNames } from './emit-types.js';
 
 export interface EmitMarkedTypesOptions {
@@ -58,8 +58,6 @@ class MarkedEmitter {
   private readonly avoid: Set<string>;
   /** Declarations to write after the interface being written: element aliases. */
   private pending: string[] = [];
-  /** Docs for the graph's aliases that type array items or map values with a description or markers. */
-  private readonly aliasDocs = new Map<AliasDef, string>();
 
   constructor(
     private readonly graph: TypeGraph,
@@ -111,8 +109,7 @@ class MarkedEmitter {
     return `${doc}export interface ${def.name}${base} {\n${body.join('\n')}${body.length ? '\n' : ''}}\n`;
   }
 
-  private namedType(decl: AliasDef | EnumDef): string {
-    if ('target' in decl) return `${this.aliasDocs.get(decl) ?? ''}export type ${decl.name} = ${decl.target.name};\n`;
+  private namedType(decl: EnumDef): string {
     return `export type ${decl.name} = ${decl.values.map((v) => literal(v)).join(' | ')};\n`;
   }
 
@@ -129,7 +126,7 @@ class MarkedEmitter {
     if (s['x-kubernetes-int-or-string']) return { text: this.rt.use('IntOrString'), markers: schemaMarkers(s) };
     switch (s.type) {
       case 'string':
-        if (t.k === 'lit') return { text: t.alias?.name ?? t.named?.name ?? t.values.map((v) => literal(v)).join(' | '), markers: schemaMarkers(s, new Set(['enum'])) };
+        if (t.k === 'lit') return { text: t.named?.name ?? t.values.map((v) => literal(v)).join(' | '), markers: schemaMarkers(s, new Set(['enum'])) };
         return { text: 'string', markers: schemaMarkers(s) };
       case 'integer': {
         const alias = s.format === 'int32' || s.format === 'int64' ? s.format : 'integer';
@@ -167,7 +164,7 @@ class MarkedEmitter {
       return { text: this.rt.use(t.name), markers: schemaMarkers(s), inheritsDoc: doc !== undefined && doc === s.description?.trim() };
     }
     const doc = interfaceDoc(t.def);
-    return { text: t.alias?.name ?? t.def.name, markers: [], inheritsDoc: doc !== undefined && doc === s.description?.trim() };
+    return { text: t.def.name, markers: [], inheritsDoc: doc !== undefined && doc === s.description?.trim() };
   }
 
   /** The type of array items or map values: the type itself, or an alias carrying their description and markers. */
@@ -176,12 +173,6 @@ class MarkedEmitter {
     const description = typed.inheritsDoc ? undefined : s.description;
     if (typed.markers.length === 0 && !description?.trim()) return typed.text;
     const doc = docLines(description, typed.markers, '');
-    const ref = t.k === 'null' ? t.of : t;
-    const graphAlias = (ref.k === 'obj' || ref.k === 'lit') && !s.nullable ? ref.alias : undefined;
-    if (graphAlias) {
-      this.aliasDocs.set(graphAlias, doc);
-      return graphAlias.name;
-    }
     const name = this.graph.namer.claim(this.graph.namer.fieldCandidates(site.parent, site.field, site.arrays, site.map), this.avoid);
     this.pending.push(`${doc}export type ${name} = ${typed.text};\n`);
     return name;

@@ -3,7 +3,7 @@ import { HEADER, jsDoc, literal, propertyKey, RuntimeNames } from '../emit-util.
 import { groupVersionDir } from '../names.js';
 import { RUNTIME_TYPE_NAMES, TypeGraph } from './type-graph.js';
 import type { TypeModel } from './type-model.js';
-import type { AliasDef, EnumDef, ObjectDef, PropDef, TypeAliasDef, TypeRef } from './type-ref.js';
+import type { EnumDef, ObjectDef, PropDef, TypeAliasDef, TypeRef } from './type-ref.js';
 
 export interface EmitTypesOptions {
   /** Module the runtime types (`ObjectMeta`, `ListMeta`, `IntOrString`, core types) are imported from. Default `@kubegen/runtime`. */
@@ -17,8 +17,8 @@ export interface EmitTypesOptions {
 /**
  * The content of `<group>/<version>/types.ts`: for every kind `export interface <Kind>` (apiVersion/kind literal
  * types, `metadata?: ObjectMeta`, every other top-level schema property), `export interface <Kind>List`, one
- * interface per distinct nested object schema, and after an interface the aliases its fields use (a shared shape
- * under a field's own name) and the literal unions several fields use (`type-names.ts`). Output is deterministic. The text never contains input verbatim
+ * interface per distinct nested object schema, and after an interface the literal unions several of its fields use
+ * (`type-names.ts`). Output is deterministic. The text never contains input verbatim
  * outside of JSON string literals, quoted keys and escaped JSDoc. No global names are referenced (maps are written
  * as index signatures), so kinds such as `Function` or `Map` are safe.
  */
@@ -72,9 +72,9 @@ export function declaredNames(defs: readonly ObjectDef[]): Set<string> {
   return new Set(defs.flatMap((d) => [d.name, ...(d.after ?? []).map((a) => a.name)]));
 }
 
-/** `export type <alias> = <target>;`, or a named literal union `export type <name> = "a" | "b";`. */
-function emitNamedType(decl: AliasDef | EnumDef): string {
-  return 'target' in decl ? `export type ${decl.name} = ${decl.target.name};\n` : `export type ${decl.name} = ${decl.values.map(literal).join(' | ')};\n`;
+/** A named literal union: `export type <name> = "a" | "b";`. */
+function emitNamedType(decl: EnumDef): string {
+  return `export type ${decl.name} = ${decl.values.map(literal).join(' | ')};\n`;
 }
 
 function emitInterface(def: ObjectDef, used: RuntimeNames): string {
@@ -134,7 +134,7 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
     case 'core':
       return form.core ? form.core(t.name) : used.use(t.name);
     case 'lit': {
-      const name = t.alias?.name ?? t.named?.name;
+      const name = t.named?.name;
       if (name !== undefined) return form.named ? form.named(name) : name;
       return t.values.map(literal).join(' | ') + (t.open ? ' | (string & {})' : '');
     }
@@ -145,7 +145,7 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
     case 'map':
       return `{ [key: string]: ${typeText(t.of, used, form)} }`;
     case 'obj':
-      return form.obj ? form.obj(t) : t.alias?.name ?? t.def.name;
+      return form.obj ? form.obj(t) : t.def.name;
     case 'union':
       return t.of.map((m) => typeText(m, used, form)).join(' | ');
     case 'alias':
@@ -158,5 +158,5 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
 }
 
 function needsParens(t: TypeRef): boolean {
-  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && (t.values.length > 1 || t.open === true) && !t.alias && !t.named);
+  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && (t.values.length > 1 || t.open === true) && !t.named);
 }

@@ -21,10 +21,8 @@ export function copyRef(t: TypeRef): TypeRef {
       return { k: 'union', of: t.of.map(copyRef) };
     case 'obj':
       return { k: 'obj', def: t.def };
-    case 'lit': {
-      const { alias: _alias, ...rest } = t;
-      return { ...rest };
-    }
+    case 'lit':
+      return { ...t };
     default:
       return t;
   }

@@ -38,7 +38,7 @@ import { nameWords } from '../names.js';
 import { cmp, commonPrefix, commonSuffix, CONNECTIVES, isGeneric, kindless, kindsPrefix, nameWordCount, segments } from './name-parts.js';
 import type { Candidate, Stem } from './name-parts.js';
 import { copyEnumDef, copyObjectDef } from './shape-copies.js';
-import type { AliasDef, EnumDef, ObjectDef, TypeRef } from './type-ref.js';
+import type { EnumDef, ObjectDef, TypeRef } from './type-ref.js';
 
 export { singular } from './name-parts.js';
 
@@ -452,17 +452,15 @@ function resolveSiblings(edges: Edge[], nodes: Node[]): void {
   }
 }
 
-/** Each alias after the interface whose field first uses it, each named literal union after its first user. */
+/** Each named literal union after the interface whose field first uses it. */
 function placeDeclarations(ordered: readonly ObjectDef[], edges: readonly Edge[]): void {
   for (const d of ordered) delete d.after;
-  const placed = new Set<AliasDef | EnumDef>();
+  const placed = new Set<EnumDef>();
   for (const e of edges) {
-    for (const decl of [e.ref.k === 'lit' ? e.ref.named : undefined, e.ref.alias]) {
-      if (!decl || placed.has(decl)) continue;
-      placed.add(decl);
-      if ('owner' in decl) decl.owner = e.parent;
-      (e.parent.after ??= []).push(decl);
-    }
+    const decl = e.ref.k === 'lit' ? e.ref.named : undefined;
+    if (!decl || placed.has(decl)) continue;
+    placed.add(decl);
+    (e.parent.after ??= []).push(decl);
   }
 }
 

@@ -17,11 +17,11 @@ export type TypeRef =
   | { k: 'core'; name: string }
   /**
    * A union of JSON literals (enum values, apiVersion/kind constants). `named` is set when the same union types
-   * several fields (one `export type`); `alias` when this field spells it by a name of its own. `open`: any other
+   * several fields (one `export type`). `open`: any other
    * string too (`| (string & {})`): a built-in `+enum` type, whose values a newer server may add to (Go's
    * `type PodPhase string` holds any string); the listed values still complete in an editor.
    */
-  | { k: 'lit'; values: unknown[]; named?: EnumDef; alias?: AliasDef; open?: boolean }
+  | { k: 'lit'; values: unknown[]; named?: EnumDef; open?: boolean }
   /**
    * `T[]`. `keys` is set for an associative list (`x-kubernetes-list-type: map`): its list-map keys an apply
    * configuration's entries must carry (the keys the schema defaults are left out, the apiserver fills them in).
@@ -29,8 +29,8 @@ export type TypeRef =
   | { k: 'array'; of: TypeRef; keys?: string[] }
   /** `{ [key: string]: T }` */
   | { k: 'map'; of: TypeRef }
-  /** A named interface; `alias` when this field spells the (shared) interface by a name of its own. */
-  | { k: 'obj'; def: ObjectDef; alias?: AliasDef }
+  /** A named interface. */
+  | { k: 'obj'; def: ObjectDef }
   | { k: 'union'; of: TypeRef[] }
   /** A type alias declared in this module (the built-in API's `+enum` types, `Time`: see `DefinitionGraph`). */
   | { k: 'alias'; def: TypeAliasDef }
@@ -64,16 +64,6 @@ export interface EnumDef {
   values: unknown[];
 }
 
-/**
- * Another name for a shared type, so that a field's type reads as its own: `export type <name> = <target>;`. It is
- * declared after `owner`, the interface whose field uses it.
- */
-export interface AliasDef {
-  name: string;
-  target: ObjectDef | EnumDef;
-  owner: ObjectDef;
-}
-
 /** One named interface. Identical object schemas share one `ObjectDef` (see `TypeGraph`). */
 export interface ObjectDef {
   id: number;
@@ -95,10 +85,10 @@ export interface ObjectDef {
   /** A core type from the runtime this interface extends (`props` are only the schema's other properties). */
   base?: string;
   /**
-   * Named types declared right after this interface: the aliases its fields use and the literal unions its fields
-   * are the first to use (set by the naming).
+   * The literal unions declared right after this interface: those its fields are the first to use (set by the
+   * naming).
    */
-  after?: (AliasDef | EnumDef)[];
+  after?: EnumDef[];
   /** Set for a kind's root and list types: fixed name and doc. */
   fixedName?: string;
   deprecated?: string | boolean;

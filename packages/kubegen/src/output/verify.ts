@@ -1,15 +1,15 @@
 import type { Dirent } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { GeneratedFile } from '../../generate/index.js';
-import { withMarker } from '../../generate/output-files.js';
+import type { GeneratedFile } from '../generate/index.js';
+import { withMarker } from './output-files.js';
 import { unifiedDiff } from './diff.js';
 import { isCode, isGeneratedFile } from './write.js';
 
 /**
  * Comparison of an output folder with what the generator would write now (`kubegen verify`).
  * Read-only: never changes the folder. The expected set is the generated files plus the marker file
- * (`MARKER_FILE` in `generate/output-files.ts`), i.e. exactly what `writeOutput` would leave behind. Files on disk
+ * (`MARKER_FILE` in `output/output-files.ts`), i.e. exactly what `writeOutput` would leave behind. Files on disk
  * beyond it are `extra` when kubegen wrote them (stale output `generate` removes) and `foreign` otherwise (files
  * kubegen did not write, which make `generate` refuse the folder).
  */

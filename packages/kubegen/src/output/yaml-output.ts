@@ -13,8 +13,8 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { YAML_HEADER } from '../../generate/crd/index.js';
-import type { GeneratedFile } from '../../generate/index.js';
+import { YAML_HEADER } from '../generate/crd/index.js';
+import type { GeneratedFile } from '../generate/index.js';
 import { unifiedDiff } from './diff.js';
 import type { ChangedFile, VerifyResult } from './verify.js';
 import { OutputOwnershipError } from './write.js';

@@ -1,11 +1,11 @@
-import { HEADER } from './emit-util.js';
-import type { GeneratedFile } from './index.js';
+import { HEADER } from '../generate/emit-util.js';
+import type { GeneratedFile } from '../generate/index.js';
 
 /**
  * The contract of a generated-code output folder, with no file-system access: which paths generated files may
  * have, that each is a `.ts` file starting with the generated header (how a later run tells kubegen's files from a
- * user's), and the marker file every output folder carries besides them. The CLI's writer and verifier
- * (`src/cli/output`) apply it to a real folder.
+ * user's), and the marker file every output folder carries besides them. The writer and verifier beside it apply it
+ * to a real folder.
  */
 
 /** Name of the marker file that says "this folder is written by kubegen". Part of every output (and of verify). */

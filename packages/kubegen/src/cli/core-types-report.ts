@@ -1,5 +1,5 @@
-import type { GroupVersion } from '../../model/index.js';
-import type { CoreTypeMiss, CoreTypeUse } from '../../generate/types/index.js';
+import type { GroupVersion } from '../model/index.js';
+import type { CoreTypeMiss, CoreTypeUse } from '../generate/types/index.js';
 
 /** The core-type matches of one group/version, as `generate` reports them (`onCoreTypes`). */
 export interface CoreTypeReport {
