@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KubeClientset } from '@kubegen/runtime/internal/api/clientset.js';
-import { allBuiltinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { allBuiltinResources } from '@kubegen/runtime/internal/testing/fake/builtin-resources.js';
 import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import { runDeploymentApply, steps, type StepOutcome } from '../support/deployment-apply.js';
 import { sharedEnv, type TestEnv } from './support/env.js';

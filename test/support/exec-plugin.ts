@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ExecConfig } from '@kubegen/runtime/internal/client/exec-plugin.js';
+import type { ExecConfig } from '@kubegen/runtime/internal/client/exec-config.js';
 
 /** What one run prints and how it exits. `status` makes an ExecCredential of the config's apiVersion. */
 export interface PluginResponse {

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { allBuiltinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { allBuiltinResources } from '@kubegen/runtime/internal/testing/fake/builtin-resources.js';
 import { KubeClientset } from '@kubegen/runtime/internal/api/clientset.js';
 import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import { runDeploymentApply, type StepOutcome } from '../support/deployment-apply.js';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeClientset, KubeInformers, allBuiltinResources } from '@kubegen/runtime';
+import { KubeClientset, KubeInformers } from '@kubegen/runtime';
+import { allBuiltinResources } from '@kubegen/runtime/testing/fake';
 import type { Deployment } from '@kubegen/runtime';
 import { createFakeClientset } from '../golden/sample-controller/fake.js';
 import { InformerFactory } from '../golden/sample-controller/informers.js';

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { allBuiltinResources, builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { allBuiltinResources } from '@kubegen/runtime/internal/testing/fake/builtin-resources.js';
 import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 import type { KubeObject, ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
 import { createLogger } from '@kubegen/runtime/internal/log.js';

@@ -18,7 +18,7 @@ import type { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { HTTP_ENGINES, HttpTransport, type HttpEngine } from '@kubegen/runtime/internal/client/http-transport.js';
-import { parseProxyUrl } from '@kubegen/runtime/internal/client/proxy-tunnel.js';
+import { parseProxyUrl } from '@kubegen/runtime/internal/client/proxy-url.js';
 import type { RestConfig } from '@kubegen/runtime/internal/client/rest-config.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { makeLeafCert, makeTestPki, type TestPki } from '../support/pki.js';

@@ -5,7 +5,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { allBuiltinResources, builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { allBuiltinResources } from '@kubegen/runtime/internal/testing/fake/builtin-resources.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { RawRequestInit, RawResponse } from '@kubegen/runtime/internal/client/types.js';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';

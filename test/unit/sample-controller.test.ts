@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ApiError, newStatus } from '@kubegen/runtime/internal/client/errors.js';
-import { allBuiltinResources } from '@kubegen/runtime/internal/builtin/resources.js';
+import { allBuiltinResources } from '@kubegen/runtime/internal/testing/fake/builtin-resources.js';
 import { KubeClientset } from '@kubegen/runtime/internal/builtin/clientset.js';
 import { KubeInformers } from '@kubegen/runtime/internal/builtin/informers.js';
 import type { Deployment } from '@kubegen/runtime/internal/builtin/types.js';

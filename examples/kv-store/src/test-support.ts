@@ -2,7 +2,8 @@
  * What the unit tests share (no production code imports it): a fake cluster serving the built-in kinds and the
  * KVStore kind, with PodDisruptionBudget in the versions a test chooses, and a KVStore as a user writes it.
  */
-import { allBuiltinResources, nullLogger, type ReconcileContext } from '@kubegen/runtime';
+import { nullLogger, type ReconcileContext } from '@kubegen/runtime';
+import { allBuiltinResources } from '@kubegen/runtime/testing/fake';
 import { createFakeClientset, type FakeClientset } from './generated/fake.js';
 import { API_VERSION, type KVStore } from './generated/kv.kubegen.io/v1alpha1/index.js';
 import { disruptionBudgetResource, type DisruptionBudgetVersion } from './disruption.js';

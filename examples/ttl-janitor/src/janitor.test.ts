@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { allBuiltinResources, builtinResources, createLogger, Manager, realClock, type KubeObject, type ResourceInfo } from '@kubegen/runtime';
-import { newFakeTransport } from '@kubegen/runtime/testing/fake';
+import { builtinResources, createLogger, Manager, realClock, type KubeObject, type ResourceInfo } from '@kubegen/runtime';
+import { newFakeTransport, allBuiltinResources } from '@kubegen/runtime/testing/fake';
 import { selfSubjectAccessReviews } from './access.js';
 import { slimMetadata } from './cache.js';
 import { Janitor } from './janitor.js';

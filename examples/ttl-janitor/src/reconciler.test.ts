@@ -7,10 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import {
-  allBuiltinResources, ApiError, builtinResources, CachedClient, createLogger, FakeClock, newStatus, type KubeObject, type ReconcileContext,
-} from '@kubegen/runtime';
-import { FakeEventRecorder, newFakeTransport, type FakeTransport } from '@kubegen/runtime/testing/fake';
+import { ApiError, builtinResources, CachedClient, createLogger, FakeClock, newStatus, type KubeObject, type ReconcileContext } from '@kubegen/runtime';
+import { FakeEventRecorder, newFakeTransport, type FakeTransport, allBuiltinResources } from '@kubegen/runtime/testing/fake';
 import { janitorMetrics } from './metrics.js';
 import { MAX_REQUEUE_MS, ttlReconciler } from './reconciler.js';
 import { TTL_ANNOTATION } from './ttl.js';

@@ -33,8 +33,8 @@ export {
 export type { Impersonation, RestConfig } from './client/rest-config.js';
 export { KubeConfig } from './client/kubeconfig-model.js';
 export type { KubeConfigCluster, KubeConfigContext, KubeConfigUser } from './client/kubeconfig-model.js';
-export { ExecPluginError } from './client/exec-plugin.js';
-export type { ExecConfig, ExecEnvVar, ExecInteractiveMode } from './client/exec-plugin.js';
+export { ExecPluginError } from './client/exec-config.js';
+export type { ExecConfig, ExecEnvVar, ExecInteractiveMode } from './client/exec-config.js';
 export { DEFAULT_HTTP_ENGINE, HTTP_ENGINES, HttpTransport } from './client/http-transport.js';
 export type { HttpEngine, TransportOptions } from './client/http-transport.js';
 export { DEFAULT_PAGE_SIZE, ResourceClient } from './client/resource-client.js';
@@ -102,7 +102,7 @@ export type {
   TypedObjectReference, VolumeProjection, VolumeResourceRequirements, VsphereVirtualDiskVolumeSource,
 } from './builtin/core-volume-types.js';
 export type { Wire } from './builtin/wire.js';
-export { allBuiltinResources, builtinResources } from './builtin/resources.js';
+export { builtinResources } from './builtin/resources.js';
 export { AppsV1Client, BatchV1Client, CoordinationV1Client, CoreV1Client, KubeClientset } from './builtin/clientset.js';
 export { KubeInformers } from './builtin/informers.js';
 export type { TypedInformer } from './builtin/informers.js';

@@ -34,7 +34,8 @@ export function addBudgetTests(project: string, p: BudgetProject): void {
 // test/envtest/${file}).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeClientset, allBuiltinResources, setControllerReference } from '@kubegen/runtime';
+import { KubeClientset, setControllerReference } from '@kubegen/runtime';
+import { allBuiltinResources } from '@kubegen/runtime/testing/fake';
 import { podDisruptionBudgetApply } from '@kubegen/runtime/api/policy/v1';
 import { createFakeClientset } from '../generated/fake.js';
 import { API_VERSION } from '${api}';

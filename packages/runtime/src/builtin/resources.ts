@@ -2,7 +2,7 @@
  * Descriptors of the built-in kinds a controller typically owns or reads, by friendly name — each the generated
  * descriptor of `@kubegen/runtime/api/<folder>/<version>` (client-go's typed client of the kind, discovery's short
  * names and categories), plus `customResourceDefinitions`, whose group (apiextensions.k8s.io) client-go's
- * `kubernetes.Interface` does not have. The fake transport serves every built-in kind (`allBuiltinResources`).
+ * `kubernetes.Interface` does not have. Every built-in kind a current apiserver serves is `allBuiltinResources` of `@kubegen/runtime/testing/fake`.
  */
 import type { ResourceDescriptor } from '../client/types.js';
 import { deploymentResource, daemonSetResource, replicaSetResource, statefulSetResource } from '../api/apps/v1/register.js';
@@ -12,7 +12,6 @@ import {
   configMapResource, eventResource, namespaceResource, persistentVolumeClaimResource, podResource, secretResource, serviceAccountResource,
   serviceResource,
 } from '../api/core/v1/register.js';
-import { allResources } from '../api/resources.js';
 
 const customResourceDefinitions: ResourceDescriptor = {
   group: 'apiextensions.k8s.io',
@@ -46,10 +45,3 @@ export const builtinResources = {
   leases: leaseResource,
   customResourceDefinitions,
 } as const satisfies Record<string, ResourceDescriptor>;
-
-/**
- * The built-in kinds a current apiserver serves by default — every GA version (`v1`, `v2`) of `api/*`, and CRDs —
- * e.g. for a fake tracker standing in for a cluster. Alpha and beta versions are off by default since Kubernetes 1.24
- * (and most older betas are removed); `allResources` of `@kubegen/runtime/api` has every version.
- */
-export const allBuiltinResources: readonly ResourceDescriptor[] = [...allResources.filter((r) => /^v\d+$/.test(r.version)), customResourceDefinitions];

@@ -17,7 +17,8 @@
  */
 import type { Clock } from '../clock.js';
 import { getLogger, type Logger } from '../log.js';
-import { describeExecPlugin, runExecPlugin, type ExecCluster, type ExecConfig, type ExecCredentials, type ExecProcessEnv } from './exec-plugin.js';
+import { describeExecPlugin, type ExecCluster, type ExecConfig, type ExecCredentials, type ExecProcessEnv } from './exec-config.js';
+import { runExecPlugin } from './exec-plugin.js';
 
 /** Settings of an `ExecAuthenticator` made directly (tests); `ExecAuthenticator.for` uses the defaults. */
 export interface ExecAuthenticatorOptions {

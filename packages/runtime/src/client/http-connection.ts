@@ -16,9 +16,9 @@ import https from 'node:https';
 import type tls from 'node:tls';
 import { HttpAgent } from '../node-http.js';
 import { getLogger } from '../log.js';
-import { ExecAuthenticator } from './exec-authenticator.js';
-import type { ExecCluster, ExecCredentials } from './exec-plugin.js';
-import { parseProxyUrl, proxyAgent, proxyDialer, type ProxyDialer } from './proxy-tunnel.js';
+import type { ExecAuthenticator } from './exec-authenticator.js';
+import type { ExecCluster, ExecCredentials } from './exec-config.js';
+import { parseProxyUrl, type ProxyDialer } from './proxy-url.js';
 import type { RestConfig } from './rest-config.js';
 import { FileTokenSource } from './token-file.js';
 
@@ -68,7 +68,8 @@ export async function openConnection(config: RestConfig, opts: ConnectionOptions
   const basicAuth = config.username ? `${config.username}:${config.password ?? ''}` : undefined;
 
   const hasOwnCredentials = Boolean(config.token || config.tokenFile || config.username || config.certData || config.keyData);
-  const exec = config.exec && !hasOwnCredentials ? ExecAuthenticator.for(config.exec, execCluster(config)) : undefined;
+  // The exec and proxy code is loaded only for a config that uses it.
+  const exec = config.exec && !hasOwnCredentials ? (await import('./exec-authenticator.js')).ExecAuthenticator.for(config.exec, execCluster(config)) : undefined;
   const first = exec ? await exec.credentials() : undefined;
 
   const tlsOptions: tls.ConnectionOptions = {};
@@ -80,8 +81,9 @@ export async function openConnection(config: RestConfig, opts: ConnectionOptions
   if (config.insecureSkipTLSVerify) tlsOptions.rejectUnauthorized = false;
   if (config.tlsServerName !== undefined) tlsOptions.servername = config.tlsServerName;
 
-  const proxy = config.proxyUrl
-    ? proxyDialer(parseProxyUrl(config.proxyUrl), {
+  const tunnels = config.proxyUrl ? await import('./proxy-tunnel.js') : undefined;
+  const proxy = tunnels && config.proxyUrl
+    ? tunnels.proxyDialer(parseProxyUrl(config.proxyUrl), {
         ...(config.caData !== undefined ? { ca: config.caData } : {}),
         ...(config.insecureSkipTLSVerify ? { rejectUnauthorized: false } : {}),
       })
@@ -89,7 +91,7 @@ export async function openConnection(config: RestConfig, opts: ConnectionOptions
   // noDelay: requests are small and latency-bound (no Nagle batching); lifo: reuse the warmest socket first.
   const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: opts.maxSockets ?? Infinity, noDelay: true, scheduling: 'lifo' as const };
   const agentOptions: https.AgentOptions = secure ? { ...common, ...tlsOptions } : common;
-  const agent = proxy ? proxyAgent(secure, proxy, agentOptions) : secure ? new https.Agent(agentOptions) : new HttpAgent(common);
+  const agent = tunnels && proxy ? tunnels.proxyAgent(secure, proxy, agentOptions) : secure ? new https.Agent(agentOptions) : new HttpAgent(common);
 
   const base = { server, secure, agent, basicAuth, tls: secure ? tlsOptions : undefined, proxy, close: () => agent.destroy() };
   if (exec && first) return { ...base, ...execHeaders(exec, first, staticHeaders) };

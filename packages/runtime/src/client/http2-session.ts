@@ -14,7 +14,7 @@ import http2 from 'node:http2';
 import tls from 'node:tls';
 import type { Logger } from '../log.js';
 import { ConnectionStalledError } from './errors.js';
-import { deferredSocket, type DeferredSocket, type ProxyDialer } from './proxy-tunnel.js';
+import type { DeferredSocket, ProxyDialer } from './proxy-url.js';
 
 export interface Http2ConnectionOptions {
   /** Interval between PINGs on an open session. Default 30 000 ms. */
@@ -109,7 +109,7 @@ export class Http2Connection {
     // ALPN offers both protocols, so a server without HTTP/2 answers (and is then used over HTTP/1.1).
     const options: tls.ConnectionOptions = { ...this.tlsOptions, servername: this.tlsOptions.servername ?? (isIp(host) ? '' : host), ALPNProtocols: ['h2', 'http/1.1'] };
     // Through a proxy the session needs its socket now, the tunnel comes later: TLS starts on a stand-in for it.
-    const tunnel = this.proxy ? deferredSocket(this.proxy.connect(host, port)) : undefined;
+    const tunnel = this.proxy ? this.proxy.tunnel(host, port) : undefined;
     const socket = tunnel ? tls.connect({ ...options, socket: tunnel }) : tls.connect({ ...options, host, port });
     if (!tunnel) socket.setNoDelay(true);
     const session = http2.connect(this.server.origin, {

@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { authProviderError } from './auth-provider.js';
-import { validateExecConfig, type ExecConfig } from './exec-plugin.js';
-import { parseProxyUrl } from './proxy-tunnel.js';
+import { validateExecConfig, type ExecConfig } from './exec-config.js';
+import { parseProxyUrl } from './proxy-url.js';
 import type { Impersonation, RestConfig } from './rest-config.js';
 
 type Entry = Record<string, unknown>;

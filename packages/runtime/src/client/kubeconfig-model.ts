@@ -10,7 +10,7 @@
  * `insecure-skip-tls-verify`, `exec`… are not camel-cased). Entries are plain data: read them, do not mutate them.
  */
 import { mergeKubeConfigs, parseKubeConfig, readKubeConfigFile, resolveRestConfig, type KubeConfigDocument } from './kubeconfig-file.js';
-import type { ExecEnvVar, ExecInteractiveMode } from './exec-plugin.js';
+import type { ExecEnvVar, ExecInteractiveMode } from './exec-config.js';
 import type { RestConfig } from './rest-config.js';
 
 /** A kubeconfig `clusters[].cluster` (client-go's `clientcmd/api/v1.Cluster`). */

@@ -22,49 +22,10 @@ import { Duplex, PassThrough } from 'node:stream';
 import type http from 'node:http';
 import { HttpAgent, httpRequest } from '../node-http.js';
 import { socks5Connect } from './socks5.js';
-
-/** The `proxy-url` schemes the runtime supports (client-go's too). */
-export const PROXY_SCHEMES: readonly string[] = ['http', 'https', 'socks5'];
+import { redact, type DeferredSocket, type ProxyDialer, type ProxyTlsOptions } from './proxy-url.js';
 
 /** How long the proxy may take to open a tunnel (Go's dialer timeout). */
 const TUNNEL_TIMEOUT_MS = 30_000;
-
-/**
- * Parses a `proxy-url`; throws naming `where` (e.g. `cluster "prod"`) when it is not a URL or its scheme is not
- * one of `PROXY_SCHEMES` (client-go's `parseProxyURL` rule).
- */
-export function parseProxyUrl(raw: string, where = 'proxy-url'): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`${where}: proxy-url ${JSON.stringify(raw)} is not a URL`);
-  }
-  const scheme = url.protocol.replace(/:$/, '');
-  if (!PROXY_SCHEMES.includes(scheme)) {
-    throw new Error(`${where}: proxy-url ${JSON.stringify(url.password ? redact(url) : raw)} has unsupported scheme ${JSON.stringify(scheme)}, must be http, https, or socks5`);
-  }
-  return url;
-}
-
-/** The proxy URL without its password, for messages. */
-export function redact(url: URL): string {
-  if (!url.password) return url.href;
-  const copy = new URL(url.href);
-  copy.password = '***';
-  return copy.href;
-}
-
-/** Opens tunnels to the apiserver through one proxy (see the module comment). */
-export interface ProxyDialer {
-  /** The proxy, without its password. */
-  readonly proxy: string;
-  /** A socket tunnelled to `host:port`, once the proxy agreed. */
-  connect(host: string, port: number): Promise<net.Socket>;
-}
-
-/** TLS settings for reaching an `https://` proxy: the cluster's trust (client-go uses the same TLS config). */
-export type ProxyTlsOptions = Pick<tls.ConnectionOptions, 'ca' | 'rejectUnauthorized'>;
 
 /** A dialer for `proxy` (a URL `parseProxyUrl` accepted). */
 export function proxyDialer(proxy: URL, proxyTls: ProxyTlsOptions = {}): ProxyDialer {
@@ -79,13 +40,15 @@ export function proxyDialer(proxy: URL, proxyTls: ProxyTlsOptions = {}): ProxyDi
       ? (targetHost: string, targetPort: number) => socks5Connect({ host, port, user, password, timeoutMs: TUNNEL_TIMEOUT_MS }, targetHost, targetPort)
       : (targetHost: string, targetPort: number) =>
           httpConnect({ secure: scheme === 'https', host, port, tls: proxyTls, auth: user ? `${user}:${password}` : undefined }, targetHost, targetPort);
-  return {
+  const dialer: ProxyDialer = {
     proxy: display,
     connect: (targetHost, targetPort) =>
       connect(targetHost, targetPort).catch((err: unknown) => {
         throw new Error(`proxy ${display}: cannot open a tunnel to ${hostPort(targetHost, targetPort)}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       }),
+    tunnel: (targetHost, targetPort) => deferredSocket(dialer.connect(targetHost, targetPort)),
   };
+  return dialer;
 }
 
 function hostPort(host: string, port: number): string {
@@ -131,9 +94,6 @@ function httpConnect(proxy: HttpProxy, host: string, port: number): Promise<net.
     req.end();
   });
 }
-
-/** A stand-in socket (see `deferredSocket`); `ref()`/`unref()` reach the tunnel's socket, now or once it is there. */
-export type DeferredSocket = Duplex & { ref(): void; unref(): void };
 
 /**
  * A stream usable as a socket at once, carrying the bytes of `socket` once it resolves (what is written before is

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import type { ExecConfig } from './exec-plugin.js';
+import type { ExecConfig } from './exec-config.js';
 import { KubeConfig } from './kubeconfig-model.js';
 
 /** Where Kubernetes mounts a pod's service-account credentials. */

@@ -15,7 +15,7 @@ import { objectFromDeleted } from '../../cache/keys.js';
 import type { Secret } from '../../builtin/types.js';
 import { builtinResources } from '../../builtin/resources.js';
 import type { Cluster } from '../../cluster/cluster.js';
-import { describeExecPlugin } from '../../client/exec-plugin.js';
+import { describeExecPlugin } from '../../client/exec-config.js';
 import { parseKubeConfig, resolveRestConfig } from '../../client/kubeconfig-file.js';
 import type { Transport } from '../../client/types.js';
 import type { Clock } from '../../clock.js';

@@ -6,6 +6,7 @@
 export * from './object-tracker.js';
 export * from './fake-transport.js';
 export * from './fake-actions.js';
+export { allBuiltinResources } from './builtin-resources.js';
 export type { FakeResource, FakeScaleSpec } from './fake-resource.js';
 export { fakeResourcesFromCrd, fakeResourcesFromCrds } from './fake-crd.js';
 export { crdValidation, newFakeTransportFromCrds } from './fake-validation.js';
