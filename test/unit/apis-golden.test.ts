@@ -10,10 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { emitCrds } from 'kubegen/internal/generate/crd/index.js';
 import { generate } from 'kubegen/internal/generate/index.js';
 import type { GeneratedFile } from 'kubegen/internal/generate/index.js';
-import { emitRbac } from 'kubegen/internal/generate/rbac/index.js';
 import { parseApis } from 'kubegen/internal/parse/typescript/index.js';
 import { assertGolden } from '../support/golden.js';
 import { fixture, REPO_ROOT, TSC, linkRuntimePackage } from '../support/paths.js';
@@ -29,11 +27,8 @@ const GOLDEN = path.join(REPO_ROOT, 'test', 'golden', 'apis', 'multi');
  */
 async function outputs(root: string, outRoot = root): Promise<GeneratedFile[]> {
   const model = await parseApis(path.join(root, 'apis'), { outDir: path.join(outRoot, 'generated') });
-  return [
-    ...generate(model).map((f) => ({ path: `generated/${f.path}`, content: f.content })),
-    ...emitCrds(model).map((f) => ({ path: `config/crd/bases/${f.path}`, content: f.content })),
-    { path: 'config/rbac/role.yaml', content: emitRbac(model) },
-  ];
+  const folders = { crds: 'config/crd/bases', rbac: 'config/rbac', webhooks: 'config/webhook' };
+  return generate(model).map((f) => ({ path: `${f.output ? folders[f.output] : 'generated'}/${f.path}`, content: f.content }));
 }
 
 describe('apis fixture (multi-group, multi-version)', () => {

@@ -3,9 +3,6 @@ import * as path from 'node:path';
 import { formatLocation } from '../model/index.js';
 import type { ApiModel, SourceLocation } from '../model/index.js';
 import type { GeneratedFile } from '../generate/index.js';
-import { emitCrds } from '../generate/crd/index.js';
-import { emitRbac, ROLE_FILE } from '../generate/rbac/index.js';
-import { emitWebhookManifests, WEBHOOK_MANIFESTS_FILE } from '../generate/webhook/index.js';
 import { defaultPipeline } from './pipeline.js';
 import { formatVerifyReport, verifyOutput } from '../output/verify.js';
 import type { ChangedFile, VerifyResult } from '../output/verify.js';
@@ -51,7 +48,6 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
   const started = io.now();
   const progress = new Progress(io.stderr, { now: io.now, enabled: !cfg.quiet && io.stderr.isTTY === true });
   let model: ApiModel;
-  let yaml: Generated['yaml'];
   if (cfg.inputs.markers !== undefined) {
     // Markers only (`--rbac-source` alone): role.yaml and webhook manifests, no code and no generator run.
     const shown = io.cwd === process.cwd() ? cfg.inputs.markers.map((p) => displayPath(p, io.cwd)) : cfg.inputs.markers;
@@ -61,9 +57,7 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
       throw new CliInputError(`${shown.join(', ')}: no +kubebuilder:rbac or +kubebuilder:webhook marker found in a .ts file`);
     }
     model = { resources: [], rbacRules: found.rbacRules, webhooks: found.webhooks };
-    const manifests = emitWebhookManifests(model);
-    yaml = { crds: [], rbac: [{ path: ROLE_FILE, content: emitRbac(model) }], webhook: manifests !== undefined ? [{ path: WEBHOOK_MANIFESTS_FILE, content: manifests }] : [] };
-    return { model, files: [], yaml, progress, started, coreTypes: [] };
+    return { model, files: [], yaml: manifestsByOutput(await pipeline.generate(model, {})), progress, started, coreTypes: [] };
   }
   if (cfg.inputs.apis !== undefined) {
     const apis = cfg.inputs.apis;
@@ -73,12 +67,6 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     if (model.resources.length === 0) {
       throw new CliInputError(`${shownApis}: no root kind found (an exported interface marked +kubebuilder:object:root=true in apis/<group>/<version>/)`);
     }
-    const manifests = emitWebhookManifests(model);
-    yaml = {
-      crds: emitCrds(model),
-      rbac: [{ path: ROLE_FILE, content: emitRbac(model) }],
-      webhook: manifests !== undefined ? [{ path: WEBHOOK_MANIFESTS_FILE, content: manifests }] : [],
-    };
   } else if (cfg.inputs.cluster !== undefined) {
     progress.phase('reading CRDs from the cluster');
     model = await parseCluster(cfg.inputs.cluster, pipeline);
@@ -106,7 +94,7 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     }
   }
   const coreTypes: CoreTypeReport[] = [];
-  const files = await pipeline.generate(model, {
+  const all = await pipeline.generate(model, {
     ...(cfg.runtimeImport !== undefined ? { runtimeImport: cfg.runtimeImport } : {}),
     ...(cfg.emitMarkers ? { emitMarkers: true } : {}),
     ...(cfg.coreTypes === false ? { coreTypes: false } : {}),
@@ -114,9 +102,16 @@ async function parseAndGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: Pi
     onProgress: progress.update,
     onCoreTypes: (gv, uses, misses) => void ((uses.length > 0 || misses.length > 0) && coreTypes.push({ gv, uses, misses })),
   });
+  const files = all.filter((f) => f.output === undefined);
   const generated: Generated = { model, files, progress, started, coreTypes };
-  if (yaml) generated.yaml = yaml;
+  if (cfg.inputs.apis !== undefined) generated.yaml = manifestsByOutput(all);
   return generated;
+}
+
+/** The YAML files of a generator run, by output folder. */
+function manifestsByOutput(files: readonly GeneratedFile[]): NonNullable<Generated['yaml']> {
+  const of = (output: GeneratedFile['output']): GeneratedFile[] => files.filter((f) => f.output === output).map(({ path: p, content }) => ({ path: p, content }));
+  return { crds: of('crds'), rbac: of('rbac'), webhook: of('webhooks') };
 }
 
 /** One YAML output folder of a `--apis` run. */
@@ -178,8 +173,8 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
   if (!code) {
     if (!cfg.quiet) {
       const rules = model.rbacRules?.length ?? 0;
-      io.stdout(`wrote ${ROLE_FILE} (${rules} rule${rules === 1 ? '' : 's'} from +kubebuilder:rbac markers) into ${shown(cfg.rbacOut!)}\n`);
-      if (yaml!.webhook.length > 0) io.stdout(`wrote ${WEBHOOK_MANIFESTS_FILE} into ${shown(cfg.webhookOut!)}\n`);
+      io.stdout(`wrote ${yaml!.rbac[0]!.path} (${rules} rule${rules === 1 ? '' : 's'} from +kubebuilder:rbac markers) into ${shown(cfg.rbacOut!)}\n`);
+      if (yaml!.webhook.length > 0) io.stdout(`wrote ${yaml!.webhook[0]!.path} into ${shown(cfg.webhookOut!)}\n`);
     }
     return ExitCode.ok;
   }
@@ -188,8 +183,8 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
     const ms = Math.round(io.now() - started);
     io.stdout(`generated ${files.length} files for ${countKinds(model)} kinds in ${ms} ms into ${out}\n`);
     if (yaml) {
-      io.stdout(`wrote ${yaml.crds.length} CRDs into ${shown(cfg.crdOut!)} and ${ROLE_FILE} into ${shown(cfg.rbacOut!)}\n`);
-      if (yaml.webhook.length > 0) io.stdout(`wrote ${WEBHOOK_MANIFESTS_FILE} into ${shown(cfg.webhookOut!)}\n`);
+      io.stdout(`wrote ${yaml.crds.length} CRDs into ${shown(cfg.crdOut!)} and ${yaml.rbac[0]!.path} into ${shown(cfg.rbacOut!)}\n`);
+      if (yaml.webhook.length > 0) io.stdout(`wrote ${yaml.webhook[0]!.path} into ${shown(cfg.webhookOut!)}\n`);
     }
     io.stdout(cfg.explain ? formatCoreTypeExplain(coreTypes) : formatCoreTypeSummary(coreTypes));
   }

@@ -14,12 +14,17 @@ import { emitRegister } from './register/index.js';
 import { CoreTypeMatcher, DefinitionGraph, emitTypes, KIND_DERIVED_SUFFIXES, TypeGraph } from './types/index.js';
 import type { CoreTypeMiss, CoreTypeUse, TypeModel } from './types/index.js';
 import { emitMarkedTypes } from './types/emit-marked-types.js';
+import { generateManifests, type ManifestOutput } from './manifests.js';
 import { hasUserTypes, typeImportLines, userTypeNames } from './user-types.js';
 
-/** One file the generators produce: a path relative to the output folder (always `/`-separated) and its text. */
+/**
+ * One file the generators produce: a path relative to its output folder (always `/`-separated) and its text. Code
+ * has no `output` (it goes to the code folder); YAML says which folder it goes to (see `manifests.ts`).
+ */
 export interface GeneratedFile {
   path: string;
   content: string;
+  output?: ManifestOutput;
 }
 
 /** Options of {@link generate}: the runtime import, import extensions, markers, core types, progress. */
@@ -64,8 +69,9 @@ export interface GenerateOptions {
 export const DEFAULT_RUNTIME_IMPORT = '@kubegen/runtime';
 
 /**
- * Runs every generator over the model and returns the files in a stable order. Pure: reads nothing, writes nothing.
- * Writing (atomically) and verifying are the CLI's job (`src/cli`).
+ * Runs every generator over the model and returns the files in a stable order: the code, then the YAML
+ * (`generateManifests`: CRDs of `--apis` kinds, the Role of RBAC markers, webhook configurations; each with its
+ * `output`). Pure: reads nothing, writes nothing. Writing (atomically) and verifying are `src/output`'s job.
  *
  * Layout: `<group>/<version>/{types,applyconfigurations,deepcopy,register,client,listers,informers,index}.ts` per
  * group/version, and at
@@ -94,13 +100,11 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
     const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
     const typeNames = user ? userTypeNames(gv) : (kind: string): { root: string; list: string } => names.get(kind)!;
     const groupId = groupIds.get(gv.group) ?? gv.group;
-    const exported = new Set<string>();
     if (!user) {
       const types = opts.emitMarkers && graph instanceof TypeGraph ? emitMarkedTypes(gv, { runtimeImport, graph }) : emitTypes(gv, { runtimeImport: typesImport, graph, importExtension: ext });
       files.push({ path: `${dir}/types.ts`, content: types });
-      for (const m of types.matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)) exported.add(m[1]!);
     }
-    const apply = applyNames(graph, versionTypeNames(gv, groupId, typeNames, exported));
+    const apply = applyNames(graph, versionTypeNames(gv, groupId, typeNames, user ? new Set() : graph.exportedNames()));
     if (builtin) checkBuiltinApplyNames(graph, apply);
     const ctx: GroupVersionContext = { gv, groupId, graph, typeNames, applyName: apply.root, runtimeImport, ext, ...(model.definitions ? { definitions: model.definitions } : {}) };
     // Listers and informers serve the kinds that can be listed and watched (not a built-in review kind).
@@ -144,6 +148,7 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
       { path: 'index.ts', content: emitRootIndex(gvs, groupIds, ext) },
     );
   }
+  files.push(...generateManifests(model));
   return files;
 }
 

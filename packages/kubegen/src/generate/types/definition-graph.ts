@@ -73,6 +73,10 @@ export class DefinitionGraph implements TypeModel {
     return this.order.filter((d): d is ObjectDef => 'props' in d);
   }
 
+  exportedNames(): ReadonlySet<string> {
+    return new Set(this.order.flatMap((d) => [d.name, ...('props' in d ? (d.after ?? []).map((a) => a.name) : [])]));
+  }
+
   /** Every declaration in source order: interfaces and type aliases. */
   declarations(): (ObjectDef | TypeAliasDef)[] {
     return [...this.order];

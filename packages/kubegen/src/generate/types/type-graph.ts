@@ -91,6 +91,10 @@ export class TypeGraph implements TypeModel {
   }
 
   /** Every named type in emission order: per kind the root, the list, then reachable types breadth-first. */
+  exportedNames(): ReadonlySet<string> {
+    return new Set([...this.namer.declared, ...this.orderedDefs().flatMap((d) => [d.name, ...(d.after ?? []).map((a) => a.name)])]);
+  }
+
   orderedDefs(): ObjectDef[] {
     const seen = new Set<ObjectDef>();
     const out: ObjectDef[] = [];

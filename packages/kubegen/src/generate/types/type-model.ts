@@ -36,6 +36,11 @@ export interface TypeModel {
   orderedDefs(): ObjectDef[];
   /** Every declaration in emission order, type aliases included; absent: `orderedDefs()` (and their `after`s). */
   declarations?(): (ObjectDef | TypeAliasDef)[];
+  /**
+   * Every name the group-version's `types.ts` declares (interfaces, type aliases, named literal unions, and the
+   * element aliases `--emit-markers` claims while writing it): read it after `types.ts` was emitted.
+   */
+  exportedNames(): ReadonlySet<string>;
   /** Other packages referred to: folder → the namespace their types are spelled through (`core/v1` → `corev1`). */
   readonly imports?: ReadonlyMap<string, string>;
 }

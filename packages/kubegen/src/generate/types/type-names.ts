@@ -95,6 +95,8 @@ export interface NamingInput {
  */
 export class TypeNamer {
   private readonly taken = new Set<string>();
+  /** Every name claimed (`claim`), the kinds' roots and lists included: what the group-version's types declare. */
+  readonly declared = new Set<string>();
   private readonly stems = new Map<ObjectDef, Stem>();
   private readonly info = new Map<ObjectDef, { depth: number; order: string; kinds: Set<string> }>();
   private readonly kindNames: string[];
@@ -113,6 +115,7 @@ export class TypeNamer {
     for (const n of input.reserved) this.taken.add(n);
     for (const k of input.kinds) {
       this.taken.add(k.root.name).add(k.list.name);
+      this.declared.add(k.root.name).add(k.list.name);
       this.stems.set(k.root, { anchor: k.root.name, chain: [] });
       this.stems.set(k.list, { anchor: k.list.name, chain: [] });
     }
@@ -133,6 +136,7 @@ export class TypeNamer {
   claim(candidates: readonly string[], avoid?: ReadonlySet<string>): string {
     const name = firstFreeName(candidates, avoid ? new Set([...this.taken, ...avoid]) : this.taken);
     this.taken.add(name);
+    this.declared.add(name);
     return name;
   }
 
