@@ -39,37 +39,15 @@ import { cmp, commonPrefix, commonSuffix, CONNECTIVES, isGeneric, kindless, kind
 import type { Candidate, Stem } from './name-parts.js';
 import { copyEnumDef, copyObjectDef } from './shape-copies.js';
 import type { EnumDef, ObjectDef, TypeRef } from './type-ref.js';
+import { collectEdges, groupBy, pathInfo, placeDeclarations, resolveSiblings, type Edge, type Node } from './type-uses.js';
 
 export { singular } from './name-parts.js';
-
-/** Type names longer than this start again from the kind (see the module comment). */
-export const MAX_TYPE_NAME = 64;
 
 type ObjRef = Extract<TypeRef, { k: 'obj' }>;
 type LitRef = Extract<TypeRef, { k: 'lit' }>;
 
-/** One field's use of a named type: `parent.field` (through arrays and maps) is typed by `ref`. */
-interface Edge {
-  parent: ObjectDef;
-  field: string;
-  ref: ObjRef | LitRef;
-  /** The field's part of the name (`Rule` for `rules[]`), and its meaning-based alternative (`RulesItem`). */
-  seg: string;
-  alt: string;
-  /** A plain field (no array or map between the field and its type). */
-  plain: boolean;
-}
-
-/** A type to name: an interface, or a literal union used by several fields. */
-interface Node {
-  def: ObjectDef | EnumDef;
-  edges: Edge[];
-  parents: Set<ObjectDef>;
-  kinds: Set<string>;
-  depth: number;
-  order: string;
-  seq: number;
-}
+/** Type names longer than this start again from the kind (see the module comment). */
+export const MAX_TYPE_NAME = 64;
 
 /** What the naming needs from the graph. */
 export interface NamingInput {
@@ -396,86 +374,4 @@ export class TypeNamer {
     const kindWords = nameWordCount(kind);
     return [{ name: [...prefix, ...suffix].join(''), stem: { anchor: kind, chain: [...prefix.slice(kindWords), ...suffix] } }];
   }
-}
-
-/** Where a type occurs first (shortest path, then shortest name, then A–Z), and the kinds it occurs in. */
-function pathInfo(d: ObjectDef, pascal: (segment: string) => string): { depth: number; order: string; kinds: Set<string> } {
-  const depth = d.paths.reduce((m, p) => Math.min(m, p.length), Infinity);
-  let order = '';
-  for (const p of d.paths) {
-    if (p.length !== depth) continue;
-    const name = p[0]! + p.slice(1).map(pascal).join('');
-    if (order === '' || name.length < order.length || (name.length === order.length && name < order)) order = name;
-  }
-  return { depth, order, kinds: new Set(d.paths.map((p) => p[0]!)) };
-}
-
-/** Every field's use of an interface (and, with `enums`, of a literal union of two or more values), in emission order. */
-function collectEdges(ordered: readonly ObjectDef[], enums: boolean): Edge[] {
-  const edges: Edge[] = [];
-  for (const parent of ordered) {
-    for (const p of parent.props) {
-      const walk = (t: TypeRef, arrays: number, map: boolean): void => {
-        if ((t.k === 'obj' && t.def.fixedName === undefined) || (t.k === 'lit' && enums && t.values.length > 1)) {
-          edges.push({ parent, field: p.name, ref: t, ...segments(p.name, arrays, map), plain: arrays === 0 && !map });
-        } else if (t.k === 'array') walk(t.of, arrays + 1, map);
-        else if (t.k === 'map') walk(t.of, arrays, true);
-        else if (t.k === 'null') walk(t.of, arrays, map);
-        else if (t.k === 'union') for (const m of t.of) walk(m, arrays, map);
-      };
-      walk(p.type, 0, false);
-    }
-  }
-  return edges;
-}
-
-/**
- * Sibling fields whose types would take one name (`filter` and the items of `filters`): plain fields keep it, the
- * others take their meaning-based alternative (`…FiltersItem`).
- */
-function resolveSiblings(edges: Edge[], nodes: Node[]): void {
-  const target = new Map<Edge, Node>();
-  for (const n of nodes) for (const e of n.edges) target.set(e, n);
-  const byParent = new Map<ObjectDef, Map<string, Edge[]>>();
-  for (const e of edges) {
-    if (!target.has(e)) continue;
-    const bySeg = byParent.get(e.parent) ?? new Map<string, Edge[]>();
-    byParent.set(e.parent, bySeg);
-    const group = bySeg.get(e.seg);
-    if (group) group.push(e);
-    else bySeg.set(e.seg, [e]);
-  }
-  for (const bySeg of byParent.values()) {
-    for (const group of bySeg.values()) {
-      if (new Set(group.map((e) => target.get(e))).size < 2) continue;
-      let keep = group.filter((e) => e.plain);
-      if (keep.length === 0) keep = group.filter((e) => pascalSegment(e.field) === e.seg);
-      if (keep.length === 0) keep = [group[0]!];
-      for (const e of group) if (!keep.includes(e)) e.seg = e.alt;
-    }
-  }
-}
-
-/** Each named literal union after the interface whose field first uses it. */
-function placeDeclarations(ordered: readonly ObjectDef[], edges: readonly Edge[]): void {
-  for (const d of ordered) delete d.after;
-  const placed = new Set<EnumDef>();
-  for (const e of edges) {
-    const decl = e.ref.k === 'lit' ? e.ref.named : undefined;
-    if (!decl || placed.has(decl)) continue;
-    placed.add(decl);
-    (e.parent.after ??= []).push(decl);
-  }
-}
-
-/** `items` in groups of equal `key`, each group and the groups in the order of their first item. */
-function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return [...groups.values()];
 }
