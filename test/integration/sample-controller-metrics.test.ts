@@ -17,6 +17,7 @@ import { ensureSampleControllerBuilt, freePort, SampleControllerProcess, type Lo
 import { eventually } from '../support/wait.js';
 import { parsePrometheusText } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { scrape as scrapeTls } from '../support/scrape.js';
+import { metricNames, monitoringQueries } from 'kubegen/internal/monitoring/index.js';
 
 /** Value of the series `name` whose labels include all of `labels`; undefined when absent. */
 function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -100,6 +101,17 @@ describe('sample-controller metrics and health probes (envtest)', () => {
       assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
       return res.text();
     };
+
+    // The first scrape, before any Foo: every series the scaffold's dashboards chart is there (the reconcile
+    // counters at 0, not "no data"), but the webhook and leader election series (this run has neither).
+    const emptyText = await scrape();
+    const empty = parsePrometheusText(emptyText);
+    const charted = new Set(monitoringQueries().flatMap((q) => metricNames(q.expr)).filter((n) => !n.startsWith('controller_runtime_webhook_') && n !== 'leader_election_master_status'));
+    // A histogram's samples are `<name>_bucket`, `_sum`, `_count`: a query may name either.
+    const scraped = new Set(empty.flatMap((x) => [x.name, x.name.replace(/_(bucket|sum|count)$/, '')]));
+    assert.deepEqual([...charted].filter((n) => !scraped.has(n)), [], 'series the dashboards chart, missing from the first scrape');
+    assert.equal(series(emptyText, 'controller_runtime_reconcile_errors_total', C), 0);
+    assert.equal(series(emptyText, 'controller_runtime_reconcile_total', { ...C, result: 'error' }), 0);
 
     await createFoo('m1', 'm1');
     await p.waitForLog(synced(`${ns}/m1`), 'sync of m1');

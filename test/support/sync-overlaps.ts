@@ -1,6 +1,6 @@
 /**
  * The overlap checker of the sharding tests: from the `sync started` / `sync finished` debug lines of several
- * controller processes (field `resourceName`, precise wall-clock ms in `at`), the time intervals each process spent
+ * controller processes (field `resourceName`, the line's time `ts`, to the millisecond), the time intervals each process spent
  * syncing each key, and every pair of intervals of one key from different processes that overlap. A sync that
  * never finished (the process was killed) ends at `openEnd` of its process.
  */
@@ -27,9 +27,9 @@ export function syncIntervals(logs: readonly SyncLog[]): { byKey: Map<string, Sy
     const open = new Map<string, number>();
     for (const l of log.lines) {
       const key = l['resourceName'] as string;
-      if (l['msg'] === 'sync started') open.set(key, l['at'] as number);
+      if (l['msg'] === 'sync started') open.set(key, lineTime(l));
       else if (l['msg'] === 'sync finished' && open.has(key)) {
-        push(key, { proc: log.proc, start: open.get(key)!, end: l['at'] as number });
+        push(key, { proc: log.proc, start: open.get(key)!, end: lineTime(l) });
         open.delete(key);
         finished++;
       }
@@ -37,6 +37,12 @@ export function syncIntervals(logs: readonly SyncLog[]): { byKey: Map<string, Sy
     for (const [key, start] of open) push(key, { proc: log.proc, start, end: log.openEnd });
   }
   return { byKey, finished };
+}
+
+/** When a log line was written, in ms since the epoch (its `ts`; a test's own line may give a number). */
+function lineTime(l: Record<string, unknown>): number {
+  const ts = l['ts'];
+  return typeof ts === 'number' ? ts : Date.parse(String(ts));
 }
 
 /** Pairs of intervals of one key, from different processes, that overlap in time. */

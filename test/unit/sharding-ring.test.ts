@@ -148,7 +148,7 @@ describe('sharding names', () => {
 });
 
 describe('sync overlap checker (of the sharding integration test)', () => {
-  const line = (msg: string, key: string, at: number) => ({ msg, resourceName: key, at });
+  const line = (msg: string, key: string, at: number) => ({ msg, resourceName: key, ts: at });
   it('finds concurrent syncs of one key by two processes, and only those', () => {
     const { byKey, finished } = syncIntervals([
       { proc: 'a', openEnd: 100, lines: [line('sync started', 'n/x', 1), line('sync finished', 'n/x', 5), line('sync started', 'n/y', 10), line('sync finished', 'n/y', 20), line('sync started', 'n/z', 30)] },

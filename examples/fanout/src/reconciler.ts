@@ -42,11 +42,11 @@ export class FanoutReconciler {
 
   async reconcile(req: Request): Promise<void> {
     const key = `${req.namespace}/${req.name}`;
-    this.log.debug('sync started', { resourceName: key, at: preciseNow() });
+    this.log.debug('sync started', { resourceName: key });
     try {
       await this.sync(req);
     } finally {
-      this.log.debug('sync finished', { resourceName: key, at: preciseNow() });
+      this.log.debug('sync finished', { resourceName: key });
     }
   }
 
@@ -111,9 +111,4 @@ export class FanoutReconciler {
 /** The Batch with its apiVersion and kind set (cached items may lack them; writes need them). */
 function withKind(batch: Batch): Batch {
   return { ...batch, apiVersion: API_VERSION, kind: 'Batch' };
-}
-
-/** Wall-clock time in ms with sub-millisecond precision, comparable across processes on one host (sync logs). */
-function preciseNow(): number {
-  return performance.timeOrigin + performance.now();
 }

@@ -14,6 +14,7 @@
  */
 import {
   controllerMetrics,
+  initControllerMetrics,
   DeletedFinalStateUnknown,
   getLogger,
   isControlledBy,
@@ -88,7 +89,9 @@ export class Controller {
     this.queue = opts.queue ?? new RateLimitingQueue<string>({ name: 'Foos' });
     this.metrics = opts.metrics ?? controllerMetrics();
     this.shard = opts.shard;
-    this.metrics.activeWorkers.set(this.metricLabels, 0);
+    // Every series at 0 from the first scrape (dashboards show 0, not "no data"; rate() sees the first error).
+    initControllerMetrics(this.metrics, CONTROLLER_AGENT_NAME);
+    for (const informer of this.informers()) this.metrics.sourceSynced.set({ ...this.metricLabels, source: informer.name }, 0);
 
     this.log.info('Setting up event handlers');
     this.foos.informer.addEventHandler({
@@ -119,6 +122,7 @@ export class Controller {
       whenAborted(signal).then(() => false),
     ]);
     if (synced) {
+      for (const informer of this.informers()) this.metrics.sourceSynced.set({ ...this.metricLabels, source: informer.name }, 1);
       this.log.info('Starting workers', { count: workers });
       this.metrics.maxConcurrent.set(this.metricLabels, workers);
       const loops = Array.from({ length: workers }, () => this.runWorker());
@@ -132,6 +136,11 @@ export class Controller {
       this.queue.shutDown();
     }
     this.log.info('Shut down workers');
+  }
+
+  /** The informers the controller waits for (its sources, in `kubegen_controller_source_synced`). */
+  private informers(): { name: string }[] {
+    return [this.foos.informer, this.deployments.informer];
   }
 
   /** Takes keys off the queue until it shuts down (or `run` is stopping). */
@@ -152,11 +161,11 @@ export class Controller {
         this.queue.forget(key);
         return true;
       }
-      this.log.debug('sync started', { resourceName: key, at: preciseNow() });
+      this.log.debug('sync started', { resourceName: key });
       try {
         await this.syncHandler(key);
       } finally {
-        this.log.debug('sync finished', { resourceName: key, at: preciseNow() });
+        this.log.debug('sync finished', { resourceName: key });
       }
       this.queue.forget(key);
       this.metrics.reconcileTotal.inc({ ...labels, result: 'success' });
@@ -290,9 +299,4 @@ export class Controller {
 /** The Foo with its apiVersion and kind set (lists leave them off items; events and writes need them). */
 function asFoo(foo: Foo): Foo {
   return foo.apiVersion && foo.kind ? foo : { ...foo, apiVersion: FOO_API_VERSION, kind: FOO_KIND };
-}
-
-/** Wall-clock time in ms with sub-millisecond precision, comparable across processes on one host (sync logs). */
-function preciseNow(): number {
-  return performance.timeOrigin + performance.now();
 }

@@ -3,7 +3,8 @@
  * managers take): builds the clients, informers (30 s resync), event recorder and controller, optionally campaigns
  * for a Lease, serves metrics and health probes when asked, and runs until SIGTERM/SIGINT. On a signal it stops
  * taking work, lets in-flight syncs finish, flushes events, releases the Lease and exits 0. A second signal exits 1
- * at once. API errors never end the process; losing the Lease does (exit 1), as in client-go controllers.
+ * at once. API errors never end the process; losing the Lease does (exit 1, through `runMain`), as in client-go
+ * controllers. A throwing callback is a bug and ends the process, as a panic ends a Go one.
  *
  * With `--sharding` the process is one shard of the ring `sample-controller` (see docs/sharding.md): it holds its
  * shard Lease, runs the sharder while it leads `sample-controller-sharder`, its Foo and Deployment informers select
@@ -18,11 +19,15 @@ import {
   HttpTransport,
   KubeClientset,
   KubeInformers,
+  installSignalHandler,
+  LeaderElectionLostError,
   LeaderElector,
   loadClientConfig,
   MetricsServer,
   ping,
+  runMain,
   Shard,
+  ShardLostError,
   SharedInformerFactory,
   builtinResources,
   setupLogging,
@@ -44,7 +49,7 @@ export const SHARDING_RING = 'sample-controller';
 // Replaced once the flags are read (--log-level, --log-format); until then the default (KUBEGEN_LOG_LEVEL/FORMAT).
 let log = getLogger().child({ component: CONTROLLER_AGENT_NAME });
 
-async function main(opts: Options): Promise<number> {
+async function main(opts: Options): Promise<void> {
   // A plain RestConfig for every kubeconfig user (token, certificate, basic auth, exec plugin) and in-cluster.
   const clientConfig = loadClientConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   const transport = new HttpTransport(clientConfig);
@@ -61,8 +66,14 @@ async function main(opts: Options): Promise<number> {
   const sampleInformers = new InformerFactory(factory);
   const broadcaster = new EventBroadcaster({ transport, logger: log });
 
+  // Stops on the first SIGTERM/SIGINT (a second exits 1 at once), or when a Lease this process needs is lost.
+  const signals = installSignalHandler();
   const stop = new AbortController();
-  let exitCode = 0;
+  signals.signal.addEventListener('abort', () => {
+    log.info('shutdown signal received');
+    stop.abort();
+  }, { once: true });
+  let lost: Error | undefined;
   // --sharding: this replica's shard; its informers see only the Foos and Deployments assigned to it.
   const shard = opts.sharding
     ? new Shard({
@@ -79,7 +90,7 @@ async function main(opts: Options): Promise<number> {
         logger: log,
         onLost: () => {
           if (stop.signal.aborted) return;
-          exitCode = 1;
+          lost = new ShardLostError();
           stop.abort();
         },
       })
@@ -125,17 +136,6 @@ async function main(opts: Options): Promise<number> {
     probes.addReadyzCheck('webhook', webhooks.startedChecker());
   }
 
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (stop.signal.aborted) {
-      log.error('second signal received, exiting now', { signal });
-      process.exit(1);
-    }
-    log.info('shutdown signal received', { signal });
-    stop.abort();
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-
   factory.start();
   if (opts.leaderElect) {
     const namespace = opts.leaderElectionNamespace ?? defaultNamespace(clientConfig);
@@ -149,8 +149,7 @@ async function main(opts: Options): Promise<number> {
       onNewLeader: (identity) => log.info('new leader elected', { identity }),
       onStoppedLeading: () => {
         if (!stop.signal.aborted) {
-          log.error('leader election lost');
-          exitCode = 1;
+          lost = new LeaderElectionLostError();
           stop.abort();
         }
       },
@@ -162,35 +161,23 @@ async function main(opts: Options): Promise<number> {
     const shardRun = shard.run(shardStop.signal);
     const held = await Promise.race([shard.whenHeld().then(() => true), whenAborted(stop.signal).then(() => false)]);
     if (held) await controller.run(opts.workers, stop.signal);
-    if (exitCode === 1) log.error('shard lease lost');
     shardStop.abort();
     await shardRun;
   } else {
     await controller.run(opts.workers, stop.signal);
   }
 
-  await withTimeout(broadcaster.flush(), 5_000);
+  // Pending events get 5 s to reach the apiserver (the unref'd timer keeps nothing alive); then everything closes.
+  await Promise.race([broadcaster.flush(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   await broadcaster.shutdown();
   await factory.shutdown();
   await Promise.allSettled([metrics.close(), probes.close(), webhooks?.close()]);
   transport.close();
-  log.info('exiting', { code: exitCode });
-  return exitCode;
+  signals.dispose();
+  // A lost Lease ends the process with 1 (runMain logs it), as in client-go controllers.
+  if (lost) throw lost;
+  log.info('exiting', { code: 0 });
 }
-
-function withTimeout(p: Promise<void>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void p.finally(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-// A throwing callback somewhere must not take the controller down: log it and carry on.
-process.on('unhandledRejection', (reason) => log.error('unhandled rejection', { error: reason }));
-process.on('uncaughtException', (err) => log.error('uncaught exception', { error: err, stack: err.stack }));
 
 let opts: Options;
 try {
@@ -200,10 +187,4 @@ try {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exit(2);
 }
-main(opts).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    log.error('sample-controller failed', { error: err });
-    process.exit(1);
-  },
-);
+await runMain(() => main(opts), { logger: () => log });

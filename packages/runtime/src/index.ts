@@ -184,7 +184,7 @@ export type { ControllerOptions } from './controller/controller.js';
 export type { SyncStatus } from './controller/source-sync.js';
 export { InformerSource } from './source/source.js';
 export type { Source } from './source/source.js';
-export { controllerMetrics } from './controller/metrics.js';
+export { controllerMetrics, initControllerMetrics } from './controller/metrics.js';
 export type { ControllerMetrics, ReconcileResultLabel } from './controller/metrics.js';
 export {
   addWithOpts, enqueueForObject, enqueueForOwner, enqueueMapped, sinkWithDefaultPriority, withLowPriorityWhenUnchanged,
