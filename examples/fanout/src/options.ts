@@ -2,8 +2,7 @@
  * The fanout controller's flags (controller-runtime's names where it has one). `parseOptions` throws a TypeError
  * naming the bad flag, with the usage; main exits 2 on it.
  */
-import { parseArgs } from 'node:util';
-import { goBooleanFlags, LOG_FLAGS, type ShardingMode } from '@kubegen/runtime';
+import { parseFlags, LOG_FLAGS, type ShardingMode } from '@kubegen/runtime';
 
 export interface Options {
   /** Path to a kubeconfig; unset: `$KUBECONFIG`, in-cluster, `~/.kube/config`. */
@@ -57,13 +56,7 @@ const MODES: readonly ShardingMode[] = ['auto', 'server', 'client', 'labels'];
 
 /** Parses argv (without node and the script); throws a TypeError naming the bad flag (with the usage). */
 export function parseOptions(argv: readonly string[]): Options {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: goBooleanFlags([...argv], OPTIONS), options: OPTIONS, strict: true, allowPositionals: false, allowNegative: true }));
-  } catch (err) {
-    throw new TypeError(`${(err as Error).message}\n${USAGE}`);
-  }
-  if (values.help) throw new TypeError(USAGE);
+  const values = parseFlags(argv, OPTIONS, USAGE);
   const bad = (msg: string): never => {
     throw new TypeError(`${msg}\n${USAGE}`);
   };

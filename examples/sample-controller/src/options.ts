@@ -2,8 +2,7 @@
  * Command-line flags of the sample controller. Both `--flag=value` and `--flag value` work, and so do Go-style single
  * dashes (`-kubeconfig PATH`, as the Go sample-controller takes them).
  */
-import { parseArgs } from 'node:util';
-import { goBooleanFlags, LOG_FLAGS } from '@kubegen/runtime';
+import { parseFlags, LOG_FLAGS } from '@kubegen/runtime';
 
 export interface Options {
   /** Path to a kubeconfig; unset = `$KUBECONFIG`, `~/.kube/config` or in-cluster. */
@@ -88,14 +87,7 @@ const OPTIONS = {
 /** Parses argv (without node and script); throws a TypeError with a usage hint on bad input. */
 export function parseOptions(argv: readonly string[]): Options {
   const normalized = argv.map((a) => (/^-[a-z]{2,}/.test(a) ? `-${a}` : a));
-  const { values } = parseArgs({
-    args: goBooleanFlags(normalized, OPTIONS),
-    strict: true,
-    allowPositionals: false,
-    allowNegative: true,
-    options: OPTIONS,
-  });
-  if (values.help) throw new TypeError(USAGE);
+  const values = parseFlags(normalized, OPTIONS, USAGE);
   const workers = Number(values.workers);
   if (!Number.isInteger(workers) || workers < 1) throw new TypeError(`--workers must be a positive integer, got ${values.workers}\n${USAGE}`);
   if (values['metrics-cert-dir'] !== undefined && !values['metrics-secure']) throw new TypeError(`--metrics-cert-dir needs --metrics-secure\n${USAGE}`);

@@ -3,8 +3,7 @@
  * Lists (`--namespace`, `--exclude-namespaces`, `--include-resources`, `--exclude-resources`) take comma-separated
  * values and may be repeated.
  */
-import { parseArgs } from 'node:util';
-import { goBooleanFlags, LOG_FLAGS } from '@kubegen/runtime';
+import { parseFlags, LOG_FLAGS } from '@kubegen/runtime';
 import { DEFAULT_EXCLUDED_RESOURCES, parseResourceNames, type ResourceFilter } from './resources.js';
 
 export interface Options {
@@ -61,13 +60,7 @@ const OPTIONS = {
 
 /** Parses argv (without node and the script); throws a TypeError naming the bad flag (with the usage) on bad input. */
 export function parseOptions(argv: readonly string[]): Options {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: goBooleanFlags([...argv], OPTIONS), options: OPTIONS, strict: true, allowPositionals: false, allowNegative: true }));
-  } catch (err) {
-    throw new TypeError(`${(err as Error).message}\n${USAGE}`);
-  }
-  if (values.help) throw new TypeError(USAGE);
+  const values = parseFlags(argv, OPTIONS, USAGE);
   const bad = (msg: string): never => {
     throw new TypeError(`${msg}\n${USAGE}`);
   };

@@ -370,4 +370,5 @@ export { FakeClock, RealClock, realClock, sleep } from './clock.js';
 export type { Clock, TimerHandle } from './clock.js';
 
 // Command-line flags: Go-style `--flag=false` for node:util parseArgs
-export { goBooleanFlags } from './flags.js';
+export { goBooleanFlags, parseFlags } from './flags.js';
+export type { FlagOptions } from './flags.js';
