@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What `npm test` runs (after `npm run build`):
 //   0. build:            packages/runtime → packages/kubegen → test and bench (root dist/), by `npm run build`
-//   1. unit tests:        node --test --test-concurrency=2 dist/test/unit/**/*.test.js
+//   1. unit tests:        node --test --test-concurrency=2 dist/test/unit/**/*.test.js dist/examples/*/src/**/*.test.js
 //   2. envtest binaries:  hack/setup-envtest.sh when KUBEBUILDER_ASSETS is unset or empty (kube-apiserver 1.20), and
 //                         hack/setup-envtest-1.36.sh when KUBEGEN_ENVTEST_1_36_ASSETS is (the CRD apiserver 1.36), and
 //                         hack/setup-prometheus.sh when KUBEGEN_PROMETHEUS_BIN is (Prometheus and promtool, Debian's)
@@ -102,7 +102,8 @@ function ensureAssets(envVar, script) {
 let failed = false;
 
 if (!integrationOnly) {
-  const unit = findTests(path.join(dist, 'test/unit'));
+  // The examples' own unit tests live next to their code, as a user's project keeps them, and run here too.
+  const unit = [...findTests(path.join(dist, 'test/unit')), ...findTests(path.join(dist, 'examples')).filter((f) => f.includes(`${path.sep}src${path.sep}`))];
   if (unit.length === 0) console.error('run-tests: no unit tests found in dist/test/unit (did `npm run build` run?)');
   else if ((await runNodeTest(unit, 2, process.env)) !== 0) failed = true;
 }

@@ -15,9 +15,7 @@ import {
 import type { Request, Result } from '@kubegen/runtime/internal/reconcile/index.js';
 import { InformerSource } from '@kubegen/runtime/internal/source/source.js';
 import { FakeListerWatcher } from '@kubegen/runtime/internal/testing/fake/fake-lister-watcher.js';
-import { LOW_PRIORITY, PriorityQueue, type AddOptions } from '@kubegen/runtime/internal/workqueue/priority-queue.js';
-import { RateLimitingQueue } from '@kubegen/runtime/internal/workqueue/rate-limiting-queue.js';
-import { ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '@kubegen/runtime/internal/workqueue/rate-limiter.js';
+import { LOW_PRIORITY, type AddOptions } from '@kubegen/runtime/internal/workqueue/priority-queue.js';
 import { settle } from '../support/wait.js';
 
 /** A sink that records each request as `name@priority` (`-` when added without one). */
@@ -138,26 +136,44 @@ test('a failed request is retried at the priority it was handed out with', async
   await run;
 });
 
-test('a controller uses the priority queue by default, with the per-item limiter; usePriorityQueue: false the FIFO queue', async () => {
-  const pq = new Controller({ name: 'pq', reconciler: () => {}, registry: new Registry(), logger: nullLogger });
-  assert.ok(pq.queue instanceof PriorityQueue);
-  assert.ok((pq.queue as PriorityQueue<string>).rateLimiter instanceof ItemExponentialFailureRateLimiter);
-
-  const fifo = new Controller({ name: 'fifo', reconciler: () => {}, registry: new Registry(), logger: nullLogger, usePriorityQueue: false });
-  assert.ok(fifo.queue instanceof RateLimitingQueue);
-  assert.ok((fifo.queue as RateLimitingQueue<string>).rateLimiter instanceof MaxOfRateLimiter, 'the FIFO default keeps the bucket');
+test('a controller serves requests by priority by default, and in arrival order with usePriorityQueue: false', async () => {
+  const order = async (usePriorityQueue: boolean | undefined): Promise<string[]> => {
+    const { calls, release, reconciler } = gatedReconciler(() => undefined);
+    const { ctrl, stop, run } = make({ reconciler, ...(usePriorityQueue === undefined ? {} : { usePriorityQueue }) });
+    ctrl.sink.add({ namespace: 'ns', name: 'g' }); // holds the one worker while the others queue
+    await flush();
+    ctrl.sink.addWithOpts!({ priority: LOW_PRIORITY }, { namespace: 'ns', name: 'low' });
+    ctrl.sink.add({ namespace: 'ns', name: 'plain' });
+    ctrl.sink.addWithOpts!({ priority: 10 }, { namespace: 'ns', name: 'high' });
+    release();
+    await flush();
+    stop.abort();
+    await run;
+    return calls;
+  };
+  assert.deepEqual(await order(undefined), ['g', 'high', 'plain', 'low']);
+  assert.deepEqual(await order(false), ['g', 'low', 'plain', 'high']);
 });
 
-test('with the FIFO queue, requests are reconciled in the order they came whatever their priority', async () => {
-  const { calls, release, reconciler } = gatedReconciler(() => undefined);
-  const { ctrl, stop, run } = make({ reconciler, usePriorityQueue: false });
-  ctrl.sink.add({ namespace: 'ns', name: 'g' });
+test('the default queue retries a failed request after the per-item exponential backoff: 5 ms, then 10 ms', async () => {
+  const { calls, release, reconciler } = gatedReconciler((name, n) => (name === 'a' && n <= 2 ? new Error('boom') : undefined));
+  const { ctrl, clock, stop, run } = make({ reconciler });
+  ctrl.sink.add({ namespace: 'ns', name: 'a' });
   await flush();
-  ctrl.sink.addWithOpts!({ priority: LOW_PRIORITY }, { namespace: 'ns', name: 'old' });
-  ctrl.sink.add({ namespace: 'ns', name: 'new' });
+  assert.deepEqual(calls, ['a']);
+  clock.step(4);
+  await flush();
+  assert.deepEqual(calls, ['a'], 'not before 5 ms');
+  clock.step(1);
+  await flush();
+  assert.deepEqual(calls, ['a', 'a'], 'at 5 ms');
+  clock.step(9);
+  await flush();
+  assert.deepEqual(calls, ['a', 'a'], 'the second retry waits 10 ms');
+  clock.step(1);
+  await flush();
+  assert.deepEqual(calls, ['a', 'a', 'a']);
   release();
-  await flush();
-  assert.deepEqual(calls, ['g', 'old', 'new']);
   stop.abort();
   await run;
 });
