@@ -25,12 +25,7 @@ const LONG_FILE_EXCEPTIONS: Record<string, string> = {
 };
 
 /** Circles still to break, each as the test reports it (files without the `packages/` prefix). */
-const KNOWN_CIRCLES: string[] = [
-  'runtime/src/workqueue/bucket-rate-limiter.ts → runtime/src/workqueue/rate-limiter.ts → runtime/src/workqueue/bucket-rate-limiter.ts',
-  'runtime/src/workqueue/priority-queue.ts → runtime/src/workqueue/rate-limiting-queue.ts → runtime/src/workqueue/priority-queue.ts',
-  'runtime/src/client/kubeconfig-file.ts → runtime/src/client/rest-config.ts → runtime/src/client/kubeconfig-model.ts → runtime/src/client/kubeconfig-file.ts',
-  'runtime/src/testing/fake/fake-crd.ts → runtime/src/testing/fake/object-tracker.ts → runtime/src/testing/fake/fake-crd.ts',
-];
+const KNOWN_CIRCLES: string[] = [];
 
 /** Files that still define their own `sleep`. */
 const OTHER_SLEEPS: string[] = [

@@ -27,11 +27,9 @@ export {
   createTransport, defaultNamespace, loadClientConfig, loadKubeConfig, loadRestConfig,
 } from './client/kubeconfig.js';
 export type { ClientOptions, LoadOptions } from './client/kubeconfig.js';
-export {
-  inClusterAvailable, inClusterRestConfig, isRestConfig, restConfigToKubeConfig, SERVICE_ACCOUNT_DIR,
-} from './client/rest-config.js';
+export { inClusterAvailable, inClusterRestConfig, SERVICE_ACCOUNT_DIR } from './client/rest-config.js';
 export type { Impersonation, RestConfig } from './client/rest-config.js';
-export { KubeConfig } from './client/kubeconfig-model.js';
+export { isRestConfig, KubeConfig, restConfigToKubeConfig } from './client/kubeconfig-model.js';
 export type { KubeConfigCluster, KubeConfigContext, KubeConfigUser } from './client/kubeconfig-model.js';
 export { ExecPluginError } from './client/exec-plugin.js';
 export type { ExecConfig, ExecEnvVar, ExecInteractiveMode } from './client/exec-plugin.js';

@@ -36,14 +36,14 @@ import {
   rfc3339,
   validateObjectMeta,
 } from './fake-object-rules.js';
-import { CRD_RESOURCE_KEY, crdCommitted } from './fake-crd.js';
+import { serveCrds } from './fake-crd.js';
 import type { FakeResource } from './fake-resource.js';
 import { scaleOf, setPath } from './fake-scale.js';
 import { paginate, selectionPredicate } from './fake-selection.js';
 import type { SelectionOptions } from './fake-selection.js';
 import { applyPatchDocument } from './fake-patch.js';
 import { keepManagedFields, serverSideApply } from './fake-apply.js';
-import type { TrackerValidation } from './fake-validation.js';
+import type { CommitObserver, TrackerValidation } from './tracker-hooks.js';
 import { openTrackerWatch } from './fake-tracker-watch.js';
 import type { TrackerWatchOptions } from './fake-tracker-watch.js';
 
@@ -102,6 +102,7 @@ export class ObjectTracker {
   private readonly clock: Pick<Clock, 'now'>;
   private readonly newUID: () => string;
   private rv = 0;
+  private readonly observers: CommitObserver[] = [];
   /** Validates writes of the resources it knows as the apiserver would (pruning, defaults, schema, CEL); unset: none. */
   validation: TrackerValidation | undefined;
 
@@ -110,6 +111,15 @@ export class ObjectTracker {
     this.clock = opts.clock ?? { now: () => Date.now() };
     this.newUID = opts.newUID ?? randomUUID;
     this.hub = new ChangeHub(opts.watchHistorySize ?? 1000);
+    serveCrds(this);
+  }
+
+  /**
+   * Tells `observer` of every object stored or deleted from now on, after the watchers (see `tracker-hooks.ts`);
+   * the tracker serves the CRDs stored in it this way.
+   */
+  onCommit(observer: CommitObserver): void {
+    this.observers.push(observer);
   }
 
   /** Serves these resources from now on (re-registering replaces the subresource config, keeps the objects). */
@@ -428,7 +438,7 @@ export class ObjectTracker {
     stored.metadata!.resourceVersion = String(++this.rv);
     this.store(res).set(objectKey(stored.metadata!.namespace, stored.metadata!.name!), stored);
     this.publish(res, type, stored, prev);
-    if (resourceKey(res) === CRD_RESOURCE_KEY) crdCommitted(this, res, stored, prev);
+    for (const observer of this.observers) observer({ res, obj: stored, prev });
     return structuredClone(stored);
   }
 
@@ -438,7 +448,7 @@ export class ObjectTracker {
     gone.metadata!.resourceVersion = String(++this.rv);
     this.store(res).delete(objectKey(gone.metadata!.namespace, gone.metadata!.name!));
     this.publish(res, 'DELETED', gone, existing);
-    if (resourceKey(res) === CRD_RESOURCE_KEY) crdCommitted(this, res, undefined, existing);
+    for (const observer of this.observers) observer({ res, obj: undefined, prev: existing });
     return structuredClone(gone);
   }
 
