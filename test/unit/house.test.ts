@@ -16,6 +16,13 @@ import { REPO_ROOT } from '../support/paths.js';
 /** The hard limit of a hand-written source file (the soft one, 400, is for review). */
 const MAX_LINES = 450;
 
+/**
+ * Modules beneath the client: the logger, the clock, the deadline helpers and the metrics registry (metrics/*.ts;
+ * the metrics server and its auth filter, metrics/server/, ask the apiserver and sit above it). None of them reaches
+ * a file of packages/runtime/src/client/, directly or through others.
+ */
+const BENEATH_THE_CLIENT = /^packages\/runtime\/src\/(log|clock|metrics\/[^/]+)\.ts$/;
+
 /** Files allowed over {@link MAX_LINES} lines, each with why; repository-relative. */
 const LONG_FILE_EXCEPTIONS: Record<string, string> = {
   'packages/kubegen/src/generate/types/type-names.ts': 'the lead splits the generator (issue 39, generate/)',
@@ -197,6 +204,35 @@ describe('house rules of packages/*/src', () => {
       `import circles:\n${circles.map((c) => `  ${c}`).join('\n')}`,
     );
     assert.deepEqual(KNOWN_CIRCLES.filter((c) => !circles.includes(c)), [], 'known circles that are gone');
+  });
+
+  it('keeps the logger, the clock and the metrics registry beneath the client', () => {
+    const { graph } = importGraph(FILES);
+    const lower = FILES.map((f) => f.rel).filter((rel) => BENEATH_THE_CLIENT.test(rel));
+    assert.ok(lower.includes('packages/runtime/src/log.ts') && lower.includes('packages/runtime/src/metrics/registry.ts'), lower.join());
+    const reachesClient: string[] = [];
+    for (const start of lower) {
+      const seen = new Set([start]);
+      const path = new Map<string, string>();
+      const queue = [start];
+      while (queue.length > 0) {
+        const n = queue.shift()!;
+        for (const to of graph.get(n) ?? []) {
+          if (seen.has(to)) continue;
+          seen.add(to);
+          path.set(to, n);
+          if (to.startsWith('packages/runtime/src/client/')) {
+            const chain = [to];
+            for (let m = n; m !== start; m = path.get(m)!) chain.unshift(m);
+            reachesClient.push([start, ...chain].join(' → '));
+            queue.length = 0;
+            break;
+          }
+          queue.push(to);
+        }
+      }
+    }
+    assert.deepEqual(reachesClient, []);
   });
 
   it(`has no hand-written file over ${MAX_LINES} lines but the named exceptions`, () => {

@@ -305,11 +305,11 @@ export {
 // Metrics and health endpoints (controller-runtime `pkg/metrics`, `pkg/healthz`)
 export { metricsRegistry } from './metrics/registry.js';
 export { registerRestClientMetrics } from './client/metrics.js';
-export { DEFAULT_METRICS_BIND_ADDRESS, METRICS_PATH, MetricsServer } from './metrics/server.js';
-export type { MetricsServerOptions } from './metrics/server.js';
+export { DEFAULT_METRICS_BIND_ADDRESS, METRICS_PATH, MetricsServer } from './metrics/server/server.js';
+export type { MetricsServerOptions } from './metrics/server/server.js';
 // Secured metrics: authn (TokenReview) + authz (SubjectAccessReview) of scrapes (controller-runtime `pkg/metrics/filters`)
-export { bearerToken, withAuthenticationAndAuthorization } from './metrics/auth-filter.js';
-export type { AuthFilterOptions, MetricsFilter, MetricsFilterResult, ReviewedUser } from './metrics/auth-filter.js';
+export { bearerToken, withAuthenticationAndAuthorization } from './metrics/server/auth-filter.js';
+export type { AuthFilterOptions, MetricsFilter, MetricsFilterResult, ReviewedUser } from './metrics/server/auth-filter.js';
 export { HealthCheckSet, ping } from './healthz/checks.js';
 export type { HealthChecker } from './healthz/checks.js';
 export { HealthProbeServer } from './healthz/health-probe-server.js';

@@ -1,10 +1,11 @@
+import type { RequestDescribingError } from '../log.js';
 import type { Status } from './types.js';
 
 /**
  * An error answered by the apiserver (or the fake tracker): carries the Kubernetes `Status` (reason, code, details).
  * Network failures are not ApiErrors; they are whatever the transport threw.
  */
-export class ApiError extends Error {
+export class ApiError extends Error implements RequestDescribingError {
   readonly status: Status;
   /** The request this error answered, when the transport recorded it (verb, resource, namespace, name). */
   request: FailedRequest | undefined;
@@ -18,6 +19,10 @@ export class ApiError extends Error {
   }
   get reason(): string {
     return this.status.reason ?? '';
+  }
+  /** {@link request} as {@link describeRequest} writes it, which log lines append; undefined without one. */
+  get requestDescription(): string | undefined {
+    return this.request ? describeRequest(this.request) : undefined;
   }
 }
 
