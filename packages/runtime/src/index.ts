@@ -364,7 +364,8 @@ export { createJsonPatch } from './patch/json-patch-diff.js';
 export { createLogger, getLogger, JsonLogger, LOG_FLAGS, nullLogger, parseLogLevel, pinoLogger, setLogger, setupLogging } from './log.js';
 export { RepeatFilter } from './log-repeats.js';
 export type { LogFormat, Logger, LoggerOptions, LogLevel, PinoLike } from './log.js';
-export { FakeClock, RealClock, realClock, sleep } from './clock.js';
+export { FakeClock, RealClock, realClock } from './clock.js';
+export { sleep } from './deadline.js';
 export type { Clock, TimerHandle } from './clock.js';
 
 // Command-line flags: Go-style `--flag=false` for node:util parseArgs

@@ -3,13 +3,14 @@
  * opening a watch, feeding one watch's events into the store (or a WatchList's initial events into a temporary
  * store, swapped in at the end bookmark), and reporting errors.
  */
-import { realClock, sleep, type Clock } from '../clock.js';
+import { realClock, type Clock } from '../clock.js';
+import { sleep, withTimeout } from '../deadline.js';
 import { ApiError, ConnectionStalledError } from '../client/errors.js';
 import type { WatchOptions } from '../client/interfaces.js';
 import type { KubeObject, Status, Watch, WatchEvent } from '../client/types.js';
 import { getLogger, type Logger } from '../log.js';
 import { Backoff, REFLECTOR_BACKOFF } from './backoff.js';
-import { ErrorReporter, IdleTimer, PhaseError, VeryShortWatchError, withTimeout } from './reflector-support.js';
+import { ErrorReporter, IdleTimer, PhaseError, VeryShortWatchError } from './reflector-support.js';
 import type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore } from './reflector-types.js';
 import { INITIAL_EVENTS_END_WAIT_MS, type InitialEvents, WatchListChoice } from './watch-list.js';
 
@@ -246,7 +247,11 @@ export abstract class ReflectorCore<T extends KubeObject> {
 
   /** `withTimeout` bound to this reflector's clock and stop signal. */
   protected withTimeout<R>(ms: number, what: string, fn: (signal: AbortSignal) => Promise<R>, dispose?: (value: R) => void): Promise<R> {
-    return withTimeout(this.clock, this.abort.signal, ms, what, fn, dispose);
+    return withTimeout(this.clock, ms, fn, {
+      signal: this.abort.signal,
+      timeoutError: () => new ConnectionStalledError(`${what} timed out after ${ms} ms`),
+      ...(dispose ? { dispose } : {}),
+    });
   }
 
   /** Sleeps on the clock; false when stopped meanwhile. */

@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../clock.js';
-import { ConnectionStalledError, isConnectionError, isGone } from '../client/errors.js';
+import { isConnectionError, isGone } from '../client/errors.js';
 import { explainError } from '../client/forbidden.js';
 import type { ListOptions } from '../client/interfaces.js';
 import type { KubeList } from '../client/types.js';
@@ -44,31 +44,6 @@ export class ErrorReporter {
   }
 }
 
-/**
- * Runs a request with a signal that aborts when `stop` aborts or after `ms` (as a stall); settles as soon as either
- * happens even if the request ignores the signal (a late result is handed to `dispose`).
- */
-export async function withTimeout<R>(
-  clock: Clock,
-  stop: AbortSignal,
-  ms: number,
-  what: string,
-  fn: (signal: AbortSignal) => Promise<R>,
-  dispose?: (value: R) => void,
-): Promise<R> {
-  const ctl = new AbortController();
-  const onStop = (): void => ctl.abort(stop.reason);
-  stop.addEventListener('abort', onStop, { once: true });
-  if (stop.aborted) onStop();
-  const timer = clock.setTimeout(() => ctl.abort(new ConnectionStalledError(`${what} timed out after ${ms} ms`)), ms);
-  try {
-    return await abortable(fn(ctl.signal), ctl.signal, dispose);
-  } finally {
-    clock.clearTimeout(timer);
-    stop.removeEventListener('abort', onStop);
-  }
-}
-
 /** A watch that ended within a second without any event (client-go `VeryShortWatchError`). */
 export class VeryShortWatchError extends Error {
   override readonly name = 'VeryShortWatchError';
@@ -90,43 +65,6 @@ export class PhaseError extends Error {
 /** The error a {@link PhaseError} carries, or `err` itself. */
 export function causeOf(err: unknown): unknown {
   return err instanceof PhaseError ? err.cause : err;
-}
-
-/**
- * Settles with `promise`, or rejects as soon as `signal` aborts (for transports that ignore the signal).
- * A value that arrives after the abort is handed to `dispose`.
- */
-export function abortable<R>(promise: Promise<R>, signal: AbortSignal, dispose?: (value: R) => void): Promise<R> {
-  if (signal.aborted) {
-    void promise.then(dispose, () => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<R>((resolve, reject) => {
-    let done = false;
-    const onAbort = (): void => {
-      if (done) return;
-      done = true;
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        if (done) dispose?.(v);
-        else {
-          done = true;
-          resolve(v);
-        }
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        if (!done) {
-          done = true;
-          reject(e);
-        }
-      },
-    );
-  });
 }
 
 /** Every page of a list: the items, the list's resourceVersion, and how many pages it took. */

@@ -40,6 +40,8 @@ import { binaryVersion } from './envtest-versions.js';
 import { clusterOf, runAsServiceAccount, type ServiceAccountIdentity } from './envtest-rbac.js';
 import { readProjectRbac, type ProjectRbacOptions } from './project-rbac.js';
 import { GarbageCollector, type GarbageCollectorOptions } from '../gc/garbage-collector.js';
+import { realClock } from '../../clock.js';
+import { sleep } from '../../deadline.js';
 
 /** Settings of {@link Envtest.start}: binaries, CRDs to install, timeouts and extra flags; all optional. */
 export interface EnvtestOptions {
@@ -83,7 +85,6 @@ export interface EnvtestOptions {
   etcdPort?: number;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A running etcd + apiserver for integration tests (controller-runtime's `envtest.Environment`); see the
@@ -389,7 +390,7 @@ export class Envtest {
       if (performance.now() > deadline) {
         throw new Error(`envtest: ${proc.name} not ready after ${timeout} ms${lastError ? ` (${lastError})` : ''}:\n${proc.output()}`);
       }
-      await sleep(100);
+      await sleep(realClock, 100);
     }
   }
 
