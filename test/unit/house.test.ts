@@ -24,13 +24,13 @@ const MAX_LINES = 450;
  */
 const BENEATH_THE_CLIENT = /^packages\/runtime\/src\/(log|clock|deadline|metrics\/[^/]+)\.ts$/;
 
-/** Files allowed over {@link MAX_LINES} lines, each with why; repository-relative. */
+/**
+ * Files allowed over {@link MAX_LINES} lines, each with why; repository-relative. The list only shrinks: the test
+ * fails on an entry that is no longer over the limit, so whoever splits a file drops it here.
+ */
 const LONG_FILE_EXCEPTIONS: Record<string, string> = {
   'packages/kubegen/src/generate/types/type-names.ts': 'the lead splits the generator (issue 39, generate/)',
 };
-
-/** Circles still to break, each as the test reports it (files without the `packages/` prefix). */
-const KNOWN_CIRCLES: string[] = [];
 
 /** Where `sleep`, `withTimeout` and `abortable` live: their one definition in packages/*\/src. */
 const SLEEP_HOME = 'packages/runtime/src/deadline.ts';
@@ -190,13 +190,8 @@ describe('house rules of packages/*/src', () => {
   });
 
   it('has no import circle between source files', () => {
-    const circles = importCircles(importGraph(FILES).graph).map((c) => c.map((f) => f.replace(/^packages\//, '')).join(' → '));
-    assert.deepEqual(
-      circles.filter((c) => !KNOWN_CIRCLES.includes(c)),
-      [],
-      `import circles:\n${circles.map((c) => `  ${c}`).join('\n')}`,
-    );
-    assert.deepEqual(KNOWN_CIRCLES.filter((c) => !circles.includes(c)), [], 'known circles that are gone');
+    const circles = importCircles(importGraph(FILES).graph).map((c) => c.join(' → '));
+    assert.deepEqual(circles, [], `import circles (one per group of files that import each other):\n${circles.map((c) => `  ${c}`).join('\n')}`);
   });
 
   it('keeps the logger, the clock and the metrics registry beneath the client', () => {
@@ -206,17 +201,17 @@ describe('house rules of packages/*/src', () => {
     const reachesClient: string[] = [];
     for (const start of lower) {
       const seen = new Set([start]);
-      const path = new Map<string, string>();
+      const prev = new Map<string, string>();
       const queue = [start];
       while (queue.length > 0) {
         const n = queue.shift()!;
         for (const to of graph.get(n) ?? []) {
           if (seen.has(to)) continue;
           seen.add(to);
-          path.set(to, n);
+          prev.set(to, n);
           if (to.startsWith('packages/runtime/src/client/')) {
             const chain = [to];
-            for (let m = n; m !== start; m = path.get(m)!) chain.unshift(m);
+            for (let m = n; m !== start; m = prev.get(m)!) chain.unshift(m);
             reachesClient.push([start, ...chain].join(' → '));
             queue.length = 0;
             break;
