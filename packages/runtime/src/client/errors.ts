@@ -1,11 +1,10 @@
-import type { RequestDescribingError } from '../log.js';
 import type { Status } from './types.js';
 
 /**
  * An error answered by the apiserver (or the fake tracker): carries the Kubernetes `Status` (reason, code, details).
  * Network failures are not ApiErrors; they are whatever the transport threw.
  */
-export class ApiError extends Error implements RequestDescribingError {
+export class ApiError extends Error {
   readonly status: Status;
   /** The request this error answered, when the transport recorded it (verb, resource, namespace, name). */
   request: FailedRequest | undefined;
@@ -20,7 +19,10 @@ export class ApiError extends Error implements RequestDescribingError {
   get reason(): string {
     return this.status.reason ?? '';
   }
-  /** {@link request} as {@link describeRequest} writes it, which log lines append; undefined without one. */
+  /**
+   * {@link request} as {@link describeRequest} writes it, which log lines append to the message (the logger reads
+   * it by this name); undefined without one.
+   */
   get requestDescription(): string | undefined {
     return this.request ? describeRequest(this.request) : undefined;
   }

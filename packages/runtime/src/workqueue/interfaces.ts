@@ -29,17 +29,17 @@ export interface RateLimitingQueueInterface<T> extends DelayingQueueInterface<T>
 
 /** {@link QueueOptions} plus the queue's rate limiter (client-go's `TypedRateLimitingQueueConfig`). */
 export interface RateLimitingQueueOptions<T> extends QueueOptions {
-  /** Defaults to `defaultControllerRateLimiter` on the queue's clock. */
+  /** Defaults to {@link defaultControllerRateLimiter} on the queue's clock. */
   rateLimiter?: RateLimiter<T>;
 }
 
-/** How `PriorityQueueInterface.addWithOpts` adds items (controller-runtime's `priorityqueue.AddOpts`). */
+/** How {@link PriorityQueue.addWithOpts} adds items (controller-runtime's `priorityqueue.AddOpts`). */
 export interface AddOptions {
   /** Milliseconds to wait before the item is ready (0 or less: at once). */
   after?: number;
   /** Wait the delay the rate limiter assigns to the item (or `after`, if that is shorter and positive). */
   rateLimited?: boolean;
-  /** Higher is handed out first; default 0. Handlers give objects of the initial list -100 (`LOW_PRIORITY`). */
+  /** Higher is handed out first; default 0. Handlers give objects of the initial list -100 ({@link LOW_PRIORITY}). */
   priority?: number;
 }
 
@@ -50,7 +50,7 @@ export type PriorityGetResult<T> =
 
 /** A rate-limiting queue with priorities (controller-runtime's `priorityqueue.PriorityQueue`). */
 export interface PriorityQueueInterface<T> extends RateLimitingQueueInterface<T> {
-  /** Adds `items` with `opts` (see `PriorityQueue` for how duplicates merge). */
+  /** Adds `items` with `opts` (see {@link PriorityQueue} for how duplicates merge). */
   addWithOpts(opts: AddOptions, ...items: T[]): void;
   /** Like `get()`, also telling the priority the item had. */
   getWithPriority(): Promise<PriorityGetResult<T>>;

@@ -79,8 +79,9 @@ export class ObjectTracker {
   }
 
   /**
-   * Tells `observer` of every object stored or deleted from now on, after the watchers (see `tracker-hooks.ts`);
-   * the tracker serves the CRDs stored in it this way.
+   * Tells `observer` of every object stored or deleted from now on: after the watchers, in the order observers were
+   * added. An observer may write to the tracker (its writes are commits of their own). The tracker serves the CRDs
+   * stored in it this way.
    */
   onCommit(observer: CommitObserver): void {
     this.observers.push(observer);

@@ -22,5 +22,5 @@ export interface TrackerCommit {
   prev: KubeObject | undefined;
 }
 
-/** Told of every commit of the tracker it was added to (`ObjectTracker.onCommit`). */
+/** Told of every commit of the tracker it was added to ({@link ObjectTracker.onCommit}). */
 export type CommitObserver = (commit: TrackerCommit) => void;

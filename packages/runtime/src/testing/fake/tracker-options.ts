@@ -7,7 +7,7 @@ import type { Clock } from '../../clock.js';
 import type { SelectionOptions } from './fake-selection.js';
 import type { TrackerValidation } from './tracker-hooks.js';
 
-/** Settings of an `ObjectTracker`: clock, watch history size and UID generator; all optional. */
+/** Settings of an {@link ObjectTracker}: clock, watch history size and UID generator; all optional. */
 export interface ObjectTrackerOptions {
   /** Time source for `creationTimestamp`/`deletionTimestamp` (default: wall clock). */
   clock?: Pick<Clock, 'now'>;
