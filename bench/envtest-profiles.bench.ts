@@ -15,13 +15,13 @@ import { performance } from 'node:perf_hooks';
 import { Envtest, type EnvtestOptions } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { findAssets } from '@kubegen/runtime/internal/testing/envtest/envtest-assets.js';
 import { procCpuSeconds, procMemoryMB } from '@kubegen/runtime/internal/testing/loadtest/process-stats.js';
+import { sleep } from '../test/support/wait.js';
 
 const RUNS = Number(process.env['BENCH_ENVTEST_RUNS'] ?? 3);
 const SETTLE_S = Number(process.env['BENCH_ENVTEST_SETTLE'] ?? 20);
 const IDLE_S = Number(process.env['BENCH_ENVTEST_IDLE'] ?? 30);
 const CASES = (process.env['BENCH_ENVTEST_PROFILES'] ?? 'full,crd-only,cluster:1,cluster:3,cluster:10').split(',');
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function optionsOf(spec: string): EnvtestOptions {

@@ -38,6 +38,7 @@ import { fleetConfigResource } from '../examples/fleet-config/src/generated/flee
 import type { FleetConfig } from '../examples/fleet-config/src/generated/fleet.kubegen.io/v1alpha1/types.js';
 import { forEachConcurrently } from './support/concurrently.js';
 import { MEMBER_CONFIG_MAP, MEMBER_CONFIG_MAP_CRD } from './support/fleet-config-bench-kinds.js';
+import { sleep } from '../test/support/wait.js';
 
 const MEMBERS = Number(process.env['MC_BENCH_MEMBERS'] ?? 10);
 const OBJECTS = Number(process.env['MC_BENCH_OBJECTS'] ?? 1_000);
@@ -101,7 +102,6 @@ class Controller {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(what: string, cond: () => Promise<boolean>, timeoutMs = 300_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;

@@ -36,8 +36,8 @@ import {
   scaffoldNodeSettings,
   type NodeSettings,
 } from './support/sample-controller-run.js';
+import { sleep } from '../test/support/wait.js';
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface Options {
   seconds: number;

@@ -22,6 +22,7 @@ import { freePort } from '@kubegen/runtime/internal/testing/envtest/envtest-port
 import { installCrds, type CrdObject } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { sleep } from '../test/support/wait.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const JANITOR = path.join(REPO, 'examples/ttl-janitor/dist/main.js');
@@ -81,7 +82,6 @@ function rss(pid: number): { rssMB: number; anonMB: number; peakMB: number } {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function metric(address: string, name: string): Promise<number> {
   const body = await (await fetch(`http://${address}/metrics`)).text();

@@ -20,9 +20,9 @@ import type { Foo } from '../../examples/sample-controller/src/generated/samplec
 import { SHARED_CRD_PATHS } from './support/crds.js';
 import { ensureSampleControllerBuilt, SampleControllerProcess } from './support/sample-controller-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
+import { sleep } from '../support/wait.js';
 
 const foo = (name: string): Foo => ({ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name }, spec: { deploymentName: `${name}-dep`, replicas: 1 } });
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('sample-controller under connection faults (envtest)', { timeout: 600_000 }, () => {
   let env: Envtest;

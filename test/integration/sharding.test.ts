@@ -27,6 +27,7 @@ import { fooResource } from '../../examples/sample-controller/src/generated/samp
 import { syncIntervals, syncOverlaps, type SyncLog } from '../support/sync-overlaps.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 import { ensureSampleControllerBuilt, freePort, SampleControllerProcess } from './support/sample-controller-process.js';
+import { sleep } from '../support/wait.js';
 
 const COUNT = 150;
 const IDS = ['shard-0', 'shard-1', 'shard-2'];
@@ -36,7 +37,6 @@ const LEASE_DURATION_MS = 6_000;
 /** Allowed deviation of a shard's count from a third, as a fraction of all Foos (150 keys are a small sample). */
 const BALANCE_TOLERANCE = 0.15;
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function eventually(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
   const deadline = performance.now() + timeoutMs;

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { realClock } from '@kubegen/runtime/internal/clock.js';
+import { sleep as runtimeSleep } from '@kubegen/runtime/internal/deadline.js';
 
 /** Polls `cond` (every 50 ms) until it holds; fails naming `what` after `timeoutMs`. For real-time tests. */
 export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
@@ -35,4 +37,9 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
 export async function settle(cond: () => boolean, what: string, turns = 1000): Promise<void> {
   for (let i = 0; i < turns && !cond(); i++) await new Promise<void>((r) => setImmediate(r));
   assert.ok(cond(), `condition not reached: ${what}`);
+}
+
+/** Waits `ms` of real time: the runtime's `sleep` on the real clock, for tests and benchmarks that pace themselves. */
+export function sleep(ms: number): Promise<void> {
+  return runtimeSleep(realClock, ms);
 }

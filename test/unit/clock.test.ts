@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock, RealClock, sleep } from '@kubegen/runtime/internal/clock.js';
+import { FakeClock, RealClock } from '@kubegen/runtime/internal/clock.js';
+import { sleep } from '@kubegen/runtime/internal/deadline.js';
 
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Counter, Registry } from 'prom-client';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { parseBindAddress } from '@kubegen/runtime/internal/metrics/bind-address.js';
+import { parseBindAddress } from '@kubegen/runtime/internal/metrics/server/bind-address.js';
 import { registerDefaultMetrics } from '@kubegen/runtime/internal/metrics/default-metrics.js';
-import { MetricsServer } from '@kubegen/runtime/internal/metrics/server.js';
+import { MetricsServer } from '@kubegen/runtime/internal/metrics/server/server.js';
 
 describe('parseBindAddress', () => {
   it('accepts controller-runtime style addresses and treats "0" and "" as disabled', () => {

@@ -151,27 +151,6 @@ export class FakeClock implements Clock {
   }
 }
 
-/**
- * Resolves after `ms` on `clock`, or rejects with the signal's reason as soon as `signal` aborts.
- */
-export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clock.clearTimeout(handle);
-      reject(signal!.reason);
-    };
-    const handle = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 function normalizeDelay(ms: number): number {
   return Number.isNaN(ms) || ms < 0 ? 0 : ms;
 }

@@ -27,11 +27,9 @@ export {
   createTransport, defaultNamespace, loadClientConfig, loadKubeConfig, loadRestConfig,
 } from './client/kubeconfig.js';
 export type { ClientOptions, LoadOptions } from './client/kubeconfig.js';
-export {
-  inClusterAvailable, inClusterRestConfig, isRestConfig, restConfigToKubeConfig, SERVICE_ACCOUNT_DIR,
-} from './client/rest-config.js';
+export { inClusterAvailable, inClusterRestConfig, SERVICE_ACCOUNT_DIR } from './client/rest-config.js';
 export type { Impersonation, RestConfig } from './client/rest-config.js';
-export { KubeConfig } from './client/kubeconfig-model.js';
+export { isRestConfig, KubeConfig, restConfigToKubeConfig } from './client/kubeconfig-model.js';
 export type { KubeConfigCluster, KubeConfigContext, KubeConfigUser } from './client/kubeconfig-model.js';
 export { ExecPluginError } from './client/exec-config.js';
 export type { ExecConfig, ExecEnvVar, ExecInteractiveMode } from './client/exec-config.js';
@@ -307,11 +305,11 @@ export {
 // Metrics and health endpoints (controller-runtime `pkg/metrics`, `pkg/healthz`)
 export { metricsRegistry } from './metrics/registry.js';
 export { registerRestClientMetrics } from './client/metrics.js';
-export { DEFAULT_METRICS_BIND_ADDRESS, METRICS_PATH, MetricsServer } from './metrics/server.js';
-export type { MetricsServerOptions } from './metrics/server.js';
+export { DEFAULT_METRICS_BIND_ADDRESS, METRICS_PATH, MetricsServer } from './metrics/server/server.js';
+export type { MetricsServerOptions } from './metrics/server/server.js';
 // Secured metrics: authn (TokenReview) + authz (SubjectAccessReview) of scrapes (controller-runtime `pkg/metrics/filters`)
-export { bearerToken, withAuthenticationAndAuthorization } from './metrics/auth-filter.js';
-export type { AuthFilterOptions, MetricsFilter, MetricsFilterResult, ReviewedUser } from './metrics/auth-filter.js';
+export { bearerToken, withAuthenticationAndAuthorization } from './metrics/server/auth-filter.js';
+export type { AuthFilterOptions, MetricsFilter, MetricsFilterResult, ReviewedUser } from './metrics/server/auth-filter.js';
 export { HealthCheckSet, ping } from './healthz/checks.js';
 export type { HealthChecker } from './healthz/checks.js';
 export { HealthProbeServer } from './healthz/health-probe-server.js';
@@ -366,7 +364,8 @@ export { createJsonPatch } from './patch/json-patch-diff.js';
 export { createLogger, getLogger, JsonLogger, LOG_FLAGS, nullLogger, parseLogLevel, pinoLogger, setLogger, setupLogging } from './log.js';
 export { RepeatFilter } from './log-repeats.js';
 export type { LogFormat, Logger, LoggerOptions, LogLevel, PinoLike } from './log.js';
-export { FakeClock, RealClock, realClock, sleep } from './clock.js';
+export { FakeClock, RealClock, realClock } from './clock.js';
+export { sleep } from './deadline.js';
 export type { Clock, TimerHandle } from './clock.js';
 
 // Command-line flags: Go-style `--flag=false` for node:util parseArgs

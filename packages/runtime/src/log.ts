@@ -1,4 +1,3 @@
-import { ApiError, describeRequest } from './client/errors.js';
 
 /**
  * The runtime's structured logger contract: one line per call, a message plus key/value fields.
@@ -177,12 +176,22 @@ export class JsonLogger implements Logger {
 }
 
 /**
- * An error as a log field: its message, and for an API error the request it answered (`list services/v1 (Service)
- * in namespace ns`), so that every line about a failing request names the kind, the verb and the object.
+ * An error that names the request it answered, for log lines: the client's `ApiError` is one. The logger knows
+ * errors by this shape only, so that it needs nothing of the client.
+ */
+export interface RequestDescribingError extends Error {
+  /** The request, as `list services/v1 (Service) in namespace ns`; undefined when the error does not know it. */
+  readonly requestDescription: string | undefined;
+}
+
+/**
+ * An error as a log field: its message, and for an error that names its request (an API error) that request
+ * (`list services/v1 (Service) in namespace ns`), so that every line about a failing request names the kind, the verb
+ * and the object.
  */
 function errorText(err: Error): string {
-  const request = err instanceof ApiError ? err.request : undefined;
-  return request ? `${err.message} (request: ${describeRequest(request)})` : err.message;
+  const request = (err as Partial<RequestDescribingError>).requestDescription;
+  return typeof request === 'string' ? `${err.message} (request: ${request})` : err.message;
 }
 
 /** Reads a level name (`debug`, `info`, `warn`, `error`, `silent`); throws a TypeError naming the choices. */

@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { isConflict, isNotFound } from '@kubegen/runtime/internal/client/errors.js';
 import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
 import type { KubeObject, OwnerReference, ResourceInfo, Transport } from '@kubegen/runtime/internal/client/types.js';
+import { sleep } from '../../support/wait.js';
 
 /** The CRDs of the scenarios' default kinds (`fixtures/gc/crds.yaml`). */
 export { GC_CRDS } from './crds.js';
@@ -69,7 +70,6 @@ export interface OrphanOutcome {
 }
 
 const HOLD = 'kubegen.dev/hold';
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Clients, names and waits of one scenario run. */
 function setup(t: DeletionTarget, scenario: string) {

@@ -12,9 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { freePorts } from '@kubegen/runtime/internal/testing/envtest/envtest-ports.js';
 import { run } from './newcomer.js';
+import { sleep } from '../../support/wait.js';
 
 const MARK = 'KUBEGEN_DEV_TEST_MARK';
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Process ids whose environment carries `MARK=value`. */
 function markedProcesses(value: string): number[] {

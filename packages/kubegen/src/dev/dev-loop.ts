@@ -41,7 +41,6 @@ export interface DevOptions {
 const KUBEGEN_BIN = fileURLToPath(new URL('../../bin/codegen.js', import.meta.url));
 const MANAGER_STOP_GRACE_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the dev loop until a signal; resolves with the exit code (0 after Ctrl-C, 1 when it could not start). */
 export async function runDev(opts: DevOptions): Promise<number> {
@@ -247,11 +246,12 @@ class DevLoop {
   /** Polls the manager's /readyz; false when it exited or stopped being awaited first. */
   private async waitReady(manager: ManagedProcess): Promise<boolean> {
     if (this.opts.healthPort === 0) return !manager.done;
+    const { realClock, sleep } = await import('@kubegen/runtime');
     const deadline = performance.now() + READY_TIMEOUT_MS;
     while (!manager.done && !this.stopping && performance.now() < deadline) {
       const status = await fetch(`http://127.0.0.1:${this.opts.healthPort}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
       if (status === 200) return true;
-      await sleep(200);
+      await sleep(realClock, 200);
     }
     if (!manager.done && !this.stopping) this.say(`the manager is not ready after ${READY_TIMEOUT_MS / 1000} s (its /readyz on port ${this.opts.healthPort})`);
     return false;

@@ -14,18 +14,11 @@ import { emitRegister } from './register/index.js';
 import { CoreTypeMatcher, DefinitionGraph, emitTypes, KIND_DERIVED_SUFFIXES, TypeGraph } from './types/index.js';
 import type { CoreTypeMiss, CoreTypeUse, TypeModel } from './types/index.js';
 import { emitMarkedTypes } from './types/emit-marked-types.js';
-import { generateManifests, type ManifestOutput } from './manifests.js';
+import { generateManifests } from './manifests.js';
 import { hasUserTypes, typeImportLines, userTypeNames } from './user-types.js';
 
-/**
- * One file the generators produce: a path relative to its output folder (always `/`-separated) and its text. Code
- * has no `output` (it goes to the code folder); YAML says which folder it goes to (see `manifests.ts`).
- */
-export interface GeneratedFile {
-  path: string;
-  content: string;
-  output?: ManifestOutput;
-}
+export type { GeneratedFile } from './generated-file.js';
+import type { GeneratedFile } from './generated-file.js';
 
 /** Options of {@link generate}: the runtime import, import extensions, markers, core types, progress. */
 export interface GenerateOptions {

@@ -6,12 +6,9 @@
  */
 import type { ApiModel } from '../model/index.js';
 import { emitCrds } from './crd/index.js';
-import type { GeneratedFile } from './index.js';
+import type { GeneratedFile } from './generated-file.js';
 import { emitRbac, ROLE_FILE } from './rbac/index.js';
 import { emitWebhookManifests, WEBHOOK_MANIFESTS_FILE } from './webhook/index.js';
-
-/** The output folder a YAML file of {@link generateManifests} goes to: the CLI's `crdOut`, `rbacOut`, `webhookOut`. */
-export type ManifestOutput = 'crds' | 'rbac' | 'webhooks';
 
 /** The model's YAML outputs (see the module comment), CRDs sorted by file name, then the Role, then the webhooks. */
 export function generateManifests(model: ApiModel): GeneratedFile[] {

@@ -104,3 +104,18 @@ export interface ReflectorOptions {
   /** Source of randomness for the watch timeout; tests pass a fixed one. */
   random?: () => number;
 }
+
+/** Page size of a paginated list when `pageSize` is unset (client-go pager's `defaultPageSize`). */
+export const DEFAULT_LIST_PAGE_SIZE = 500;
+export const DEFAULT_WATCH_TIMEOUT_SECONDS: [number, number] = [300, 600];
+/** Idle timeout once the server is known to send periodic bookmarks (about every minute on recent apiservers). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 180_000;
+/** Without periodic bookmarks, a watch may be idle until its server timeout; this much slack is added to it. */
+export const IDLE_GRACE_MS = 30_000;
+/** Opening a watch must get an answer within this (or `idleTimeoutMs` when set). */
+export const DEFAULT_WATCH_OPEN_TIMEOUT_MS = 60_000;
+export const DEFAULT_LIST_TIMEOUT_MS = 120_000;
+/** A watch that ends sooner than this without an event counts as a failure (client-go `VeryShortWatchError`). */
+export const VERY_SHORT_WATCH_MS = 1000;
+/** The relist that answers a 410 waits only a random jitter below this (many informers do not relist in lockstep). */
+export const EXPIRED_RELIST_JITTER_MS = 500;

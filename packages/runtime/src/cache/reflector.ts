@@ -1,9 +1,30 @@
-import { ApiError, isGone, isTooLargeResourceVersion, isTooManyRequests } from '../client/errors.js';
-import type { ListOptions } from '../client/interfaces.js';
+/**
+ * The reflector (client-go `tools/cache/reflector.go`): keeps a store equal to the server's state of one resource by
+ * listing (cache/pager.ts) or streaming it (WatchList, cache/watch-list.ts), then watching from there. Its options
+ * and their defaults are in reflector-types.ts, its errors and how it reports them in reflector-errors.ts.
+ */
+import { realClock, type Clock } from '../clock.js';
+import { sleep, withTimeout } from '../deadline.js';
+import { ApiError, ConnectionStalledError, isGone, isTooLargeResourceVersion, isTooManyRequests } from '../client/errors.js';
+import type { ListOptions, WatchOptions } from '../client/interfaces.js';
 import type { KubeList, KubeObject, Watch } from '../client/types.js';
-import { DEFAULT_LIST_PAGE_SIZE, DEFAULT_LIST_TIMEOUT_MS, EXPIRED_RELIST_JITTER_MS, ReflectorCore, type WatchOutcome } from './reflector-core.js';
-import { causeOf, listPages, PhaseError, VeryShortWatchError } from './reflector-support.js';
-import { InitialEvents, isWatchListRejected } from './watch-list.js';
+import { getLogger, type Logger } from '../log.js';
+import { Backoff, REFLECTOR_BACKOFF } from './backoff.js';
+import { listPages } from './pager.js';
+import { causeOf, ErrorReporter, PhaseError, VeryShortWatchError } from './reflector-errors.js';
+import {
+  DEFAULT_LIST_PAGE_SIZE,
+  DEFAULT_LIST_TIMEOUT_MS,
+  DEFAULT_WATCH_OPEN_TIMEOUT_MS,
+  DEFAULT_WATCH_TIMEOUT_SECONDS,
+  EXPIRED_RELIST_JITTER_MS,
+  type ListerWatcher,
+  type ReflectorOptions,
+  type ReflectorPhase,
+  type ReflectorStore,
+} from './reflector-types.js';
+import { WatchHandler, type WatchOutcome } from './watch-handler.js';
+import { InitialEvents, isWatchListRejected, WatchListChoice } from './watch-list.js';
 
 export type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore, WatchListMode } from './reflector-types.js';
 export {
@@ -15,7 +36,7 @@ export {
   EXPIRED_RELIST_JITTER_MS,
   IDLE_GRACE_MS,
   VERY_SHORT_WATCH_MS,
-} from './reflector-core.js';
+} from './reflector-types.js';
 
 /**
  * Keeps a {@link ReflectorStore} equal to the server's state of one resource. The initial state (and every relist)
@@ -42,7 +63,115 @@ export {
  * the same failure at most every 30 s (with a count). Which of WatchList or list + watch is used is logged once at
  * info level.
  */
-export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
+export class Reflector<T extends KubeObject> {
+  readonly name: string;
+  private readonly lw: ListerWatcher<T>;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  /** Waits between attempts to open a watch that failed on the network or with 429. */
+  private readonly watchBackoff: Backoff;
+  /** Waits before a relist that follows an error. */
+  private readonly relistBackoff: Backoff;
+  private readonly opts: ReflectorOptions;
+  private readonly choice: WatchListChoice;
+  private readonly abort = new AbortController();
+  private readonly reporter: ErrorReporter;
+  /** Feeds watches and lists into the store; holds the resourceVersion to resume from and the stall state. */
+  private readonly handler: WatchHandler<T>;
+
+  constructor(lw: ListerWatcher<T>, store: ReflectorStore<T>, opts: ReflectorOptions = {}) {
+    this.lw = lw;
+    this.opts = opts;
+    this.name = opts.name ?? 'reflector';
+    this.clock = opts.clock ?? realClock;
+    this.log = (opts.logger ?? getLogger()).child({ reflector: this.name });
+    this.watchBackoff = new Backoff(this.clock, opts.backoff, REFLECTOR_BACKOFF);
+    this.relistBackoff = new Backoff(this.clock, opts.backoff, REFLECTOR_BACKOFF);
+    this.reporter = new ErrorReporter(this.log, this.clock, opts.onError);
+    this.choice = new WatchListChoice(opts.watchList, lw, this.log);
+    this.handler = new WatchHandler(store, this.clock, this.log, this.choice, opts, {
+      stopped: () => this.stopped,
+      report: (err, phase) => this.report(err, phase),
+    });
+  }
+
+  /** The resourceVersion of the last list, event or bookmark seen (`''` before the first list). */
+  get lastSyncResourceVersion(): string {
+    return this.handler.lastRV;
+  }
+
+  get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  /**
+   * Once a watch of this reflector was stopped for delivering nothing — no event, no bookmark — for its idle timeout
+   * (or did not open within it): since when (clock ms) nothing has arrived. The next event or bookmark on any watch, or a list, clears it
+   * (undefined). Replacement watches that fail to open, or stay silent too, leave it set. What the informer's
+   * `kubegen_informer_watch_stalled` metric and the manager's `informer-watches` readiness check report.
+   */
+  get watchStalledSince(): number | undefined {
+    return this.handler.stalledAt;
+  }
+
+  /**
+   * Opens a watch with the reflector's selectors and bookmarks; bounded, as a dead pooled connection must not hang
+   * it. No answer within the bound is a stall, as a watch that delivers nothing.
+   */
+  private async openWatch(extra: Pick<WatchOptions, 'resourceVersion' | 'resourceVersionMatch' | 'sendInitialEvents'>, timeoutSeconds: number): Promise<Watch<T>> {
+    const limit = this.opts.idleTimeoutMs ?? DEFAULT_WATCH_OPEN_TIMEOUT_MS;
+    const started = this.clock.now();
+    try {
+      return await this.withTimeout(
+        limit,
+        'opening the watch',
+        (signal) =>
+          this.lw.watch({
+            labelSelector: this.opts.labelSelector,
+            fieldSelector: this.opts.fieldSelector,
+            shardSelector: this.opts.shardSelector,
+            ...extra,
+            allowWatchBookmarks: true,
+            timeoutSeconds,
+            signal,
+          }),
+        (w) => w.stop(),
+      );
+    } catch (err) {
+      const waited = this.clock.now() - started;
+      if (!this.stopped && waited >= limit) this.handler.stalled(waited);
+      throw err;
+    }
+  }
+
+  private watchTimeoutSeconds(): number {
+    const [min, max] = this.opts.watchTimeoutSeconds ?? DEFAULT_WATCH_TIMEOUT_SECONDS;
+    return Math.floor(min + (this.opts.random ?? Math.random)() * (max - min));
+  }
+
+  /** `withTimeout` bound to this reflector's clock and stop signal. */
+  private withTimeout<R>(ms: number, what: string, fn: (signal: AbortSignal) => Promise<R>, dispose?: (value: R) => void): Promise<R> {
+    return withTimeout(this.clock, ms, fn, {
+      signal: this.abort.signal,
+      timeoutError: () => new ConnectionStalledError(`${what} timed out after ${ms} ms`),
+      ...(dispose ? { dispose } : {}),
+    });
+  }
+
+  /** Sleeps on the clock; false when stopped meanwhile. */
+  private async sleep(ms: number): Promise<boolean> {
+    try {
+      await sleep(this.clock, ms, this.abort.signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private report(err: unknown, phase: ReflectorPhase): void {
+    this.reporter.report(err, phase, this.handler.lastRV);
+  }
+
   private paginatedResult = false;
   private running: Promise<void> | undefined;
 
@@ -63,7 +192,7 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
       // As stop(): the open watch was opened under a signal of its own, so it is ended here too.
       const stop = (): void => {
         this.abort.abort();
-        this.currentWatch?.stop();
+        this.handler.currentWatch?.stop();
       };
       if (signal.aborted) stop();
       else signal.addEventListener('abort', stop, { once: true });
@@ -75,7 +204,7 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
   /** Stops the reflector and its open watch; resolves when its loop has ended. */
   async stop(): Promise<void> {
     this.abort.abort();
-    this.currentWatch?.stop();
+    this.handler.currentWatch?.stop();
     await this.running;
   }
 
@@ -99,13 +228,13 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
       if (this.stopped) break;
       if (delay > 0 && !(await this.sleep(delay))) break;
     }
-    this.currentWatch?.stop();
+    this.handler.currentWatch?.stop();
     this.log.debug('reflector stopped');
   }
 
   /** Lists every page, then replaces the store's content. */
   private async list(): Promise<void> {
-    const rv = this.lastRVUnavailable ? '' : this.lastRV || (this.opts.initialResourceVersion ?? '0');
+    const rv = this.handler.lastRVUnavailable ? '' : this.handler.lastRV || (this.opts.initialResourceVersion ?? '0');
     let pageSize = this.opts.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
     // As client-go: without an explicit page size, a list at a specific RV is not paginated, so the watch cache serves it.
     if (this.opts.pageSize === undefined && !this.paginatedResult && rv !== '' && rv !== '0') pageSize = 0;
@@ -116,13 +245,13 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
       const first = { labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector, shardSelector: this.opts.shardSelector, resourceVersion: rv };
       list = await listPages(request, pageSize > 0 ? { ...first, limit: pageSize } : first, this.log);
     } catch (err) {
-      if (isGone(err) || isTooLargeResourceVersion(err)) this.lastRVUnavailable = true;
+      if (isGone(err) || isTooLargeResourceVersion(err)) this.handler.lastRVUnavailable = true;
       throw new PhaseError('list', err);
     }
     if (list.pages > 1 && rv === '0') this.paginatedResult = true;
-    this.lastRVUnavailable = false;
+    this.handler.lastRVUnavailable = false;
     this.log.debug('listed', { items: list.items.length, pages: list.pages, resourceVersion: list.resourceVersion });
-    this.replace(list.items, list.resourceVersion);
+    this.handler.replace(list.items, list.resourceVersion);
   }
 
   /**
@@ -132,7 +261,7 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
    */
   private async watchListAndWatch(): Promise<boolean> {
     while (!this.stopped) {
-      const rv = this.lastRVUnavailable ? '' : this.lastRV;
+      const rv = this.handler.lastRVUnavailable ? '' : this.handler.lastRV;
       const timeoutSeconds = this.watchTimeoutSeconds();
       let watch: Watch<T>;
       try {
@@ -144,7 +273,7 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
       const initial = new InitialEvents<T>();
       let outcome: WatchOutcome;
       try {
-        outcome = await this.consume(watch, timeoutSeconds, initial);
+        outcome = await this.handler.consume(watch, timeoutSeconds, initial);
       } catch (err) {
         if (initial.complete) throw err;
         if ((await this.initialFailure(causeOf(err), rv)) === 'list') return false;
@@ -165,7 +294,7 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
         continue;
       }
       // Dropped, ended or silent before the end bookmark: what it brought is discarded; start over.
-      if (outcome === 'idle') this.report(new Error(`WatchList stream delivered nothing for ${this.idleMs(timeoutSeconds)} ms; starting over`), 'list');
+      if (outcome === 'idle') this.report(new Error(`WatchList stream delivered nothing for ${this.handler.idleMs(timeoutSeconds)} ms; starting over`), 'list');
       else if (outcome === 'ended') this.report(new Error('WatchList stream ended before its initial-events-end bookmark; starting over'), 'list');
       if (!(await this.sleep(this.watchBackoff.next()))) return true;
     }
@@ -178,7 +307,7 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
     if ((isGone(err) || isTooLargeResourceVersion(err)) && rv !== '') {
       // client-go: the resourceVersion is gone or ahead of the server's cache; stream the current state instead.
       this.log.info('WatchList resourceVersion unavailable; streaming the current state', { resourceVersion: rv, error: String(causeOf(err)) });
-      this.lastRVUnavailable = true;
+      this.handler.lastRVUnavailable = true;
       return 'retry';
     }
     if (this.choice.auto && isWatchListRejected(err)) {
@@ -203,11 +332,11 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
       let watch: Watch<T>;
       const timeoutSeconds = this.watchTimeoutSeconds();
       try {
-        watch = await this.openWatch({ resourceVersion: this.lastRV }, timeoutSeconds);
+        watch = await this.openWatch({ resourceVersion: this.handler.lastRV }, timeoutSeconds);
       } catch (err) {
         if (this.stopped) return;
         if (isGone(err)) {
-          this.log.info('watch resourceVersion expired; relisting', { resourceVersion: this.lastRV });
+          this.log.info('watch resourceVersion expired; relisting', { resourceVersion: this.handler.lastRV });
           return;
         }
         if (err instanceof ApiError && !isTooManyRequests(err)) throw new PhaseError('watch', err);
@@ -216,17 +345,17 @@ export class Reflector<T extends KubeObject> extends ReflectorCore<T> {
         if (!(await this.sleep(this.watchBackoff.next()))) return;
         continue;
       }
-      if (this.afterWatch(await this.consume(watch, timeoutSeconds), timeoutSeconds) === 'relist') return;
+      if (this.afterWatch(await this.handler.consume(watch, timeoutSeconds), timeoutSeconds) === 'relist') return;
     }
   }
 
   /** Reports how a synced watch ended; `relist` after a 410. */
   private afterWatch(outcome: WatchOutcome, timeoutSeconds: number): 'relist' | 'rewatch' {
     if (outcome === 'expired') {
-      this.log.info('watch expired (410); relisting', { resourceVersion: this.lastRV });
+      this.log.info('watch expired (410); relisting', { resourceVersion: this.handler.lastRV });
       return 'relist';
     }
-    if (outcome === 'idle') this.report(new Error(`watch delivered nothing for ${this.idleMs(timeoutSeconds)} ms; replacing it`), 'watch');
+    if (outcome === 'idle') this.report(new Error(`watch delivered nothing for ${this.handler.idleMs(timeoutSeconds)} ms; replacing it`), 'watch');
     return 'rewatch';
   }
 }

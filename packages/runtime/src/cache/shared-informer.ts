@@ -1,4 +1,4 @@
-import { realClock, type Clock, type TimerHandle } from '../clock.js';
+import { realClock, type Clock } from '../clock.js';
 import type { KubeObject, ResourceInfo } from '../client/types.js';
 import { getLogger, type Logger } from '../log.js';
 import type { Registry } from '../metrics/prom.js';
@@ -11,6 +11,7 @@ import { ProcessorListener, type ResourceEventHandler } from './listener.js';
 import { Reflector } from './reflector.js';
 import type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore } from './reflector-types.js';
 import { shareStrings } from './share-strings.js';
+import { SharedProcessor } from './shared-processor.js';
 import { StoreWaiters } from './store-waiters.js';
 import { deepFreeze, mutationDetectorFromEnv, type TransformFunc } from './transform.js';
 import { InformerStoppedError, MIN_RESYNC_PERIOD_MS, type HandlerOptions, type HandlerRegistration, type SharedIndexInformerOptions } from './shared-informer-types.js';
@@ -43,9 +44,8 @@ export class SharedIndexInformer<T extends KubeObject> {
   readonly resource: Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind'> | undefined;
   private readonly indexer: Indexer<T>;
   private readonly reflector: Reflector<T>;
-  private readonly listeners = new Set<ProcessorListener<T>>();
-  private readonly resyncTimers = new Map<ProcessorListener<T>, TimerHandle>();
-  private readonly resyncSeq = new Map<ProcessorListener<T>, number>();
+  /** The handlers' listeners and their resyncs. */
+  private readonly processor: SharedProcessor<T>;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly defaultResyncMs: number;
@@ -78,6 +78,7 @@ export class SharedIndexInformer<T extends KubeObject> {
     this.freeze = opts.freezeObjects ?? mutationDetectorFromEnv();
     this.transform = opts.transform;
     this.indexer = new Indexer<T>({ [NAMESPACE_INDEX]: metaNamespaceIndexFunc, ...opts.indexers });
+    this.processor = new SharedProcessor<T>(this.clock, { values: () => this.indexer.values(), synced: () => this.synced });
     this.resource = opts.resource;
     this.registry = opts.registry ?? metricsRegistry;
     if (opts.resource) {
@@ -112,15 +113,12 @@ export class SharedIndexInformer<T extends KubeObject> {
     if (this.isStopped) {
       this.log.info('handler added to a stopped informer; it will receive nothing');
     } else {
-      this.listeners.add(listener);
-      for (const obj of this.indexer.values()) listener.add(obj, true);
-      if (this.synced) listener.markInitialListPushed();
-      if (this.runPromise) this.armResync(listener);
+      this.processor.addListener(listener, this.runPromise !== undefined);
     }
     return {
       hasSynced: () => listener.hasSynced(),
       whenSynced: () => listener.whenSynced(),
-      remove: () => this.removeListener(listener),
+      remove: () => this.processor.removeListener(listener),
       whenIdle: () => listener.whenIdle(),
     };
   }
@@ -219,9 +217,7 @@ export class SharedIndexInformer<T extends KubeObject> {
 
   /** Notifications pushed to the handlers and not handled yet (`informer_queued_items`). */
   get queuedItems(): number {
-    let n = 0;
-    for (const l of this.listeners) n += l.pending;
-    return n;
+    return this.processor.pending;
   }
 
   get started(): boolean {
@@ -236,7 +232,7 @@ export class SharedIndexInformer<T extends KubeObject> {
   run(signal?: AbortSignal): Promise<void> {
     if (this.runPromise) return this.runPromise;
     if (this.isStopped) return Promise.resolve();
-    for (const l of this.listeners) this.armResync(l);
+    this.processor.startResyncs();
     if (this.latency) {
       this.metrics = registerInformerMetrics(this.registry, this.latency, {
         queuedItems: () => this.queuedItems,
@@ -267,34 +263,7 @@ export class SharedIndexInformer<T extends KubeObject> {
     const waiters = this.syncWaiters;
     this.syncWaiters = [];
     for (const w of waiters) w.reject(new InformerStoppedError(this.name));
-    for (const t of this.resyncTimers.values()) this.clock.clearTimeout(t);
-    this.resyncTimers.clear();
-    for (const l of this.listeners) l.stop();
-    this.listeners.clear();
-  }
-
-  private removeListener(listener: ProcessorListener<T>): void {
-    this.listeners.delete(listener);
-    const t = this.resyncTimers.get(listener);
-    if (t !== undefined) this.clock.clearTimeout(t);
-    this.resyncTimers.delete(listener);
-    this.resyncSeq.delete(listener);
-    listener.stop();
-  }
-
-  private armResync(listener: ProcessorListener<T>): void {
-    if (listener.resyncPeriodMs <= 0 || this.resyncTimers.has(listener)) return;
-    const fire = (): void => {
-      if (!this.listeners.has(listener)) return;
-      const prev = this.resyncSeq.get(listener);
-      // Skip a resync while the previous one is still queued, so a slow handler's buffer cannot grow without bound.
-      if (this.synced && (prev === undefined || listener.deliveredThrough(prev))) {
-        for (const obj of this.indexer.values()) listener.update(obj, obj);
-        this.resyncSeq.set(listener, listener.pushedCount);
-      }
-      this.resyncTimers.set(listener, this.clock.setTimeout(fire, listener.resyncPeriodMs));
-    };
-    this.resyncTimers.set(listener, this.clock.setTimeout(fire, listener.resyncPeriodMs));
+    this.processor.stop();
   }
 
   /** The reflector's view of this informer: store writes that also notify handlers. */
@@ -350,15 +319,15 @@ export class SharedIndexInformer<T extends KubeObject> {
     const key = this.indexer.keyOf(transformed);
     const obj = this.finish(transformed, this.indexer.getByKey(key));
     const old = this.indexer.put(key, obj);
-    if (old === undefined) for (const l of this.listeners) l.add(obj, false);
-    else for (const l of this.listeners) l.update(old, obj);
+    if (old === undefined) this.processor.add(obj, false);
+    else this.processor.update(old, obj);
   }
 
   private onDelete(raw: T): void {
     const obj = this.prepare(raw);
     const old = this.indexer.deleteByKey(this.indexer.keyOf(obj));
     if (old === undefined) return; // never seen: nothing to tell (client-go ignores it too)
-    for (const l of this.listeners) l.delete(obj);
+    this.processor.delete(obj);
   }
 
   private onReplace(items: T[], rv: string): void {
@@ -379,11 +348,11 @@ export class SharedIndexInformer<T extends KubeObject> {
       if (old === undefined) {
         const obj = this.finish(transformed, old);
         this.indexer.put(key, obj);
-        for (const l of this.listeners) l.add(obj, initial);
+        this.processor.add(obj, initial);
       } else if (old.metadata?.resourceVersion !== transformed.metadata?.resourceVersion || !transformed.metadata?.resourceVersion) {
         const obj = this.finish(transformed, old);
         this.indexer.put(key, obj);
-        for (const l of this.listeners) l.update(old, obj);
+        this.processor.update(old, obj);
       }
     }
     if (this.indexer.size > seen.size) {
@@ -392,14 +361,14 @@ export class SharedIndexInformer<T extends KubeObject> {
       for (const [key, obj] of gone) {
         this.indexer.deleteByKey(key);
         const tombstone = new DeletedFinalStateUnknown(key, obj);
-        for (const l of this.listeners) l.delete(tombstone);
+        this.processor.delete(tombstone);
       }
     }
     this.indexer.setResourceVersion(rv);
     this.lastFailure = undefined;
     if (!this.synced) {
       this.synced = true;
-      for (const l of this.listeners) l.markInitialListPushed();
+      this.processor.markInitialListPushed();
       const waiters = this.syncWaiters;
       this.syncWaiters = [];
       for (const w of waiters) w.resolve();

@@ -19,6 +19,13 @@ export class ApiError extends Error {
   get reason(): string {
     return this.status.reason ?? '';
   }
+  /**
+   * {@link request} as {@link describeRequest} writes it, which log lines append to the message (the logger reads
+   * it by this name); undefined without one.
+   */
+  get requestDescription(): string | undefined {
+    return this.request ? describeRequest(this.request) : undefined;
+  }
 }
 
 /**

@@ -45,7 +45,8 @@ import { recordRestRequest } from './metrics.js';
 import { isStall } from './errors.js';
 import { TokenBucket } from './throttle.js';
 import type { Clock } from '../clock.js';
-import { isRestConfig, type RestConfig } from './rest-config.js';
+import { isRestConfig } from './kubeconfig-model.js';
+import type { RestConfig } from './rest-config.js';
 import type { KubeConfig } from './kubeconfig-model.js';
 import { metadataAccept, PATCH_CONTENT_TYPES, type ResourceRequest, type Transport, type Watch } from './types.js';
 

@@ -149,3 +149,13 @@ export class KubeConfig implements KubeConfigDocument {
     return resolveRestConfig(this, context);
   }
 }
+
+/** Whether `config` is a `RestConfig` rather than a `KubeConfig`. */
+export function isRestConfig(config: RestConfig | KubeConfig): config is RestConfig {
+  return !(config instanceof KubeConfig);
+}
+
+/** A `KubeConfig` equivalent to `config` (one cluster, user and context, all named `rest-config`). */
+export function restConfigToKubeConfig(config: RestConfig): KubeConfig {
+  return KubeConfig.fromRestConfig(config);
+}

@@ -17,10 +17,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HttpTransport, type TransportOptions } from './http-transport.js';
-import { KubeConfig } from './kubeconfig-model.js';
-import { inClusterAvailable, inClusterRestConfig, isRestConfig, SERVICE_ACCOUNT_DIR, type RestConfig } from './rest-config.js';
+import { isRestConfig, KubeConfig } from './kubeconfig-model.js';
+import { inClusterAvailable, inClusterRestConfig, SERVICE_ACCOUNT_DIR, type RestConfig } from './rest-config.js';
 
-export { inClusterAvailable, inClusterRestConfig, isRestConfig, restConfigToKubeConfig, SERVICE_ACCOUNT_DIR } from './rest-config.js';
+export { inClusterAvailable, inClusterRestConfig, SERVICE_ACCOUNT_DIR } from './rest-config.js';
+export { isRestConfig, restConfigToKubeConfig } from './kubeconfig-model.js';
 export type { Impersonation, RestConfig } from './rest-config.js';
 
 /**

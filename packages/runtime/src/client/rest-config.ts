@@ -7,7 +7,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import type { ExecConfig } from './exec-config.js';
-import { KubeConfig } from './kubeconfig-model.js';
 
 /** Where Kubernetes mounts a pod's service-account credentials. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -64,11 +63,6 @@ export interface RestConfig {
   exec?: ExecConfig;
 }
 
-/** Whether `config` is a `RestConfig` rather than a `KubeConfig`. */
-export function isRestConfig(config: RestConfig | KubeConfig): config is RestConfig {
-  return !(config instanceof KubeConfig);
-}
-
 /** Whether in-cluster credentials are available (service env vars set and the token file present). */
 export function inClusterAvailable(pathPrefix = ''): boolean {
   return Boolean(
@@ -103,9 +97,4 @@ function readOptional(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A `KubeConfig` equivalent to `config` (one cluster, user and context, all named `rest-config`). */
-export function restConfigToKubeConfig(config: RestConfig): KubeConfig {
-  return KubeConfig.fromRestConfig(config);
 }

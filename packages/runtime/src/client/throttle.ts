@@ -4,7 +4,8 @@
  * waits (in FIFO order) when none is left. The HTTP transport uses it only when `qps` is set: like
  * controller-runtime, client-side throttling is off by default and the apiserver's Priority and Fairness is relied on.
  */
-import { realClock, sleep, type Clock } from '../clock.js';
+import { realClock, type Clock } from '../clock.js';
+import { sleep } from '../deadline.js';
 
 export interface ThrottleOptions {
   /** Sustained requests per second; must be > 0. */

@@ -5,7 +5,7 @@
  */
 import type http from 'node:http';
 import { getLogger, type Logger } from '../log.js';
-import { EndpointServer } from '../metrics/endpoint-server.js';
+import { EndpointServer } from '../metrics/server/endpoint-server.js';
 import { HealthCheckSet, type HealthChecker } from './checks.js';
 
 /** Settings of a {@link HealthProbeServer}: the bind address (required; `"0"`/`""` disables) and endpoint paths. */

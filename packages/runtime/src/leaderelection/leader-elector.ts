@@ -23,7 +23,8 @@
 import { isConflict, isForbidden, isNotFound, isUnauthorized, ConnectionStalledError } from '../client/errors.js';
 import { describeForbidden, forbiddenRequestOf } from '../client/forbidden.js';
 import type { Transport } from '../client/types.js';
-import { realClock, sleep, type Clock } from '../clock.js';
+import { realClock, type Clock } from '../clock.js';
+import { sleep } from '../deadline.js';
 import { getLogger, type Logger } from '../log.js';
 import type { Registry } from '../metrics/prom.js';
 import { defaultLeaderElectionIdentity } from './identity.js';

@@ -4,7 +4,7 @@ import type { WatchListMode } from '../cache/reflector-types.js';
 import type { Transport } from '../client/types.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { AuthFilterOptions } from '../metrics/auth-filter.js';
+import type { AuthFilterOptions } from '../metrics/server/auth-filter.js';
 import type { WebhookServer } from '../webhook/server.js';
 import type { SharderTuning } from '../sharding/sharder.js';
 import type { ShardLeaseTimings } from '../sharding/shard-lease.js';

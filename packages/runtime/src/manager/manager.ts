@@ -40,8 +40,8 @@ import {
 import { getLogger, type Logger } from '../log.js';
 import { metricsRegistry } from '../metrics/registry.js';
 import { registerRestClientMetrics } from '../client/metrics.js';
-import { DEFAULT_METRICS_BIND_ADDRESS, MetricsServer } from '../metrics/server.js';
-import { withAuthenticationAndAuthorization, type AuthFilterOptions } from '../metrics/auth-filter.js';
+import { DEFAULT_METRICS_BIND_ADDRESS, MetricsServer } from '../metrics/server/server.js';
+import { withAuthenticationAndAuthorization, type AuthFilterOptions } from '../metrics/server/auth-filter.js';
 import type { CachedClient } from '../cluster/cached-client.js';
 import { Cluster } from '../cluster/cluster.js';
 import { ClusterCache, type FieldExtractFunc, type InformerRequest } from '../cluster/cluster-cache.js';

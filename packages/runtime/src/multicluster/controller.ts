@@ -24,6 +24,7 @@
  */
 import type { Cluster } from '../cluster/cluster.js';
 import { realClock, type Clock } from '../clock.js';
+import { withTimeout } from '../deadline.js';
 import { Controller, type ControllerOptions, type SyncStatus } from '../controller/controller.js';
 import type { RequestSink } from '../handler/handler.js';
 import { isForbidden, isNotFound, isUnauthorized } from '../client/errors.js';
@@ -286,8 +287,10 @@ export class MultiClusterController implements ClusterAware {
     lane.removed = true;
     if (lane.timer !== undefined) this.clock.clearTimeout(lane.timer);
     lane.controller.stop();
-    if (lane.run) {
-      const drained = await withTimeout(lane.run, this.opts.drainTimeoutMs ?? 30_000, this.clock);
+    const run = lane.run;
+    if (run) {
+      // True when the lane's run settles (either way) within the drain timeout.
+      const drained = await withTimeout(this.clock, this.opts.drainTimeoutMs ?? 30_000, () => run.then(() => true, () => true)).catch(() => false);
       if (!drained) this.log.error('in-flight reconciles of a disengaged cluster did not finish in time; left behind', { cluster: lane.name });
     }
     if (this.lanes.get(lane.name) === lane) this.lanes.delete(lane.name);
@@ -380,13 +383,4 @@ function laneStatus(lane: Lane): ClusterLaneStatus {
     healthy: sync.synced && failing.length === 0,
     ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
   };
-}
-
-/** True when `p` settles within `ms`. */
-async function withTimeout(p: Promise<unknown>, ms: number, clock: Clock): Promise<boolean> {
-  let timer: ReturnType<Clock['setTimeout']> | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = clock.setTimeout(() => resolve(false), ms)));
-  const settled = await Promise.race([p.then(() => true, () => true), timeout]);
-  clock.clearTimeout(timer!);
-  return settled;
 }

@@ -14,7 +14,8 @@
  */
 import { isNotFound } from '../client/errors.js';
 import type { KubeObject, ResourceInfo } from '../client/types.js';
-import { sleep, type Clock } from '../clock.js';
+import { type Clock } from '../clock.js';
+import { sleep } from '../deadline.js';
 import type { GroupVersionKind } from '../discovery/types.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import type { InformerRequest } from '../cluster/cluster-cache.js';

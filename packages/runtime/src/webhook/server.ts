@@ -20,7 +20,7 @@ import type { Registry } from '../metrics/prom.js';
 import { CertWatcher, createTlsServer } from '../certs/cert-watcher.js';
 import type { HealthChecker } from '../healthz/checks.js';
 import { getLogger, type Logger } from '../log.js';
-import { closeServer, listenOn } from '../metrics/bind-address.js';
+import { closeServer, listenOn } from '../metrics/server/bind-address.js';
 import { errored, type AdmissionHandler, type AdmissionRequest, type AdmissionResponse } from './admission.js';
 import { ConversionHandler, type ConversionRequest, type ConversionResponse } from './conversion.js';
 import { initWebhookMetrics, webhookMetrics, type WebhookMetrics } from './metrics.js';

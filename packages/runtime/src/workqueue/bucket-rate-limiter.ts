@@ -1,6 +1,6 @@
 import { realClock } from '../clock.js';
 import type { Clock } from '../clock.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from './interfaces.js';
 
 /**
  * Overall (not per-item) token-bucket limiter: client-go `TypedBucketRateLimiter` around

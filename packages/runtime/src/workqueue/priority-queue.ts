@@ -8,8 +8,9 @@ import type { QueueMetrics } from './metrics.js';
 import { prometheusMetricsProvider } from './prometheus-metrics.js';
 import type { QueueGetResult } from './queue.js';
 import { ItemExponentialFailureRateLimiter } from './rate-limiter.js';
-import type { RateLimiter } from './rate-limiter.js';
-import type { RateLimitingQueueInterface, RateLimitingQueueOptions } from './rate-limiting-queue.js';
+import type { AddOptions, PriorityGetResult, PriorityQueueInterface, RateLimiter, RateLimitingQueueOptions } from './interfaces.js';
+
+export type { AddOptions, PriorityGetResult, PriorityQueueInterface } from './interfaces.js';
 
 /**
  * The priority queue (controller-runtime `pkg/controller/priorityqueue`), the queue a controller uses by default.
@@ -27,29 +28,6 @@ import type { RateLimitingQueueInterface, RateLimitingQueueOptions } from './rat
  *   the 10 qps overall bucket of the FIFO queue's default would hold back every retry behind a backlog.
  * - Metrics are the work queue's, with `workqueue_depth` by priority when the provider can (the Prometheus one does).
  */
-
-/** How {@link PriorityQueue.addWithOpts} adds items (controller-runtime's `priorityqueue.AddOpts`). */
-export interface AddOptions {
-  /** Milliseconds to wait before the item is ready (0 or less: at once). */
-  after?: number;
-  /** Wait the delay the rate limiter assigns to the item (or `after`, if that is shorter and positive). */
-  rateLimited?: boolean;
-  /** Higher is handed out first; default 0. Handlers give objects of the initial list -100 ({@link LOW_PRIORITY}). */
-  priority?: number;
-}
-
-/** What `getWithPriority()` resolves with: the next item and its priority, or `{ shutdown: true }`. */
-export type PriorityGetResult<T> =
-  | { item: T; priority: number; shutdown: false }
-  | { item?: undefined; priority?: undefined; shutdown: true };
-
-/** A rate-limiting queue with priorities (controller-runtime's `priorityqueue.PriorityQueue`). */
-export interface PriorityQueueInterface<T> extends RateLimitingQueueInterface<T> {
-  /** Adds `items` with `opts` (see the module comment for how duplicates merge). */
-  addWithOpts(opts: AddOptions, ...items: T[]): void;
-  /** Like `get()`, also telling the priority the item had. */
-  getWithPriority(): Promise<PriorityGetResult<T>>;
-}
 
 /**
  * The priority controller-runtime's handlers give to events that say nothing new: objects of an informer's initial

@@ -1,20 +1,13 @@
 import type { Clock } from '../clock.js';
 import { BucketRateLimiter } from './bucket-rate-limiter.js';
+import type { RateLimiter } from './interfaces.js';
+
+export type { RateLimiter } from './interfaces.js';
 
 /**
  * Rate limiters for re-queueing failed items (client-go `util/workqueue/default_rate_limiters.go`).
  * All delays are milliseconds. Per-item limiters keep a failure count per item until `forget(item)`.
  */
-
-/** client-go `TypedRateLimiter`. */
-export interface RateLimiter<T> {
-  /** How long to wait before re-adding `item`; counts as one more failure for per-item limiters. */
-  when(item: T): number;
-  /** Stops tracking `item` (call it when the item finally succeeded); resets its failure count. */
-  forget(item: T): void;
-  /** How many times `when(item)` was called since it was last forgotten. */
-  numRequeues(item: T): number;
-}
 
 /**
  * Per-item exponential backoff: the Nth failure (from 0) waits `baseDelayMs * 2^N`, capped at `maxDelayMs`.

@@ -1,9 +1,8 @@
 import { DelayingQueue } from './delaying-queue.js';
-import type { AddOptions, PriorityGetResult, PriorityQueueInterface } from './priority-queue.js';
-import type { DelayingQueueInterface } from './delaying-queue.js';
-import type { QueueOptions } from './queue.js';
+import type { AddOptions, PriorityGetResult, PriorityQueueInterface, RateLimiter, RateLimitingQueueOptions } from './interfaces.js';
 import { defaultControllerRateLimiter } from './rate-limiter.js';
-import type { RateLimiter } from './rate-limiter.js';
+
+export type { RateLimitingQueueInterface, RateLimitingQueueOptions } from './interfaces.js';
 
 /**
  * A delaying queue whose re-adds are paced by a {@link RateLimiter} (client-go
@@ -11,22 +10,6 @@ import type { RateLimiter } from './rate-limiter.js';
  * or `addRateLimited(item)` on failure, and always `done(item)`. Remember to call `forget`: otherwise the
  * per-item failure count (and so the backoff) keeps growing.
  */
-
-/** client-go `TypedRateLimitingInterface`. */
-export interface RateLimitingQueueInterface<T> extends DelayingQueueInterface<T> {
-  /** Adds `item` after the delay the rate limiter assigns to it. */
-  addRateLimited(item: T): void;
-  /** Clears the rate limiter's memory of `item` (does not remove it from the queue). */
-  forget(item: T): void;
-  /** How many times `item` has been rate-limited since it was last forgotten. */
-  numRequeues(item: T): number;
-}
-
-/** {@link QueueOptions} plus the queue's rate limiter (client-go's `TypedRateLimitingQueueConfig`). */
-export interface RateLimitingQueueOptions<T> extends QueueOptions {
-  /** Defaults to {@link defaultControllerRateLimiter} on the queue's clock. */
-  rateLimiter?: RateLimiter<T>;
-}
 
 /**
  * The FIFO queue of controllers (client-go's `NewTypedRateLimitingQueueWithConfig`; the priority queue is the

@@ -5,7 +5,7 @@
  * (`src/output/yaml-output.ts`) relies on.
  */
 import type { ApiModel, JSONSchemaProps, ResourceModel, VersionModel } from '../../model/index.js';
-import type { GeneratedFile } from '../index.js';
+import type { GeneratedFile } from '../generated-file.js';
 import { portableYaml } from '../portable-yaml.js';
 
 /** First line of every YAML file kubegen writes. */

@@ -5,7 +5,8 @@
  * `types_swagger_doc_generated.go` descriptions). Function bodies and other variables are skipped. This is not a Go
  * parser: statements and expressions are never read, only skipped with balanced brackets.
  */
-import { GoSyntaxError, tokenizeGo } from './go-lexer.js';
+import { commentText, GoTokenCursor } from './go-cursor.js';
+import { tokenizeGo } from './go-lexer.js';
 import type { GoToken } from './go-lexer.js';
 
 /** A Go type expression. */
@@ -81,27 +82,27 @@ export function parseGoFile(src: string, file: string): GoFile {
 }
 
 class DeclParser {
-  private pos = 0;
-  /** Comment tokens seen since the last significant token. */
-  private pending: GoToken[] = [];
+  private readonly cur: GoTokenCursor;
 
   constructor(
-    private readonly tokens: GoToken[],
+    tokens: GoToken[],
     private readonly file: string,
-  ) {}
+  ) {
+    this.cur = new GoTokenCursor(tokens, file);
+  }
 
   parseFile(): GoFile {
     const out: GoFile = { file: this.file, packageName: '', packageDoc: [], imports: new Map(), types: [], consts: [], stringMaps: [] };
-    const pkgDoc = this.docOf(this.peek());
-    const pkg = this.next();
-    if (pkg.text !== 'package' || pkg.kind !== 'ident') throw this.error(pkg, 'expected the package clause');
+    const pkgDoc = this.cur.docOf(this.cur.peek());
+    const pkg = this.cur.next();
+    if (pkg.text !== 'package' || pkg.kind !== 'ident') throw this.cur.error(pkg, 'expected the package clause');
     out.packageDoc = pkgDoc.doc;
-    out.packageName = this.expectIdent();
-    this.skipSemis();
-    while (this.peek().kind !== 'eof') {
-      const doc = this.docOf(this.peek());
-      const t = this.next();
-      if (t.kind !== 'ident') throw this.error(t, `unexpected ${JSON.stringify(t.text)} at the top level`);
+    out.packageName = this.cur.expectIdent();
+    this.cur.skipSemis();
+    while (this.cur.peek().kind !== 'eof') {
+      const doc = this.cur.docOf(this.cur.peek());
+      const t = this.cur.next();
+      if (t.kind !== 'ident') throw this.cur.error(t, `unexpected ${JSON.stringify(t.text)} at the top level`);
       switch (t.text) {
         case 'import':
           this.group(() => this.importSpec(out.imports));
@@ -116,45 +117,45 @@ class DeclParser {
           this.group(() => this.varSpec(out.stringMaps));
           break;
         case 'func':
-          this.skipFunc();
+          this.cur.skipFunc();
           break;
         default:
-          throw this.error(t, `unexpected ${JSON.stringify(t.text)} at the top level`);
+          throw this.cur.error(t, `unexpected ${JSON.stringify(t.text)} at the top level`);
       }
-      this.skipSemis();
+      this.cur.skipSemis();
     }
     return out;
   }
 
   /** `kw spec` or `kw ( spec; spec; … )`; with `docs`, each spec in a group gets its own doc comments. */
   private group(spec: (doc?: { doc: string[]; comments: string[] }) => void, docs = false): void {
-    if (this.peek().text === '(' && this.peek().kind === 'op') {
-      this.next();
-      this.skipSemis();
-      while (!(this.peek().kind === 'op' && this.peek().text === ')')) {
-        spec(docs ? this.docOf(this.peek()) : undefined);
-        this.skipSemis();
+    if (this.cur.peek().text === '(' && this.cur.peek().kind === 'op') {
+      this.cur.next();
+      this.cur.skipSemis();
+      while (!(this.cur.peek().kind === 'op' && this.cur.peek().text === ')')) {
+        spec(docs ? this.cur.docOf(this.cur.peek()) : undefined);
+        this.cur.skipSemis();
       }
-      this.next();
+      this.cur.next();
     } else spec();
   }
 
   private importSpec(imports: Map<string, string>): void {
     let name: string | undefined;
-    if (this.peek().kind === 'ident' || (this.peek().kind === 'op' && this.peek().text === '.')) name = this.next().text;
-    const p = this.next();
-    if (p.kind !== 'string') throw this.error(p, 'expected an import path');
+    if (this.cur.peek().kind === 'ident' || (this.cur.peek().kind === 'op' && this.cur.peek().text === '.')) name = this.cur.next().text;
+    const p = this.cur.next();
+    if (p.kind !== 'string') throw this.cur.error(p, 'expected an import path');
     const local = name ?? p.text.slice(p.text.lastIndexOf('/') + 1);
     if (local !== '_' && local !== '.') imports.set(local, p.text);
   }
 
   private typeSpec(doc: { doc: string[]; comments: string[] }): GoTypeDecl {
-    const nameTok = this.peek();
-    const name = this.expectIdent();
-    if (this.peek().kind === 'op' && this.peek().text === '[' && this.isTypeParams()) this.skipBalanced();
+    const nameTok = this.cur.peek();
+    const name = this.cur.expectIdent();
+    if (this.cur.peek().kind === 'op' && this.cur.peek().text === '[' && this.isTypeParams()) this.cur.skipBalanced();
     let alias = false;
-    if (this.peek().kind === 'op' && this.peek().text === '=') {
-      this.next();
+    if (this.cur.peek().kind === 'op' && this.cur.peek().text === '=') {
+      this.cur.next();
       alias = true;
     }
     const type = this.type();
@@ -163,32 +164,30 @@ class DeclParser {
 
   /** `[T any]` after a type name is a type parameter list; `[5]int` is not reached here (a name comes first). */
   private isTypeParams(): boolean {
-    const a = this.tokens[this.pos + 1];
-    const b = this.tokens[this.pos + 2];
+    const a = this.cur.raw(1);
+    const b = this.cur.raw(2);
     return a?.kind === 'ident' && b !== undefined && !(b.kind === 'op' && b.text === ']');
   }
 
   private constDecl(out: GoConst[], outerDoc: { doc: string[] }): void {
-    const grouped = this.peek().kind === 'op' && this.peek().text === '(';
+    const grouped = this.cur.peek().kind === 'op' && this.cur.peek().text === '(';
     let last: { type?: GoType; value?: string; valueName?: string } = {};
     const spec = (doc: string[]): void => {
-      const first = this.peek();
-      const names = [this.expectIdent()];
-      while (this.peek().kind === 'op' && this.peek().text === ',') {
-        this.next();
-        names.push(this.expectIdent());
+      const first = this.cur.peek();
+      const names = [this.cur.expectIdent()];
+      while (this.cur.peek().kind === 'op' && this.cur.peek().text === ',') {
+        this.cur.next();
+        names.push(this.cur.expectIdent());
       }
       let type: GoType | undefined;
       let value: string | undefined;
       let valueName: string | undefined;
       let explicit = false;
-      if (!(this.peek().kind === 'op' && this.peek().text === '=') && !this.atStatementEnd()) type = this.type();
-      if (this.peek().kind === 'op' && this.peek().text === '=') {
-        this.next();
+      if (!(this.cur.peek().kind === 'op' && this.cur.peek().text === '=') && !this.cur.atStatementEnd()) type = this.type();
+      if (this.cur.peek().kind === 'op' && this.cur.peek().text === '=') {
+        this.cur.next();
         explicit = true;
-        const start = this.pos;
-        this.skipExpression();
-        const expr = this.tokens.slice(start, this.pos).filter((t) => t.kind !== 'comment');
+        const expr = this.cur.skipExpression().filter((t) => t.kind !== 'comment');
         if (expr.length === 1 && expr[0]!.kind === 'string') value = expr[0]!.text;
         else if (expr.length === 1 && expr[0]!.kind === 'ident') valueName = expr[0]!.text;
       }
@@ -204,30 +203,28 @@ class DeclParser {
       }
     };
     if (grouped) {
-      this.next();
-      this.skipSemis();
-      while (!(this.peek().kind === 'op' && this.peek().text === ')')) {
-        spec(this.docOf(this.peek()).doc);
-        this.skipSemis();
+      this.cur.next();
+      this.cur.skipSemis();
+      while (!(this.cur.peek().kind === 'op' && this.cur.peek().text === ')')) {
+        spec(this.cur.docOf(this.cur.peek()).doc);
+        this.cur.skipSemis();
       }
-      this.next();
+      this.cur.next();
     } else spec(outerDoc.doc);
   }
 
   private varSpec(out: GoStringMapVar[]): void {
-    const names = [this.expectIdent()];
-    while (this.peek().kind === 'op' && this.peek().text === ',') {
-      this.next();
-      names.push(this.expectIdent());
+    const names = [this.cur.expectIdent()];
+    while (this.cur.peek().kind === 'op' && this.cur.peek().text === ',') {
+      this.cur.next();
+      names.push(this.cur.expectIdent());
     }
-    if (!(this.peek().kind === 'op' && this.peek().text === '=')) {
-      if (!this.atStatementEnd()) this.type();
-      if (!(this.peek().kind === 'op' && this.peek().text === '=')) return;
+    if (!(this.cur.peek().kind === 'op' && this.cur.peek().text === '=')) {
+      if (!this.cur.atStatementEnd()) this.type();
+      if (!(this.cur.peek().kind === 'op' && this.cur.peek().text === '=')) return;
     }
-    this.next();
-    const start = this.pos;
-    this.skipExpression();
-    const expr = this.tokens.slice(start, this.pos).filter((t) => t.kind !== 'comment' && t.kind !== 'semi');
+    this.cur.next();
+    const expr = this.cur.skipExpression().filter((t) => t.kind !== 'comment' && t.kind !== 'semi');
     const head = expr.slice(0, 6).map((t) => t.text).join(' ');
     if (names.length !== 1 || head !== 'map [ string ] string {') return;
     const entries: [string, string][] = [];
@@ -251,26 +248,26 @@ class DeclParser {
   }
 
   private type(): GoType {
-    const t = this.next();
+    const t = this.cur.next();
     if (t.kind === 'op') {
       if (t.text === '*') return { kind: 'pointer', elem: this.type() };
       if (t.text === '(') {
         const inner = this.type();
-        this.expectOp(')');
+        this.cur.expectOp(')');
         return inner;
       }
       if (t.text === '[') {
-        if (this.peek().kind === 'op' && this.peek().text === ']') {
-          this.next();
+        if (this.cur.peek().kind === 'op' && this.cur.peek().text === ']') {
+          this.cur.next();
           return { kind: 'slice', elem: this.type() };
         }
-        if (this.peek().kind === 'op' && this.peek().text === '...') this.next();
-        else this.skipUntil(']');
-        this.expectOp(']');
+        if (this.cur.peek().kind === 'op' && this.cur.peek().text === '...') this.cur.next();
+        else this.cur.skipUntil(']');
+        this.cur.expectOp(']');
         return { kind: 'array', elem: this.type() };
       }
       if (t.text === '<-') {
-        this.expectIdentText('chan');
+        this.cur.expectIdentText('chan');
         this.type();
         return { kind: 'opaque', what: 'chan' };
       }
@@ -278,208 +275,75 @@ class DeclParser {
     if (t.kind === 'ident') {
       switch (t.text) {
         case 'map': {
-          this.expectOp('[');
+          this.cur.expectOp('[');
           const key = this.type();
-          this.expectOp(']');
+          this.cur.expectOp(']');
           return { kind: 'map', key, value: this.type() };
         }
         case 'struct':
           return { kind: 'struct', fields: this.structFields() };
         case 'interface':
-          this.skipBalanced();
+          this.cur.skipBalanced();
           return { kind: 'opaque', what: 'interface' };
         case 'func':
-          this.skipBalanced();
-          if (this.peek().kind === 'op' && this.peek().text === '(') this.skipBalanced();
-          else if (!this.atStatementEnd() && this.peek().kind !== 'string' && !(this.peek().kind === 'op' && '},'.includes(this.peek().text))) this.type();
+          this.cur.skipBalanced();
+          if (this.cur.peek().kind === 'op' && this.cur.peek().text === '(') this.cur.skipBalanced();
+          else if (!this.cur.atStatementEnd() && this.cur.peek().kind !== 'string' && !(this.cur.peek().kind === 'op' && '},'.includes(this.cur.peek().text))) this.type();
           return { kind: 'opaque', what: 'func' };
         case 'chan':
-          if (this.peek().kind === 'op' && this.peek().text === '<-') this.next();
+          if (this.cur.peek().kind === 'op' && this.cur.peek().text === '<-') this.cur.next();
           this.type();
           return { kind: 'opaque', what: 'chan' };
       }
-      if (this.peek().kind === 'op' && this.peek().text === '.') {
-        this.next();
-        const name = this.expectIdent();
+      if (this.cur.peek().kind === 'op' && this.cur.peek().text === '.') {
+        this.cur.next();
+        const name = this.cur.expectIdent();
         this.skipTypeArgs();
         return { kind: 'name', pkg: t.text, name };
       }
       this.skipTypeArgs();
       return { kind: 'name', name: t.text };
     }
-    throw this.error(t, `expected a type, found ${JSON.stringify(t.text)}`);
+    throw this.cur.error(t, `expected a type, found ${JSON.stringify(t.text)}`);
   }
 
   private skipTypeArgs(): void {
-    if (this.peek().kind === 'op' && this.peek().text === '[' && this.tokens[this.pos + 1]?.kind === 'ident') this.skipBalanced();
+    if (this.cur.peek().kind === 'op' && this.cur.peek().text === '[' && this.cur.raw(1)?.kind === 'ident') this.cur.skipBalanced();
   }
 
   private structFields(): GoField[] {
-    this.expectOp('{');
+    this.cur.expectOp('{');
     const fields: GoField[] = [];
-    this.skipSemis();
-    while (!(this.peek().kind === 'op' && this.peek().text === '}')) {
-      const first = this.peek();
-      const fieldComments = this.adjacentComments(first).flatMap((c) => commentText(c).split('\n'));
+    this.cur.skipSemis();
+    while (!(this.cur.peek().kind === 'op' && this.cur.peek().text === '}')) {
+      const first = this.cur.peek();
+      const fieldComments = this.cur.adjacentComments(first).flatMap((c) => commentText(c).split('\n'));
       const names: string[] = [];
       let type: GoType;
-      const second = this.tokens[this.pos + 1]!;
+      const second = this.cur.raw(1)!;
       const embedded =
         (first.kind === 'op' && first.text === '*') ||
         (first.kind === 'ident' && (second.kind === 'semi' || second.kind === 'string' || (second.kind === 'op' && (second.text === '.' || second.text === '}'))));
       if (embedded) type = this.type();
       else {
-        names.push(this.expectIdent());
-        while (this.peek().kind === 'op' && this.peek().text === ',') {
-          this.next();
-          names.push(this.expectIdent());
+        names.push(this.cur.expectIdent());
+        while (this.cur.peek().kind === 'op' && this.cur.peek().text === ',') {
+          this.cur.next();
+          names.push(this.cur.expectIdent());
         }
         type = this.type();
       }
       let tag = '';
-      if (this.peek().kind === 'string') tag = this.next().text;
+      if (this.cur.peek().kind === 'string') tag = this.cur.next().text;
       if (embedded) fields.push({ type, tag, comments: fieldComments, line: first.line, column: first.column });
       for (const name of names) fields.push({ name, type, tag, comments: fieldComments, line: first.line, column: first.column });
-      if (!(this.peek().kind === 'op' && this.peek().text === '}')) {
-        const s = this.next();
-        if (s.kind !== 'semi') throw this.error(s, `expected the end of a field, found ${JSON.stringify(s.text)}`);
+      if (!(this.cur.peek().kind === 'op' && this.cur.peek().text === '}')) {
+        const s = this.cur.next();
+        if (s.kind !== 'semi') throw this.cur.error(s, `expected the end of a field, found ${JSON.stringify(s.text)}`);
       }
-      this.skipSemis();
+      this.cur.skipSemis();
     }
-    this.next();
+    this.cur.next();
     return fields;
   }
-
-  /** The comment group ending right above `t` (no blank line between), oldest first. */
-  private adjacentComments(t: GoToken): GoToken[] {
-    const group: GoToken[] = [];
-    let line = t.line;
-    for (let k = this.pending.length - 1; k >= 0; k--) {
-      const c = this.pending[k]!;
-      const end = c.line + (c.text.match(/\n/g)?.length ?? 0);
-      if (end !== line - 1 || !c.ownLine) break;
-      group.unshift(c);
-      line = c.line;
-    }
-    return group;
-  }
-
-  /**
-   * A declaration's doc (the adjacent comment group) and, with it, the last comment group above the doc (after a
-   * blank line: where code generators put markers such as `+genclient`).
-   */
-  private docOf(t: GoToken): { doc: string[]; comments: string[] } {
-    const doc = this.adjacentComments(t);
-    const rest = this.pending.slice(0, this.pending.length - doc.length).filter((c) => c.ownLine);
-    const above: GoToken[] = [];
-    for (let k = rest.length - 1; k >= 0; k--) {
-      const c = rest[k]!;
-      const end = c.line + (c.text.match(/\n/g)?.length ?? 0);
-      if (above.length > 0 && end !== above[0]!.line - 1) break;
-      above.unshift(c);
-    }
-    const lines = (cs: GoToken[]): string[] => cs.flatMap((c) => commentText(c).split('\n'));
-    return { doc: lines(doc), comments: [...lines(above), ...lines(doc)] };
-  }
-
-  private skipFunc(): void {
-    let depth = 0;
-    let prev: GoToken | undefined;
-    for (;;) {
-      const t = this.peek();
-      if (t.kind === 'eof') return;
-      if (t.kind === 'op' && (t.text === '(' || t.text === '[')) depth++;
-      if (t.kind === 'op' && (t.text === ')' || t.text === ']')) depth--;
-      if (depth === 0 && t.kind === 'op' && t.text === '{' && !(prev?.kind === 'ident' && (prev.text === 'interface' || prev.text === 'struct'))) {
-        this.skipBalanced();
-        return;
-      }
-      if (depth === 0 && t.kind === 'semi') return;
-      if (t.kind === 'op' && t.text === '{') {
-        this.skipBalanced();
-        prev = undefined;
-        continue;
-      }
-      prev = this.next();
-    }
-  }
-
-  /** Skips an expression up to the `;` (or `)` of a group) that ends it, brackets balanced. */
-  private skipExpression(): void {
-    let depth = 0;
-    for (;;) {
-      const t = this.peek();
-      if (t.kind === 'eof') return;
-      if (depth === 0 && (t.kind === 'semi' || (t.kind === 'op' && (t.text === ')' || t.text === ',')))) return;
-      if (t.kind === 'op' && '([{'.includes(t.text)) depth++;
-      if (t.kind === 'op' && ')]}'.includes(t.text)) depth--;
-      this.next();
-    }
-  }
-
-  /** Skips a bracketed run starting at the current `(`, `[` or `{`, nesting included. */
-  private skipBalanced(): void {
-    let depth = 0;
-    do {
-      const t = this.next();
-      if (t.kind === 'eof') throw this.error(t, 'unbalanced brackets');
-      if (t.kind === 'op' && '([{'.includes(t.text)) depth++;
-      if (t.kind === 'op' && ')]}'.includes(t.text)) depth--;
-    } while (depth > 0);
-  }
-
-  private skipUntil(op: string): void {
-    while (!(this.peek().kind === 'op' && this.peek().text === op)) {
-      if (this.peek().kind === 'eof') throw this.error(this.peek(), `expected ${op}`);
-      if (this.peek().kind === 'op' && '([{'.includes(this.peek().text)) this.skipBalanced();
-      else this.next();
-    }
-  }
-
-  private atStatementEnd(): boolean {
-    const t = this.peek();
-    return t.kind === 'semi' || t.kind === 'eof' || (t.kind === 'op' && t.text === ')');
-  }
-
-  private skipSemis(): void {
-    while (this.peek().kind === 'semi') this.next();
-  }
-
-  /** The next significant token; comments before it are collected into `pending` (cleared by significant tokens). */
-  private peek(): GoToken {
-    while (this.tokens[this.pos]!.kind === 'comment') this.pending.push(this.tokens[this.pos++]!);
-    return this.tokens[this.pos]!;
-  }
-
-  private next(): GoToken {
-    const t = this.peek();
-    this.pos++;
-    if (t.kind !== 'semi') this.pending = [];
-    return t;
-  }
-
-  private expectIdent(): string {
-    const t = this.next();
-    if (t.kind !== 'ident') throw this.error(t, `expected an identifier, found ${JSON.stringify(t.text)}`);
-    return t.text;
-  }
-
-  private expectIdentText(word: string): void {
-    const t = this.next();
-    if (t.kind !== 'ident' || t.text !== word) throw this.error(t, `expected ${word}, found ${JSON.stringify(t.text)}`);
-  }
-
-  private expectOp(op: string): void {
-    const t = this.next();
-    if (t.kind !== 'op' || t.text !== op) throw this.error(t, `expected ${JSON.stringify(op)}, found ${JSON.stringify(t.text)}`);
-  }
-
-  private error(t: GoToken, detail: string): GoSyntaxError {
-    return new GoSyntaxError(this.file, t.line, t.column, detail);
-  }
-}
-
-/** A comment's text: `// x` → ` x`; a block comment's lines with leading `*` decoration kept as written. */
-function commentText(c: GoToken): string {
-  return c.text;
 }

@@ -30,6 +30,8 @@ import { versionedFlags } from './envtest-flags.js';
 import { binaryVersion } from './envtest-versions.js';
 import { freePorts } from './envtest-ports.js';
 import { ManagedProcess } from './envtest-process.js';
+import { realClock } from '../../clock.js';
+import { sleep } from '../../deadline.js';
 
 /** The controllers the `cluster` profile's kube-controller-manager runs unless `controllers` says otherwise. */
 export const CLUSTER_CONTROLLERS: readonly string[] = [
@@ -95,7 +97,6 @@ export interface EnvtestProcessInfo {
   pid: number;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The running controller-manager, scheduler and hollow nodes of one `cluster` envtest (module comment). */
 export class ClusterProcesses {
@@ -171,7 +172,7 @@ export class ClusterProcesses {
         const tails = [this.controllerManager, this.scheduler, ...this.nodes.slice(0, 1)].map((p) => `--- ${p.name} ---\n${p.output()}`).join('\n');
         throw new Error(`envtest (cluster): not ready after ${timeoutMs} ms, still waiting for ${waitingFor}:\n${tails}`);
       }
-      await sleep(250);
+      await sleep(realClock, 250);
     }
   }
 

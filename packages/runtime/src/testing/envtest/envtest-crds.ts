@@ -12,6 +12,8 @@ import { isNotFound } from '../../client/errors.js';
 import type { HttpTransport } from '../../client/http-transport.js';
 import { ResourceClient } from '../../client/resource-client.js';
 import type { KubeObject, ResourceInfo } from '../../client/types.js';
+import { realClock } from '../../clock.js';
+import { sleep } from '../../deadline.js';
 
 /** The parts of an apiextensions.k8s.io/v1 CRD the harness reads. */
 export interface CrdObject extends KubeObject {
@@ -90,7 +92,6 @@ export function crdResourceInfo(crd: CrdObject, version?: string): ResourceInfo 
   };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Creates or updates `crds`, then waits (up to `timeoutMs`) until each is Established and served. */
 export async function installCrds(transport: HttpTransport, crds: readonly CrdObject[], timeoutMs = 20_000): Promise<CrdObject[]> {
@@ -123,7 +124,7 @@ async function waitForCrd(transport: HttpTransport, client: ResourceClient<CrdOb
     const established = current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     if (established && (await servedByDiscovery(transport, current))) return;
     if (performance.now() > deadline) throw new Error(`CRD ${name} was not established in time: ${JSON.stringify(current.status?.conditions ?? [])}`);
-    await sleep(pause);
+    await sleep(realClock, pause);
   }
 }
 

@@ -9,6 +9,8 @@
  * group if the parent disappears without running any handler (SIGKILL, OOM).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { realClock } from '../../clock.js';
+import { sleep } from '../../deadline.js';
 
 /** What {@link ManagedProcess} runs and where its output goes. */
 export interface ManagedProcessOptions {
@@ -218,5 +220,26 @@ export class ManagedProcess {
       this.tail.push(line);
       if (this.tail.length > TAIL_LINES) this.tail.shift();
     }
+  }
+}
+
+/**
+ * Polls `ready` (every 100 ms) until it resolves true; rejects early, with the process's output, if `proc` exits,
+ * or after `timeoutMs` naming the last error `ready` threw. How envtest waits for each process it starts.
+ */
+export async function waitUntilReady(proc: ManagedProcess, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let lastError = '';
+  for (;;) {
+    if (proc.done) throw new Error(`envtest: ${proc.name} exited during startup:\n${proc.output()}`);
+    try {
+      if (await ready()) return;
+    } catch (err) {
+      lastError = err instanceof Error ? err.message : String(err);
+    }
+    if (performance.now() > deadline) {
+      throw new Error(`envtest: ${proc.name} not ready after ${timeoutMs} ms${lastError ? ` (${lastError})` : ''}:\n${proc.output()}`);
+    }
+    await sleep(realClock, 100);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Per-profile files and flags of the envtest apiserver: how the admin authenticates, and the flags that differ
- * between kube-apiserver 1.20 (`full`, `cluster`) and the CRD apiserver 1.36 (`crd-only`). The common flags (etcd,
- * port, cert dir, bind address) are set by `Envtest.start`.
+ * between kube-apiserver 1.20 (`full`, `cluster`) and the CRD apiserver 1.36 (`crd-only`); and one object per profile
+ * ({@link CONTROL_PLANES}) with what else differs: the readiness path, the components and the garbage collector it
+ * runs. The common flags (etcd, port, cert dir, bind address) are set by `Envtest.start`.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { generateClientCertificate } from '../../certs/self-signed.js';
 import { writeClusterPki, type ClusterPki } from './envtest-cluster-pki.js';
 import { LEASE_CRD } from './envtest-lease-shim.js';
+import type { EnvtestProfile } from './envtest-profiles.js';
 
 /** How the envtest admin authenticates: the kubeconfig `user` entry, and the token when it is one. */
 export interface AdminCredentials {
@@ -21,6 +23,26 @@ export interface ProfileSetup {
   credentials: AdminCredentials;
   args: string[];
   crds?: readonly object[];
+  /** The `cluster` profile's: the PKI and service-account key its components are started with. */
+  cluster?: { pki: ClusterPki; serviceAccountKeyFile: string };
+}
+
+/**
+ * What differs between the profiles when envtest starts and polls a control plane: one object per profile, in
+ * {@link CONTROL_PLANES} (what each serves is `PROFILE_CAPABILITIES`, envtest-profiles.ts).
+ */
+export interface ControlPlaneProfile {
+  readonly name: EnvtestProfile;
+  /** The apiserver's entry in the table of versioned flags (envtest-flags.ts). */
+  readonly apiserver: 'kube-apiserver' | 'apiextensions-apiserver';
+  /** What envtest polls until the apiserver is ready. */
+  readonly readyPath: string;
+  /** Runs kube-controller-manager, kube-scheduler and hollow nodes beside the apiserver (the `cluster` options). */
+  readonly components: boolean;
+  /** Runs kubegen's garbage collector beside the apiserver unless `garbageCollector: false` (that option). */
+  readonly garbageCollector: boolean;
+  /** Writes the profile's files in `dir`: the admin's credentials, the apiserver flags, the CRDs to install first. */
+  setup(dir: string, nodeNames: readonly string[]): Promise<ProfileSetup>;
 }
 
 /**
@@ -61,14 +83,13 @@ export function fullProfileSetup(dir: string): ProfileSetup {
  * ServiceAccount admission plugin back on (the controller-manager makes each namespace's `default` ServiceAccount
  * and its token, so Pods get them mounted as in a cluster).
  */
-export async function clusterProfileSetup(dir: string, nodeNames: readonly string[]): Promise<ProfileSetup & { pki: ClusterPki; serviceAccountKeyFile: string }> {
+export async function clusterProfileSetup(dir: string, nodeNames: readonly string[]): Promise<ProfileSetup> {
   const full = fullProfileSetup(dir);
   const pki = await writeClusterPki(dir, nodeNames);
   const args = full.args.filter((a) => !a.startsWith('--disable-admission-plugins=') && !a.startsWith('--authorization-mode='));
   return {
     credentials: full.credentials,
-    pki,
-    serviceAccountKeyFile: path.join(dir, 'sa.key'),
+    cluster: { pki, serviceAccountKeyFile: path.join(dir, 'sa.key') },
     args: [
       ...args,
       '--authorization-mode=Node,RBAC',
@@ -125,3 +146,32 @@ export async function crdOnlyProfileSetup(dir: string): Promise<ProfileSetup> {
     crds: [LEASE_CRD],
   };
 }
+
+/** The three control planes (see envtest-profiles.ts for what each serves). */
+export const CONTROL_PLANES: Readonly<Record<EnvtestProfile, ControlPlaneProfile>> = {
+  full: {
+    name: 'full',
+    apiserver: 'kube-apiserver',
+    readyPath: '/readyz',
+    components: false,
+    garbageCollector: false,
+    setup: async (dir) => fullProfileSetup(dir),
+  },
+  'crd-only': {
+    name: 'crd-only',
+    apiserver: 'apiextensions-apiserver',
+    // The CRD apiserver's informer-sync check waits forever on core kinds that nothing serves.
+    readyPath: '/readyz?exclude=informer-sync',
+    components: false,
+    garbageCollector: true,
+    setup: (dir) => crdOnlyProfileSetup(dir),
+  },
+  cluster: {
+    name: 'cluster',
+    apiserver: 'kube-apiserver',
+    readyPath: '/readyz',
+    components: true,
+    garbageCollector: false,
+    setup: (dir, nodeNames) => clusterProfileSetup(dir, nodeNames),
+  },
+};

@@ -11,7 +11,8 @@
 import fs from 'node:fs';
 import type { KubeConfig } from '../../client/kubeconfig-model.js';
 import { isAlreadyExists, isNotFound } from '../../client/errors.js';
-import { isRestConfig, type RestConfig } from '../../client/rest-config.js';
+import { isRestConfig } from '../../client/kubeconfig-model.js';
+import type { RestConfig } from '../../client/rest-config.js';
 import { ResourceClient } from '../../client/resource-client.js';
 import type { KubeObject, ResourceInfo, Transport } from '../../client/types.js';
 import { explainNotServed } from './envtest-profiles.js';

@@ -20,7 +20,6 @@
  * with the same data; `compactEtcd()` compacts etcd to its current revision. `stop()` kills both and removes the dir.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { HttpTransport, type TransportOptions } from '../../client/http-transport.js';
@@ -32,9 +31,10 @@ import { installCrds, parseCrds, readCrdPaths, type CrdObject } from './envtest-
 import { freePorts } from './envtest-ports.js';
 import { ClusterProcesses, DEFAULT_CLUSTER_NODES, hollowNodeNames, type ClusterContext, type ClusterOptions, type EnvtestProcessInfo } from './envtest-cluster.js';
 import { writeComponentKubeconfigs } from './envtest-cluster-pki.js';
-import { clusterProfileSetup, crdOnlyProfileSetup, fullProfileSetup, type AdminCredentials, type ProfileSetup } from './envtest-profile-setup.js';
+import { CONTROL_PLANES, type AdminCredentials, type ControlPlaneProfile } from './envtest-profile-setup.js';
 import { profileServes, requireCapabilities, type EnvtestCapability, type EnvtestProfile } from './envtest-profiles.js';
-import { ManagedProcess, onAbnormalExit } from './envtest-process.js';
+import { EtcdProcess } from './envtest-etcd.js';
+import { ManagedProcess, onAbnormalExit, waitUntilReady } from './envtest-process.js';
 import { versionedFlags } from './envtest-flags.js';
 import { binaryVersion } from './envtest-versions.js';
 import { clusterOf, runAsServiceAccount, type ServiceAccountIdentity } from './envtest-rbac.js';
@@ -83,7 +83,6 @@ export interface EnvtestOptions {
   etcdPort?: number;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A running etcd + apiserver for integration tests (controller-runtime's `envtest.Environment`); see the
@@ -93,6 +92,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export class Envtest {
   /** The control plane this runs (`full`, `crd-only` or `cluster`). */
   readonly profile: EnvtestProfile;
+  /** What its profile starts and polls (see `CONTROL_PLANES`). */
+  private readonly controlPlane: ControlPlaneProfile;
   readonly dir: string;
   readonly apiserverUrl: string;
   readonly etcdUrl: string;
@@ -113,7 +114,7 @@ export class Envtest {
   /** etcd's flags besides the ports and data dir: the versioned ones, then `opts.etcdArgs`. */
   private readonly etcdArgs: string[];
   private readonly admin: HttpTransport;
-  private etcd: ManagedProcess | undefined;
+  private etcd: EtcdProcess | undefined;
   private apiserver: ManagedProcess | undefined;
   private stopped = false;
   private readonly unregisterCleanup: () => void;
@@ -130,6 +131,7 @@ export class Envtest {
     caFile?: string;
   }) {
     this.profile = init.opts.profile ?? 'full';
+    this.controlPlane = CONTROL_PLANES[this.profile];
     this.dir = init.dir;
     this.assets = init.assets;
     this.opts = init.opts;
@@ -152,11 +154,12 @@ export class Envtest {
   /** Starts a control plane; on failure everything started is torn down and the error names the cause. */
   static async start(opts: EnvtestOptions = {}): Promise<Envtest> {
     const profile = opts.profile ?? 'full';
-    if (opts.cluster !== undefined && profile !== 'cluster') throw new Error(`envtest: the cluster options need the 'cluster' profile, not '${profile}'`);
-    if (opts.garbageCollector !== undefined && opts.garbageCollector !== false && profile !== 'crd-only') {
-      throw new Error(`envtest: the garbageCollector option needs the 'crd-only' profile, not '${profile}'${profile === 'cluster' ? ` (it runs kube-controller-manager's)` : ''}`);
+    const controlPlane = CONTROL_PLANES[profile];
+    if (opts.cluster !== undefined && !controlPlane.components) throw new Error(`envtest: the cluster options need the 'cluster' profile, not '${profile}'`);
+    if (opts.garbageCollector !== undefined && opts.garbageCollector !== false && !controlPlane.garbageCollector) {
+      throw new Error(`envtest: the garbageCollector option needs the 'crd-only' profile, not '${profile}'${controlPlane.components ? ` (it runs kube-controller-manager's)` : ''}`);
     }
-    const nodeNames = profile === 'cluster' ? hollowNodeNames(opts.cluster?.nodes ?? DEFAULT_CLUSTER_NODES) : [];
+    const nodeNames = controlPlane.components ? hollowNodeNames(opts.cluster?.nodes ?? DEFAULT_CLUSTER_NODES) : [];
     const assets = findAssets(opts.assetsDir, profile);
     const crds = [
       ...readCrdPaths(opts.crdPaths ?? [], opts.errorIfCrdPathMissing === false),
@@ -176,14 +179,13 @@ export class Envtest {
         `--secure-port=${apiPort}`,
         '--bind-address=127.0.0.1',
       ];
-      const cluster = profile === 'cluster' ? await clusterProfileSetup(dir, nodeNames) : undefined;
-      const { credentials, args, crds: profileCrds = [] }: ProfileSetup = cluster ?? (profile === 'full' ? fullProfileSetup(dir) : await crdOnlyProfileSetup(dir));
-      const versioned = versionedFlags(profile === 'crd-only' ? 'apiextensions-apiserver' : 'kube-apiserver', apiserverVersion);
+      const { credentials, args, crds: profileCrds = [], cluster } = await controlPlane.setup(dir, nodeNames);
+      const versioned = versionedFlags(controlPlane.apiserver, apiserverVersion);
       const apiserverArgs = mergeFlags(common, args, versioned, opts.apiserverArgs ?? []);
       const etcdArgs = mergeFlags(versionedFlags('etcd', etcdVersion), opts.etcdArgs ?? []);
       const env = new Envtest({ dir, assets, opts, etcdPort, apiPort, credentials, apiserverArgs, etcdArgs, ...(cluster ? { caFile: cluster.pki.caFile } : {}) });
       try {
-        await env.startEtcd(peerPort);
+        await env.startEtcd(etcdPort, peerPort);
         await env.startApiServer();
         // CRDs first: the garbage collector then watches their kinds from its first discovery (it rediscovers every 30 s).
         const all = [...profileCrds.map((c) => parseCrds(JSON.stringify(c))).flat(), ...crds];
@@ -201,7 +203,7 @@ export class Envtest {
           };
           env.cluster = await ClusterProcesses.start(ctx, opts.cluster);
         }
-        if (profile === 'crd-only' && opts.garbageCollector !== false) await env.startGarbageCollector(opts.garbageCollector === true ? {} : (opts.garbageCollector ?? {}));
+        if (controlPlane.garbageCollector && opts.garbageCollector !== false) await env.startGarbageCollector(opts.garbageCollector === true ? {} : (opts.garbageCollector ?? {}));
         return env;
       } catch (err) {
         await env.stop().catch(() => undefined);
@@ -233,7 +235,7 @@ export class Envtest {
    */
   processes(): EnvtestProcessInfo[] {
     const own = [
-      { name: 'etcd', proc: this.etcd },
+      { name: 'etcd', proc: this.etcd?.process },
       { name: path.basename(this.assets.apiserver), proc: this.apiserver },
     ].flatMap(({ name, proc }) => (proc && !proc.done && proc.pid !== undefined ? [{ name, pid: proc.pid }] : []));
     return [...own, ...(this.cluster?.processes() ?? [])];
@@ -245,14 +247,14 @@ export class Envtest {
    */
   require(...capabilities: EnvtestCapability[]): void {
     requireCapabilities(this.profile, capabilities);
-    if (capabilities.includes('garbage-collection') && this.profile === 'crd-only' && !this.gc) {
-      throw new Error(`envtest: this 'crd-only' control plane was started with garbageCollector: false; it cannot serve garbage-collection`);
+    if (capabilities.includes('garbage-collection') && this.controlPlane.garbageCollector && !this.gc) {
+      throw new Error(`envtest: this '${this.profile}' control plane was started with garbageCollector: false; it cannot serve garbage-collection`);
     }
   }
 
   /** Whether this control plane serves `capability` (its profile does, and on `crd-only` its collector runs). */
   serves(capability: EnvtestCapability): boolean {
-    return profileServes(this.profile, capability) && (capability !== 'garbage-collection' || this.profile !== 'crd-only' || this.gc !== undefined);
+    return profileServes(this.profile, capability) && (capability !== 'garbage-collection' || !this.controlPlane.garbageCollector || this.gc !== undefined);
   }
 
   /** The `crd-only` profile's garbage collector, when it runs (see `EnvtestOptions.garbageCollector`). */
@@ -300,11 +302,11 @@ export class Envtest {
       attachOutput: this.opts.attachOutput ?? envAttachOutput(),
     });
     this.apiserver = proc;
-    await this.waitUntil(proc, async () => {
-      // The CRD apiserver's informer-sync check waits forever on core kinds that nothing serves.
-      const res = await this.admin.raw('GET', this.profile === 'crd-only' ? '/readyz?exclude=informer-sync' : '/readyz', { timeoutMs: 2000 });
-      return res.statusCode === 200;
-    });
+    await waitUntilReady(
+      proc,
+      async () => (await this.admin.raw('GET', this.controlPlane.readyPath, { timeoutMs: 2000 })).statusCode === 200,
+      this.startTimeout(),
+    );
   }
 
   /**
@@ -317,11 +319,8 @@ export class Envtest {
 
   /** Compacts etcd to its current revision; resolves with that revision. */
   async compactEtcd(): Promise<number> {
-    const range = (await postJson(`${this.etcdUrl}/v3/kv/range`, { key: Buffer.from('/').toString('base64') })) as { header?: { revision?: string } };
-    const revision = Number(range.header?.revision);
-    if (!Number.isFinite(revision) || revision <= 0) throw new Error(`etcd returned no revision: ${JSON.stringify(range)}`);
-    await postJson(`${this.etcdUrl}/v3/kv/compaction`, { revision: String(revision), physical: true });
-    return revision;
+    if (!this.etcd) throw new Error('envtest: etcd is not running');
+    return this.etcd.compact();
   }
 
   /** Kills the apiserver and etcd and removes the temp dir. Safe to call twice. */
@@ -349,49 +348,18 @@ export class Envtest {
     }
   }
 
-  private async startEtcd(peerPort: number): Promise<void> {
-    const peerUrl = `http://127.0.0.1:${peerPort}`;
-    const args = mergeFlags(
-      [
-        `--data-dir=${path.join(this.dir, 'etcd')}`,
-        `--listen-client-urls=${this.etcdUrl}`,
-        `--advertise-client-urls=${this.etcdUrl}`,
-        `--listen-peer-urls=${peerUrl}`,
-        `--initial-advertise-peer-urls=${peerUrl}`,
-        `--initial-cluster=default=${peerUrl}`,
-      ],
-      this.etcdArgs,
-    );
-    const proc = new ManagedProcess({
-      name: 'etcd',
-      command: this.assets.etcd,
-      args,
-      cwd: this.dir,
+  private async startEtcd(port: number, peerPort: number): Promise<void> {
+    this.etcd = new EtcdProcess({
+      binary: this.assets.etcd,
+      dir: this.dir,
+      port,
+      peerPort,
+      args: this.etcdArgs,
       attachOutput: this.opts.attachOutput ?? envAttachOutput(),
-      watchdogRemoves: this.dir,
     });
-    this.etcd = proc;
-    await this.waitUntil(proc, async () => (await getStatus(`${this.etcdUrl}/health`)) === 200);
+    await this.etcd.ready(this.startTimeout());
   }
 
-  /** Polls `ready` until true; fails early if the process exits, or after the start timeout. */
-  private async waitUntil(proc: ManagedProcess, ready: () => Promise<boolean>): Promise<void> {
-    const timeout = this.startTimeout();
-    const deadline = performance.now() + timeout;
-    let lastError = '';
-    for (;;) {
-      if (proc.done) throw new Error(`envtest: ${proc.name} exited during startup:\n${proc.output()}`);
-      try {
-        if (await ready()) return;
-      } catch (err) {
-        lastError = err instanceof Error ? err.message : String(err);
-      }
-      if (performance.now() > deadline) {
-        throw new Error(`envtest: ${proc.name} not ready after ${timeout} ms${lastError ? ` (${lastError})` : ''}:\n${proc.output()}`);
-      }
-      await sleep(100);
-    }
-  }
 
   /** Writes the admin kubeconfig to `kubeconfigPath` and reads it back. */
   private writeKubeconfig(): KubeConfig {
@@ -422,35 +390,4 @@ export class Envtest {
   private stopTimeout(): number {
     return this.opts.stopTimeoutMs ?? envStopTimeoutMs();
   }
-}
-
-/** Status code of a GET (plain HTTP, no keep-alive), 0 on a network error. */
-function getStatus(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = http.get(url, { agent: false, timeout: 2000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve(0));
-  });
-}
-
-/** POSTs JSON over plain HTTP (etcd's gRPC gateway); resolves with the parsed body, rejects on non-2xx. */
-function postJson(url: string, body: unknown): Promise<unknown> {
-  const data = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': data.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if ((res.statusCode ?? 0) >= 300) reject(new Error(`${url}: HTTP ${res.statusCode}: ${text}`));
-        else resolve(text ? JSON.parse(text) : {});
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
 }

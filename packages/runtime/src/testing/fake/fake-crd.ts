@@ -10,7 +10,7 @@ import type { KubeObject, ResourceInfo, ScalePaths } from '../../client/types.js
 import { resourceKey } from '../../client/types.js';
 import type { CrdObject } from '../envtest/envtest-crds.js';
 import type { FakeResource } from './fake-resource.js';
-import type { ObjectTracker } from './object-tracker.js';
+import type { CommitObserver } from './tracker-hooks.js';
 
 /** The key of apiextensions.k8s.io/v1 `customresourcedefinitions` in the tracker. */
 export const CRD_RESOURCE_KEY = 'apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -56,11 +56,25 @@ export function fakeResourcesFromCrds(crds: readonly Pick<CrdObject, 'spec' | 'm
   return crds.flatMap(fakeResourcesFromCrd);
 }
 
+/** What {@link serveCrds} needs of a tracker (an `ObjectTracker` has it). */
+export interface CrdServingTracker {
+  register(...resources: FakeResource[]): void;
+  unregister(...resources: ResourceInfo[]): void;
+  patch(r: ResourceInfo, namespace: undefined, name: string, type: 'merge', patch: unknown, opts: { subresource?: string }): unknown;
+  onCommit(observer: CommitObserver): void;
+}
+
 /**
- * Called by the tracker after a CRD object was stored (`obj`) or deleted (`obj` undefined); `prev` is its state
- * before. Serves and stops serving resources accordingly and establishes a CRD that is not yet.
+ * Makes `tracker` serve the CRDs stored in it (every `ObjectTracker` does this from its constructor): after a CRD
+ * object was stored or deleted, serves and stops serving resources accordingly and establishes a CRD that is not yet.
  */
-export function crdCommitted(tracker: ObjectTracker, crdInfo: ResourceInfo & { statusSubresource?: boolean }, obj: KubeObject | undefined, prev: KubeObject | undefined): void {
+export function serveCrds(tracker: CrdServingTracker): void {
+  tracker.onCommit(({ res, obj, prev }) => {
+    if (resourceKey(res) === CRD_RESOURCE_KEY) crdCommitted(tracker, res, obj, prev);
+  });
+}
+
+function crdCommitted(tracker: CrdServingTracker, crdInfo: FakeResource, obj: KubeObject | undefined, prev: KubeObject | undefined): void {
   const before = prev ? safeResources(prev) : [];
   const after = obj ? safeResources(obj) : [];
   const kept = new Set(after.map(resourceKey));

@@ -12,7 +12,8 @@ import {
   validateLabelValue,
   validateQualifiedName,
 } from '../../labels/validation.js';
-import { conflict } from './fake-errors.js';
+import { badRequest, conflict } from './fake-errors.js';
+import type { FakeResource } from './fake-resource.js';
 import type { FieldCause } from './fake-errors.js';
 
 /** Characters `names.SimpleNameGenerator` draws from (no vowels, no confusable digits). */
@@ -136,4 +137,22 @@ export function checkPreconditions(r: ResourceInfo, name: string, pre: Precondit
       `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
     );
   }
+}
+
+/** A request body as an object to store (a copy); 400 when it is not a JSON object. */
+export function decodeBody(input: unknown): KubeObject {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw badRequest('the request body must be an object');
+  return structuredClone(input as KubeObject);
+}
+
+/** The request namespace wins; a different one in the body is a 400, as `rest.BeforeCreate`/`BeforeUpdate`. */
+export function placeInNamespace(res: FakeResource, meta: NonNullable<KubeObject['metadata']>, namespace: string | undefined): void {
+  if (!res.namespaced) {
+    delete meta.namespace;
+    return;
+  }
+  if (namespace && meta.namespace && meta.namespace !== namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  if (namespace) meta.namespace = namespace;
 }

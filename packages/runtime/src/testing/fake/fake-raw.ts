@@ -5,14 +5,14 @@
  */
 import type { RawRequestInit, RawResponse } from '../../client/types.js';
 import { serveDiscovery, type FakeDiscoveryOptions } from './fake-discovery.js';
-import type { ObjectTracker } from './object-tracker.js';
+import type { FakeResource } from './fake-resource.js';
 
 /** The version the fake reports at `/version`. */
 export const FAKE_SERVER_VERSION = { major: '1', minor: '36', gitVersion: 'v1.36.0-kubegen-fake', platform: 'fake' };
 
-/** The fake's answer to `raw(method, path)`; `tracker` holds the resources it serves. */
+/** The fake's answer to `raw(method, path)`; `tracker` (an `ObjectTracker`) holds the resources it serves. */
 export function serveFakeRaw(
-  tracker: ObjectTracker,
+  tracker: { resources(): FakeResource[] },
   method: string,
   path: string,
   init: RawRequestInit = {},

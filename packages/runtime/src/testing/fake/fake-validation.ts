@@ -7,16 +7,13 @@
  */
 import type { KubeObject, ResourceInfo } from '../../client/types.js';
 import type { CompileRules, ValidatedCrd, WriteOperation } from '../../validation/index.js';
-import type { FieldCause } from './fake-errors.js';
 import { fakeResourcesFromCrds } from './fake-crd.js';
 import type { FakeResource } from './fake-resource.js';
 import { FakeTransport } from './fake-transport.js';
 import { ObjectTracker, type ObjectTrackerOptions } from './object-tracker.js';
+import type { TrackerValidation } from './tracker-hooks.js';
 
-/** What the tracker asks before storing a write (undefined: the resource has no schema here, store as is). */
-export interface TrackerValidation {
-  validate(res: ResourceInfo, operation: WriteOperation, obj: KubeObject, old: KubeObject | undefined): { object: KubeObject; causes: FieldCause[] } | undefined;
-}
+export type { TrackerValidation } from './tracker-hooks.js';
 
 /** Validation of the custom resources of these CRDs (their CEL rules through `compileRules`, or the runtime's CEL layer). */
 export async function crdValidation(crds: readonly ValidatedCrd[], options: { compileRules?: CompileRules } = {}): Promise<TrackerValidation> {

@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { ManagedFieldsEntry } from '../../api/meta/v1/types.js';
-import type { Preconditions, Scale } from '../../client/interfaces.js';
+import type { Scale } from '../../client/interfaces.js';
 import { apiVersionOf, resourceKey, type KubeList, type KubeObject, type PatchType, type ResourceInfo, type Watch } from '../../client/types.js';
 import type { Clock } from '../../clock.js';
 import { ChangeHub } from './fake-watch.js';
@@ -29,65 +29,29 @@ import {
   checkPreconditions,
   changesGeneration,
   copyStatus,
+  decodeBody,
   generateName,
   goStringSlice,
   keepServerOwnedMeta,
   objectKey,
+  placeInNamespace,
   rfc3339,
   validateObjectMeta,
 } from './fake-object-rules.js';
-import { CRD_RESOURCE_KEY, crdCommitted } from './fake-crd.js';
+import { serveCrds } from './fake-crd.js';
 import type { FakeResource } from './fake-resource.js';
 import { scaleOf, setPath } from './fake-scale.js';
 import { paginate, selectionPredicate } from './fake-selection.js';
 import type { SelectionOptions } from './fake-selection.js';
 import { applyPatchDocument } from './fake-patch.js';
 import { keepManagedFields, serverSideApply } from './fake-apply.js';
-import type { TrackerValidation } from './fake-validation.js';
+import type { CommitObserver, TrackerValidation } from './tracker-hooks.js';
+import type { ObjectTrackerOptions, TrackerDeleteOptions, TrackerListOptions, TrackerPatchOptions, TrackerWriteOptions } from './tracker-options.js';
 import { openTrackerWatch } from './fake-tracker-watch.js';
 import type { TrackerWatchOptions } from './fake-tracker-watch.js';
 
 export type { TrackerWatchOptions } from './fake-tracker-watch.js';
-
-/** Settings of an {@link ObjectTracker}: clock, watch history size and UID generator; all optional. */
-export interface ObjectTrackerOptions {
-  /** Time source for `creationTimestamp`/`deletionTimestamp` (default: wall clock). */
-  clock?: Pick<Clock, 'now'>;
-  /** How many change events watches can replay from (default 1000); older resourceVersions get 410 Expired. */
-  watchHistorySize?: number;
-  /** UID generator (default `crypto.randomUUID`). */
-  newUID?: () => string;
-  /** Schema validation of writes (see `crdValidation`); also settable later as `tracker.validation`. */
-  validation?: TrackerValidation;
-}
-
-/** Options of the tracker's writing calls (create, update, patch, delete): `dryRun`. */
-export interface TrackerWriteOptions {
-  /** Validate and answer as if stored, but store nothing and notify no watcher. */
-  dryRun?: boolean;
-}
-
-/** Options of `ObjectTracker.list`: label and field selectors plus paging (`limit`, `continue`). */
-export interface TrackerListOptions extends SelectionOptions {
-  /** Page size; `0`/absent means everything. */
-  limit?: number;
-  continue?: string;
-}
-
-/** Options of `ObjectTracker.delete`: `dryRun` plus meta/v1 `Preconditions` (409 Conflict when they do not hold). */
-export interface TrackerDeleteOptions extends TrackerWriteOptions {
-  preconditions?: Preconditions;
-}
-
-/** Options of `ObjectTracker.patch`: `dryRun`, the subresource patched, and the field manager of an apply. */
-export interface TrackerPatchOptions extends TrackerWriteOptions {
-  /** `status` or `scale`; absent for the main resource. */
-  subresource?: string;
-  /** Required for `apply` patches, as on the apiserver. */
-  fieldManager?: string;
-  /** `apply` only: take over fields other managers own instead of failing with an `ApplyConflictError`. */
-  force?: boolean;
-}
+export type { ObjectTrackerOptions, TrackerDeleteOptions, TrackerListOptions, TrackerPatchOptions, TrackerWriteOptions } from './tracker-options.js';
 
 type UpdateMode = 'main' | 'status';
 
@@ -102,6 +66,7 @@ export class ObjectTracker {
   private readonly clock: Pick<Clock, 'now'>;
   private readonly newUID: () => string;
   private rv = 0;
+  private readonly observers: CommitObserver[] = [];
   /** Validates writes of the resources it knows as the apiserver would (pruning, defaults, schema, CEL); unset: none. */
   validation: TrackerValidation | undefined;
 
@@ -110,6 +75,16 @@ export class ObjectTracker {
     this.clock = opts.clock ?? { now: () => Date.now() };
     this.newUID = opts.newUID ?? randomUUID;
     this.hub = new ChangeHub(opts.watchHistorySize ?? 1000);
+    serveCrds(this);
+  }
+
+  /**
+   * Tells `observer` of every object stored or deleted from now on: after the watchers, in the order observers were
+   * added. An observer may write to the tracker (its writes are commits of their own). The tracker serves the CRDs
+   * stored in it this way.
+   */
+  onCommit(observer: CommitObserver): void {
+    this.observers.push(observer);
   }
 
   /** Serves these resources from now on (re-registering replaces the subresource config, keeps the objects). */
@@ -205,9 +180,9 @@ export class ObjectTracker {
 
   create(r: ResourceInfo, namespace: string | undefined, input: KubeObject, opts: TrackerWriteOptions = {}): KubeObject {
     const res = this.served(r);
-    let obj = this.decodeBody(input);
+    let obj = decodeBody(input);
     let meta = (obj.metadata ??= {});
-    this.placeInNamespace(res, meta, namespace);
+    placeInNamespace(res, meta, namespace);
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     const store = this.store(res);
     if (!meta.name && meta.generateName) {
@@ -344,7 +319,7 @@ export class ObjectTracker {
   private apply(res: FakeResource, ns: string | undefined, name: string, body: unknown, existing: KubeObject | undefined, opts: TrackerPatchOptions): KubeObject {
     const sub = opts.subresource === 'status' ? 'status' : '';
     if (!existing && sub) throw notFound(res, name);
-    const config = this.decodeBody(body);
+    const config = decodeBody(body);
     if (!existing) config.metadata = { ...config.metadata, name };
     const obj = serverSideApply({
       res,
@@ -369,13 +344,13 @@ export class ObjectTracker {
     urlName?: string,
     managedFields?: ManagedFieldsEntry[],
   ): KubeObject {
-    const candidate = this.decodeBody(input);
+    const candidate = decodeBody(input);
     const meta = (candidate.metadata ??= {});
     const name = urlName ?? meta.name ?? '';
     if (meta.name !== name) {
       throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`);
     }
-    this.placeInNamespace(res, meta, namespace);
+    placeInNamespace(res, meta, namespace);
     const existing = this.mustGet(res, meta.namespace, name);
     const stored = existing.metadata ?? {};
     if (meta.resourceVersion && meta.resourceVersion !== stored.resourceVersion) throw conflict(res, name, STALE_OBJECT);
@@ -428,7 +403,7 @@ export class ObjectTracker {
     stored.metadata!.resourceVersion = String(++this.rv);
     this.store(res).set(objectKey(stored.metadata!.namespace, stored.metadata!.name!), stored);
     this.publish(res, type, stored, prev);
-    if (resourceKey(res) === CRD_RESOURCE_KEY) crdCommitted(this, res, stored, prev);
+    for (const observer of this.observers) observer({ res, obj: stored, prev });
     return structuredClone(stored);
   }
 
@@ -438,7 +413,7 @@ export class ObjectTracker {
     gone.metadata!.resourceVersion = String(++this.rv);
     this.store(res).delete(objectKey(gone.metadata!.namespace, gone.metadata!.name!));
     this.publish(res, 'DELETED', gone, existing);
-    if (resourceKey(res) === CRD_RESOURCE_KEY) crdCommitted(this, res, undefined, existing);
+    for (const observer of this.observers) observer({ res, obj: undefined, prev: existing });
     return structuredClone(gone);
   }
 
@@ -468,20 +443,4 @@ export class ObjectTracker {
     return obj;
   }
 
-  private decodeBody(input: unknown): KubeObject {
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw badRequest('the request body must be an object');
-    return structuredClone(input as KubeObject);
-  }
-
-  /** The request namespace wins; a different one in the body is a 400, as `rest.BeforeCreate`/`BeforeUpdate`. */
-  private placeInNamespace(res: FakeResource, meta: NonNullable<KubeObject['metadata']>, namespace: string | undefined): void {
-    if (!res.namespaced) {
-      delete meta.namespace;
-      return;
-    }
-    if (namespace && meta.namespace && meta.namespace !== namespace) {
-      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-    }
-    if (namespace) meta.namespace = namespace;
-  }
 }

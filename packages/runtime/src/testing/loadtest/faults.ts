@@ -5,6 +5,8 @@
  */
 import type { Envtest } from '../envtest/envtest.js';
 import type { FaultProxy } from './fault-proxy.js';
+import { realClock } from '../../clock.js';
+import { sleep } from '../../deadline.js';
 
 /** Which faults to inject and how often (seconds); all off by default. */
 export interface FaultOptions {
@@ -22,7 +24,6 @@ export interface FaultOptions {
   latencyMs?: number;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the periodic faults until `end` (epoch ms); resolves when the last one has finished. */
 export async function scheduleFaults(
@@ -32,7 +33,7 @@ export async function scheduleFaults(
   const every = async (seconds: number | undefined, fire: () => Promise<void> | void): Promise<void> => {
     if (!seconds || seconds <= 0) return;
     for (let next = Date.now() + seconds * 1000; next < ctx.end; next += seconds * 1000) {
-      await sleep(next - Date.now());
+      await sleep(realClock, next - Date.now());
       await fire();
     }
   };

@@ -37,6 +37,8 @@ import { checkContext, DEFAULT_CHURN_PATCH, discoverResource, observedGeneration
 import { MetricsReader } from './metrics-reader.js';
 import { writeReport, type LoadTestReport, type Sample } from './report.js';
 import { scheduleFaults, type FaultOptions } from './faults.js';
+import { realClock } from '../../clock.js';
+import { sleep } from '../../deadline.js';
 
 /** Settings of {@link runLoadTest}; `template`, `count`, `command` and `outDir` are required. */
 export interface LoadTestOptions {
@@ -80,7 +82,6 @@ export interface LoadTestOptions {
   log?: (line: string) => void;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Runs a load test (module comment) and resolves with its report, also written to `<outDir>/report.json`. */
 export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport> {
@@ -199,7 +200,7 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
           if (now.length === 0) break;
         }
         if (Date.now() - start > timeoutMs || !controller!.running) break;
-        await sleep(500);
+        await sleep(realClock, 500);
       }
       const seconds = (Date.now() - start) / 1000;
       say(`${phase}: ${left.length === 0 ? 'converged' : `${left.length} not converged`} after ${seconds.toFixed(1)} s`);
@@ -227,7 +228,7 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
       let seq = 0;
       while (Date.now() < end) {
         if (rate <= 0 || opts.count === 0) {
-          await sleep(Math.min(1000, end - Date.now()));
+          await sleep(realClock, Math.min(1000, end - Date.now()));
           continue;
         }
         const i = Math.floor(Math.random() * opts.count);
@@ -240,7 +241,7 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
             () => void patches++,
             () => void (patchErrors++, renewAdmin()),
           );
-        await sleep(Math.max(0, 1000 / rate - (Date.now() - sent)));
+        await sleep(realClock, Math.max(0, 1000 / rate - (Date.now() - sent)));
       }
       await faultRun;
     }
@@ -257,7 +258,7 @@ export async function runLoadTest(opts: LoadTestOptions): Promise<LoadTestReport
       const left = await clientNow().list().then((l) => l.items.length, () => undefined);
       if (left !== undefined) remaining = left;
       if (remaining === 0) break;
-      await sleep(500);
+      await sleep(realClock, 500);
     }
     const del = { seconds: (Date.now() - start) / 1000, left: remaining };
     clearInterval(sampler);
@@ -328,7 +329,7 @@ async function retrying(fn: () => Promise<unknown>, renew: () => void, create: b
       if (create ? isAlreadyExists(err) : isNotFound(err)) return;
       if (attempt >= 10) throw err;
       renew();
-      await sleep(1000);
+      await sleep(realClock, 1000);
     }
   }
 }

@@ -7,6 +7,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { histogramBuckets, histogramQuantile, parsePrometheusText, sumOf, type MetricSample } from './prometheus-text.js';
+import { realClock } from '../../clock.js';
+import { sleep } from '../../deadline.js';
 
 /** Reconcile figures over an interval, from two scrapes. */
 export interface ReconcileSummary {
@@ -19,7 +21,6 @@ export interface ReconcileSummary {
   p99: number | null;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Scrapes one `/metrics` URL (module comment). */
 export class MetricsReader {
@@ -40,7 +41,7 @@ export class MetricsReader {
     while (Date.now() < end) {
       const s = await this.scrape();
       if (s) return s;
-      await sleep(250);
+      await sleep(realClock, 250);
     }
     return undefined;
   }

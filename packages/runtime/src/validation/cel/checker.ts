@@ -4,9 +4,9 @@
  * variable or function, passes the wrong types, or does not yield a bool. This checker reports those with cel-go's
  * wording (`undefined field 'x'`, `undeclared reference to 'x' (in container '')`, `found no matching overload for
  * ...`). Where a type is `dyn` (int-or-string, comprehension accumulators it cannot infer) it accepts, as cel-go does.
+ * The AST rewrites it makes as it learns types are in checker-rewrites.ts; where it places issues, issue-position.ts.
  */
-import { create } from '@bufbuild/protobuf';
-import { ExprSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import {
   type CelT, DYN, BOOL, INT, TIMESTAMP, DURATION, TYPE, listOf, mapOf,
   assignable, typeName, optionalOf,
@@ -18,6 +18,8 @@ import { parseDateTime, parseGoDuration } from './time.js';
 import { re2 } from '../optional-packages.js';
 import { succeeds } from './library/shared.js';
 import { isCelReservedWord } from './escape.js';
+import { renameSelectedField, toOptionalIndex, toOptionalSelect } from './checker-rewrites.js';
+import { celGoOffset } from './issue-position.js';
 
 const isRe2 = (pattern: string): boolean => succeeds(() => re2().compile(pattern));
 
@@ -81,16 +83,16 @@ export class Checker {
         const t = this.check(operand);
         if (t.kind === 'optional' && k.value.testOnly) {
           // `has(x.?a.b)`: whether the optional holds a value with the field.
-          const name = create(ExprSchema, { id: e.id, exprKind: { case: 'constExpr', value: { constantKind: { case: 'stringValue', value: k.value.field } } as never } });
-          e.exprKind = { case: 'callExpr', value: { function: '@optHas', args: [operand, name] } as never };
-          this.select(e, t.inner, k.value.field);
+          const field = k.value.field;
+          toOptionalSelect(e, '@optHas', operand, field);
+          this.select(e, t.inner, field);
           return BOOL;
         }
         if (t.kind === 'optional' && !k.value.testOnly) {
           // Selecting on an optional chains: `x.?a.b` is `x.?a.?b`, and so evaluates as an optional select.
-          const name = create(ExprSchema, { id: e.id, exprKind: { case: 'constExpr', value: { constantKind: { case: 'stringValue', value: k.value.field } } as never } });
-          e.exprKind = { case: 'callExpr', value: { function: '@optSelect', args: [operand, name] } as never };
-          return optionalOf(this.select(e, t.inner, k.value.field));
+          const field = k.value.field;
+          toOptionalSelect(e, '@optSelect', operand, field);
+          return optionalOf(this.select(e, t.inner, field));
         }
         const field = this.select(e, t, k.value.field);
         return k.value.testOnly ? BOOL : field;
@@ -349,7 +351,7 @@ export class Checker {
       case '_[_]':
         if (a.kind === 'optional') {
           // Indexing an optional chains, as selecting does.
-          if (e.exprKind.case === 'callExpr') e.exprKind.value.function = '@optIndex';
+          toOptionalIndex(e);
           const inner = a.inner;
           return optionalOf(inner.kind === 'list' ? inner.elem : inner.kind === 'map' ? inner.value : DYN);
         }
@@ -401,32 +403,6 @@ export class Checker {
   }
 
   private issue(e: Expr, message: string): void {
-    this.issues.push({ offset: this.celGoOffset(e), message });
-  }
-
-  /**
-   * Where cel-go places an expression: `@bufbuild/cel` puts a call at the start of its name (or the `.` before a
-   * method) and an operator just after its left operand, cel-go at the call's `(` and at the operator itself.
-   */
-  private celGoOffset(e: Expr): number {
-    const at = this.positions[String(e.id)] ?? 0;
-    if (this.source === undefined || e.exprKind.case !== 'callExpr') return at;
-    const fn = e.exprKind.value.function;
-    if (/^[_!-]|^@/.test(fn)) {
-      const m = /^\s*/.exec(this.source.slice(at));
-      return at + (m ? m[0].length : 0);
-    }
-    const paren = this.source.indexOf('(', at);
-    return paren >= 0 ? paren : at;
-  }
-}
-
-/** Renames the field a select (or an optional select / has on an optional: `@optSelect`, `@optHas`) names. */
-function renameSelectedField(e: Expr, field: string): void {
-  const k = e.exprKind;
-  if (k.case === 'selectExpr') k.value.field = field;
-  else if (k.case === 'callExpr') {
-    const name = k.value.args[1]?.exprKind;
-    if (name?.case === 'constExpr' && name.value.constantKind.case === 'stringValue') name.value.constantKind.value = field;
+    this.issues.push({ offset: celGoOffset(e, this.positions, this.source), message });
   }
 }

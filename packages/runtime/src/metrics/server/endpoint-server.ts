@@ -1,6 +1,6 @@
 import type http from 'node:http';
-import { createHttpServer } from '../node-http.js';
-import type { Logger } from '../log.js';
+import { createHttpServer } from '../../node-http.js';
+import type { Logger } from '../../log.js';
 import { closeServer, listenOn, parseBindAddress } from './bind-address.js';
 
 /**

@@ -12,15 +12,15 @@
  */
 import type http from 'node:http';
 import type https from 'node:https';
-import type { Registry } from './prom.js';
-import { CertWatcher, createTlsServer } from '../certs/cert-watcher.js';
-import { generateServingCertificate } from '../certs/self-signed.js';
-import { getLogger, type Logger } from '../log.js';
+import type { Registry } from '../prom.js';
+import { CertWatcher, createTlsServer } from '../../certs/cert-watcher.js';
+import { generateServingCertificate } from '../../certs/self-signed.js';
+import { getLogger, type Logger } from '../../log.js';
 import type { MetricsFilter } from './auth-filter.js';
 import { EndpointServer } from './endpoint-server.js';
 import { parseBindAddress } from './bind-address.js';
-import { registerDefaultMetrics } from './default-metrics.js';
-import { metricsRegistry } from './registry.js';
+import { registerDefaultMetrics } from '../default-metrics.js';
+import { metricsRegistry } from '../registry.js';
 
 /** The metrics server's default bind address: port 8080, all interfaces (as controller-runtime's). */
 export const DEFAULT_METRICS_BIND_ADDRESS = ':8080';

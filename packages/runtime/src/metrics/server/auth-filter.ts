@@ -21,9 +21,9 @@
  */
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
-import type { ResourceInfo, Transport } from '../client/types.js';
-import { realClock, type Clock } from '../clock.js';
-import { getLogger, type Logger } from '../log.js';
+import type { ResourceInfo, Transport } from '../../client/types.js';
+import { realClock, type Clock } from '../../clock.js';
+import { getLogger, type Logger } from '../../log.js';
 
 /**
  * What a {@link MetricsFilter} decided about one request: serve it, or answer with `status` and `message` (a plain
