@@ -56,7 +56,7 @@ export interface OwnsOptions<T extends KubeObject = KubeObject> extends BuilderW
 export type BuilderControllerOptions = Pick<
   ControllerOptions,
   | 'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger' | 'cacheSyncTimeoutMs'
-  | 'usePriorityQueue' | 'enableWarmup'
+  | 'usePriorityQueue' | 'enableWarmup' | 'skipNameValidation'
 >;
 
 interface PendingWatch {

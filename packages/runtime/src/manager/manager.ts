@@ -49,8 +49,9 @@ import { newManagerShard, ShardLostError, type ManagerShard } from './manager-sh
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { runWithSignals } from './signals.js';
-import { inClusterNamespace } from './in-cluster.js';
+import { inClusterNamespace, listenInTurn } from './manager-support.js';
 import { LeaderElectionLostError } from './errors.js';
+import { HeldControllerNames } from './controller-names.js';
 import { Runnables, type Runnable } from './runnables.js';
 
 export type { ManagerOptions, ManagerShardingOptions, ShardingMode } from './manager-options.js';
@@ -89,12 +90,15 @@ export class Manager {
   /** Aborted by `stop()`; `run` is `start`'s promise (undefined before `start`). */
   private readonly stopRequest = new AbortController();
   private run: Promise<void> | undefined;
+  /** The controller names this manager holds in its registry (see `controller-names.ts`). */
+  private readonly names: HeldControllerNames;
 
   constructor(opts: ManagerOptions) {
     this.opts = opts;
     this.transport = opts.transport;
     this.logger = (opts.logger ?? getLogger()).child({ component: 'manager' });
     this.registry = opts.registry ?? metricsRegistry;
+    this.names = new HeldControllerNames(this.registry);
     // client-go's rest_client_* series from every transport of the process, on the registry this manager serves.
     registerRestClientMetrics(this.registry);
     this.clock = opts.clock ?? realClock;
@@ -281,6 +285,7 @@ export class Manager {
   add(r: Runnable): void {
     if (r.syncStatus) {
       if (!r.name) throw new TypeError('a runnable with syncStatus needs a name');
+      this.names.claim(r);
       const status = r.syncStatus.bind(r);
       this.probeServer.addReadyzCheck(`controller-${r.name}`, () => {
         const s = status();
@@ -297,7 +302,10 @@ export class Manager {
    * other controller watches stops being cached) and its readiness check goes. Resolves once it has stopped.
    */
   async remove(r: Runnable): Promise<void> {
-    if (r.syncStatus && r.name && this.runnables.list.includes(r)) this.probeServer.removeReadyzCheck(`controller-${r.name}`);
+    if (r.syncStatus && r.name && this.runnables.list.includes(r)) {
+      this.probeServer.removeReadyzCheck(`controller-${r.name}`);
+      this.names.release(r);
+    }
     await this.runnables.remove(r);
   }
 
@@ -390,6 +398,7 @@ export class Manager {
       await this.metricsServer.close();
       await this.probeServer.close();
       if (this.failure === undefined) this.state = 'stopped';
+      this.names.releaseAll();
       log.info('stopped');
     }
     // The caller reports it (once): `runMain` logs one line and exits 1.
@@ -413,20 +422,12 @@ export class Manager {
   }
 
   /** Listens on the metrics, probe and webhook addresses; an error names the server. */
-  private async listen(signal: AbortSignal): Promise<void> {
-    const servers: [string, () => Promise<unknown>][] = [
+  private listen(signal: AbortSignal): Promise<void> {
+    return listenInTurn(signal, [
       ['metrics server', () => this.metricsServer.listen()],
       ['health probe server', () => this.probeServer.listen()],
       ['webhook server', async () => this.opts.webhookServer?.listen()],
-    ];
-    for (const [name, listen] of servers) {
-      if (signal.aborted) return;
-      try {
-        await listen();
-      } catch (err) {
-        throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-      }
-    }
+    ]);
   }
 
   /** Runs the leader-only runnables: at once, while holding the shard Lease, or while leading the election. */
