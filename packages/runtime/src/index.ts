@@ -371,3 +371,6 @@ export type { Clock, TimerHandle } from './clock.js';
 
 // Command-line flags: Go-style `--flag=false` for node:util parseArgs
 export { goBooleanFlags } from './flags.js';
+
+// Issue 40 (day to day): everyday controller-runtime API. Kept apart for the root entry point's reorganisation.
+export { withFieldOwner } from './client/field-owner.js';

@@ -52,6 +52,12 @@ export interface ManagerShardingOptions extends ShardLeaseTimings {
  */
 export interface ManagerOptions {
   transport: Transport;
+  /**
+   * The field manager of every write of the manager's client (`getClient()`) that names none: creates, updates,
+   * patches and applies alike (controller-runtime's `client.WithFieldOwner` on the manager's client). Unset: applies
+   * name the transport's or the program's name, other writes none. Events and the Lease are written as before.
+   */
+  fieldOwner?: string;
   /** Restrict the cache to one namespace (default all; `cache` may say otherwise per kind). */
   namespace?: string;
   /**

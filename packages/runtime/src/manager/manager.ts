@@ -109,6 +109,7 @@ export class Manager {
       ...(opts.resyncPeriodMs !== undefined ? { resyncPeriodMs: opts.resyncPeriodMs } : {}),
       ...(opts.watchList !== undefined ? { watchList: opts.watchList } : {}),
       ...(opts.readYourWrites ? { readYourWrites: opts.readYourWrites } : {}),
+      ...(opts.fieldOwner ? { fieldOwner: opts.fieldOwner } : {}),
       registry: this.registry,
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
