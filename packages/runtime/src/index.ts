@@ -374,3 +374,4 @@ export { goBooleanFlags } from './flags.js';
 
 // Issue 40 (day to day): everyday controller-runtime API. Kept apart for the root entry point's reorganisation.
 export { withFieldOwner } from './client/field-owner.js';
+export type { ObjectReconcileFunc } from './builder/object-reconciler.js';

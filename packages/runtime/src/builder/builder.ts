@@ -6,6 +6,8 @@
  *   .owns(deploymentResource)
  *   .withOptions({ maxConcurrentReconciles: 2 })
  *   .complete(async (req, ctx) => { ... });
+ *
+ * controllerFor<Foo>(mgr, fooResource).completeObject(async (foo, ctx) => { ... }); // the object, from the cache
  * ```
  *
  * `for` watches the primary kind (enqueue the object itself), `owns` watches dependents and enqueues their
@@ -28,8 +30,10 @@ import type { Manager } from '../manager/manager.js';
 import { awaitOwnWrites } from '../cluster/read-your-writes.js';
 import type { Predicate } from '../predicate/predicate.js';
 import { describeKind, isResourceInfo, KindSource, type KindRef } from '../source/kind-source.js';
+import { objectReconciler, type ObjectReconcileFunc } from './object-reconciler.js';
 
 export type { KindRef };
+export type { ObjectReconcileFunc } from './object-reconciler.js';
 
 /** Options of `for`, `owns`, `watches`: predicates that must all admit an event (as `builder.WithPredicates`). */
 export interface BuilderWatchOptions<T extends KubeObject = KubeObject> {
@@ -118,22 +122,27 @@ export abstract class BuilderSettings {
  * Builds one controller step by step (controller-runtime's `builder.Builder`; example in the module comment). Single
  * use: `complete` (or `build`) may be called once; it needs `for()` or `named()`, and `owns()` needs `for()`.
  */
-export class ControllerBuilder extends BuilderSettings {
+export class ControllerBuilder<F extends KubeObject = KubeObject> extends BuilderSettings {
   private readonly pending: PendingWatch[] = [];
+  /** The `for` kind as its source resolved it, once `build` made the sources (for `completeObject`). */
+  private forInfo: () => ResourceInfo | undefined = () => undefined;
 
   constructor(private readonly manager: Manager) {
     super();
   }
 
-  /** The primary kind: its events enqueue the object itself. Exactly one `for` per controller. */
-  for<T extends KubeObject = KubeObject>(kind: KindRef, opts?: BuilderWatchOptions<T>): this;
-  for<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts?: BuilderWatchOptions<T>): this;
-  for<T extends KubeObject = KubeObject>(kind: KindRef | string, a?: string | BuilderWatchOptions<T>, b?: BuilderWatchOptions<T>): this {
+  /**
+   * The primary kind: its events enqueue the object itself. Exactly one `for` per controller. `T` types the objects
+   * of the kind (predicates, `completeObject`): `for<KVStore>(kvStoreResource)`.
+   */
+  for<T extends KubeObject = KubeObject>(kind: KindRef, opts?: BuilderWatchOptions<T>): ControllerBuilder<T>;
+  for<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts?: BuilderWatchOptions<T>): ControllerBuilder<T>;
+  for<T extends KubeObject = KubeObject>(kind: KindRef | string, a?: string | BuilderWatchOptions<T>, b?: BuilderWatchOptions<T>): ControllerBuilder<T> {
     if (this.forKind) throw new Error('for() may only be called once');
     const opts = (typeof a === 'string' ? b : a) ?? {};
     this.forKind = kindOf(kind, typeof a === 'string' ? a : undefined);
     this.pending.unshift({ kind: this.forKind, handler: enqueueForObject(), predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false, isFor: true });
-    return this;
+    return this as unknown as ControllerBuilder<T>;
   }
 
   /**
@@ -164,6 +173,16 @@ export class ControllerBuilder extends BuilderSettings {
     return this.build(reconciler);
   }
 
+  /**
+   * Builds the controller with an object reconciler (controller-runtime's `reconcile.AsReconciler`): `fn` gets the
+   * request's object of the `for` kind, read through the manager's client (the cache), as a copy it may change; an
+   * object that is gone is skipped (see `object-reconciler.ts`). Needs `for()`.
+   */
+  completeObject(fn: ObjectReconcileFunc<F>): Controller {
+    if (!this.forKind) throw new Error('completeObject() needs for()');
+    return this.build(objectReconciler(() => this.manager.getClient(), () => this.forInfo(), this.pending[0]!.metadataOnly, fn));
+  }
+
   build(reconciler: Reconciler | ReconcileFunc): Controller {
     const name = this.startBuild();
     const forKind = this.forKind;
@@ -174,6 +193,7 @@ export class ControllerBuilder extends BuilderSettings {
     const cluster = this.manager.cluster;
     // Read-your-writes: a reconcile of an object the manager's client wrote waits until the cache shows that write.
     const forInfo = () => sources.find((s) => s.isFor)?.source.info;
+    this.forInfo = forInfo;
     const ownWrites = awaitOwnWrites(
       reconciler,
       cluster.readYourWrites,
@@ -254,7 +274,7 @@ export function newControllerManagedBy(manager: Manager): ControllerBuilder {
 }
 
 /** `NewControllerManagedBy(mgr).For(kind, opts)`: a `ResourceInfo`, or a `GroupVersionKind` resolved at start. */
-export function controllerFor<T extends KubeObject = KubeObject>(manager: Manager, kind: KindRef, opts: BuilderWatchOptions<T> = {}): ControllerBuilder {
-  return new ControllerBuilder(manager).for(kind, opts);
+export function controllerFor<T extends KubeObject = KubeObject>(manager: Manager, kind: KindRef, opts: BuilderWatchOptions<T> = {}): ControllerBuilder<T> {
+  return new ControllerBuilder(manager).for<T>(kind, opts);
 }
 
