@@ -375,3 +375,5 @@ export { goBooleanFlags } from './flags.js';
 // Issue 40 (day to day): everyday controller-runtime API. Kept apart for the root entry point's reorganisation.
 export { withFieldOwner } from './client/field-owner.js';
 export type { ObjectReconcileFunc } from './builder/object-reconciler.js';
+export { channelSource, EventChannel, funcSource } from './source/external-sources.js';
+export type { EventSource } from './source/external-sources.js';

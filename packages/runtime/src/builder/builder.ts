@@ -15,7 +15,8 @@
  * descriptor, a built-in) or a `GroupVersionKind` (`{ group: 'apps', version: 'v1', kind: 'Deployment' }`, or
  * `for('apps/v1', 'Deployment')`) that the manager's RESTMapper resolves when the controller starts — a kind that
  * is not served yet is waited for. Each watch is a `KindSource`: it takes the manager cache's informers when the
- * controller starts and gives them back when it stops. `complete` builds the {@link Controller} and adds it to the
+ * controller starts and gives them back when it stops; `watchesSource` and `watchesRawSource` add events from
+ * outside the cluster (`channelSource`, `funcSource`). `complete` builds the {@link Controller} and adds it to the
  * manager (started at once if the manager runs). With `ManagerOptions.sharding` the controller is sharded: its
  * `for` and `owns` caches hold this replica's shard only, and a request whose object the sharder asked to drain is
  * acknowledged instead of reconciled (docs/sharding.md).
@@ -31,6 +32,9 @@ import { awaitOwnWrites } from '../cluster/read-your-writes.js';
 import type { Predicate } from '../predicate/predicate.js';
 import { describeKind, isResourceInfo, KindSource, type KindRef } from '../source/kind-source.js';
 import { objectReconciler, type ObjectReconcileFunc } from './object-reconciler.js';
+import type { EventSource } from '../source/external-sources.js';
+import type { Source } from '../source/source.js';
+import type { Logger } from '../log.js';
 
 export type { KindRef };
 export type { ObjectReconcileFunc } from './object-reconciler.js';
@@ -124,6 +128,8 @@ export abstract class BuilderSettings {
  */
 export class ControllerBuilder<F extends KubeObject = KubeObject> extends BuilderSettings {
   private readonly pending: PendingWatch[] = [];
+  /** `watchesSource` and `watchesRawSource`: made into sources in `build`, with the controller's logger. */
+  private readonly sourceWatches: ((log: Logger) => Source)[] = [];
   /** The `for` kind as its source resolved it, once `build` made the sources (for `completeObject`). */
   private forInfo: () => ResourceInfo | undefined = () => undefined;
 
@@ -165,6 +171,25 @@ export class ControllerBuilder<F extends KubeObject = KubeObject> extends Builde
   /** Any kind with any handler. */
   watches<T extends KubeObject = KubeObject>(kind: KindRef, handler: EventHandler<T>, opts: BuilderWatchOptions<T> = {}): this {
     this.pending.push({ kind, handler: handler as EventHandler<KubeObject>, predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false });
+    return this;
+  }
+
+  /**
+   * Events from outside the cluster (controller-runtime's `Watches` over a `source.Channel`): the objects `source`
+   * gives (`channelSource(events)`) go through `opts.predicates` and the controller's event filters to `handler`'s
+   * `generic` (e.g. `enqueueForObject()`, `enqueueMapped(fn)`).
+   */
+  watchesSource<T extends KubeObject = KubeObject>(source: EventSource<T>, handler: EventHandler<T>, opts: { predicates?: Predicate<T>[] } = {}): this {
+    this.sourceWatches.push((log) => source.bind(handler, [...(this.globalPredicates as Predicate<T>[]), ...(opts.predicates ?? [])], log));
+    return this;
+  }
+
+  /**
+   * Any {@link Source} as it is (controller-runtime's `WatchesRawSource`): a `funcSource(fn)`, or one of your own; no
+   * handler and no predicates of the builder apply.
+   */
+  watchesRawSource(source: Source): this {
+    this.sourceWatches.push(() => source);
     return this;
   }
 
@@ -236,6 +261,7 @@ export class ControllerBuilder<F extends KubeObject = KubeObject> extends Builde
       // A sharded controller sees only the events of its part of the ring (ranges; labels select on the server).
       watch(w, handler, [...(shard && w.isFor ? [shard.admits()] : []), ...this.globalPredicates, ...w.predicates]);
     }
+    for (const make of this.sourceWatches) controller.watchSource(make(log));
     if (shard && forKind) {
       // Labels: the update that asks for a drain must reach the queue whatever the controller's predicates filter out.
       watch({ kind: forKind, metadataOnly: this.pending[0]!.metadataOnly, predicates: [], isFor: false }, enqueueForObject(), [shard.drainPredicate()]);
