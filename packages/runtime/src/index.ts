@@ -372,7 +372,7 @@ export type { Clock, TimerHandle } from './clock.js';
 // Command-line flags: Go-style `--flag=false` for node:util parseArgs
 export { goBooleanFlags } from './flags.js';
 
-// Issue 40 (day to day): everyday controller-runtime API. Kept apart for the root entry point's reorganisation.
+// Everyday controller-runtime API: field owners, object reconcilers, sources from outside the cluster
 export { withFieldOwner } from './client/field-owner.js';
 export type { ObjectReconcileFunc } from './builder/object-reconciler.js';
 export { channelSource, EventChannel, funcSource } from './source/external-sources.js';

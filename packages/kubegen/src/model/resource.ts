@@ -90,6 +90,7 @@ export interface VersionModel {
 export interface UserTypeModule {
   /** Relative to the output folder's root, without extension (as `userTypes.module`). */
   module: string;
+  /** Its exported interfaces and type aliases, in declaration order. */
   names: readonly string[];
 }
 
