@@ -11,6 +11,9 @@ import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Manager } from '@kubegen/runtime/internal/manager/manager.js';
 import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client.js';
+import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
+import { until } from '../support/wait.js';
 
 const cm = builtinResources.configMaps;
 const newManager = (registry: Registry): Manager =>
@@ -45,4 +48,25 @@ test('a name comes free when its controller is removed or its manager has stoppe
   await running.stop();
   await run;
   controllerFor(newManager(registry), cm).named('held').complete(noop);
+});
+
+test('a refused namesake leaves the live controller\'s metrics alone (refused before it is made)', async () => {
+  const registry = new Registry();
+  const mgr = newManager(registry);
+  let release!: () => void;
+  const blocked = new Promise<void>((r) => (release = r));
+  controllerFor(mgr, cm).complete(() => blocked);
+  await new ResourceClient<KubeObject>(mgr.transport, cm, 'ns').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' } });
+  const activeWorkers = async (): Promise<number | undefined> =>
+    (await registry.getMetricsAsJSON()).find((m) => m.name === 'controller_runtime_active_workers')?.values.find((v) => v.labels['controller'] === 'configmap')?.value;
+  const run = mgr.start();
+  try {
+    await until(async () => (await activeWorkers()) === 1, 'one reconcile in flight');
+    assert.throws(() => controllerFor(newManager(registry), cm).complete(noop), /already exists/);
+    assert.equal(await activeWorkers(), 1, 'the gauge of the live controller is untouched');
+  } finally {
+    release();
+    await mgr.stop();
+    await run;
+  }
 });

@@ -32,6 +32,7 @@ import { awaitOwnWrites } from '../cluster/read-your-writes.js';
 import type { Predicate } from '../predicate/predicate.js';
 import { describeKind, isResourceInfo, KindSource, type KindRef } from '../source/kind-source.js';
 import { objectReconciler, type ObjectReconcileFunc } from './object-reconciler.js';
+import { assertControllerNameFree } from '../manager/controller-names.js';
 import type { EventSource } from '../source/external-sources.js';
 import type { Source } from '../source/source.js';
 import type { Logger } from '../log.js';
@@ -210,6 +211,8 @@ export class ControllerBuilder<F extends KubeObject = KubeObject> extends Builde
 
   build(reconciler: Reconciler | ReconcileFunc): Controller {
     const name = this.startBuild();
+    // Refused before anything is made: the controller's metrics and queue would reset a live namesake's series.
+    if (!this.options.skipNameValidation) assertControllerNameFree(this.manager.registry, name);
     const forKind = this.forKind;
     // A sharded manager: this controller's informers select its shard, and drains are acknowledged before reconciles.
     const shard = forKind ? this.shard(name, forKind) : undefined;

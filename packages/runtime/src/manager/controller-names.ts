@@ -10,13 +10,21 @@ import type { Registry } from '../metrics/prom.js';
 
 const used = new WeakMap<Registry, Set<string>>();
 
-/** Holds `name` for a controller reporting to `registry`; throws when another live controller holds it. */
-export function claimControllerName(registry: Registry, name: string): void {
-  let names = used.get(registry);
-  if (!names) used.set(registry, (names = new Set()));
-  if (names.has(name)) {
+/**
+ * Throws when a live controller reporting to `registry` holds `name`. The builder asks before it makes the controller
+ * (whose metrics and queue would otherwise touch the live one's series); the manager claims the name when it adds it.
+ */
+export function assertControllerNameFree(registry: Registry, name: string): void {
+  if (used.get(registry)?.has(name)) {
     throw new Error(`controller with name ${name} already exists: controller names must be unique to avoid multiple controllers reporting to the same metric (name it with named(), or set skipNameValidation in withOptions() for a controller built again in one process, as in tests)`);
   }
+}
+
+/** Holds `name` for a controller reporting to `registry`; throws when another live controller holds it. */
+export function claimControllerName(registry: Registry, name: string): void {
+  assertControllerNameFree(registry, name);
+  let names = used.get(registry);
+  if (!names) used.set(registry, (names = new Set()));
   names.add(name);
 }
 
