@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { associativeLists } from 'kubegen/internal/generate/register/index.js';
 import { defaultFieldManager } from '@kubegen/runtime/internal/client/apply.js';
+import { withFieldOwner } from '@kubegen/runtime/internal/client/field-owner.js';
 import type { ApplyObjectMeta, ListMapEntry } from '@kubegen/runtime/internal/client/apply.js';
 import { isApplyConflict } from '@kubegen/runtime/internal/client/errors.js';
 import type { ApplyConflict } from '@kubegen/runtime/internal/client/errors.js';
@@ -90,12 +91,14 @@ describe('typed server-side apply on the CRD apiserver 1.36 (envtest crd-only), 
   let real: Map<string, Outcome>;
   let fake: Map<string, Outcome>;
   const name = 'gadget-1';
+  let ns: string;
+  let info: ResourceDescriptor;
 
   before(async () => {
     env = await sharedEnv({ profile: 'crd-only' });
-    const ns = await env.newNamespace('apply');
+    ns = await env.newNamespace('apply');
     const [crd] = await installCrds(env.transport, parseCrds(fs.readFileSync(fixture('apply', 'gadgets.yaml'), 'utf8'), 'gadgets.yaml'), 30_000);
-    const info = crdResourceInfo(crd!);
+    info = crdResourceInfo(crd!);
     real = await scenario(new ResourceClient<Gadget, KubeList<Gadget>, GadgetApply>(env.transport, info, ns), name);
     const schema = (crd!.spec.versions[0]!.schema as { openAPIV3Schema: JSONSchemaProps }).openAPIV3Schema;
     const descriptor: ResourceDescriptor = { ...info, statusSubresource: true, associativeLists: associativeLists(schema) };
@@ -140,6 +143,17 @@ describe('typed server-side apply on the CRD apiserver 1.36 (envtest crd-only), 
     const after = objectAt(real, 'a drops its port and tag');
     assert.deepEqual(after.spec!.ports, [{ name: 'dns', port: 53, protocol: 'UDP' }]);
     assert.deepEqual(after.spec!.tags, ['b']);
+  });
+
+  it('withFieldOwner: create, update and patch are written as the owner too (managedFields operation Update)', async () => {
+    const owned = new ResourceClient<Gadget, KubeList<Gadget>, GadgetApply>(withFieldOwner(env.transport, 'kv-operator'), info, ns);
+    const created = await owned.create({ apiVersion: 'apply.kubegen.io/v1', kind: 'Gadget', metadata: { name: 'owned' }, spec: { color: 'red' } });
+    await owned.update({ ...created, spec: { ...created.spec, replicas: 1 } });
+    const patched = await owned.patch('owned', { type: 'merge', patch: { spec: { tags: ['x'] } } });
+    const managers = (patched.metadata?.managedFields ?? []).map((f) => `${f.manager}/${f.operation}`);
+    assert.deepEqual(managers, ['kv-operator/Update'], 'one manager owns every field it wrote');
+    const fields = JSON.stringify(patched.metadata!.managedFields![0]!.fieldsV1);
+    for (const f of ['f:color', 'f:replicas', 'f:tags']) assert.ok(fields.includes(f), `${f} owned by kv-operator: ${fields}`);
   });
 
   it('the default field manager is the program\'s name, as managedFields show', () => {

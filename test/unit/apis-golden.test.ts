@@ -50,7 +50,14 @@ describe('apis fixture (multi-group, multi-version)', () => {
     ]);
     assert.ok(model.resources.find((r) => r.names.kind === 'Harbor')!.versions[0]!.storage);
     const frigate = model.resources.find((r) => r.names.kind === 'Frigate')!;
-    assert.deepEqual(frigate.versions[0]!.userTypes, { module: '../apis/ships/v1/frigate_types', kind: 'Frigate', list: 'FrigateList' });
+    const { folder, ...userTypes } = frigate.versions[0]!.userTypes!;
+    assert.deepEqual(userTypes, { module: '../apis/ships/v1/frigate_types', kind: 'Frigate', list: 'FrigateList' });
+    // Every exported type of the version folder, by module, in declaration order: what the version index re-exports.
+    assert.deepEqual(folder, [
+      { module: '../apis/ships/v1/crew', names: ['Crew'] },
+      { module: '../apis/ships/v1/fleet_types', names: ['Fleet', 'FleetList'] },
+      { module: '../apis/ships/v1/frigate_types', names: ['FrigateSpec', 'FrigateStatus', 'Frigate', 'FrigateList'] },
+    ]);
     assert.deepEqual(frigate.names.shortNames, ['frg']);
     assert.equal(frigate.versions[1]!.deprecationWarning, 'ships.example.com/v1beta1 Frigate is deprecated; use v1');
   });
@@ -63,6 +70,25 @@ describe('apis fixture (multi-group, multi-version)', () => {
     assert.match(client, /import type \{ Frigate, FrigateList \} from "\.\.\/\.\.\/\.\.\/apis\/ships\/v1\/frigate_types\.js";/);
   });
 
+  it('the version index re-exports every type of the version folder, but a name a generated module exports', async () => {
+    const index = (files: GeneratedFile[]): string => files.find((f) => f.path === 'generated/ships.example.com/v1/index.ts')!.content;
+    const plain = index(await outputs(MULTI));
+    assert.match(plain, /^export type \{ Crew \} from "\.\.\/\.\.\/\.\.\/apis\/ships\/v1\/crew\.js";$/m);
+    assert.match(plain, /^export type \{ FrigateSpec, FrigateStatus, Frigate, FrigateList \} from "[^"]*\/frigate_types\.js";$/m);
+    assert.doesNotMatch(plain, /Not re-exported/);
+    // A user type named as a generated export (the lister interface): the generated one stays, a comment says so.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-apis-index-'));
+    try {
+      fs.cpSync(path.join(MULTI, 'apis'), path.join(dir, 'apis'), { recursive: true });
+      fs.appendFileSync(path.join(dir, 'apis/ships/v1/frigate_types.ts'), '\nexport interface FrigateLister { name: string }\n');
+      const clashing = index(await outputs(dir));
+      assert.match(clashing, /^\/\/ Not re-exported, a generated export has the name: FrigateLister \(\.\.\/apis\/ships\/v1\/frigate_types\)\.$/m);
+      assert.match(clashing, /^export type \{ FrigateSpec, FrigateStatus, Frigate, FrigateList \} from /m);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('generated modules compile together with the user types under tsc --strict', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-apis-compile-'));
     try {
@@ -71,6 +97,13 @@ describe('apis fixture (multi-group, multi-version)', () => {
         fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
         fs.writeFileSync(path.join(dir, f.path), f.content);
       }
+      // The version index gives the spec types too (a kubebuilder user imports the whole API package).
+      fs.writeFileSync(path.join(dir, 'generated', 'use-index.ts'), [
+        "import type { Crew, FrigateSpec, FrigateLister } from './ships.example.com/v1/index.js';",
+        "export const spec = (s: FrigateSpec): FrigateSpec => s;",
+        "export type Used = [Crew, FrigateLister];",
+        '',
+      ].join('\n'));
       linkRuntimePackage(dir);
       fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@kubernetes'), path.join(dir, 'node_modules', '@kubernetes'), 'dir');
       fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'apis-user', type: 'module', private: true }));

@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { classify } from 'kubegen/internal/dev/source-watch.js';
+import { managerArgs } from 'kubegen/internal/dev/manager-args.js';
 import { runCli } from '../support/cli.js';
 
 /** One `error: …` line, exit 1, nothing on stdout. */
@@ -89,5 +90,32 @@ describe('kubegen dev: what a change asks for', () => {
     for (const ignored of ['/p/src/generated/index.ts', '/p/src/.generated.kubegen-tmp-1-x/index.ts', '/p/dist/src/main.js', '/p/src/.main.ts.swp', '/p/src/main.ts~', '/p/README.md', '/p/config/grafana/x.json']) {
       assert.equal(classify(layout, ignored), undefined, ignored);
     }
+  });
+});
+
+describe('kubegen dev: the manager\'s command line', () => {
+  const input = {
+    main: '/p/dist/src/main.js',
+    mainSource: "const options = { 'webhook-port': { type: 'string' }, 'webhook-host': { type: 'string' } };",
+    kubeconfig: '/k',
+    metricsPort: 8443,
+    healthPort: 0,
+    webhookPort: 9443,
+    webhookCertDir: '/certs',
+    textLogs: false,
+    userArgs: [] as string[],
+  };
+  it('every endpoint on 127.0.0.1, the webhooks too (--webhook-host), unless the user sets --webhook-host or the main has no such flag', () => {
+    assert.deepEqual(managerArgs(input), [
+      '/p/dist/src/main.js', '--kubeconfig=/k', '--metrics-bind-address=127.0.0.1:8443', '--health-probe-bind-address=0',
+      '--webhook-port=9443', '--webhook-host=127.0.0.1', '--webhook-cert-dir=/certs',
+    ]);
+    for (const userArgs of [['--webhook-host=0.0.0.0'], ['--webhook-host', '::']]) {
+      const args = managerArgs({ ...input, userArgs });
+      assert.equal(args.includes('--webhook-host=127.0.0.1'), false, userArgs.join(' '));
+      assert.deepEqual(args.slice(-userArgs.length), userArgs);
+    }
+    // A main scaffolded before the flag existed would refuse it (strict parseArgs): not passed.
+    assert.equal(managerArgs({ ...input, mainSource: "const options = { 'webhook-port': { type: 'string' } };" }).some((a) => a.startsWith('--webhook-host')), false);
   });
 });

@@ -169,3 +169,26 @@ test("manager graceful shutdown waits for in-flight reconciles, but not past the
   await run; // resolves despite the reconcile never settling
   assert.equal(aborted, true, "in-flight reconcile saw its signal abort");
 });
+
+test("manager.start() without a signal runs until stop(); stop() before start makes start return at once", async () => {
+  const transport = newFakeTransport([fooResource], foo("a"));
+  const mgr = new Manager({ transport, metricsBindAddress: "0", logger: nullLogger, registry: new Registry() });
+  let reconciled = 0;
+  controllerFor(mgr, fooResource).complete(() => {
+    reconciled++;
+  });
+  let settled = false;
+  const run = mgr.start().finally(() => (settled = true));
+  await until(() => reconciled === 1 && mgr.ready, "reconciled and ready");
+  assert.equal(settled, false, "runs without a signal");
+  await mgr.stop();
+  assert.equal(settled, true, "stop() resolves after start() has settled");
+  await run;
+  assert.equal(mgr.ready, false);
+  await assert.rejects(mgr.start(), /already started/);
+
+  const early = new Manager({ transport, metricsBindAddress: "0", logger: nullLogger, registry: new Registry() });
+  await early.stop();
+  await early.start(); // returns without running anything
+  assert.equal(early.metricsAddress, undefined);
+});

@@ -3,7 +3,7 @@
  * then `node dist/src/main.js`): each start failure — no webhook certificate, the metrics, probe or webhook port
  * taken, a bad kubeconfig — ends the process non-zero within 5 s with one error line naming the cause, and nothing
  * left listening; SIGTERM while a cache sync cannot finish (an apiserver that never answers) ends it within the
- * graceful period, after `/readyz` said not ready all along.
+ * graceful period, after `/readyz` said not ready all along. `--webhook-host` binds the webhooks to one address.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -94,9 +94,9 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Started {
 const errorLines = (stderr: string): { msg: string; error?: string }[] =>
   stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: string; msg: string; error?: string }).filter((l) => (l as { level: string }).level === 'error');
 
-function listening(port: number): Promise<boolean> {
+function listening(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
+    const s = net.connect(port, host);
     s.once('connect', () => (s.destroy(), resolve(true)));
     s.once('error', () => resolve(false));
   });
@@ -144,6 +144,25 @@ describe('the scaffold manager: start or exit', () => {
       }
     });
   }
+
+  it('--webhook-host: the webhooks listen on that address only (kubegen dev passes 127.0.0.1); unset, on every interface', async () => {
+    for (const [host, onV6Loopback] of [['127.0.0.1', false], [undefined, true]] as const) {
+      const [webhooks] = (await freePorts(1)) as [number];
+      const run = start(['--kubeconfig', silentKubeconfig, '--metrics-bind-address', '0', '--health-probe-bind-address', '0', '--webhook-port', String(webhooks), '--webhook-cert-dir', certDir, ...(host ? ['--webhook-host', host] : [])]);
+      try {
+        let up = false;
+        for (let i = 0; i < 100 && !up; i++) {
+          up = await listening(webhooks);
+          if (!up) await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.equal(up, true, `webhooks on 127.0.0.1:${webhooks}\n${run.stderr()}`);
+        assert.equal(await listening(webhooks, '::1'), onV6Loopback, `webhooks on [::1]:${webhooks} with --webhook-host ${host ?? 'unset'}`);
+      } finally {
+        run.kill('SIGTERM');
+        assert.equal((await run.exited).code, 0, run.stderr());
+      }
+    }
+  });
 
   it('a bad kubeconfig (missing, not YAML, no current context)', async () => {
     const garbage = path.join(tmp, 'garbage.kubeconfig');

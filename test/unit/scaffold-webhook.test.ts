@@ -136,3 +136,24 @@ test('create webhook --conversion: hub = the storage version, CRD spec.conversio
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('create webhook: the exports of an acronym kind are cased as its resource descriptor (kvStoreResource → kvStoreDefaulter)', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-webhook-case-'));
+  const dir = path.join(tmp, 'kv-operator');
+  try {
+    assert.equal((await cli(tmp, 'init', '--domain', 'example.com', 'kv-operator')).code, 0);
+    assert.equal((await cli(dir, 'create', 'api', '--group', 'kv', '--version', 'v1alpha1', '--kind', 'KVStore')).code, 0);
+    const made = await cli(dir, 'create', 'webhook', '--group', 'kv', '--version', 'v1alpha1', '--kind', 'KVStore', '--defaulting', '--programmatic-validation');
+    assert.equal(made.code, 0, made.err);
+    const webhook = read(dir, 'src/webhooks/kvstore-webhook.ts');
+    assert.match(webhook, /^export const kvStoreDefaulter: Defaulter<KVStore> = /m);
+    assert.match(webhook, /^export const kvStoreValidator: Validator<KVStore> = /m);
+    assert.match(webhook, /defaultingWebhook\(kvStoreDefaulter\)/);
+    assert.doesNotMatch(webhook, /kVStore/);
+    assert.match(read(dir, 'src/webhooks/kvstore-webhook.test.ts'), /import \{ kvStoreDefaulter, kvStoreValidator \} from '\.\/kvstore-webhook\.js';/);
+    assert.equal((await cli(dir, 'generate', '-q')).code, 0);
+    assert.match(read(dir, 'src/generated/kv.example.com/v1alpha1/register.ts'), /^export const kvStoreResource\b/m);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -371,3 +371,9 @@ export type { Clock, TimerHandle } from './clock.js';
 // Command-line flags: Go-style `--flag=false` for node:util parseArgs
 export { goBooleanFlags, parseFlags } from './flags.js';
 export type { FlagOptions } from './flags.js';
+
+// Everyday controller-runtime API: field owners, object reconcilers, sources from outside the cluster
+export { withFieldOwner } from './client/field-owner.js';
+export type { ObjectReconcileFunc } from './builder/object-reconciler.js';
+export { channelSource, EventChannel, funcSource } from './source/external-sources.js';
+export type { EventSource } from './source/external-sources.js';

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { ManagedProcess } from '@kubegen/runtime/testing/envtest';
 import { resolveConfig } from '../config/resolve-config.js';
 import { DevCluster } from './dev-cluster.js';
+import { managerArgs } from './manager-args.js';
 import { checkPorts, checkProject, DevSetupError, type PortClaim, type ProjectLayout } from './preflight.js';
 import { SourceWatch, type ChangeSet, type SourceLayout } from './source-watch.js';
 
@@ -216,18 +217,18 @@ class DevLoop {
     if (this.stopping) return;
     const { ManagedProcess } = await import('@kubegen/runtime/testing/envtest');
     const cluster = this.cluster!;
-    const bind = (port: number): string => (port === 0 ? '0' : `127.0.0.1:${port}`);
     const userFormat = this.opts.managerArgs.some((a) => a.startsWith('--log-format'));
-    const args = [
-      this.layout.main,
-      `--kubeconfig=${await cluster.managerKubeconfig()}`,
-      `--metrics-bind-address=${bind(this.opts.metricsPort)}`,
-      `--health-probe-bind-address=${bind(this.opts.healthPort)}`,
-      `--webhook-port=${this.opts.webhookPort}`,
-      ...(cluster.webhooks ? [`--webhook-cert-dir=${cluster.webhookCertDir}`] : []),
-      ...(!userFormat && process.stderr.isTTY ? ['--log-format=text'] : []),
-      ...this.opts.managerArgs,
-    ];
+    const args = managerArgs({
+      main: this.layout.main,
+      mainSource: fs.readFileSync(this.layout.main, 'utf8'),
+      kubeconfig: await cluster.managerKubeconfig(),
+      metricsPort: this.opts.metricsPort,
+      healthPort: this.opts.healthPort,
+      webhookPort: this.opts.webhookPort,
+      webhookCertDir: cluster.webhooks ? cluster.webhookCertDir : undefined,
+      textLogs: !userFormat && process.stderr.isTTY,
+      userArgs: this.opts.managerArgs,
+    });
     const manager = new ManagedProcess({
       name: 'manager',
       command: process.execPath,

@@ -1,4 +1,4 @@
-import type { ApiModel, GroupVersion } from '../model/index.js';
+import type { ApiModel, GroupVersion, UserTypeModule } from '../model/index.js';
 import { groupIdentifiers, groupVersions } from '../model/index.js';
 import { applyNames, emitApplyConfigurations } from './apply/index.js';
 import type { ApplyNames } from './apply/index.js';
@@ -15,7 +15,7 @@ import { CoreTypeMatcher, DefinitionGraph, emitTypes, KIND_DERIVED_SUFFIXES, Typ
 import type { CoreTypeMiss, CoreTypeUse, TypeModel } from './types/index.js';
 import { emitMarkedTypes } from './types/emit-marked-types.js';
 import { generateManifests } from './manifests.js';
-import { hasUserTypes, typeImportLines, userTypeNames } from './user-types.js';
+import { hasUserTypes, userModuleSpecifier, userTypeNames } from './user-types.js';
 
 export type { GeneratedFile } from './generated-file.js';
 import type { GeneratedFile } from './generated-file.js';
@@ -97,7 +97,7 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
       const types = opts.emitMarkers && graph instanceof TypeGraph ? emitMarkedTypes(gv, { runtimeImport, graph }) : emitTypes(gv, { runtimeImport: typesImport, graph, importExtension: ext });
       files.push({ path: `${dir}/types.ts`, content: types });
     }
-    const apply = applyNames(graph, versionTypeNames(gv, groupId, typeNames, user ? new Set() : graph.exportedNames()));
+    const apply = applyNames(graph, versionTypeNames(gv, groupId, typeNames, user ? new Set(userFolderTypes(gv).flatMap((m) => m.names)) : graph.exportedNames()));
     if (builtin) checkBuiltinApplyNames(graph, apply);
     const ctx: GroupVersionContext = { gv, groupId, graph, typeNames, applyName: apply.root, runtimeImport, ext, ...(model.definitions ? { definitions: model.definitions } : {}) };
     // Listers and informers serve the kinds that can be listed and watched (not a built-in review kind).
@@ -121,7 +121,8 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
         { path: `${dir}/informers.ts`, content: emitInformers(listable, groupId, typeNames, runtimeImport, ext) },
       );
     }
-    files.push({ path: `${dir}/index.ts`, content: user ? emitUserVersionIndex(gv, typeNames, ext) : emitVersionIndex(ext, modules) });
+    const generated = user ? exportedNames(files.filter((f) => f.path.startsWith(`${dir}/`)).map((f) => f.content)) : new Set<string>();
+    files.push({ path: `${dir}/index.ts`, content: user ? emitUserVersionIndex(gv, generated, ext) : emitVersionIndex(ext, modules) });
     opts.onProgress?.(i + 1, gvs.length, `${gv.group}/${gv.version}`);
   });
   const served = gvs.filter((gv) => gv.kinds.length > 0);
@@ -192,12 +193,45 @@ function emitVersionIndex(ext: string, mods: readonly string[]): string {
   return [HEADER, '', ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
 }
 
-/** The version index when the types are the user's: re-exports them by name instead of `./types`. */
-function emitUserVersionIndex(gv: GroupVersion, typeNames: (kind: string) => { root: string; list: string }, ext: string): string {
-  const names = gv.kinds.flatMap((k) => [typeNames(k.resource.names.kind).root, typeNames(k.resource.names.kind).list]);
-  const reexports = typeImportLines(gv, names, ext).map((l) => l.replace(/^import type/, 'export type'));
+/**
+ * The version index when the types are the user's: re-exports every exported type of the version folder (spec,
+ * status, … as a kubebuilder user imports the whole API package) by name instead of `./types`. A user type named as
+ * a generated export (`<Kind>Lister`, …) is left to the generated one and listed in a comment; import it from its file.
+ */
+function emitUserVersionIndex(gv: GroupVersion, generated: ReadonlySet<string>, ext: string): string {
+  const reexports: string[] = [];
+  const shadowed: string[] = [];
+  for (const m of userFolderTypes(gv)) {
+    const names = m.names.filter((n) => !generated.has(n));
+    shadowed.push(...m.names.filter((n) => generated.has(n)).map((n) => `${n} (${m.module})`));
+    if (names.length > 0) reexports.push(`export type { ${names.join(', ')} } from ${literal(userModuleSpecifier(m.module, ext))};`);
+  }
+  const note = shadowed.length > 0 ? [`// Not re-exported, a generated export has the name: ${shadowed.join(', ')}.`] : [];
   const mods = ['applyconfigurations', 'deepcopy', 'register', 'client', 'listers', 'informers'];
-  return [HEADER, '', ...reexports, ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
+  return [HEADER, '', ...note, ...reexports, ...mods.map((m) => `export * from ${literal(`./${m}${ext}`)};`), ''].join('\n');
+}
+
+/** The user modules of `gv`'s folder and their exported types (the roots' modules alone for a model without `folder`). */
+function userFolderTypes(gv: GroupVersion): readonly UserTypeModule[] {
+  const folder = gv.kinds.find((k) => k.version.userTypes?.folder)?.version.userTypes?.folder;
+  if (folder) return folder;
+  const byModule = new Map<string, string[]>();
+  for (const k of gv.kinds) {
+    const u = k.version.userTypes!;
+    const names = byModule.get(u.module) ?? [];
+    names.push(u.kind, u.list ?? `${u.kind}List`);
+    byModule.set(u.module, names);
+  }
+  return [...byModule].map(([module, names]) => ({ module, names }));
+}
+
+/** The names generated modules export (declarations at the start of a line; they use no export lists). */
+function exportedNames(contents: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const c of contents) {
+    for (const m of c.matchAll(/^export (?:declare )?(?:abstract )?(?:async )?(?:interface|type|class|function\*?|const|let|enum) ([A-Za-z_$][\w$]*)/gm)) names.add(m[1]!);
+  }
+  return names;
 }
 
 function emitRootIndex(gvs: GroupVersion[], groupIds: Map<string, string>, ext: string): string {

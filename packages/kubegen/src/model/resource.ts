@@ -76,12 +76,22 @@ export interface VersionModel {
   selectableFields: string[];
   /**
    * Set by the TypeScript front end: the user's own type for this kind, which generated modules import instead of
-   * emitting `types.ts`. `module` is a path relative to the output folder's root, without extension.
+   * emitting `types.ts`. `module` is a path relative to the output folder's root, without extension. `folder`: every
+   * exported interface and type alias of the kind's version folder, by module (the same for each kind of the version),
+   * which the version's `index.ts` re-exports.
    */
-  userTypes?: { module: string; kind: string; list?: string };
+  userTypes?: { module: string; kind: string; list?: string; folder?: readonly UserTypeModule[] };
   /** Set for the built-in API's kinds: what client-go's typed client of the kind knows (see `BuiltinVersion`). */
   builtin?: BuiltinVersion;
   source: SourceLocation;
+}
+
+/** The exported type names (interfaces, type aliases) of one user module, in declaration order. */
+export interface UserTypeModule {
+  /** Relative to the output folder's root, without extension (as `userTypes.module`). */
+  module: string;
+  /** Its exported interfaces and type aliases, in declaration order. */
+  names: readonly string[];
 }
 
 /**

@@ -273,8 +273,9 @@ function marker(kind: 'mutate' | 'validate', n: ApiNames): string {
   return `// +kubebuilder:webhook:path=${webhookPath(kind, n)},mutating=${mutating},failurePolicy=fail,sideEffects=None,groups=${n.fullGroup},resources=${n.plural},verbs=${verbs},versions=${n.version},name=${name},admissionReviewVersions=v1`;
 }
 
+/** The stem of the webhook exports, cased as the kind's resource descriptor (`kvStoreResource` → `kvStoreDefaulter`). */
 function varName(n: ApiNames): string {
-  return n.kind[0]!.toLowerCase() + n.kind.slice(1);
+  return n.exportStem;
 }
 
 function webhookFile(n: ApiNames, o: CreateWebhookOptions): string {

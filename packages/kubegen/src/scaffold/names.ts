@@ -7,7 +7,7 @@ import { checkGroup, checkKind, checkLabel, checkVersion } from '../parse/crd/na
 import { pluralize } from '../parse/typescript/kind.js';
 import { camel, pascal } from '../model/index.js';
 import type { KindVersion } from '../model/index.js';
-import { groupVersionMember, pluralMember, resourceConstName } from '../generate/names.js';
+import { groupVersionMember, lowerCamel, pluralMember, resourceConstName } from '../generate/names.js';
 import { ScaffoldError } from './errors.js';
 
 /** The default `--domain`, as kubebuilder's. */
@@ -81,6 +81,11 @@ export interface ApiNames {
   fileBase: string;
   /** `frigateResource` in the generated `register.ts`. */
   resourceConst: string;
+  /**
+   * `frigate`, `kvStore`: the stem of the scaffolded webhook exports (`kvStoreDefaulter`, `kvStoreValidator`,
+   * `kvStoreConversion`), cased as `resourceConst` is (one rule: `kvStoreResource`, not `kVStore…`).
+   */
+  exportStem: string;
   /** `shipsV1` on the generated `Clientset`. */
   groupVersionMember: string;
   /** `frigates` on the group/version client. */
@@ -112,6 +117,7 @@ export function apiNames(group: string, domain: string, version: string, kind: s
     customPlural: p !== defaultPlural,
     fileBase: kind.toLowerCase(),
     resourceConst: resourceConstName(kind),
+    exportStem: lowerCamel(kind),
     groupVersionMember: groupVersionMember(groupId, version),
     pluralMember: pluralMember(kv),
   };

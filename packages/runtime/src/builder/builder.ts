@@ -6,6 +6,8 @@
  *   .owns(deploymentResource)
  *   .withOptions({ maxConcurrentReconciles: 2 })
  *   .complete(async (req, ctx) => { ... });
+ *
+ * controllerFor<Foo>(mgr, fooResource).completeObject(async (foo, ctx) => { ... }); // the object, from the cache
  * ```
  *
  * `for` watches the primary kind (enqueue the object itself), `owns` watches dependents and enqueues their
@@ -13,7 +15,8 @@
  * descriptor, a built-in) or a `GroupVersionKind` (`{ group: 'apps', version: 'v1', kind: 'Deployment' }`, or
  * `for('apps/v1', 'Deployment')`) that the manager's RESTMapper resolves when the controller starts — a kind that
  * is not served yet is waited for. Each watch is a `KindSource`: it takes the manager cache's informers when the
- * controller starts and gives them back when it stops. `complete` builds the {@link Controller} and adds it to the
+ * controller starts and gives them back when it stops; `watchesSource` and `watchesRawSource` add events from
+ * outside the cluster (`channelSource`, `funcSource`). `complete` builds the {@link Controller} and adds it to the
  * manager (started at once if the manager runs). With `ManagerOptions.sharding` the controller is sharded: its
  * `for` and `owns` caches hold this replica's shard only, and a request whose object the sharder asked to drain is
  * acknowledged instead of reconciled (docs/sharding.md).
@@ -28,8 +31,14 @@ import type { Manager } from '../manager/manager.js';
 import { awaitOwnWrites } from '../cluster/read-your-writes.js';
 import type { Predicate } from '../predicate/predicate.js';
 import { describeKind, isResourceInfo, KindSource, type KindRef } from '../source/kind-source.js';
+import { objectReconciler, type ObjectReconcileFunc } from './object-reconciler.js';
+import { assertControllerNameFree } from '../manager/controller-names.js';
+import type { EventSource } from '../source/external-sources.js';
+import type { Source } from '../source/source.js';
+import type { Logger } from '../log.js';
 
 export type { KindRef };
+export type { ObjectReconcileFunc } from './object-reconciler.js';
 
 /** Options of `for`, `owns`, `watches`: predicates that must all admit an event (as `builder.WithPredicates`). */
 export interface BuilderWatchOptions<T extends KubeObject = KubeObject> {
@@ -56,7 +65,7 @@ export interface OwnsOptions<T extends KubeObject = KubeObject> extends BuilderW
 export type BuilderControllerOptions = Pick<
   ControllerOptions,
   | 'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeoutMs' | 'needLeaderElection' | 'logger' | 'cacheSyncTimeoutMs'
-  | 'usePriorityQueue' | 'enableWarmup'
+  | 'usePriorityQueue' | 'enableWarmup' | 'skipNameValidation'
 >;
 
 interface PendingWatch {
@@ -118,22 +127,29 @@ export abstract class BuilderSettings {
  * Builds one controller step by step (controller-runtime's `builder.Builder`; example in the module comment). Single
  * use: `complete` (or `build`) may be called once; it needs `for()` or `named()`, and `owns()` needs `for()`.
  */
-export class ControllerBuilder extends BuilderSettings {
+export class ControllerBuilder<F extends KubeObject = KubeObject> extends BuilderSettings {
   private readonly pending: PendingWatch[] = [];
+  /** `watchesSource` and `watchesRawSource`: made into sources in `build`, with the controller's logger. */
+  private readonly sourceWatches: ((log: Logger) => Source)[] = [];
+  /** The `for` kind as its source resolved it, once `build` made the sources (for `completeObject`). */
+  private forInfo: () => ResourceInfo | undefined = () => undefined;
 
   constructor(private readonly manager: Manager) {
     super();
   }
 
-  /** The primary kind: its events enqueue the object itself. Exactly one `for` per controller. */
-  for<T extends KubeObject = KubeObject>(kind: KindRef, opts?: BuilderWatchOptions<T>): this;
-  for<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts?: BuilderWatchOptions<T>): this;
-  for<T extends KubeObject = KubeObject>(kind: KindRef | string, a?: string | BuilderWatchOptions<T>, b?: BuilderWatchOptions<T>): this {
+  /**
+   * The primary kind: its events enqueue the object itself. Exactly one `for` per controller. `T` types the objects
+   * of the kind (predicates, `completeObject`): `for<KVStore>(kvStoreResource)`.
+   */
+  for<T extends KubeObject = KubeObject>(kind: KindRef, opts?: BuilderWatchOptions<T>): ControllerBuilder<T>;
+  for<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts?: BuilderWatchOptions<T>): ControllerBuilder<T>;
+  for<T extends KubeObject = KubeObject>(kind: KindRef | string, a?: string | BuilderWatchOptions<T>, b?: BuilderWatchOptions<T>): ControllerBuilder<T> {
     if (this.forKind) throw new Error('for() may only be called once');
     const opts = (typeof a === 'string' ? b : a) ?? {};
     this.forKind = kindOf(kind, typeof a === 'string' ? a : undefined);
     this.pending.unshift({ kind: this.forKind, handler: enqueueForObject(), predicates: (opts.predicates ?? []) as Predicate<KubeObject>[], metadataOnly: opts.metadataOnly ?? false, isFor: true });
-    return this;
+    return this as unknown as ControllerBuilder<T>;
   }
 
   /**
@@ -159,13 +175,44 @@ export class ControllerBuilder extends BuilderSettings {
     return this;
   }
 
+  /**
+   * Events from outside the cluster (controller-runtime's `Watches` over a `source.Channel`): the objects `source`
+   * gives (`channelSource(events)`) go through `opts.predicates` and the controller's event filters to `handler`'s
+   * `generic` (e.g. `enqueueForObject()`, `enqueueMapped(fn)`).
+   */
+  watchesSource<T extends KubeObject = KubeObject>(source: EventSource<T>, handler: EventHandler<T>, opts: { predicates?: Predicate<T>[] } = {}): this {
+    this.sourceWatches.push((log) => source.bind(handler, [...(this.globalPredicates as Predicate<T>[]), ...(opts.predicates ?? [])], log));
+    return this;
+  }
+
+  /**
+   * Any {@link Source} as it is (controller-runtime's `WatchesRawSource`): a `funcSource(fn)`, or one of your own; no
+   * handler and no predicates of the builder apply.
+   */
+  watchesRawSource(source: Source): this {
+    this.sourceWatches.push(() => source);
+    return this;
+  }
+
   /** Builds the controller, wires its watches to the manager's cache and adds it to the manager. */
   complete(reconciler: Reconciler | ReconcileFunc): Controller {
     return this.build(reconciler);
   }
 
+  /**
+   * Builds the controller with an object reconciler (controller-runtime's `reconcile.AsReconciler`): `fn` gets the
+   * request's object of the `for` kind, read through the manager's client (the cache), as a copy it may change; an
+   * object that is gone is skipped (see `object-reconciler.ts`). Needs `for()`.
+   */
+  completeObject(fn: ObjectReconcileFunc<F>): Controller {
+    if (!this.forKind) throw new Error('completeObject() needs for()');
+    return this.build(objectReconciler(() => this.manager.getClient(), () => this.forInfo(), this.pending[0]!.metadataOnly, fn));
+  }
+
   build(reconciler: Reconciler | ReconcileFunc): Controller {
     const name = this.startBuild();
+    // Refused before anything is made: the controller's metrics and queue would reset a live namesake's series.
+    if (!this.options.skipNameValidation) assertControllerNameFree(this.manager.registry, name);
     const forKind = this.forKind;
     // A sharded manager: this controller's informers select its shard, and drains are acknowledged before reconciles.
     const shard = forKind ? this.shard(name, forKind) : undefined;
@@ -174,6 +221,7 @@ export class ControllerBuilder extends BuilderSettings {
     const cluster = this.manager.cluster;
     // Read-your-writes: a reconcile of an object the manager's client wrote waits until the cache shows that write.
     const forInfo = () => sources.find((s) => s.isFor)?.source.info;
+    this.forInfo = forInfo;
     const ownWrites = awaitOwnWrites(
       reconciler,
       cluster.readYourWrites,
@@ -216,6 +264,7 @@ export class ControllerBuilder extends BuilderSettings {
       // A sharded controller sees only the events of its part of the ring (ranges; labels select on the server).
       watch(w, handler, [...(shard && w.isFor ? [shard.admits()] : []), ...this.globalPredicates, ...w.predicates]);
     }
+    for (const make of this.sourceWatches) controller.watchSource(make(log));
     if (shard && forKind) {
       // Labels: the update that asks for a drain must reach the queue whatever the controller's predicates filter out.
       watch({ kind: forKind, metadataOnly: this.pending[0]!.metadataOnly, predicates: [], isFor: false }, enqueueForObject(), [shard.drainPredicate()]);
@@ -254,7 +303,7 @@ export function newControllerManagedBy(manager: Manager): ControllerBuilder {
 }
 
 /** `NewControllerManagedBy(mgr).For(kind, opts)`: a `ResourceInfo`, or a `GroupVersionKind` resolved at start. */
-export function controllerFor<T extends KubeObject = KubeObject>(manager: Manager, kind: KindRef, opts: BuilderWatchOptions<T> = {}): ControllerBuilder {
-  return new ControllerBuilder(manager).for(kind, opts);
+export function controllerFor<T extends KubeObject = KubeObject>(manager: Manager, kind: KindRef, opts: BuilderWatchOptions<T> = {}): ControllerBuilder<T> {
+  return new ControllerBuilder(manager).for<T>(kind, opts);
 }
 

@@ -7,6 +7,7 @@
  * bounded time, until the cache shows that write, else reads from the API. Other writers' changes show up when the
  * cache gets them: use optimistic concurrency (resourceVersion) on writes.
  */
+import { withFieldOwner } from '../client/field-owner.js';
 import { NAMESPACE_INDEX, type IndexFunc } from '../cache/indexer.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { ApiError, newStatus } from '../client/errors.js';
@@ -262,6 +263,14 @@ export class CachedClient {
    */
   static direct(transport: Transport): CachedClient {
     return new CachedClient(transport, () => undefined);
+  }
+
+  /**
+   * This client writing as `owner` (controller-runtime's `client.WithFieldOwner`): every create, update, patch and
+   * apply that names no `fieldManager` names `owner` (see `withFieldOwner`). Same cache, same read-your-writes.
+   */
+  withFieldOwner(owner: string): CachedClient {
+    return new CachedClient(withFieldOwner(this.transport, owner), this.lookup, this.metadataLookup, this.mapper, this.readYourWrites);
   }
 
   /** A client for `info`, scoped to `namespace` for namespaced kinds (unset = all namespaces). */

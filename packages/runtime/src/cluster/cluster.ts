@@ -8,6 +8,7 @@
  * `stop()` stops them all, flushes pending events and leaves the cluster unusable. Nothing here retries on its own
  * account: informers retry their lists and watches, the event broadcaster its writes.
  */
+import { withFieldOwner } from '../client/field-owner.js';
 import { SharedInformerFactory } from '../cache/factory.js';
 import type { WatchListMode } from '../cache/reflector-types.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
@@ -46,6 +47,12 @@ export interface ClusterOptions {
   readYourWrites?: ReadYourWritesOptions;
   /** Registry of the informers' and read-your-writes metrics (default the runtime's `metricsRegistry`). */
   registry?: Registry;
+  /**
+   * The field manager of every write of the cluster's client that names none (`getClient()`; see `withFieldOwner`).
+   * Unset: applies name the transport's or the program's, other writes none (the apiserver derives one from the
+   * User-Agent). Event recorders and leader election write as before.
+   */
+  fieldOwner?: string;
   clock?: Clock;
   logger?: Logger;
 }
@@ -87,7 +94,7 @@ export class Cluster {
     this.cache = new ClusterCache(this.informers, { ...opts.cache, namespace: opts.namespace, logger: this.log.child({ component: 'cache' }) });
     this.readYourWrites = new ReadYourWrites({ ...opts.readYourWrites, clock: this.clock, ...(opts.registry ? { registry: opts.registry } : {}) });
     this.client = new CachedClient(
-      opts.transport,
+      opts.fieldOwner ? withFieldOwner(opts.transport, opts.fieldOwner) : opts.transport,
       (info, ns, o) => this.cache.lookup(info, ns, false, o?.unsynced),
       (info, ns, o) => this.cache.lookup(info, ns, true, o?.unsynced),
       () => this.getRESTMapper(),

@@ -93,6 +93,12 @@ export interface ControllerOptions {
   logger?: Logger;
   /** Registry for controller and workqueue metrics (default the runtime's `metricsRegistry`). */
   registry?: Registry;
+  /**
+   * Default false: a manager refuses a second live controller of this name reporting to the same metrics registry
+   * (controller-runtime's unique names; see `manager/controller-names.ts`). True skips that check — for a controller
+   * built again in one process, as tests do; within one manager, names stay unique (readiness checks are named so).
+   */
+  skipNameValidation?: boolean;
 }
 
 /** Default `cacheSyncTimeoutMs` of a controller: 2 min, as controller-runtime's `CacheSyncTimeout`. */
@@ -120,6 +126,7 @@ export class Controller {
   readonly maxConcurrentReconciles: number;
   readonly needLeaderElection: boolean;
   readonly enableWarmup: boolean;
+  readonly skipNameValidation: boolean;
   private readonly reconcileFn: ReconcileFunc;
   private readonly timeoutMs: number | undefined;
   private readonly clock: Clock;
@@ -145,6 +152,7 @@ export class Controller {
     this.maxConcurrentReconciles = Math.max(1, Math.floor(opts.maxConcurrentReconciles ?? 1));
     this.needLeaderElection = opts.needLeaderElection ?? true;
     this.enableWarmup = opts.enableWarmup ?? false;
+    this.skipNameValidation = opts.skipNameValidation ?? false;
     const r = opts.reconciler;
     this.reconcileFn = typeof r === 'function' ? r : (req, ctx) => r.reconcile(req, ctx);
     this.timeoutMs = opts.reconcileTimeoutMs;

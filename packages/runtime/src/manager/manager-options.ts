@@ -11,6 +11,11 @@ import type { ShardLeaseTimings } from '../sharding/shard-lease.js';
 import type { CacheOptions } from '../cluster/cluster-cache.js';
 import type { ReadYourWritesOptions } from '../cluster/read-your-writes.js';
 
+/** Default `gracefulShutdownTimeoutMs`: the time runnables get to stop on shutdown (30 s, as controller-runtime). */
+export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
+/** Default `cacheSyncTimeoutMs`: how long a controller waits for its sources before it says so (2 min, as controller-runtime). */
+export const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
+
 /**
  * How a sharded manager selects its shard's objects (docs/sharding.md): `server` (KEP-5866 shard selectors),
  * `client` (the same hash ranges, filtered by the replica), `labels` (the sharder labels objects), or `auto` (the
@@ -47,6 +52,12 @@ export interface ManagerShardingOptions extends ShardLeaseTimings {
  */
 export interface ManagerOptions {
   transport: Transport;
+  /**
+   * The field manager of every write of the manager's client (`getClient()`) that names none: creates, updates,
+   * patches and applies alike (controller-runtime's `client.WithFieldOwner` on the manager's client). Unset: applies
+   * name the transport's or the program's name, other writes none. Events and the Lease are written as before.
+   */
+  fieldOwner?: string;
   /** Restrict the cache to one namespace (default all; `cache` may say otherwise per kind). */
   namespace?: string;
   /**

@@ -3,9 +3,9 @@
  * controllers, the `/metrics` server and the `/healthz` + `/readyz` probes, and optional leader election on a
  * coordination.k8s.io/v1 Lease.
  *
- * `start(signal)`: serve metrics, probes and webhooks → start the cache → start the runnables that run on every
+ * `start(signal?)`: serve metrics, probes and webhooks → start the cache → start the runnables that run on every
  * replica and, once the Lease is held (or at once without leader election), the leader-only ones (controllers) →
- * run until `signal` aborts. With warm standby (`enableWarmup`), a replica waiting for the Lease starts its controllers'
+ * run until `signal` aborts or `stop()` is called. With warm standby (`enableWarmup`), a replica waiting for the Lease starts its controllers'
  * sources (informers, handlers filling the queues) at once, and their workers once it leads: a new leader reconciles
  * at once instead of syncing first, and a standby is ready once those sources have synced. Each controller waits for its own sources (informers) to sync, not for the whole
  * cache: one kind that cannot sync (forbidden, not installed) holds back only the controllers that watch it, and
@@ -21,7 +21,6 @@
  * `leaderElectionReleaseOnCancel`), the cache and servers stop, and `start` settles. Losing the Lease while running
  * shuts down the same way and rejects with {@link LeaderElectionLostError} (the caller should exit non-zero).
  */
-import { readFileSync } from 'node:fs';
 import { whenAborted } from '../abort.js';
 import type { Registry } from '../metrics/prom.js';
 import type { SharedInformerFactory } from '../cache/factory.js';
@@ -45,30 +44,23 @@ import { withAuthenticationAndAuthorization, type AuthFilterOptions } from '../m
 import type { CachedClient } from '../cluster/cached-client.js';
 import { Cluster } from '../cluster/cluster.js';
 import { ClusterCache, type FieldExtractFunc, type InformerRequest } from '../cluster/cluster-cache.js';
-import type { ManagerOptions } from './manager-options.js';
+import { DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, type ManagerOptions } from './manager-options.js';
 import { newManagerShard, ShardLostError, type ManagerShard } from './manager-sharding.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { runWithSignals } from './signals.js';
+import { inClusterNamespace, listenInTurn } from './manager-support.js';
+import { LeaderElectionLostError } from './errors.js';
+import { HeldControllerNames } from './controller-names.js';
 import { Runnables, type Runnable } from './runnables.js';
 
 export type { ManagerOptions, ManagerShardingOptions, ShardingMode } from './manager-options.js';
+export { DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from './manager-options.js';
 export { detectShardingMode, ManagerShard, ShardLostError } from './manager-sharding.js';
 export { RunnableError } from './runnables.js';
+export { LeaderElectionLostError } from './errors.js';
 export type { Runnable } from './runnables.js';
 
-/** Default `gracefulShutdownTimeoutMs`: the time runnables get to stop on shutdown (30 s, as controller-runtime). */
-export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
-/** Default `cacheSyncTimeoutMs`: how long a controller waits for its sources before it says so (2 min, as controller-runtime). */
-export const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
-
-/** `start` rejected: leadership was lost while running. */
-export class LeaderElectionLostError extends Error {
-  constructor() {
-    super('leader election lost');
-    this.name = 'LeaderElectionLostError';
-  }
-}
 
 /**
  * Runs controllers and other runnables over one shared cache, with metrics, probes and optional leader election
@@ -95,12 +87,18 @@ export class Manager {
   private stopAll: AbortController | undefined;
   /** Why the manager failed (the first fatal error), if it did. */
   private failure: unknown;
+  /** Aborted by `stop()`; `run` is `start`'s promise (undefined before `start`). */
+  private readonly stopRequest = new AbortController();
+  private run: Promise<void> | undefined;
+  /** The controller names this manager holds in its registry (see `controller-names.ts`). */
+  private readonly names: HeldControllerNames;
 
   constructor(opts: ManagerOptions) {
     this.opts = opts;
     this.transport = opts.transport;
     this.logger = (opts.logger ?? getLogger()).child({ component: 'manager' });
     this.registry = opts.registry ?? metricsRegistry;
+    this.names = new HeldControllerNames(this.registry);
     // client-go's rest_client_* series from every transport of the process, on the registry this manager serves.
     registerRestClientMetrics(this.registry);
     this.clock = opts.clock ?? realClock;
@@ -111,6 +109,7 @@ export class Manager {
       ...(opts.resyncPeriodMs !== undefined ? { resyncPeriodMs: opts.resyncPeriodMs } : {}),
       ...(opts.watchList !== undefined ? { watchList: opts.watchList } : {}),
       ...(opts.readYourWrites ? { readYourWrites: opts.readYourWrites } : {}),
+      ...(opts.fieldOwner ? { fieldOwner: opts.fieldOwner } : {}),
       registry: this.registry,
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
@@ -287,6 +286,7 @@ export class Manager {
   add(r: Runnable): void {
     if (r.syncStatus) {
       if (!r.name) throw new TypeError('a runnable with syncStatus needs a name');
+      this.names.claim(r);
       const status = r.syncStatus.bind(r);
       this.probeServer.addReadyzCheck(`controller-${r.name}`, () => {
         const s = status();
@@ -303,7 +303,10 @@ export class Manager {
    * other controller watches stops being cached) and its readiness check goes. Resolves once it has stopped.
    */
   async remove(r: Runnable): Promise<void> {
-    if (r.syncStatus && r.name && this.runnables.list.includes(r)) this.probeServer.removeReadyzCheck(`controller-${r.name}`);
+    if (r.syncStatus && r.name && this.runnables.list.includes(r)) {
+      this.probeServer.removeReadyzCheck(`controller-${r.name}`);
+      this.names.release(r);
+    }
     await this.runnables.remove(r);
   }
 
@@ -339,7 +342,6 @@ export class Manager {
   get healthProbeAddress(): string | undefined {
     return this.probeServer.address;
   }
-
   /** True while running with every started informer synced and every controller's sources synced. */
   get ready(): boolean {
     return this.state === 'running' && this.cache.hasSynced() && this.runnables.list.every((r) => !r.syncStatus || r.syncStatus().synced);
@@ -347,12 +349,26 @@ export class Manager {
 
 
   /**
-   * Runs until `signal` aborts, then shuts down gracefully; rejects when the manager failed (see the module comment:
-   * the error's message names the cause). Call once.
+   * Runs until `signal` aborts or `stop()` is called (without a signal: until `stop()`), then shuts down gracefully;
+   * rejects when the manager failed (see the module comment: the error's message names the cause). Call once.
    */
-  async start(signal: AbortSignal): Promise<void> {
+  async start(signal?: AbortSignal): Promise<void> {
     if (this.state !== 'new') throw new Error('manager already started');
     this.state = 'starting';
+    this.run = this.runUntil(signal ? AbortSignal.any([signal, this.stopRequest.signal]) : this.stopRequest.signal);
+    return this.run;
+  }
+
+  /**
+   * Stops the manager as `start`'s signal would. Resolves once it has shut down, failed or not (`start` reports a
+   * failure); before `start`, resolves at once and a later `start` returns without starting anything.
+   */
+  async stop(reason?: unknown): Promise<void> {
+    this.stopRequest.abort(reason);
+    await this.run?.catch(() => undefined);
+  }
+
+  private async runUntil(signal: AbortSignal): Promise<void> {
     const stopAll = new AbortController();
     this.stopAll = stopAll;
     const forwardStop = (): void => stopAll.abort(signal.reason);
@@ -383,6 +399,7 @@ export class Manager {
       await this.metricsServer.close();
       await this.probeServer.close();
       if (this.failure === undefined) this.state = 'stopped';
+      this.names.releaseAll();
       log.info('stopped');
     }
     // The caller reports it (once): `runMain` logs one line and exits 1.
@@ -406,20 +423,12 @@ export class Manager {
   }
 
   /** Listens on the metrics, probe and webhook addresses; an error names the server. */
-  private async listen(signal: AbortSignal): Promise<void> {
-    const servers: [string, () => Promise<unknown>][] = [
+  private listen(signal: AbortSignal): Promise<void> {
+    return listenInTurn(signal, [
       ['metrics server', () => this.metricsServer.listen()],
       ['health probe server', () => this.probeServer.listen()],
       ['webhook server', async () => this.opts.webhookServer?.listen()],
-    ];
-    for (const [name, listen] of servers) {
-      if (signal.aborted) return;
-      try {
-        await listen();
-      } catch (err) {
-        throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-      }
-    }
+    ]);
   }
 
   /** Runs the leader-only runnables: at once, while holding the shard Lease, or while leading the election. */
@@ -434,12 +443,4 @@ export class Manager {
     }
   }
 
-}
-
-function inClusterNamespace(): string | undefined {
-  try {
-    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -39,6 +39,8 @@ export interface Runnable {
   warmup?(signal: AbortSignal): Promise<void>;
   /** Names the runnable in readiness checks and errors (controllers: the controller's name). */
   readonly name?: string;
+  /** A controller whose name is not checked for uniqueness in the process (see `manager/controller-names.ts`). */
+  readonly skipNameValidation?: boolean;
 }
 
 /** `start` rejected: a runnable failed (threw or rejected); `cause` is its error. */

@@ -12,7 +12,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { Project } from 'ts-morph';
+import { Node, Project } from 'ts-morph';
 import type { InterfaceDeclaration, SourceFile } from 'ts-morph';
 import { checkGroupAccessor, InputError, InputErrors, sortModel } from '../../model/index.js';
 import type { AdmissionWebhookSpec, ApiModel, RbacRule, ResourceModel, SourceLocation } from '../../model/index.js';
@@ -130,6 +130,11 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
     }
 
     const listNames = new Set(folderFiles.flatMap((sf) => sf.getInterfaces().filter((i) => i.isExported()).map((i) => i.getName())));
+    const moduleOf = (sf: SourceFile): string => path.relative(outDir, sf.getFilePath()).split(path.sep).join('/').replace(/\.(d\.)?m?ts$/, '');
+    const folderTypes = folderFiles
+      .map((sf) => ({ module: moduleOf(sf), names: exportedTypeNames(sf) }))
+      .filter((m) => m.names.length > 0)
+      .sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
     for (const { decl, markers } of roots) collect(() => {
       const kind = decl.getName();
       const loc = builder.loc(decl);
@@ -137,8 +142,7 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
       const facts = kindFacts(kind, versionName, schema, markers, loc);
       if (facts.skip) return;
       if (!listNames.has(`${kind}List`)) throw new InputError(loc, `root kind ${kind} needs an exported interface ${kind}List (apiVersion, kind, metadata: ListMeta, items: ${kind}[]) in ${rel.join('/')}`);
-      const module = path.relative(outDir, decl.getSourceFile().getFilePath()).split(path.sep).join('/').replace(/\.(d\.)?m?ts$/, '');
-      facts.version.userTypes = { module, kind, list: `${kind}List` };
+      facts.version.userTypes = { module: moduleOf(decl.getSourceFile()), kind, list: `${kind}List`, folder: folderTypes };
       const key = `${group}/${kind}`;
       const entry = perKind.get(key) ?? { group, facts: [] };
       if (entry.facts.some((f) => f.version.name === versionName)) throw new InputError(loc, `kind ${kind} is declared twice in ${group}/${versionName}`);
@@ -152,6 +156,11 @@ export async function parseApis(dir: string, opts: ParseApisOptions = {}): Promi
   const model: ApiModel = { resources, rbacRules, webhooks };
   if (groupGoNames.size > 0) model.groupAccessors = Object.fromEntries([...groupGoNames].map(([g, { name }]) => [g, name]));
   return sortModel(model);
+}
+
+/** The exported interfaces and type aliases of `sf`, in declaration order (what the version index re-exports). */
+function exportedTypeNames(sf: SourceFile): string[] {
+  return sf.getStatements().flatMap((st) => (Node.isInterfaceDeclaration(st) || Node.isTypeAliasDeclaration(st)) && st.isExported() ? [st.getName()] : []);
 }
 
 interface Root {
