@@ -6,13 +6,16 @@
  *      transports need them: what any controller pays);
  *   2. type-checking: `tsc --noEmit` of a scaffold-shaped project (the scaffold's tsconfig) whose controller uses ten
  *      built-in groups (types, clients, apply configurations, informers), against the same project using none.
- * Goals printed: the tsc ratio ≤ 1.5; the import figures are reported (issue 43 sets their goal).
+ * With `BENCH_REFERENCE_RUNTIME=<checkout>` (another checkout's root, its runtime built: the pre-wave runtime that
+ * borrowed client-node's types, e.g. a worktree at 2624611) that runtime's import is measured too, in the same
+ * alternation, and the goal "no worse than today" is printed: import time and heap at most the reference's.
+ * Goals printed: the tsc ratio ≤ 1.5; import no worse than the reference's (issue 43 sets the RSS goal).
  * Run: `npm run bench:builtin-api` on a quiet machine (`uptime` load under 1.5).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { alternate, median, spread } from './support/stats.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -109,7 +112,9 @@ function tscSeconds(dir: string): number {
 }
 
 const imports: Record<string, string[]> = { bare: [], runtime: ['@kubegen/runtime'], 'api/core/v1': ['@kubegen/runtime/api/core/v1'] };
-const importFigures: Record<string, ImportFigures[]> = { bare: [], runtime: [], 'api/core/v1': [] };
+const reference = process.env['BENCH_REFERENCE_RUNTIME'];
+if (reference) imports['reference'] = [pathToFileURL(path.resolve(reference, 'packages/runtime/dist/index.js')).href];
+const importFigures: Record<string, ImportFigures[]> = Object.fromEntries(Object.keys(imports).map((k) => [k, []]));
 for (let i = 0; i < ROUNDS; i++) for (const k of alternate(Object.keys(imports), i)) importFigures[k]!.push(measureImport(imports[k]!));
 
 console.log(`import cost, median of ${ROUNDS} fresh processes each (after node:http2 + node:https):`);
@@ -120,6 +125,15 @@ for (const [k, fs_] of Object.entries(importFigures)) {
   const rss = fs_.map((f) => f.rssMB);
   console.log(
     `  ${k.padEnd(12)} ${median(ms).toFixed(0).padStart(4)} ms ${spread(ms, 0).padEnd(12)} heap ${median(heap).toFixed(1)} MB ${spread(heap, 1).padEnd(12)} RSS ${median(rss).toFixed(1)} MB (+${(median(rss) - bareRss).toFixed(1)} over bare)`,
+  );
+}
+
+if (reference) {
+  const m = (k: string, f: (x: ImportFigures) => number): number => median(importFigures[k]!.map(f));
+  const ok = m('runtime', (f) => f.ms) <= m('reference', (f) => f.ms) && m('runtime', (f) => f.heapMB) <= m('reference', (f) => f.heapMB);
+  console.log(
+    `goal @kubegen/runtime import no worse than the reference (${reference}): ${m('runtime', (f) => f.ms).toFixed(0)} ms / ${m('reference', (f) => f.ms).toFixed(0)} ms, ` +
+      `heap ${m('runtime', (f) => f.heapMB).toFixed(2)} / ${m('reference', (f) => f.heapMB).toFixed(2)} MB: ${ok ? 'met' : 'NOT met'}`,
   );
 }
 

@@ -1,6 +1,6 @@
 /**
- * The fake tracker's server-side apply merges a built-in kind by what its generated descriptor says
- * (`associativeLists`, `atomicObjects`). Here every descriptor of `@kubegen/runtime/api` is checked against the schema
+ * The fake tracker's server-side apply merges a built-in kind by what its generated merge schema says
+ * (`associativeLists`, `atomicObjects` of `api/<folder>/<version>/merge-schema.ts`, apart from the descriptor). Here every descriptor of `@kubegen/runtime/api` is checked against the schema
  * kube-apiserver's server-side apply uses: structured-merge-diff's, as client-go 0.36 carries it in
  * `applyconfigurations/internal/internal.go` (read from the unpacked Kubernetes sources; skipped where they are not).
  * Every associative list (its keys, and their non-zero defaults) and every atomic object must be the same, path by
@@ -14,7 +14,8 @@ import { parse } from 'yaml';
 import { defaultGoRoot } from 'kubegen/internal/builtin-api/regenerate.js';
 import { loadBuiltinApi } from 'kubegen/internal/builtin-api/index.js';
 import { allResources } from '@kubegen/runtime/internal/api/resources.js';
-import type { ResourceDescriptor } from '@kubegen/runtime/internal/client/types.js';
+import type { MergeSchema, ResourceDescriptor } from '@kubegen/runtime/internal/client/types.js';
+import { builtinMergeSchema } from '@kubegen/runtime/internal/api/merge-schemas.js';
 
 const INTERNAL_GO = path.join(defaultGoRoot(), 'k8s.io/client-go/applyconfigurations/internal/internal.go');
 
@@ -102,7 +103,10 @@ function smdRules(types: Map<string, SmdType>, typeName: string): Rules {
  * What a descriptor says, of the places server-side apply reaches: not inside an atomic list (its entries are part of
  * one value; the generator lists what it finds there all the same) or an atomic object.
  */
-function descriptorRules(d: ResourceDescriptor): Rules {
+function descriptorRules(res: ResourceDescriptor): Rules {
+  // The built-in API keeps a kind's merge schema apart from its descriptor (`merge-schema.ts`): the fake reads both.
+  assert.equal(res.associativeLists ?? res.atomicObjects, undefined, `${res.kind}: a built-in descriptor carries no merge schema`);
+  const d: MergeSchema = builtinMergeSchema(res.group ? `${res.group}/${res.version}` : res.version, res.kind) ?? {};
   const lists = new Set((d.associativeLists ?? []).map((l) => JSON.stringify(l.path)));
   const atomic = (d.atomicObjects ?? []).map((p) => JSON.stringify(p));
   const reached = (p: readonly string[]): boolean =>

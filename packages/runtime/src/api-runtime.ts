@@ -8,7 +8,7 @@ export { ResourceClient } from './client/resource-client.js';
 export type {
   ApplyOptions, CreateOptions, GetOptions, ResourceInterface, ScaleInterface, StatusInterface, UpdateOptions,
 } from './client/interfaces.js';
-export type { KubeList, ObjectMeta, ListMeta, ResourceDescriptor, Transport } from './client/types.js';
+export type { KubeList, ObjectMeta, ListMeta, MergeSchema, ResourceDescriptor, Transport } from './client/types.js';
 export type { IntOrString, Quantity, RawExtension } from './api-types.js';
 export type { ApplyConfiguration, ApplyObjectMeta, ListMapEntry } from './client/apply.js';
 export { deepCopyJSON } from './deepcopy.js';

@@ -4,13 +4,13 @@ import { applyNames, emitApplyConfigurations } from './apply/index.js';
 import type { ApplyNames } from './apply/index.js';
 import type { GroupVersionContext } from './context.js';
 import { emitClient } from './client/index.js';
-import { emitClientset, emitResourceList } from './client/clientset.js';
+import { emitClientset, emitMergeSchemaList, emitResourceList } from './client/clientset.js';
 import { emitDeepCopy } from './deepcopy/index.js';
 import { HEADER, literal } from './emit-util.js';
 import { emitFake } from './fake/index.js';
 import { emitInformerFactory, emitInformers, emitListers } from './informers/index.js';
 import { groupVersionClientName, groupVersionDir, groupVersionMember, kindIdentifier } from './names.js';
-import { emitRegister } from './register/index.js';
+import { emitMergeSchema, emitRegister } from './register/index.js';
 import { CoreTypeMatcher, DefinitionGraph, emitTypes, KIND_DERIVED_SUFFIXES, TypeGraph } from './types/index.js';
 import type { CoreTypeMiss, CoreTypeUse, TypeModel } from './types/index.js';
 import { emitMarkedTypes } from './types/emit-marked-types.js';
@@ -110,9 +110,10 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
     if (gv.kinds.length > 0) {
       modules.push('register', 'client');
       files.push(
-        { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport, model.definitions) },
+        { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport, model.definitions, builtin) },
         { path: `${dir}/client.ts`, content: emitClient(ctx) },
       );
+      if (builtin) files.push({ path: `${dir}/merge-schema.ts`, content: emitMergeSchema(gv, runtimeImport, model.definitions) });
     }
     if (listable.kinds.length > 0) {
       modules.push('listers', 'informers');
@@ -133,6 +134,7 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
       { path: 'clientset.ts', content: emitClientset(served, groupIds, runtimeImport, ext, { name: 'KubeClientset', lazy: true }) },
       { path: 'informers.ts', content: emitInformerFactory(informable, groupIds, runtimeImport, ext, { name: 'KubeInformers', lazy: true }) },
       { path: 'resources.ts', content: emitResourceList(served, groupIds, ext) },
+      { path: 'merge-schemas.ts', content: emitMergeSchemaList(served, groupIds, runtimeImport, ext) },
     );
   } else if (gvs.length > 0) {
     files.push(

@@ -244,6 +244,12 @@ export interface ResourceDescriptor extends ResourceInfo {
 }
 
 /**
+ * What server-side apply merges a kind by: its associative lists and atomic objects. A CRD's descriptor carries them;
+ * the built-in API keeps them apart (`api/<folder>/<version>/merge-schema.ts`), for the fake tracker alone.
+ */
+export type MergeSchema = Pick<ResourceDescriptor, 'associativeLists' | 'atomicObjects'>;
+
+/**
  * Where an associative list is, from the object's root: property names, `[]` for a list's items and `{}` for any
  * key of a map (`['spec', 'ports']`, `['spec', 'rules', '[]', 'backends']`). `keys` are a list-map's keys
  * (`x-kubernetes-list-map-keys`); without them the list is a set of scalars. `keyDefaults` are the schema's

@@ -121,3 +121,28 @@ export function emitResourceList(gvs: GroupVersion[], groupIds: Map<string, stri
     '',
   ].join('\n');
 }
+
+/**
+ * The built-in API's `merge-schemas.ts`: every group/version's `mergeSchemas` by apiVersion, and the lookup the fake
+ * tracker's server-side apply uses for a built-in kind (its descriptor carries no merge schema).
+ */
+export function emitMergeSchemaList(gvs: GroupVersion[], groupIds: Map<string, string>, runtimeImport: string, ext: string): string {
+  const imports = gvs.map((gv) => `import { mergeSchemas as ${groupVersionMember(groupIds.get(gv.group)!, gv.version)} } from ${literal(`./${groupVersionDir(gv)}/merge-schema${ext}`)};`);
+  const entries = gvs.map((gv) => `  ${literal(gv.group ? `${gv.group}/${gv.version}` : gv.version)}: ${groupVersionMember(groupIds.get(gv.group)!, gv.version)},`);
+  return [
+    HEADER,
+    '',
+    `import type { MergeSchema } from ${literal(runtimeImport)};`,
+    ...imports,
+    '',
+    'const byApiVersion: Readonly<Record<string, Readonly<Record<string, MergeSchema>>>> = {',
+    ...entries,
+    '};',
+    '',
+    '/** What server-side apply merges a built-in kind by; undefined for a kind the built-in API does not have (or one with nothing to merge by). */',
+    'export function builtinMergeSchema(apiVersion: string, kind: string): MergeSchema | undefined {',
+    '  return Object.hasOwn(byApiVersion, apiVersion) && Object.hasOwn(byApiVersion[apiVersion]!, kind) ? byApiVersion[apiVersion]![kind] : undefined;',
+    '}',
+    '',
+  ].join('\n');
+}

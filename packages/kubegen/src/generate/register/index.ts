@@ -5,9 +5,11 @@ import { kindIdentifier, resourceConstName } from '../names.js';
 /**
  * `<group>/<version>/register.ts`: the group, version and one `ResourceDescriptor` per kind (resource name, kind,
  * scope, subresources; for the fake tracker's server-side apply, the associative lists and atomic objects). Typed clients, informers
- * and the fake tracker all read these; nothing else knows URLs.
+ * and the fake tracker all read these; nothing else knows URLs. With `mergeSchemaApart` (the built-in API) the
+ * associative lists and atomic objects are left out: they go to `merge-schema.ts` ({@link emitMergeSchema}), which
+ * only the fake tracker loads, so that a controller does not carry them.
  */
-export function emitRegister(gv: GroupVersion, runtimeImport: string, definitions?: ReadonlyMap<string, DefinitionModel>): string {
+export function emitRegister(gv: GroupVersion, runtimeImport: string, definitions?: ReadonlyMap<string, DefinitionModel>, mergeSchemaApart = false): string {
   const out: string[] = [HEADER, '', `import type { ResourceDescriptor } from ${literal(runtimeImport)};`, ''];
   out.push(`/** The API group of this module${gv.group ? '' : ' (the core group)'}. */`);
   out.push(`export const GROUP = ${literal(gv.group)};`);
@@ -33,10 +35,7 @@ export function emitRegister(gv: GroupVersion, runtimeImport: string, definition
       if (resource.names.categories.length > 0) desc['categories'] = resource.names.categories;
       if (version.builtin.lifecycle) desc['lifecycle'] = version.builtin.lifecycle;
     }
-    const lists = associativeLists(version.schema, definitions);
-    if (lists.length > 0) desc['associativeLists'] = lists;
-    const atomic = atomicObjects(version.schema, definitions);
-    if (atomic.length > 0) desc['atomicObjects'] = atomic;
+    if (!mergeSchemaApart) Object.assign(desc, mergeSchema(version.schema, definitions));
     out.push('');
     out.push(`/** ${resource.names.kind} (${resource.scope === 'Namespaced' ? 'namespaced' : 'cluster-scoped'}). */`);
     out.push(`export const ${resourceConstName(kindIdentifier({ resource }))}: ResourceDescriptor = ${objectLiteral(desc)};`);
@@ -45,6 +44,33 @@ export function emitRegister(gv: GroupVersion, runtimeImport: string, definition
 /** Every resource of this group/version. */
 export const resources: readonly ResourceDescriptor[] = [${gv.kinds.map((k) => resourceConstName(kindIdentifier(k))).join(', ')}];
 `);
+  return out.join('\n');
+}
+
+/** A kind's associative lists and atomic objects, each left out when there are none. */
+function mergeSchema(schema: JSONSchemaProps, definitions?: ReadonlyMap<string, DefinitionModel>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const lists = associativeLists(schema, definitions);
+  if (lists.length > 0) out['associativeLists'] = lists;
+  const atomic = atomicObjects(schema, definitions);
+  if (atomic.length > 0) out['atomicObjects'] = atomic;
+  return out;
+}
+
+/**
+ * `<group>/<version>/merge-schema.ts` of the built-in API: per kind, what server-side apply merges by (the associative
+ * lists and atomic objects `register.ts` leaves out), for the fake tracker.
+ */
+export function emitMergeSchema(gv: GroupVersion, runtimeImport: string, definitions?: ReadonlyMap<string, DefinitionModel>): string {
+  const out: string[] = [HEADER, '', `import type { MergeSchema } from ${literal(runtimeImport)};`, ''];
+  out.push('/** Per kind, what server-side apply merges by (the fake tracker reads it; a controller never loads it). */');
+  out.push('export const mergeSchemas: Readonly<Record<string, MergeSchema>> = {');
+  for (const { resource, version } of gv.kinds) {
+    const m = mergeSchema(version.schema, definitions);
+    if (Object.keys(m).length === 0) continue;
+    out.push(`  ${literal(resource.names.kind)}: ${objectLiteral(m).replace(/\n/g, '\n  ')},`);
+  }
+  out.push('};', '');
   return out.join('\n');
 }
 

@@ -35,6 +35,7 @@ import type { KubeObject } from '../../client/types.js';
 import { ApplyTypes, comparePaths, fieldSetOf, fromFieldsV1, keyElement, pathString, removeAt, schemaPathOf, toFieldsV1, valueAt } from './fake-fieldset.js';
 import type { FieldPath, FieldSet } from './fake-fieldset.js';
 import type { FakeResource } from './fake-resource.js';
+import { builtinMergeSchema } from '../../api/merge-schemas.js';
 
 /** meta/v1 `ManagedFieldsEntry` as the tracker writes it. */
 export interface ManagedFieldsEntry {
@@ -71,7 +72,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * the tracker's business.
  */
 export function serverSideApply(req: ApplyRequest): KubeObject {
-  const types = new ApplyTypes(req.res.associativeLists, req.res.atomicObjects);
+  // A built-in kind's descriptor carries no merge schema: the built-in API keeps it apart for the fake.
+  const own = req.res.associativeLists !== undefined || req.res.atomicObjects !== undefined;
+  const schema = own ? req.res : (builtinMergeSchema(req.res.group ? `${req.res.group}/${req.res.version}` : req.res.version, req.res.kind) ?? req.res);
+  const types = new ApplyTypes(schema.associativeLists, schema.atomicObjects);
   const config = scoped(req);
   const applied = fieldSetOf(config as Record<string, unknown>, types);
   const live = req.live ?? {};

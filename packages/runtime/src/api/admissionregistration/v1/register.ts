@@ -21,8 +21,6 @@ export const mutatingAdmissionPolicyResource: ResourceDescriptor = {
   singular: "mutatingadmissionpolicy",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.36"},
-  associativeLists: [{"path":["spec","matchConditions"],"keys":["name"]}],
-  atomicObjects: [["spec","paramKind"],["spec","matchConstraints"],["spec","variables","[]"]],
 };
 
 /** MutatingAdmissionPolicyBinding (cluster-scoped). */
@@ -37,7 +35,6 @@ export const mutatingAdmissionPolicyBindingResource: ResourceDescriptor = {
   singular: "mutatingadmissionpolicybinding",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.36"},
-  atomicObjects: [["spec","paramRef"],["spec","matchResources"]],
 };
 
 /** MutatingWebhookConfiguration (cluster-scoped). */
@@ -52,8 +49,6 @@ export const mutatingWebhookConfigurationResource: ResourceDescriptor = {
   singular: "mutatingwebhookconfiguration",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.16"},
-  associativeLists: [{"path":["webhooks"],"keys":["name"]},{"path":["webhooks","[]","matchConditions"],"keys":["name"]}],
-  atomicObjects: [["webhooks","[]","namespaceSelector"],["webhooks","[]","objectSelector"]],
 };
 
 /** ValidatingAdmissionPolicy (cluster-scoped). */
@@ -68,8 +63,6 @@ export const validatingAdmissionPolicyResource: ResourceDescriptor = {
   singular: "validatingadmissionpolicy",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.30"},
-  associativeLists: [{"path":["spec","matchConditions"],"keys":["name"]},{"path":["spec","variables"],"keys":["name"]},{"path":["status","conditions"],"keys":["type"]}],
-  atomicObjects: [["spec","paramKind"],["spec","matchConstraints"],["spec","variables","[]"]],
 };
 
 /** ValidatingAdmissionPolicyBinding (cluster-scoped). */
@@ -84,8 +77,6 @@ export const validatingAdmissionPolicyBindingResource: ResourceDescriptor = {
   singular: "validatingadmissionpolicybinding",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.30"},
-  associativeLists: [{"path":["spec","validationActions"]}],
-  atomicObjects: [["spec","paramRef"],["spec","matchResources"]],
 };
 
 /** ValidatingWebhookConfiguration (cluster-scoped). */
@@ -100,8 +91,6 @@ export const validatingWebhookConfigurationResource: ResourceDescriptor = {
   singular: "validatingwebhookconfiguration",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.16"},
-  associativeLists: [{"path":["webhooks"],"keys":["name"]},{"path":["webhooks","[]","matchConditions"],"keys":["name"]}],
-  atomicObjects: [["webhooks","[]","namespaceSelector"],["webhooks","[]","objectSelector"]],
 };
 
 /** Every resource of this group/version. */

@@ -21,8 +21,6 @@ export const mutatingAdmissionPolicyResource: ResourceDescriptor = {
   singular: "mutatingadmissionpolicy",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.32","deprecated":"1.35","removed":"1.38"},
-  associativeLists: [{"path":["spec","matchConditions"],"keys":["name"]}],
-  atomicObjects: [["spec","paramKind"],["spec","matchConstraints"]],
 };
 
 /** MutatingAdmissionPolicyBinding (cluster-scoped). */
@@ -37,7 +35,6 @@ export const mutatingAdmissionPolicyBindingResource: ResourceDescriptor = {
   singular: "mutatingadmissionpolicybinding",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.32","deprecated":"1.35","removed":"1.38"},
-  atomicObjects: [["spec","paramRef"],["spec","matchResources"]],
 };
 
 /** ValidatingAdmissionPolicy (cluster-scoped). */
@@ -52,8 +49,6 @@ export const validatingAdmissionPolicyResource: ResourceDescriptor = {
   singular: "validatingadmissionpolicy",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.26","deprecated":"1.29","removed":"1.32"},
-  associativeLists: [{"path":["spec","matchConditions"],"keys":["name"]},{"path":["spec","variables"],"keys":["name"]},{"path":["status","conditions"],"keys":["type"]}],
-  atomicObjects: [["spec","paramKind"],["spec","matchConstraints"]],
 };
 
 /** ValidatingAdmissionPolicyBinding (cluster-scoped). */
@@ -68,8 +63,6 @@ export const validatingAdmissionPolicyBindingResource: ResourceDescriptor = {
   singular: "validatingadmissionpolicybinding",
   categories: ["api-extensions"],
   lifecycle: {"introduced":"1.26","deprecated":"1.29","removed":"1.32"},
-  associativeLists: [{"path":["spec","validationActions"]}],
-  atomicObjects: [["spec","paramRef"],["spec","matchResources"]],
 };
 
 /** Every resource of this group/version. */

@@ -19,7 +19,6 @@ export const storageVersionResource: ResourceDescriptor = {
   namespaced: false,
   statusSubresource: true,
   singular: "storageversion",
-  associativeLists: [{"path":["status","storageVersions"],"keys":["apiServerID"]},{"path":["status","storageVersions","[]","decodableVersions"]},{"path":["status","storageVersions","[]","servedVersions"]},{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

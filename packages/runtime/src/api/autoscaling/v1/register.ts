@@ -22,7 +22,6 @@ export const horizontalPodAutoscalerResource: ResourceDescriptor = {
   shortNames: ["hpa"],
   categories: ["all"],
   lifecycle: {"introduced":"1.2"},
-  atomicObjects: [["spec","scaleTargetRef"]],
 };
 
 /** Every resource of this group/version. */

@@ -22,8 +22,6 @@ export const horizontalPodAutoscalerResource: ResourceDescriptor = {
   shortNames: ["hpa"],
   categories: ["all"],
   lifecycle: {"introduced":"1.23"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
-  atomicObjects: [["spec","metrics","[]","object","metric","selector"],["spec","metrics","[]","pods","metric","selector"],["spec","metrics","[]","external","metric","selector"],["status","currentMetrics","[]","object","metric","selector"],["status","currentMetrics","[]","pods","metric","selector"],["status","currentMetrics","[]","external","metric","selector"]],
 };
 
 /** Every resource of this group/version. */

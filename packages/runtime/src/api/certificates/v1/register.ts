@@ -21,7 +21,6 @@ export const certificateSigningRequestResource: ResourceDescriptor = {
   singular: "certificatesigningrequest",
   shortNames: ["csr"],
   lifecycle: {"introduced":"1.19"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

@@ -21,7 +21,6 @@ export const certificateSigningRequestResource: ResourceDescriptor = {
   singular: "certificatesigningrequest",
   shortNames: ["csr"],
   lifecycle: {"introduced":"1.12","deprecated":"1.19","removed":"1.22","replacement":{"group":"certificates.k8s.io","version":"v1","kind":"CertificateSigningRequest"}},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** ClusterTrustBundle (cluster-scoped). */
@@ -48,7 +47,6 @@ export const podCertificateRequestResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "podcertificaterequest",
   lifecycle: {"introduced":"1.35","deprecated":"1.38","removed":"1.41"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

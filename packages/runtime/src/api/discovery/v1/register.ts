@@ -20,8 +20,6 @@ export const endpointSliceResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "endpointslice",
   lifecycle: {"introduced":"1.21"},
-  associativeLists: [{"path":["endpoints","[]","addresses"]}],
-  atomicObjects: [["endpoints","[]","targetRef"],["ports","[]"]],
 };
 
 /** Every resource of this group/version. */

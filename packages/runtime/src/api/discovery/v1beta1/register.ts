@@ -20,8 +20,6 @@ export const endpointSliceResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "endpointslice",
   lifecycle: {"introduced":"1.16","deprecated":"1.21","removed":"1.25","replacement":{"group":"discovery.k8s.io","version":"v1","kind":"EndpointSlice"}},
-  associativeLists: [{"path":["endpoints","[]","addresses"]}],
-  atomicObjects: [["endpoints","[]","targetRef"]],
 };
 
 /** Every resource of this group/version. */

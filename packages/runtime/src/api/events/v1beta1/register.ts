@@ -21,7 +21,6 @@ export const eventResource: ResourceDescriptor = {
   singular: "event",
   shortNames: ["ev"],
   lifecycle: {"introduced":"1.8","deprecated":"1.22","removed":"1.25"},
-  atomicObjects: [["regarding"],["related"]],
 };
 
 /** Every resource of this group/version. */

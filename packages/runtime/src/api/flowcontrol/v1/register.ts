@@ -20,7 +20,6 @@ export const flowSchemaResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "flowschema",
   lifecycle: {"introduced":"1.29"},
-  associativeLists: [{"path":["spec","rules","[]","resourceRules","[]","verbs"]},{"path":["spec","rules","[]","resourceRules","[]","apiGroups"]},{"path":["spec","rules","[]","resourceRules","[]","resources"]},{"path":["spec","rules","[]","resourceRules","[]","namespaces"]},{"path":["spec","rules","[]","nonResourceRules","[]","verbs"]},{"path":["spec","rules","[]","nonResourceRules","[]","nonResourceURLs"]},{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** PriorityLevelConfiguration (cluster-scoped). */
@@ -34,7 +33,6 @@ export const priorityLevelConfigurationResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "prioritylevelconfiguration",
   lifecycle: {"introduced":"1.29"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

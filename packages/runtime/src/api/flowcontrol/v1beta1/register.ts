@@ -20,7 +20,6 @@ export const flowSchemaResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "flowschema",
   lifecycle: {"introduced":"1.20","deprecated":"1.23","removed":"1.26","replacement":{"group":"flowcontrol.apiserver.k8s.io","version":"v1beta3","kind":"FlowSchema"}},
-  associativeLists: [{"path":["spec","rules","[]","resourceRules","[]","verbs"]},{"path":["spec","rules","[]","resourceRules","[]","apiGroups"]},{"path":["spec","rules","[]","resourceRules","[]","resources"]},{"path":["spec","rules","[]","resourceRules","[]","namespaces"]},{"path":["spec","rules","[]","nonResourceRules","[]","verbs"]},{"path":["spec","rules","[]","nonResourceRules","[]","nonResourceURLs"]},{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** PriorityLevelConfiguration (cluster-scoped). */
@@ -34,7 +33,6 @@ export const priorityLevelConfigurationResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "prioritylevelconfiguration",
   lifecycle: {"introduced":"1.20","deprecated":"1.23","removed":"1.26","replacement":{"group":"flowcontrol.apiserver.k8s.io","version":"v1beta3","kind":"PriorityLevelConfiguration"}},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

@@ -20,7 +20,6 @@ export const flowSchemaResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "flowschema",
   lifecycle: {"introduced":"1.26","deprecated":"1.29","removed":"1.32","replacement":{"group":"flowcontrol.apiserver.k8s.io","version":"v1","kind":"FlowSchema"}},
-  associativeLists: [{"path":["spec","rules","[]","resourceRules","[]","verbs"]},{"path":["spec","rules","[]","resourceRules","[]","apiGroups"]},{"path":["spec","rules","[]","resourceRules","[]","resources"]},{"path":["spec","rules","[]","resourceRules","[]","namespaces"]},{"path":["spec","rules","[]","nonResourceRules","[]","verbs"]},{"path":["spec","rules","[]","nonResourceRules","[]","nonResourceURLs"]},{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** PriorityLevelConfiguration (cluster-scoped). */
@@ -34,7 +33,6 @@ export const priorityLevelConfigurationResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "prioritylevelconfiguration",
   lifecycle: {"introduced":"1.26","deprecated":"1.29","removed":"1.32","replacement":{"group":"flowcontrol.apiserver.k8s.io","version":"v1","kind":"PriorityLevelConfiguration"}},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

@@ -35,7 +35,6 @@ export const ingressResource: ResourceDescriptor = {
   singular: "ingress",
   shortNames: ["ing"],
   lifecycle: {"introduced":"1.19"},
-  atomicObjects: [["spec","defaultBackend","service","port"],["spec","defaultBackend","resource"],["spec","rules","[]","http","paths","[]","backend","service","port"],["spec","rules","[]","http","paths","[]","backend","resource"]],
 };
 
 /** IngressClass (cluster-scoped). */
@@ -63,7 +62,6 @@ export const networkPolicyResource: ResourceDescriptor = {
   singular: "networkpolicy",
   shortNames: ["netpol"],
   lifecycle: {"introduced":"1.7"},
-  atomicObjects: [["spec","podSelector"],["spec","ingress","[]","from","[]","podSelector"],["spec","ingress","[]","from","[]","namespaceSelector"],["spec","egress","[]","to","[]","podSelector"],["spec","egress","[]","to","[]","namespaceSelector"]],
 };
 
 /** ServiceCIDR (cluster-scoped). */
@@ -77,7 +75,6 @@ export const serviceCidrResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "servicecidr",
   lifecycle: {"introduced":"1.33"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

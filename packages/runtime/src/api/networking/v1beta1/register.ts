@@ -35,7 +35,6 @@ export const ingressResource: ResourceDescriptor = {
   singular: "ingress",
   shortNames: ["ing"],
   lifecycle: {"introduced":"1.14","deprecated":"1.19","removed":"1.22","replacement":{"group":"networking.k8s.io","version":"v1","kind":"Ingress"}},
-  atomicObjects: [["spec","backend","resource"],["spec","rules","[]","http","paths","[]","backend","resource"]],
 };
 
 /** IngressClass (cluster-scoped). */
@@ -62,7 +61,6 @@ export const serviceCidrResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "servicecidr",
   lifecycle: {"introduced":"1.31","deprecated":"1.34","removed":"1.37"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

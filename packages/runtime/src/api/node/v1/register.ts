@@ -20,7 +20,6 @@ export const runtimeClassResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "runtimeclass",
   lifecycle: {"introduced":"1.20"},
-  atomicObjects: [["scheduling","nodeSelector"]],
 };
 
 /** Every resource of this group/version. */

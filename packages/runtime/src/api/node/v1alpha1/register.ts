@@ -19,7 +19,6 @@ export const runtimeClassResource: ResourceDescriptor = {
   namespaced: false,
   statusSubresource: false,
   singular: "runtimeclass",
-  atomicObjects: [["spec","scheduling","nodeSelector"]],
 };
 
 /** Every resource of this group/version. */

@@ -34,8 +34,6 @@ export const podDisruptionBudgetResource: ResourceDescriptor = {
   singular: "poddisruptionbudget",
   shortNames: ["pdb"],
   lifecycle: {"introduced":"1.21"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
-  atomicObjects: [["spec","selector"]],
 };
 
 /** Every resource of this group/version. */

@@ -34,8 +34,6 @@ export const podDisruptionBudgetResource: ResourceDescriptor = {
   singular: "poddisruptionbudget",
   shortNames: ["pdb"],
   lifecycle: {"introduced":"1.5","deprecated":"1.21","removed":"1.25","replacement":{"group":"policy","version":"v1","kind":"PodDisruptionBudget"}},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
-  atomicObjects: [["spec","selector"]],
 };
 
 /** Every resource of this group/version. */

@@ -20,7 +20,6 @@ export const clusterRoleResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "clusterrole",
   lifecycle: {"introduced":"1.8"},
-  atomicObjects: [["aggregationRule","clusterRoleSelectors","[]"]],
 };
 
 /** ClusterRoleBinding (cluster-scoped). */
@@ -34,7 +33,6 @@ export const clusterRoleBindingResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "clusterrolebinding",
   lifecycle: {"introduced":"1.8"},
-  atomicObjects: [["subjects","[]"],["roleRef"]],
 };
 
 /** Role (namespaced). */
@@ -61,7 +59,6 @@ export const roleBindingResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "rolebinding",
   lifecycle: {"introduced":"1.8"},
-  atomicObjects: [["subjects","[]"],["roleRef"]],
 };
 
 /** Every resource of this group/version. */

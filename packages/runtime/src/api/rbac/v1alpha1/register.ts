@@ -19,7 +19,6 @@ export const clusterRoleResource: ResourceDescriptor = {
   namespaced: false,
   statusSubresource: false,
   singular: "clusterrole",
-  atomicObjects: [["aggregationRule","clusterRoleSelectors","[]"]],
 };
 
 /** ClusterRoleBinding (cluster-scoped). */

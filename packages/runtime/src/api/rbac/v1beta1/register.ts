@@ -20,7 +20,6 @@ export const clusterRoleResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "clusterrole",
   lifecycle: {"introduced":"1.6","deprecated":"1.17","removed":"1.22","replacement":{"group":"rbac.authorization.k8s.io","version":"v1","kind":"ClusterRole"}},
-  atomicObjects: [["aggregationRule","clusterRoleSelectors","[]"]],
 };
 
 /** ClusterRoleBinding (cluster-scoped). */

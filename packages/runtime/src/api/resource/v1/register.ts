@@ -20,7 +20,6 @@ export const deviceClassResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "deviceclass",
   lifecycle: {"introduced":"1.34"},
-  atomicObjects: [["spec","config","[]","opaque","parameters"]],
 };
 
 /** ResourceClaim (namespaced). */
@@ -34,8 +33,6 @@ export const resourceClaimResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "resourceclaim",
   lifecycle: {"introduced":"1.34"},
-  associativeLists: [{"path":["status","reservedFor"],"keys":["uid"]},{"path":["status","devices"],"keys":["driver","device","pool","shareID"]},{"path":["status","devices","[]","conditions"],"keys":["type"]}],
-  atomicObjects: [["spec","devices","config","[]","opaque","parameters"],["status","allocation","devices","config","[]","opaque","parameters"],["status","allocation","nodeSelector"],["status","devices","[]","data"]],
 };
 
 /** ResourceClaimTemplate (namespaced). */
@@ -49,8 +46,6 @@ export const resourceClaimTemplateResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "resourceclaimtemplate",
   lifecycle: {"introduced":"1.34"},
-  associativeLists: [{"path":["spec","metadata","ownerReferences"],"keys":["uid"]},{"path":["spec","metadata","finalizers"]}],
-  atomicObjects: [["spec","metadata","ownerReferences","[]"],["spec","spec","devices","config","[]","opaque","parameters"]],
 };
 
 /** ResourceSlice (cluster-scoped). */
@@ -64,7 +59,6 @@ export const resourceSliceResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "resourceslice",
   lifecycle: {"introduced":"1.34"},
-  atomicObjects: [["spec","nodeSelector"],["spec","devices","[]","nodeSelector"]],
 };
 
 /** Every resource of this group/version. */

@@ -20,7 +20,6 @@ export const deviceTaintRuleResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "devicetaintrule",
   lifecycle: {"introduced":"1.33","deprecated":"1.36","removed":"1.39"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** ResourcePoolStatusRequest (cluster-scoped). */
@@ -34,7 +33,6 @@ export const resourcePoolStatusRequestResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "resourcepoolstatusrequest",
   lifecycle: {"introduced":"1.36","deprecated":"1.39","removed":"1.42"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */

@@ -20,7 +20,6 @@ export const deviceClassResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "deviceclass",
   lifecycle: {"introduced":"1.33","deprecated":"1.36","removed":"1.39"},
-  atomicObjects: [["spec","config","[]","opaque","parameters"]],
 };
 
 /** DeviceTaintRule (cluster-scoped). */
@@ -34,7 +33,6 @@ export const deviceTaintRuleResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "devicetaintrule",
   lifecycle: {"introduced":"1.36","deprecated":"1.39","removed":"1.42"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** ResourceClaim (namespaced). */
@@ -48,8 +46,6 @@ export const resourceClaimResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "resourceclaim",
   lifecycle: {"introduced":"1.33","deprecated":"1.36","removed":"1.39"},
-  associativeLists: [{"path":["status","reservedFor"],"keys":["uid"]},{"path":["status","devices"],"keys":["driver","device","pool","shareID"]},{"path":["status","devices","[]","conditions"],"keys":["type"]}],
-  atomicObjects: [["spec","devices","config","[]","opaque","parameters"],["status","allocation","devices","config","[]","opaque","parameters"],["status","allocation","nodeSelector"],["status","devices","[]","data"]],
 };
 
 /** ResourceClaimTemplate (namespaced). */
@@ -63,8 +59,6 @@ export const resourceClaimTemplateResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "resourceclaimtemplate",
   lifecycle: {"introduced":"1.33","deprecated":"1.36","removed":"1.39"},
-  associativeLists: [{"path":["spec","metadata","ownerReferences"],"keys":["uid"]},{"path":["spec","metadata","finalizers"]}],
-  atomicObjects: [["spec","metadata","ownerReferences","[]"],["spec","spec","devices","config","[]","opaque","parameters"]],
 };
 
 /** ResourceSlice (cluster-scoped). */
@@ -78,7 +72,6 @@ export const resourceSliceResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "resourceslice",
   lifecycle: {"introduced":"1.33","deprecated":"1.36","removed":"1.39"},
-  atomicObjects: [["spec","nodeSelector"],["spec","devices","[]","nodeSelector"]],
 };
 
 /** Every resource of this group/version. */

@@ -19,7 +19,6 @@ export const podGroupResource: ResourceDescriptor = {
   namespaced: true,
   statusSubresource: true,
   singular: "podgroup",
-  associativeLists: [{"path":["spec","resourceClaims"],"keys":["name"]},{"path":["status","conditions"],"keys":["type"]},{"path":["status","resourceClaimStatuses"],"keys":["name"]}],
 };
 
 /** Workload (namespaced). */
@@ -32,7 +31,6 @@ export const workloadResource: ResourceDescriptor = {
   namespaced: true,
   statusSubresource: false,
   singular: "workload",
-  associativeLists: [{"path":["spec","podGroupTemplates"],"keys":["name"]},{"path":["spec","podGroupTemplates","[]","resourceClaims"],"keys":["name"]}],
 };
 
 /** Every resource of this group/version. */

@@ -20,7 +20,6 @@ export const csiDriverResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "csidriver",
   lifecycle: {"introduced":"1.18"},
-  associativeLists: [{"path":["spec","volumeLifecycleModes"]}],
 };
 
 /** CSINode (cluster-scoped). */
@@ -34,7 +33,6 @@ export const csiNodeResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "csinode",
   lifecycle: {"introduced":"1.17"},
-  associativeLists: [{"path":["spec","drivers"],"keys":["name"]}],
 };
 
 /** CSIStorageCapacity (namespaced). */
@@ -48,7 +46,6 @@ export const csiStorageCapacityResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "csistoragecapacity",
   lifecycle: {"introduced":"1.24"},
-  atomicObjects: [["nodeTopology"]],
 };
 
 /** StorageClass (cluster-scoped). */
@@ -63,7 +60,6 @@ export const storageClassResource: ResourceDescriptor = {
   singular: "storageclass",
   shortNames: ["sc"],
   lifecycle: {"introduced":"1.6"},
-  atomicObjects: [["allowedTopologies","[]"]],
 };
 
 /** VolumeAttachment (cluster-scoped). */
@@ -77,7 +73,6 @@ export const volumeAttachmentResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "volumeattachment",
   lifecycle: {"introduced":"1.13"},
-  atomicObjects: [["spec","source","inlineVolumeSpec","rbd","secretRef"],["spec","source","inlineVolumeSpec","iscsi","secretRef"],["spec","source","inlineVolumeSpec","cinder","secretRef"],["spec","source","inlineVolumeSpec","cephfs","secretRef"],["spec","source","inlineVolumeSpec","flexVolume","secretRef"],["spec","source","inlineVolumeSpec","scaleIO","secretRef"],["spec","source","inlineVolumeSpec","storageos","secretRef"],["spec","source","inlineVolumeSpec","csi","controllerPublishSecretRef"],["spec","source","inlineVolumeSpec","csi","nodeStageSecretRef"],["spec","source","inlineVolumeSpec","csi","nodePublishSecretRef"],["spec","source","inlineVolumeSpec","csi","controllerExpandSecretRef"],["spec","source","inlineVolumeSpec","csi","nodeExpandSecretRef"],["spec","source","inlineVolumeSpec","nodeAffinity","required"]],
 };
 
 /** VolumeAttributesClass (cluster-scoped). */

@@ -20,7 +20,6 @@ export const csiStorageCapacityResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "csistoragecapacity",
   lifecycle: {"introduced":"1.19","deprecated":"1.21","removed":"1.24","replacement":{"group":"storage.k8s.io","version":"v1beta1","kind":"CSIStorageCapacity"}},
-  atomicObjects: [["nodeTopology"]],
 };
 
 /** VolumeAttachment (cluster-scoped). */
@@ -34,7 +33,6 @@ export const volumeAttachmentResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "volumeattachment",
   lifecycle: {"introduced":"1.9","deprecated":"1.21","removed":"1.24","replacement":{"group":"storage.k8s.io","version":"v1","kind":"VolumeAttachment"}},
-  atomicObjects: [["spec","source","inlineVolumeSpec","rbd","secretRef"],["spec","source","inlineVolumeSpec","iscsi","secretRef"],["spec","source","inlineVolumeSpec","cinder","secretRef"],["spec","source","inlineVolumeSpec","cephfs","secretRef"],["spec","source","inlineVolumeSpec","flexVolume","secretRef"],["spec","source","inlineVolumeSpec","scaleIO","secretRef"],["spec","source","inlineVolumeSpec","storageos","secretRef"],["spec","source","inlineVolumeSpec","csi","controllerPublishSecretRef"],["spec","source","inlineVolumeSpec","csi","nodeStageSecretRef"],["spec","source","inlineVolumeSpec","csi","nodePublishSecretRef"],["spec","source","inlineVolumeSpec","csi","controllerExpandSecretRef"],["spec","source","inlineVolumeSpec","csi","nodeExpandSecretRef"],["spec","source","inlineVolumeSpec","nodeAffinity","required"]],
 };
 
 /** VolumeAttributesClass (cluster-scoped). */

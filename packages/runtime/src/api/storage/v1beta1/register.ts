@@ -33,7 +33,6 @@ export const csiNodeResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "csinode",
   lifecycle: {"introduced":"1.14","deprecated":"1.17","removed":"1.22","replacement":{"group":"storage.k8s.io","version":"v1","kind":"CSINode"}},
-  associativeLists: [{"path":["spec","drivers"],"keys":["name"]}],
 };
 
 /** CSIStorageCapacity (namespaced). */
@@ -47,7 +46,6 @@ export const csiStorageCapacityResource: ResourceDescriptor = {
   statusSubresource: false,
   singular: "csistoragecapacity",
   lifecycle: {"introduced":"1.21","deprecated":"1.24","removed":"1.27","replacement":{"group":"storage.k8s.io","version":"v1","kind":"CSIStorageCapacity"}},
-  atomicObjects: [["nodeTopology"]],
 };
 
 /** StorageClass (cluster-scoped). */
@@ -62,7 +60,6 @@ export const storageClassResource: ResourceDescriptor = {
   singular: "storageclass",
   shortNames: ["sc"],
   lifecycle: {"introduced":"1.4","deprecated":"1.19","removed":"1.22","replacement":{"group":"storage.k8s.io","version":"v1","kind":"StorageClass"}},
-  atomicObjects: [["allowedTopologies","[]"]],
 };
 
 /** VolumeAttachment (cluster-scoped). */
@@ -76,7 +73,6 @@ export const volumeAttachmentResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "volumeattachment",
   lifecycle: {"introduced":"1.10","deprecated":"1.19","removed":"1.22","replacement":{"group":"storage.k8s.io","version":"v1","kind":"VolumeAttachment"}},
-  atomicObjects: [["spec","source","inlineVolumeSpec","rbd","secretRef"],["spec","source","inlineVolumeSpec","iscsi","secretRef"],["spec","source","inlineVolumeSpec","cinder","secretRef"],["spec","source","inlineVolumeSpec","cephfs","secretRef"],["spec","source","inlineVolumeSpec","flexVolume","secretRef"],["spec","source","inlineVolumeSpec","scaleIO","secretRef"],["spec","source","inlineVolumeSpec","storageos","secretRef"],["spec","source","inlineVolumeSpec","csi","controllerPublishSecretRef"],["spec","source","inlineVolumeSpec","csi","nodeStageSecretRef"],["spec","source","inlineVolumeSpec","csi","nodePublishSecretRef"],["spec","source","inlineVolumeSpec","csi","controllerExpandSecretRef"],["spec","source","inlineVolumeSpec","csi","nodeExpandSecretRef"],["spec","source","inlineVolumeSpec","nodeAffinity","required"]],
 };
 
 /** VolumeAttributesClass (cluster-scoped). */

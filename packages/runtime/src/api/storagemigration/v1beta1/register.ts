@@ -20,7 +20,6 @@ export const storageVersionMigrationResource: ResourceDescriptor = {
   statusSubresource: true,
   singular: "storageversionmigration",
   lifecycle: {"introduced":"1.35","deprecated":"1.38","removed":"1.41"},
-  associativeLists: [{"path":["status","conditions"],"keys":["type"]}],
 };
 
 /** Every resource of this group/version. */
