@@ -16,10 +16,12 @@ import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Manager } from '@kubegen/runtime/internal/manager/manager.js';
-import { clusterOf, runAsServiceAccount } from '@kubegen/runtime/internal/testing/envtest/envtest-rbac.js';
+import { clusterOf, installRbac, requestServiceAccountToken, runAsServiceAccount, writeTokenKubeconfig } from '@kubegen/runtime/internal/testing/envtest/envtest-rbac.js';
+import { waitForPermissions } from '@kubegen/runtime/internal/testing/envtest/rbac-in-effect.js';
+import { explainError } from '@kubegen/runtime/internal/client/forbidden.js';
 import { eventually } from '@kubegen/runtime/internal/testing/envtest/eventually.js';
 import { ForbiddenRequestsError, recordForbidden } from '@kubegen/runtime/internal/testing/envtest/forbidden-recorder.js';
-import { readProjectRbac } from '@kubegen/runtime/internal/testing/envtest/project-rbac.js';
+import { rbacFromObjects, readProjectRbac } from '@kubegen/runtime/internal/testing/envtest/project-rbac.js';
 import { runCli } from '../support/cli.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
@@ -102,6 +104,60 @@ describe('a manager as its ServiceAccount, bound to the project RBAC (envtest)',
     }
     for (const name of [`${ns}-manager-role`, `${ns}-metrics-auth-role`]) {
       await assert.rejects(new ResourceClient<KubeObject>(env.transport, { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', listKind: 'ClusterRoleList', namespaced: false }).get(name), /not found/, `uninstall deletes ${name}`);
+    }
+  });
+
+  /** A ServiceAccount `writer` in `ns`, a Role with `rules` and a RoleBinding of it to the ServiceAccount. */
+  function writerRbac(ns: string, rules: object[]): ReturnType<typeof rbacFromObjects> {
+    return rbacFromObjects(
+      [
+        { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'writer', namespace: ns } },
+        { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'writer', namespace: ns }, rules } as KubeObject,
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'writer', namespace: ns },
+          subjects: [{ kind: 'ServiceAccount', name: 'writer', namespace: ns }], roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'writer' },
+        } as KubeObject,
+      ],
+      { namespace: ns, name: 'writer' },
+    );
+  }
+
+  it('reports an escalation refusal as such: the permissions not held and the markers that grant them', async () => {
+    const ns = await env.newNamespace('escalate');
+    const identity = await runAsServiceAccount(env.transport, clusterOf(env.kubeConfig), writerRbac(ns, [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['create'] }]), {
+      kubeconfigPath: path.join(tmp, 'writer.kubeconfig'),
+    });
+    const roles = new ResourceClient<KubeObject>(createTransport({ kubeconfig: identity.kubeconfigPath }), { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', kind: 'Role', listKind: 'RoleList', namespaced: true }, ns);
+    try {
+      const err = await roles
+        .create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['endpoints'], verbs: ['get', 'list'] }] } as KubeObject)
+        .then(() => assert.fail('the apiserver let the Role grant what its writer does not hold'), (e: unknown) => e);
+      const line = explainError(err);
+      assert.match(line, /refused as privilege escalation/, line);
+      assert.match(line, /the object grants permissions not held: get, list endpoints \(core group\)/, line);
+      assert.match(line, /the marker \+kubebuilder:rbac:groups="",resources=endpoints,verbs=get;list grants them/, line);
+      assert.doesNotMatch(line, /resources=roles,verbs=create/, 'the write itself was allowed: its marker is not the fix');
+    } finally {
+      await identity.uninstall();
+    }
+  });
+
+  it('waits until the ServiceAccount holds its permissions, and names a rule that never takes effect', async () => {
+    const ns = await env.newNamespace('in-effect');
+    const full = writerRbac(ns, [{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }]);
+    // Only the ServiceAccount: its binding is never made.
+    await installRbac(env.transport, rbacFromObjects(full.objects.filter((o) => o.kind === 'ServiceAccount'), full.serviceAccount));
+    const kubeconfigPath = path.join(tmp, 'in-effect.kubeconfig');
+    writeTokenKubeconfig(kubeconfigPath, clusterOf(env.kubeConfig), await requestServiceAccountToken(env.transport, full.serviceAccount), ns);
+    const asWriter = createTransport({ kubeconfig: kubeconfigPath });
+    try {
+      await assert.rejects(waitForPermissions(asWriter, full, { timeoutMs: 300 }), new RegExp(`still refused:\\n- list secrets \\(core group\\) in namespace ${ns}, from Role writer$`));
+      await installRbac(env.transport, full);
+      await waitForPermissions(asWriter, full);
+      // Once it resolved, the rule holds at once (no retry).
+      await new ResourceClient<KubeObject>(asWriter, builtinResources.secrets, ns).list();
+    } finally {
+      asWriter.close();
     }
   });
 });

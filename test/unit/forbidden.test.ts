@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError, newStatus } from '@kubegen/runtime/internal/client/errors.js';
-import { describeForbidden, forbiddenRequestOf, rbacMarkerFor } from '@kubegen/runtime/internal/client/forbidden.js';
+import { describeForbidden, explainError, forbiddenRequestOf, rbacMarkerFor } from '@kubegen/runtime/internal/client/forbidden.js';
 
 const forbidden = (message: string): ApiError => new ApiError(newStatus(403, 'Forbidden', message));
 
@@ -38,4 +38,24 @@ describe('rbacMarkerFor and describeForbidden', () => {
     );
     assert.match(describeForbidden({ verb: 'get', group: 'apps', resource: 'deployments', namespace: 'n' }), /^get deployments \(group apps\) in namespace n; /);
   });
+});
+
+it('an escalation refusal names the permissions not held and their markers, not the allowed write', () => {
+  const message =
+    'roles.rbac.authorization.k8s.io "reader" is forbidden: user "system:serviceaccount:ns:writer" (groups=["system:serviceaccounts" "system:serviceaccounts:ns" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
+    '{APIGroups:[""], Resources:["endpoints"], Verbs:["get" "list"]}\n{APIGroups:["apps"], Resources:["deployments"], ResourceNames:["web"], Verbs:["patch"]}\n{NonResourceURLs:["/healthz"], Verbs:["get"]}';
+  const err = new ApiError(newStatus(403, 'Forbidden', message));
+  err.request = { verb: 'create', group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', namespace: 'ns' } as NonNullable<ApiError['request']>;
+  const refused = forbiddenRequestOf(err, err.request);
+  assert.deepEqual(refused?.notHeld, [
+    { apiGroups: [''], resources: ['endpoints'], verbs: ['get', 'list'] },
+    { apiGroups: ['apps'], resources: ['deployments'], verbs: ['patch'], resourceNames: ['web'] },
+    { apiGroups: [], resources: [], verbs: ['get'], nonResourceURLs: ['/healthz'] },
+  ]);
+  assert.equal(
+    explainError(err),
+    'forbidden: create roles (group rbac.authorization.k8s.io) in namespace ns, as system:serviceaccount:ns:writer: refused as privilege escalation, the object grants permissions not held: ' +
+      'get, list endpoints (core group); patch deployments named web (group apps); get /healthz; the markers +kubebuilder:rbac:groups="",resources=endpoints,verbs=get;list ' +
+      '+kubebuilder:rbac:groups=apps,resources=deployments,resourceNames=web,verbs=patch +kubebuilder:rbac:urls=/healthz,verbs=get grant them',
+  );
 });

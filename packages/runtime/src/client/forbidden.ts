@@ -20,10 +20,47 @@ export interface ForbiddenRequest {
   namespace?: string;
   /** The user the apiserver refused, e.g. `system:serviceaccount:ns:controller-manager`, when its message says. */
   user?: string;
+  /**
+   * Set when the write was refused as privilege escalation (RBAC's escalation check: a Role or binding may only grant
+   * what its writer holds): the permissions the object grants that the writer does not hold. The write's own verb was
+   * allowed; these are what is missing.
+   */
+  notHeld?: PolicyRuleText[];
+}
+
+/** One rule of an escalation refusal, as the apiserver prints it (`{APIGroups:[""], Resources:["endpoints"], Verbs:["get"]}`). */
+export interface PolicyRuleText {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
 }
 
 /** The parts the apiserver's authorizer message carries (kube-apiserver `forbiddenMessage`). */
 const MESSAGE = /User "((?:[^"\\]|\\.)*)" cannot (\S+) resource "([^"]*)" in API group "([^"]*)"(?: in the namespace "([^"]*)"| at the cluster scope)?/;
+
+/** RBAC's escalation refusal (`rbac/validation` `ConfirmNoEscalation`): the user, then one compact rule per line. */
+const ESCALATION = /user "((?:[^"\\]|\\.)*)" \(groups=.*?\) is attempting to grant RBAC permissions not currently held:\s*([\s\S]*)$/;
+
+/** The rules of an escalation message: `{APIGroups:["apps"], Resources:["deployments"], Verbs:["get" "list"]}` each (Go's `%q` of a string slice). */
+function notHeldRules(text: string): PolicyRuleText[] {
+  const rules: PolicyRuleText[] = [];
+  for (const m of text.matchAll(/\{((?:[A-Za-z]+:\[(?:"(?:[^"\\]|\\.)*"\s*)*\](?:, )?)+)\}/g)) {
+    const fields: Record<string, string[]> = {};
+    for (const f of m[1]!.matchAll(/([A-Za-z]+):\[((?:"(?:[^"\\]|\\.)*"\s*)*)\]/g)) {
+      fields[f[1]!] = [...f[2]!.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((q) => JSON.parse(`"${q[1]!}"`) as string);
+    }
+    rules.push({
+      apiGroups: fields['APIGroups'] ?? [],
+      resources: fields['Resources'] ?? [],
+      verbs: fields['Verbs'] ?? [],
+      ...(fields['ResourceNames'] ? { resourceNames: fields['ResourceNames'] } : {}),
+      ...(fields['NonResourceURLs'] ? { nonResourceURLs: fields['NonResourceURLs'] } : {}),
+    });
+  }
+  return rules;
+}
 
 /**
  * The refused request of a 403 `ApiError`, from the apiserver's message (`User "u" cannot list resource "services"
@@ -35,6 +72,18 @@ export function forbiddenRequestOf(
   req?: { verb: string; group: string; resource: string; subresource?: string | undefined; namespace?: string | undefined },
 ): ForbiddenRequest | undefined {
   if (!isForbidden(err)) return undefined;
+  const escalation = ESCALATION.exec((err as ApiError).message);
+  if (escalation && req) {
+    return {
+      verb: req.verb,
+      group: req.group,
+      resource: req.resource,
+      ...(req.subresource ? { subresource: req.subresource } : {}),
+      ...(req.namespace ? { namespace: req.namespace } : {}),
+      user: escalation[1]!.replace(/\\(.)/g, '$1'),
+      notHeld: notHeldRules(escalation[2]!),
+    };
+  }
   const m = MESSAGE.exec((err as ApiError).message);
   if (m) {
     const [resource, subresource] = m[3]!.split('/', 2) as [string, string | undefined];
@@ -67,13 +116,37 @@ export function rbacMarkerFor(r: Pick<ForbiddenRequest, 'verb' | 'group' | 'reso
 /**
  * One line for a refused request: `list services (core group) at the cluster scope, as
  * system:serviceaccount:ns:sa; the marker +kubebuilder:rbac:groups="",resources=services,verbs=list grants it`.
+ * An escalation refusal names what the writer does not hold and the markers that would grant it instead:
+ * `create roles (group rbac.authorization.k8s.io) in namespace ns, as …: refused as privilege escalation, the
+ * object grants permissions not held: get endpoints (core group); the marker +kubebuilder:rbac:groups="",resources=endpoints,verbs=get grants them`.
  */
 export function describeForbidden(r: ForbiddenRequest): string {
   const resource = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
   const group = r.group === '' ? 'core group' : `group ${r.group}`;
   const where = r.namespace ? `in namespace ${r.namespace}` : 'at the cluster scope';
   const who = r.user ? `, as ${r.user}` : '';
+  if (r.notHeld !== undefined) {
+    const held = r.notHeld.map(describeRule).join('; ');
+    const markers = r.notHeld.map(ruleMarker);
+    return `${r.verb} ${resource} (${group}) ${where}${who}: refused as privilege escalation, the object grants permissions not held: ${held}; ${markers.length === 1 ? 'the marker' : 'the markers'} ${markers.join(' ')} ${markers.length === 1 ? 'grants' : 'grant'} them`;
+  }
   return `${r.verb} ${resource} (${group}) ${where}${who}; the marker ${rbacMarkerFor(r)} grants it`;
+}
+
+/** `get, list endpoints (core group)`, or `get /healthz` for non-resource URLs. */
+function describeRule(rule: PolicyRuleText): string {
+  if (rule.nonResourceURLs?.length) return `${rule.verbs.join(', ')} ${rule.nonResourceURLs.join(', ')}`;
+  const groups = rule.apiGroups.map((g) => (g === '' ? 'core group' : `group ${g}`)).join(', ');
+  const names = rule.resourceNames?.length ? ` named ${rule.resourceNames.join(', ')}` : '';
+  return `${rule.verbs.join(', ')} ${rule.resources.join(', ')}${names} (${groups})`;
+}
+
+/** The kubebuilder marker of one rule (`verbs=get;list`, several groups or resources joined by `;`). */
+function ruleMarker(rule: PolicyRuleText): string {
+  const list = (v: readonly string[]): string => v.map((x) => (x === '' ? '""' : x)).join(';');
+  if (rule.nonResourceURLs?.length) return `+kubebuilder:rbac:urls=${list(rule.nonResourceURLs)},verbs=${list(rule.verbs)}`;
+  const names = rule.resourceNames?.length ? `,resourceNames=${list(rule.resourceNames)}` : '';
+  return `+kubebuilder:rbac:groups=${list(rule.apiGroups)},resources=${list(rule.resources)}${names},verbs=${list(rule.verbs)}`;
 }
 
 /**

@@ -15,7 +15,9 @@ import { isRestConfig } from '../../client/kubeconfig-model.js';
 import type { RestConfig } from '../../client/rest-config.js';
 import { ResourceClient } from '../../client/resource-client.js';
 import type { KubeObject, ResourceInfo, Transport } from '../../client/types.js';
+import { createTransport } from '../../client/kubeconfig.js';
 import { explainNotServed } from './envtest-profiles.js';
+import { waitForPermissions } from './rbac-in-effect.js';
 import type { ProjectRbac, ServiceAccountRef } from './project-rbac.js';
 
 const rbacResource = (resource: string, kind: string, namespaced: boolean): ResourceInfo => ({
@@ -139,7 +141,8 @@ export interface ServiceAccountIdentity {
 
 /**
  * Installs `rbac` through `admin`, requests a token for its ServiceAccount and writes a kubeconfig with it to
- * `kubeconfigPath` (the cluster taken from `cluster`).
+ * `kubeconfigPath` (the cluster taken from `cluster`); resolves once the ServiceAccount's permissions have taken
+ * effect (`waitForPermissions`: a SelfSubjectAccessReview per bound rule), so a manager started next is not refused.
  */
 export async function runAsServiceAccount(
   admin: Transport,
@@ -150,5 +153,12 @@ export async function runAsServiceAccount(
   const uninstall = await installRbac(admin, rbac);
   const token = await requestServiceAccountToken(admin, rbac.serviceAccount, opts.expirationSeconds !== undefined ? { expirationSeconds: opts.expirationSeconds } : {});
   writeTokenKubeconfig(opts.kubeconfigPath, cluster, token, rbac.serviceAccount.namespace);
+  // RBAC reaches the authorizer through its informers: return once the ServiceAccount holds what it was given.
+  const asServiceAccount = createTransport({ kubeconfig: opts.kubeconfigPath });
+  try {
+    await waitForPermissions(asServiceAccount, rbac);
+  } finally {
+    asServiceAccount.close();
+  }
   return { rbac, user: rbac.user, token, kubeconfigPath: opts.kubeconfigPath, uninstall };
 }
