@@ -82,8 +82,9 @@ describe('Manager (envtest)', () => {
       assert.match(metrics, /^rest_client_request_duration_seconds_count\{verb="GET",host="[^"]+"\} [1-9]/m);
       assert.match(metrics, /^# TYPE rest_client_request_duration_seconds histogram$/m);
 
-      const events = new ResourceClient<KubeObject & { reason?: string; source?: { component?: string }; involvedObject?: { name?: string } }>(env.transport, builtinResources.events, ns);
-      await eventually(async () => (await events.list()).items.filter((e) => e.reason === 'Labelled' && e.source?.component === 'foo-labeler').length === 2, 'an Event per Foo from getEventRecorderFor');
+      // events.k8s.io/v1 Events (the server serves it), read here through core/v1: the writer is reportingComponent.
+      const events = new ResourceClient<KubeObject & { reason?: string; reportingComponent?: string; involvedObject?: { name?: string } }>(env.transport, builtinResources.events, ns);
+      await eventually(async () => (await events.list()).items.filter((e) => e.reason === 'Labelled' && e.reportingComponent === 'foo-labeler').length === 2, 'an Event per Foo from getEventRecorderFor');
 
       assert.equal((await fetch(`http://${mgr.healthProbeAddress}/readyz`)).status, 200);
       assert.equal((await fetch(`http://${mgr.healthProbeAddress}/healthz`)).status, 200);

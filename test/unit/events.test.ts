@@ -31,9 +31,59 @@ async function settle(): Promise<void> {
 function setup(extra: Partial<Parameters<typeof createEventRecorder>[0]> = {}) {
   const clock = new FakeClock(START);
   const transport = newFakeTransport([builtinResources.events]);
-  const recorder = createEventRecorder({ transport, component: 'foo-controller', clock, logger: nullLogger, ...extra });
+  // core/v1 Events: these tests are about the core API (its fallback and events.k8s.io/v1 have tests of their own).
+  const recorder = createEventRecorder({ transport, component: 'foo-controller', clock, logger: nullLogger, api: 'v1', ...extra });
   return { clock, transport, recorder };
 }
+
+describe('event recorder: events.k8s.io/v1 where served', () => {
+  const eventsV1 = { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', namespaced: true };
+
+  it('writes events.k8s.io/v1 Events (reporting controller and instance, action, microsecond time) and a repeat as a series', async () => {
+    const clock = new FakeClock(START + 0.25);
+    const transport = newFakeTransport([builtinResources.events, eventsV1]);
+    const recorder = createEventRecorder({ transport, component: 'foo-controller', host: 'node-1', clock, logger: nullLogger });
+    recorder.event(foo, 'Warning', 'ErrResourceExists', 'Resource "d" already exists', 'Creating');
+    await recorder.flush();
+    clock.step(5_000);
+    recorder.event(foo, 'Warning', 'ErrResourceExists', 'Resource "d" already exists', 'Creating');
+    await recorder.flush();
+    const list = (await transport.request({ verb: 'list', resource: eventsV1, namespace: 'demo' })) as { items: Record<string, unknown>[] };
+    assert.equal(list.items.length, 1);
+    const ev = list.items[0]!;
+    assert.equal(ev['reportingController'], 'foo-controller');
+    assert.equal(ev['reportingInstance'], 'foo-controller-node-1');
+    assert.equal(ev['action'], 'Creating');
+    assert.equal(ev['reason'], 'ErrResourceExists');
+    assert.equal(ev['note'], 'Resource "d" already exists');
+    assert.equal(ev['eventTime'], '2024-05-01T10:00:00.000250Z');
+    assert.deepEqual(ev['series'], { count: 2, lastObservedTime: '2024-05-01T10:00:05.000250Z' });
+    assert.equal((ev['regarding'] as { uid?: string }).uid, 'uid-1');
+    for (const deprecated of ['deprecatedSource', 'deprecatedCount', 'deprecatedFirstTimestamp']) assert.equal(ev[deprecated], undefined, deprecated);
+    assert.deepEqual(await events(transport), [], 'no core/v1 Event');
+    await recorder.shutdown();
+  });
+
+  it('falls back to core/v1 Events, once, where events.k8s.io/v1 is not served; action defaults to the reason', async () => {
+    const clock = new FakeClock(START);
+    const transport = newFakeTransport([builtinResources.events]);
+    const recorder = createEventRecorder({ transport, component: 'foo-controller', clock, logger: nullLogger });
+    recorder.event(foo, 'Normal', 'Synced', 'one');
+    recorder.event(foo, 'Normal', 'Synced', 'two');
+    await recorder.flush();
+    assert.deepEqual((await events(transport)).map((e) => e.message).sort(), ['one', 'two']);
+    const tried = transport.actions().filter((a) => a.group === 'events.k8s.io');
+    assert.equal(tried.length, 1, 'events.k8s.io/v1 is asked once');
+    await recorder.shutdown();
+
+    const served = newFakeTransport([builtinResources.events, eventsV1]);
+    const plain = createEventRecorder({ transport: served, component: 'c', clock, logger: nullLogger });
+    plain.event(foo, 'Normal', 'Synced', 'x');
+    await plain.flush();
+    const [ev] = ((await served.request({ verb: 'list', resource: eventsV1, namespace: 'demo' })) as { items: Record<string, unknown>[] }).items;
+    assert.equal(ev!['action'], 'Synced');
+  });
+});
 
 describe('event recorder', () => {
   it('creates a core/v1 Event describing the object', async () => {

@@ -1,5 +1,8 @@
 /**
- * Writing core/v1 Events (client-go `tools/record`: `EventBroadcaster` + `EventRecorder` + `recordToSink`).
+ * Writing Events (client-go `tools/record`: `EventBroadcaster` + `EventRecorder` + `recordToSink`), as
+ * events.k8s.io/v1 Events where the server serves that API (controller-runtime 0.23's recorder: `reportingController`,
+ * `reportingInstance`, `action`, repeats as a `series`; `events-v1.ts`), core/v1 Events where it does not (`api`:
+ * `auto`, the default, finds out at the first write and remembers; `events.k8s.io/v1` or `v1` choose).
  *
  * `recorder.event(obj, type, reason, message)` returns at once: it builds the Event and queues it (at most
  * `maxQueueLength`, further events are dropped and logged). One writer per broadcaster sends queued events in order:
@@ -9,7 +12,8 @@
  * retried up to `maxAttempts` times with exponential backoff; other API errors drop the event. Nothing ever throws
  * to the caller and the writer never rejects.
  */
-import { ApiError, isNotFound } from '../client/errors.js';
+import { hostname } from 'node:os';
+import { ApiError, isNotFound, ResourceNotServedError } from '../client/errors.js';
 import type { KubeObject, Transport } from '../client/types.js';
 import { CoreV1Client } from '../api/core/v1/client.js';
 import type { Event } from '../builtin/types.js';
@@ -18,6 +22,7 @@ import { sleep } from '../deadline.js';
 import { getLogger, type Logger } from '../log.js';
 import { DEFAULT_EVENT_CACHE_SIZE, EventCorrelator } from './event-correlator.js';
 import { formatEventTime } from './event-time.js';
+import { seriesPatch, toEventsV1 } from './events-v1.js';
 
 /** An Event's `type` (client-go's `corev1.EventTypeNormal` / `EventTypeWarning`): Warning for what needs a look. */
 export type EventType = 'Normal' | 'Warning';
@@ -28,8 +33,14 @@ export interface EventRecorder {
    * Records that `reason` happened to `obj` (which needs `apiVersion`, `kind` and `metadata.name`; events about
    * objects without them are dropped with a logged error). `reason` is a short UpperCamelCase word.
    */
-  event(obj: KubeObject, type: EventType, reason: string, message: string): void;
+  event(obj: KubeObject, type: EventType, reason: string, message: string, action?: string): void;
 }
+
+/**
+ * Which Event API a broadcaster writes: `events.k8s.io/v1` where the server serves it, else core `v1` (`auto`, the
+ * default); or one of the two.
+ */
+export type EventApi = 'auto' | 'events.k8s.io/v1' | 'v1';
 
 /**
  * Settings of an {@link EventBroadcaster}: where Events are written (`transport`, required), queue length, retries
@@ -51,6 +62,8 @@ export interface EventBroadcasterOptions {
   retryMaxDelayMs?: number;
   /** Aggregation LRU size (default 4096). */
   cacheSize?: number;
+  /** The Event API written (default `auto`, see {@link EventApi}). */
+  api?: EventApi;
 }
 
 /** Owns the queue, the correlator and the writer; hands out recorders per component. */
@@ -64,7 +77,10 @@ export class EventBroadcaster {
   private readonly retryInitialDelayMs: number;
   private readonly retryMaxDelayMs: number;
   private readonly correlator: EventCorrelator;
-  private readonly queue: Event[] = [];
+  private readonly transport: Transport;
+  /** Whether events.k8s.io/v1 is written: undefined until the first write finds out (`auto`). */
+  private eventsV1: boolean | undefined;
+  private readonly queue: { event: Event; action: string }[] = [];
   private readonly stopping = new AbortController();
   private writer: Promise<void> | undefined;
   private closed = false;
@@ -72,6 +88,8 @@ export class EventBroadcaster {
 
   constructor(opts: EventBroadcasterOptions) {
     this.coreV1 = new CoreV1Client(opts.transport);
+    this.transport = opts.transport;
+    this.eventsV1 = opts.api === 'events.k8s.io/v1' ? true : opts.api === 'v1' ? false : undefined;
     this.host = opts.host;
     this.clock = opts.clock ?? realClock;
     this.log = (opts.logger ?? getLogger()).child({ component: 'events' });
@@ -82,9 +100,12 @@ export class EventBroadcaster {
     this.correlator = new EventCorrelator(opts.cacheSize ?? DEFAULT_EVENT_CACHE_SIZE);
   }
 
-  /** A recorder whose Events carry `source.component = component`. */
+  /**
+   * A recorder whose Events name `component` as their writer (`reportingController`; core/v1: `source.component`).
+   * An event's `action` defaults to its reason.
+   */
   newRecorder(component: string): EventRecorder {
-    return { event: (obj, type, reason, message) => this.record(component, obj, type, reason, message) };
+    return { event: (obj, type, reason, message, action) => this.record(component, obj, type, reason, message, action ?? reason) };
   }
 
   /** Resolves once every event queued so far has been written or given up on. */
@@ -99,7 +120,7 @@ export class EventBroadcaster {
     await this.flush();
   }
 
-  private record(component: string, obj: KubeObject, type: EventType, reason: string, message: string): void {
+  private record(component: string, obj: KubeObject, type: EventType, reason: string, message: string, action: string): void {
     try {
       if (this.closed) return;
       if (type !== 'Normal' && type !== 'Warning') {
@@ -115,7 +136,7 @@ export class EventBroadcaster {
         this.log.error('event queue is full, dropping event', { kind: obj.kind, name: meta.name, reason, message });
         return;
       }
-      this.queue.push(this.makeEvent(component, obj, type, reason, message));
+      this.queue.push({ event: this.makeEvent(component, obj, type, reason, message), action });
       this.writer ??= this.drain();
     } catch (err) {
       this.log.error('failed to record event', { error: err, reason });
@@ -146,11 +167,29 @@ export class EventBroadcaster {
     };
   }
 
+  /** The events.k8s.io/v1 side of `write`: a create, or a repeat's series patch (a create again if it was deleted). */
+  private async writeEventsV1(event: Event, patch: { count: number } | undefined, action: string): Promise<void> {
+    const { EventsV1Client } = await import('../api/events/v1/client.js');
+    const events = new EventsV1Client(this.transport).events(event.metadata.namespace ?? 'default');
+    const now = this.clock.now();
+    const component = event.source?.component ?? '';
+    const reporter = { controller: component, instance: `${component}-${this.host ?? hostname()}` };
+    if (patch !== undefined) {
+      try {
+        await events.patch(event.metadata.name!, { type: 'merge', patch: seriesPatch(patch.count, now) });
+        return;
+      } catch (err) {
+        if (!isNotFound(err) || err instanceof ResourceNotServedError) throw err;
+      }
+    }
+    await events.create(toEventsV1(event, reporter, action, now));
+  }
+
   private async drain(): Promise<void> {
     try {
       for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
         try {
-          await this.write(next);
+          await this.write(next.event, next.action);
         } catch (err) {
           this.log.error('unexpected error writing event', { error: err });
         }
@@ -161,13 +200,25 @@ export class EventBroadcaster {
   }
 
   /** `recordToSink`: correlate, then create or patch with retries. */
-  private async write(raw: Event): Promise<void> {
+  private async write(raw: Event, action: string): Promise<void> {
     const { event, patch, key } = this.correlator.observe(raw, this.clock.now());
     const namespace = event.metadata.namespace ?? 'default';
-    const events = this.coreV1.events(namespace);
     let delay = this.retryInitialDelayMs;
     for (let attempt = 1; ; attempt++) {
       try {
+        if (this.eventsV1 !== false) {
+          try {
+            await this.writeEventsV1(event, patch, action);
+            this.eventsV1 = true;
+            this.correlator.updateState(event, key);
+            return;
+          } catch (err) {
+            if (this.eventsV1 === true || !(err instanceof ResourceNotServedError)) throw err;
+            this.log.info('the server does not serve events.k8s.io/v1: writing core/v1 Events', {});
+            this.eventsV1 = false;
+          }
+        }
+        const events = this.coreV1.events(namespace);
         let written: Event;
         if (patch !== undefined) {
           try {

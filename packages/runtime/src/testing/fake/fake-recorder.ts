@@ -7,6 +7,8 @@ export interface RecordedEvent {
   type: EventType;
   reason: string;
   message: string;
+  /** The action given (events.k8s.io/v1's; the broadcaster defaults it to the reason), when one was. */
+  action?: string;
 }
 
 /**
@@ -17,8 +19,8 @@ export class FakeEventRecorder implements EventRecorder {
   readonly events: string[] = [];
   readonly recorded: RecordedEvent[] = [];
 
-  event(obj: KubeObject, type: EventType, reason: string, message: string): void {
+  event(obj: KubeObject, type: EventType, reason: string, message: string, action?: string): void {
     this.events.push(`${type} ${reason} ${message}`);
-    this.recorded.push({ object: obj, type, reason, message });
+    this.recorded.push({ object: obj, type, reason, message, ...(action !== undefined ? { action } : {}) });
   }
 }
