@@ -6,3 +6,5 @@
 export * from './envtest/index.js';
 export * from './fake/index.js';
 export * from './gc/index.js';
+export { consistently, eventuallyObject, objectList } from './matchers.js';
+export type { Condition, ObjectGetter, ObjectLister, WaitOptions } from './matchers.js';
