@@ -31,6 +31,11 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.match(pkg['dependencies']['@kubegen/runtime'], /^\^\d+\.\d+\.\d+/);
     assert.deepEqual(Object.keys(pkg['dependencies']), ['@kubegen/runtime', '@peculiar/x509', 'reflect-metadata'],
       'the runtime, and what makes the self-signed metrics certificate in the image (the Dockerfile prunes dev dependencies)');
+    // The README says what the scaffold's package.json has: every dependency named in its bullet, none called the only one.
+    const bullet = /^- `package\.json`:[\s\S]*?(?=\n- )/m.exec(read(REPO_ROOT, 'README.md'))?.[0] ?? '';
+    for (const dep of Object.keys(pkg['dependencies'])) assert.ok(bullet.includes(`\`${dep}\``), `README's package.json bullet names ${dep}:\n${bullet}`);
+    assert.doesNotMatch(bullet, /the only dependency/);
+    assert.doesNotMatch(read(REPO_ROOT, 'docs/webhooks.md'), /x509`; scaffolded projects have it as a dev dependency/);
     assert.equal(pkg['devDependencies'].kubegen, pkg['dependencies']['@kubegen/runtime']);
     assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@types/node', 'kubegen', 'node', 'typescript']);
     assert.deepEqual(
