@@ -1,0 +1,88 @@
+/**
+ * `npm run bench:startup` (issue 43, item 1): what loading the runtime costs before any work, and what a manager
+ * costs once it is ready. Three kinds of fresh `node` process, alternating over `BENCH_ROUNDS` rounds (default 5):
+ *   - `bare`: loads `node:http2` and `node:https` (the runtime's transports need them: what any controller pays);
+ *   - `import`: the same, then `import('@kubegen/runtime')`;
+ *   - `manager`: the same, then a Manager on an envtest apiserver (the `full` profile, started once) with one
+ *     controller of ConfigMaps, measured once its `/readyz` answers 200.
+ * Each prints, after a full GC, its RSS, V8 heap and the number of modules it loaded (ES modules and CommonJS files
+ * resolved, `node:` built-ins not counted). Medians and spreads, the machine's load average, and the goal:
+ * the runtime's import costs at most 10 MB of RSS over bare Node.
+ * Run it on a quiet machine (`uptime` load under 1.5).
+ */
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
+import { alternate, median, spread } from './support/stats.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+const GOAL_MB = 10;
+
+interface Figures {
+  rssMB: number;
+  heapMB: number;
+  modules: number;
+}
+
+const CHILD = `
+import { registerHooks } from 'node:module';
+const seen = new Set();
+registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); if (!r.url.startsWith('node:')) seen.add(r.url); return r; } });
+await import('node:http2'); await import('node:https');
+const mode = process.argv[1];
+if (mode !== 'bare') {
+  const rt = await import('@kubegen/runtime');
+  if (mode === 'manager') {
+    const mgr = new rt.Manager({ transport: rt.createTransport({ kubeconfig: process.argv[2] }), metricsBindAddress: '0', healthProbeBindAddress: '127.0.0.1:0', logger: rt.nullLogger });
+    rt.controllerFor(mgr, rt.builtinResources.configMaps).complete(async () => {});
+    const stop = new AbortController();
+    const run = mgr.start(stop.signal);
+    for (;;) {
+      const addr = mgr.healthProbeAddress;
+      if (addr && (await fetch('http://' + addr + '/readyz').then((r) => r.status, () => 0)) === 200) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    globalThis.gc(); globalThis.gc();
+    const m = process.memoryUsage();
+    console.log(JSON.stringify({ rssMB: m.rss / 1048576, heapMB: m.heapUsed / 1048576, modules: seen.size }));
+    stop.abort(); await run; process.exit(0);
+  }
+}
+globalThis.gc(); globalThis.gc();
+const m = process.memoryUsage();
+console.log(JSON.stringify({ rssMB: m.rss / 1048576, heapMB: m.heapUsed / 1048576, modules: seen.size }));
+`;
+
+function measure(mode: string, kubeconfig: string): Figures {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', CHILD, mode, kubeconfig], { cwd: repoRoot, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${mode} failed (exit ${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Figures;
+}
+
+const env = await Envtest.start({ profile: 'full' });
+try {
+  const modes = ['bare', 'import', 'manager'];
+  const figures = new Map<string, Figures[]>(modes.map((m) => [m, []]));
+  const loads: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    loads.push(os.loadavg()[0]!);
+    for (const m of alternate(modes, i)) figures.get(m)!.push(measure(m, env.kubeconfigPath));
+  }
+  const med = (m: string, f: (x: Figures) => number): number => median(figures.get(m)!.map(f));
+  console.log(`startup, median of ${ROUNDS} fresh processes each (node ${process.version}; load average ${loads.map((l) => l.toFixed(2)).join(', ')}):`);
+  for (const m of modes) {
+    const xs = figures.get(m)!;
+    console.log(
+      `  ${m.padEnd(8)} RSS ${med(m, (x) => x.rssMB).toFixed(1)} MB ${spread(xs.map((x) => x.rssMB), 1).padEnd(13)} ` +
+        `heap ${med(m, (x) => x.heapMB).toFixed(2)} MB ${spread(xs.map((x) => x.heapMB), 2).padEnd(13)} modules ${med(m, (x) => x.modules)}` +
+        (m === 'bare' ? '' : `  (+${(med(m, (x) => x.rssMB) - med('bare', (x) => x.rssMB)).toFixed(1)} MB RSS over bare)`),
+    );
+  }
+  const over = med('import', (x) => x.rssMB) - med('bare', (x) => x.rssMB);
+  console.log(`goal the runtime's import costs ≤ ${GOAL_MB} MB RSS over bare node + http2 + https: +${over.toFixed(1)} MB ${over <= GOAL_MB ? 'met' : 'NOT met'}`);
+} finally {
+  await env.stop();
+}
