@@ -178,8 +178,11 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
     }
     return ExitCode.ok;
   }
+  // A scaffolded project's samples follow its types (unless the user edited them): scaffold/sample-refresh.ts.
+  const samples = cfg.inputs.apis !== undefined ? await refreshProjectSamples(cfg, io, model) : undefined;
   const out = shown(cfg.out);
   if (!cfg.quiet) {
+    for (const f of samples?.refreshed ?? []) io.stdout(`refreshed ${f} from the types (kubegen sample)\n`);
     const ms = Math.round(io.now() - started);
     io.stdout(`generated ${files.length} files for ${countKinds(model)} kinds in ${ms} ms into ${out}\n`);
     if (yaml) {
@@ -189,6 +192,13 @@ export async function runGenerate(cfg: ResolvedConfig, io: CommandIO, pipeline: 
     io.stdout(cfg.explain ? formatCoreTypeExplain(coreTypes) : formatCoreTypeSummary(coreTypes));
   }
   return ExitCode.ok;
+}
+
+/** Refreshes the samples of the project `cfg` belongs to (its config file's folder, else the working directory). */
+async function refreshProjectSamples(cfg: ResolvedConfig, io: CommandIO, model: ApiModel): Promise<{ refreshed: string[] }> {
+  const { refreshSamples } = await import('../scaffold/sample-refresh.js');
+  const root = cfg.configFile ? path.dirname(cfg.configFile) : io.cwd;
+  return refreshSamples(root, model, cfg.inputs.apis!);
 }
 
 /**

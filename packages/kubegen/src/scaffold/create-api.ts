@@ -22,6 +22,7 @@ import type { ScaffoldResult } from './init.js';
 import { apiNames } from './names.js';
 import type { ApiNames } from './names.js';
 import { insertedLines, newFolders, sha256 } from './edits.js';
+import { projectSample } from './sample-refresh.js';
 import type { FileEdit } from './edits.js';
 import { formatProjectFile, PROJECT_FILE, readProjectFile } from './project-file.js';
 import type { ProjectFile, ProjectResource, ScaffoldRecord } from './project-file.js';
@@ -159,19 +160,7 @@ function typesFile(n: ApiNames, namespaced: boolean): string {
 async function generatedSample(apisDir: string, n: ApiNames, projectName: string): Promise<string | undefined> {
   try {
     const { parseApis } = await import('../parse/typescript/index.js');
-    const { sampleYaml } = await import('../generate/sample/index.js');
-    const model = await parseApis(apisDir, {});
-    const resource = model.resources.find((r) => r.group === n.fullGroup && r.names.kind === n.kind);
-    const version = resource?.versions.find((v) => v.name === n.version);
-    if (!resource || !version) return undefined;
-    return sampleYaml(
-      { resource, version },
-      {
-        name: `${n.fileBase}-sample`,
-        labels: { 'app.kubernetes.io/name': projectName, 'app.kubernetes.io/managed-by': 'kustomize' },
-        specComment: `The smallest valid ${n.kind}, made by \`npx kubegen sample --apis ${path.basename(apisDir)} --kind ${n.kind}\` from\n${path.basename(apisDir)}/${n.group}/${n.version}/${n.fileBase}_types.ts; run it again after changing the types.`,
-      },
-    );
+    return await projectSample(await parseApis(apisDir, {}), n, projectName, apisDir);
   } catch {
     return undefined;
   }
