@@ -144,3 +144,22 @@ export class RuntimeNames {
       .join(', ');
   }
 }
+
+/**
+ * A getter of a lazily built member of the built-in API's clientset or informer factory: the group/version's module
+ * `spec` (a string literal) is loaded on first use with the file's `load` (a `createRequire`), its class `cls` built
+ * with `arg` and kept in the private field `#<member>`. `what` starts the doc comment.
+ */
+export function lazyGetter(what: string, member: string, cls: string, spec: string, arg: string): string[] {
+  return [
+    '',
+    `  /** ${what} (loaded and built on first use). */`,
+    `  get ${member}(): ${cls} {`,
+    `    if (this.#${member} === undefined) {`,
+    `      const mod = load(${spec}) as typeof import(${spec});`,
+    `      this.#${member} = new mod.${cls}(${arg});`,
+    '    }',
+    `    return this.#${member};`,
+    '  }',
+  ];
+}

@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../../model/index.js';
-import { HEADER, literal } from '../emit-util.js';
+import { HEADER, lazyGetter, literal } from '../emit-util.js';
 import { groupVersionClientName, groupVersionDir, groupVersionMember } from '../names.js';
 
 /**
@@ -66,17 +66,7 @@ function emitLazyClientset(gvs: GroupVersion[], groupIds: Map<string, string>, r
     const member = groupVersionMember(id, gv.version);
     const spec = literal(`./${groupVersionDir(gv)}/client${ext}`);
     imports.push(`import type { ${cls} } from ${spec};`);
-    members.push(
-      '',
-      `  /** The ${gv.group || 'core'}/${gv.version} API (loaded and built on first use). */`,
-      `  get ${member}(): ${cls} {`,
-      `    if (this.#${member} === undefined) {`,
-      `      const mod = load(${spec}) as typeof import(${spec});`,
-      `      this.#${member} = new mod.${cls}(this.transport);`,
-      '    }',
-      `    return this.#${member};`,
-      '  }',
-    );
+    members.push(...lazyGetter(`The ${gv.group || 'core'}/${gv.version} API`, member, cls, spec, 'this.transport'));
   }
   return [
     HEADER,

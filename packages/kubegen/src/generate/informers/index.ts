@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../../model/index.js';
-import { HEADER, literal, RuntimeNames } from '../emit-util.js';
+import { HEADER, lazyGetter, literal, RuntimeNames } from '../emit-util.js';
 import { groupVersionDir, groupVersionMember, kindIdentifier, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
 import { typeImportLines } from '../user-types.js';
@@ -159,17 +159,7 @@ function emitLazyInformers(gvs: GroupVersion[], groupIds: Map<string, string>, r
     const spec = literal(`./${groupVersionDir(gv)}/informers${ext}`);
     imports.push(`import type { ${cls} } from ${spec};`);
     fields.push(`  #${member}: ${cls} | undefined;`);
-    members.push(
-      '',
-      `  /** Informers for ${gv.group || 'core'}/${gv.version} (loaded and built on first use). */`,
-      `  get ${member}(): ${cls} {`,
-      `    if (this.#${member} === undefined) {`,
-      `      const mod = load(${spec}) as typeof import(${spec});`,
-      `      this.#${member} = new mod.${cls}(this.factory);`,
-      '    }',
-      `    return this.#${member};`,
-      '  }',
-    );
+    members.push(...lazyGetter(`Informers for ${gv.group || 'core'}/${gv.version}`, member, cls, spec, 'this.factory'));
   }
   return [
     HEADER,
