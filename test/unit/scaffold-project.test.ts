@@ -29,8 +29,8 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.equal(pkg['type'], 'module');
     assert.equal(pkg['engines'].node, '>=22');
     assert.match(pkg['dependencies']['@kubegen/runtime'], /^\^\d+\.\d+\.\d+/);
-    assert.deepEqual(Object.keys(pkg['dependencies']), ['@kubegen/runtime', '@peculiar/x509', 'reflect-metadata'],
-      'the runtime, and what makes the self-signed metrics certificate in the image (the Dockerfile prunes dev dependencies)');
+    assert.deepEqual(Object.keys(pkg['dependencies']), ['@kubegen/runtime', '@opentelemetry/api', '@opentelemetry/sdk-node', '@peculiar/x509', 'reflect-metadata'],
+      'the runtime, OpenTelemetry (src/tracing.ts) and what makes the self-signed metrics certificate in the image (the Dockerfile prunes dev dependencies)');
     assert.equal(pkg['devDependencies'].kubegen, pkg['dependencies']['@kubegen/runtime']);
     assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@types/node', 'kubegen', 'node', 'typescript']);
     assert.deepEqual(

@@ -112,6 +112,7 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: 'codegen.config.yaml', content: renderTemplate('init/codegen.config.yaml.tmpl') },
     { path: PROJECT_FILE, content: formatProjectFile(newProjectFile(v.name, v.domain, mc)) },
     { path: 'src/main.ts', content: renderTemplate(mc ? 'init/main-multicluster.ts.tmpl' : 'init/main.ts.tmpl', { ...project, leaderElectionId: `${v.name}.${v.domain}` }) },
+    { path: 'src/tracing.ts', content: renderTemplate('init/tracing.ts.tmpl') },
     { path: 'apis/README.md', content: renderTemplate('init/apis-README.md.tmpl') },
     { path: 'src/controllers/README.md', content: renderTemplate('init/controllers-README.md.tmpl') },
     { path: 'test/envtest/setup.ts', content: renderTemplate(mc ? 'init/envtest-setup-multicluster.ts.tmpl' : 'init/envtest-setup.ts.tmpl') },
@@ -151,6 +152,8 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
  * where the Dockerfile keeps only production dependencies.
  */
 const CERTIFICATE_PACKAGES = new Set(['@peculiar/x509', 'reflect-metadata']);
+/** OpenTelemetry's api and Node SDK: production dependencies, loaded by src/tracing.ts in the image when traces are asked for. */
+const TRACING_PACKAGES = new Set(['@opentelemetry/api', '@opentelemetry/sdk-node']);
 
 /** The compiler checks `npm run lint` adds to the project's tsconfig.json (which `build` uses as is). */
 const LINT_FLAGS = ['--noUnusedLocals', '--noUnusedParameters', '--noImplicitReturns', '--allowUnreachableCode', 'false', '--allowUnusedLabels', 'false'];
@@ -186,8 +189,8 @@ function packageJson(v: InitValues): string {
       deploy: 'npm run generate && kubectl apply -k config/default',
       undeploy: 'kubectl delete --ignore-not-found -k config/default',
     },
-    dependencies: sortKeys({ [RUNTIME_PACKAGE]: v.source.runtimeSpec, ...pick(v.toolchain, (name) => CERTIFICATE_PACKAGES.has(name)) }),
-    devDependencies: sortKeys({ [CLI_PACKAGE]: v.source.cliSpec, ...pick(v.toolchain, (name) => !CERTIFICATE_PACKAGES.has(name)) }),
+    dependencies: sortKeys({ [RUNTIME_PACKAGE]: v.source.runtimeSpec, ...pick(v.toolchain, (name) => CERTIFICATE_PACKAGES.has(name) || TRACING_PACKAGES.has(name)) }),
+    devDependencies: sortKeys({ [CLI_PACKAGE]: v.source.cliSpec, ...pick(v.toolchain, (name) => !CERTIFICATE_PACKAGES.has(name) && !TRACING_PACKAGES.has(name)) }),
     // The `node` package installs its binary from an install script.
     allowScripts: { node: true },
   };
