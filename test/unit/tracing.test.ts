@@ -3,7 +3,8 @@
  * test/integration/tracing.test.ts): request paths parsed into verb, resource, subresource, namespace and name;
  * off by default (no span, no trace fields on log lines); a reconcile span with its result, its exception event,
  * its links to the events handled when the request was enqueued (coalesced ones all kept) and the user's own span
- * nested beneath it; a client span per transport request whose `traceparent` header names it.
+ * nested beneath it; a client span per transport request whose `traceparent` header names it, with each HTTP engine
+ * (`node-http2` speaks HTTP/1.1 to an `http://` server; its HTTP/2 path is the integration test's).
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -14,7 +15,7 @@ import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentele
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
+import { HTTP_ENGINES, HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { Controller } from '@kubegen/runtime/internal/controller/controller.js';
 import { createLogger } from '@kubegen/runtime/internal/log.js';
 import { TerminalError } from '@kubegen/runtime/internal/reconcile/index.js';
@@ -139,7 +140,7 @@ describe('tracing', () => {
     assert.equal(error['trace_id'], bad.spanContext().traceId, "the error line names the reconcile's trace");
   });
 
-  it('a client span per request, named in its traceparent header', async () => {
+  for (const engine of HTTP_ENGINES) it(`a client span per request, named in its traceparent header (${engine})`, async () => {
     await enableTracing({ tracerProvider: provider });
     exporter.reset();
     const seen: (string | undefined)[] = [];
@@ -148,7 +149,7 @@ describe('tracing', () => {
       res.writeHead(req.url?.includes('missing') ? 404 : 200, { 'content-type': 'application/json' }).end(req.url?.includes('missing') ? '{"kind":"Status","code":404,"reason":"NotFound"}' : '{"kind":"ConfigMap"}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const transport = new HttpTransport({ server: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}` }, { qps: 100 });
+    const transport = new HttpTransport({ server: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}` }, { qps: 100, engine });
     try {
       const res = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', listKind: 'ConfigMapList', namespaced: true };
       await trace.getTracer('user').startActiveSpan('parent', async (parent) => {
