@@ -93,6 +93,7 @@ describe('tracing', () => {
     assert.equal(await enableTracing({ tracerProvider: provider }), true);
     exporter.reset();
     const lines: Record<string, unknown>[] = [];
+    let flaky = 0;
     const c = controller(async (req, ctx) => {
       trace.getTracer('user').startActiveSpan('user work', (s) => {
         ctx.log.info('inside');
@@ -100,6 +101,7 @@ describe('tracing', () => {
       });
       if (req.name === 'later') return { requeueAfterMs: 60_000 };
       if (req.name === 'bad') throw new TerminalError(new Error('no way'));
+      if (req.name === 'flaky' && flaky++ === 0) throw new Error('once');
       return undefined;
     }, lines);
     // Two events coalesced into one request, and one enqueued outside any event (no link).
@@ -107,10 +109,13 @@ describe('tracing', () => {
     duringEvent('update', 'deployments', { metadata: { namespace: 'ns', name: 'a', resourceVersion: '2' } }, () => c.sink.add({ namespace: 'ns', name: 'a' }));
     c.sink.add({ namespace: 'ns', name: 'later' });
     duringEvent('delete', 'replicasets', { metadata: { namespace: 'ns', name: 'rs', resourceVersion: '7' } }, () => c.sink.addWithOpts!({}, { namespace: 'ns', name: 'bad' }));
-    await runUntil(c, lines, 3);
+    c.sink.add({ namespace: 'ns', name: 'flaky' });
+    await runUntil(c, lines, 5);
 
     const spans = exporter.getFinishedSpans();
-    const reconciles = new Map(spans.filter((s) => s.name === 'reconcile unit').map((s) => [s.attributes['k8s.object.name'] as string, s]));
+    const flakySpans = spans.filter((s) => s.name === 'reconcile unit' && s.attributes['k8s.object.name'] === 'flaky');
+    assert.deepEqual(flakySpans.map((s) => [s.attributes['kubegen.reconcile.attempt'], s.attributes['kubegen.reconcile.result'], s.attributes['error.type']]), [[1, 'error', 'Error'], [2, 'success', undefined]], 'a retry is attempt 2');
+    const reconciles = new Map(spans.filter((s) => s.name === 'reconcile unit' && s.attributes['k8s.object.name'] !== 'flaky').map((s) => [s.attributes['k8s.object.name'] as string, s]));
     assert.deepEqual([...reconciles.keys()].sort(), ['a', 'bad', 'later']);
     const a = reconciles.get('a')!;
     assert.equal(a.kind, SpanKind.INTERNAL);

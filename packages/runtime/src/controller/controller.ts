@@ -308,8 +308,7 @@ export class Controller {
   private async processItem(key: string, priority: number): Promise<void> {
     const req = requestFromKey(key);
     const reconcileID = randomUUID();
-    const attempt = this.queue.numRequeues(key) + 1;
-    const span = this.tracing.start(key, { namespace: req.namespace, name: req.name, reconcileID, priority, attempt });
+    const span = this.tracing.start(key, { namespace: req.namespace, name: req.name, reconcileID, priority, attempt: () => this.queue.numRequeues(key) + 1 });
     const log = this.log.child({ namespace: req.namespace, name: req.name, reconcileID, ...span?.logFields });
     const abort = new AbortController();
     const onStop = (): void => abort.abort(this.stopAbort.signal.reason);

@@ -25,8 +25,8 @@ export interface ReconcileSpanInfo {
   name: string;
   reconcileID: string;
   priority: number;
-  /** 1 for the first attempt, n + 1 after n rate-limited retries. */
-  attempt: number;
+  /** 1 for the first attempt, n + 1 after n rate-limited retries (asked only while tracing is on). */
+  attempt: () => number;
 }
 
 /** How a reconcile ended, as the span's `kubegen.reconcile.result`. */
@@ -75,7 +75,7 @@ export class ReconcileTracing {
       'k8s.object.name': info.name,
       'kubegen.reconcile_id': info.reconcileID,
       'kubegen.reconcile.priority': info.priority,
-      'kubegen.reconcile.attempt': info.attempt,
+      'kubegen.reconcile.attempt': info.attempt(),
       ...(entry && entry.dropped > 0 ? { 'kubegen.reconcile.events_not_linked': entry.dropped } : {}),
     };
     const span = t.tracer.startSpan(`reconcile ${this.controller}`, { kind: api.SpanKind.INTERNAL, root: true, attributes, links: entry?.links ?? [] });
