@@ -1,6 +1,6 @@
 /**
  * `npm run bench:sample-controller [-- --foos=N --workers=W --runs=R --engines=node-http2,undici,node-http1
- * --node-flags="--max-semi-space-size=1 ..."]`: a fresh envtest; for each controller — ours
+ * --node-flags="--max-semi-space-size=1 ..." --tracing]`: a fresh envtest; for each controller — ours
  * (`examples/sample-controller/dist/main.js`) once per HTTP engine (`KUBEGEN_HTTP_ENGINE`, default all three) and the
  * Go original unthrottled (`sample-controller-fast`, `SC_WORKERS` workers) — N Foos (default 1,000) are created in a
  * fresh namespace before the controller starts, then the bench measures seconds from spawning the controller until
@@ -11,11 +11,15 @@
  * `NODE_OPTIONS` and `MALLOC_ARENA_MAX` (what a scaffolded project deploys); `--node-flags="..."` runs it with
  * Node's defaults plus those flags instead (`--node-flags=` for Node's defaults alone). Prints the controllers side
  * by side, the ratios and the goals (issues 4, 14 and 28), judged on the default engine.
+ * `--tracing` (issue 41) adds the default engine with OpenTelemetry on — the SDK started by the controller's
+ * tracing.ts, every span sampled, exported as OTLP/HTTP protobuf to a receiver this bench runs — to the same rounds,
+ * and prints tracing's on/off ratios and the number of spans received.
  * The measurement is bench/support/sample-controller-compare.ts, shared with `bench:scale`.
  */
 import { parseArgs } from 'node:util';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { HTTP_ENGINES, resolveHttpEngine, type HttpEngine } from '@kubegen/runtime/internal/client/http-transport.js';
+import { OtlpReceiver } from '../test/integration/support/otlp-receiver.js';
 import { compareSampleControllers } from './support/sample-controller-compare.js';
 import {
   envtestAssets,
@@ -34,19 +38,28 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '3' },
       engines: { type: 'string', default: HTTP_ENGINES.join(',') },
       'node-flags': { type: 'string' },
+      tracing: { type: 'boolean', default: false },
     },
   });
   requireSampleControllerBuilt();
   const engines = values.engines.split(',').filter(Boolean).map((e) => resolveHttpEngine(e as HttpEngine));
   const assets = envtestAssets();
   const goBinary = envtestBinary('sample-controller-fast', assets);
+  const receiver = values.tracing ? await OtlpReceiver.start() : undefined;
   const env = await Envtest.start({ assetsDir: assets, crdPaths: [SAMPLE_CONTROLLER_CRD], attachOutput: false });
   try {
     const flags = values['node-flags'];
     const node = flags === undefined ? scaffoldNodeSettings() : nodeFlagSettings(flags.split(' ').filter(Boolean));
-    await compareSampleControllers(env, Number(values.foos), Number(values.workers), goBinary, { runs: Number(values.runs), engines, node });
+    await compareSampleControllers(env, Number(values.foos), Number(values.workers), goBinary, {
+      runs: Number(values.runs),
+      engines,
+      node,
+      ...(receiver ? { tracing: { endpoint: receiver.endpoint } } : {}),
+    });
+    if (receiver) console.log(`tracing: ${receiver.spans.length} spans received (${receiver.contentTypes.length} exports)`);
   } finally {
     await env.stop();
+    await receiver?.close();
   }
 }
 

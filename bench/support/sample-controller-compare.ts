@@ -16,6 +16,12 @@ export interface CompareOptions {
   runs?: number;
   /** The TypeScript controller's HTTP engines, each a controller of its own. Default: the default engine alone. */
   engines?: readonly HttpEngine[];
+  /**
+   * Issue 41: also run the default engine with OpenTelemetry on (the sample controller's tracing.ts starts the SDK),
+   * every span sampled (`OTEL_TRACES_SAMPLER=always_on`) and exported as OTLP/HTTP protobuf to `endpoint` (a receiver
+   * the bench runs), in the same rounds, the order alternating; prints the on/off ratios against the 1.15× goal.
+   */
+  tracing?: { endpoint: string };
   /** How the TypeScript controller's `node` runs (default: the scaffold's settings). */
   node?: NodeSettings;
 }
@@ -69,16 +75,24 @@ export async function compareSampleControllers(
   const runs = opts.runs ?? 3;
   const node = opts.node ?? scaffoldNodeSettings();
   const engines = [DEFAULT_HTTP_ENGINE, ...(opts.engines ?? []).filter((e) => e !== DEFAULT_HTTP_ENGINE)];
-  const names = [...engines, GO];
+  const TRACED = 'tracing';
+  const names = [...engines, ...(opts.tracing ? [TRACED] : []), GO];
+  const tracingEnv: Record<string, string> = opts.tracing
+    ? { OTEL_EXPORTER_OTLP_ENDPOINT: opts.tracing.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_TRACES_SAMPLER: 'always_on', OTEL_SERVICE_NAME: 'sample-controller-bench' }
+    : {};
   const results = new Map<string, ControllerResult[]>(names.map((name) => [name, []]));
   for (let i = 0; i < runs; i++) {
     for (const name of alternate(names, i)) {
       const r =
         name === GO
           ? await measureController(GO, env, n, () => spawnGoController(goBinary, env, workers))
-          : await measureController(`kubegen-${name}`, env, n, (ns) =>
-              spawnKubegenController(env, ns, workers, [], { ...node, env: { ...node.env, KUBEGEN_HTTP_ENGINE: name } }),
-            );
+          : name === TRACED
+            ? await measureController(`kubegen-${DEFAULT_HTTP_ENGINE}+tracing`, env, n, (ns) =>
+                spawnKubegenController(env, ns, workers, [], { ...node, env: { ...node.env, KUBEGEN_HTTP_ENGINE: DEFAULT_HTTP_ENGINE, ...tracingEnv } }),
+              )
+            : await measureController(`kubegen-${name}`, env, n, (ns) =>
+                spawnKubegenController(env, ns, workers, [], { ...node, env: { ...node.env, KUBEGEN_HTTP_ENGINE: name } }),
+              );
       process.stderr.write(`  round ${i + 1}: ${r.name} ${r.seconds.toFixed(2)} s, ${r.cpuSeconds.toFixed(2)} CPU-s, ${r.peakRssMB.toFixed(1)} MB, load ${r.loadAvg.toFixed(2)}\n`);
       results.get(name)!.push(r);
     }
@@ -89,10 +103,18 @@ export async function compareSampleControllers(
   const go = medians('sample-controller-fast (Go)', results.get(GO)!);
   console.log(`sample-controller: ${n} Foos, ${workers} workers, ${runs} run(s) each, order alternating; kubegen ran with ${node.label}`);
   console.log(`${'controller (medians)'.padEnd(30)} ${'seconds [min–max]'.padEnd(20)} ${'CPU-s [min–max]'.padEnd(20)} ${'peak RSS MB'.padEnd(20)} load avg (1 min) per run`);
-  for (const m of [...ours.values(), go]) console.log(row(m));
+  const traced = opts.tracing ? medians(`kubegen ${DEFAULT_HTTP_ENGINE} + tracing`, results.get(TRACED)!) : undefined;
+  for (const m of [...ours.values(), ...(traced ? [traced] : []), go]) console.log(row(m));
   for (const [e, m] of ours) if (e !== DEFAULT_HTTP_ENGINE) console.log(ratioLine(`kubegen[${e}]`, m, go));
   const def = ours.get(DEFAULT_HTTP_ENGINE)!;
   console.log(ratioLine('kubegen', def, go));
+  if (traced) {
+    const cpuRatio = traced.cpuSeconds / def.cpuSeconds;
+    console.log(
+      `tracing on/off (${DEFAULT_HTTP_ENGINE}, 100 % sampled): time ${(traced.seconds / def.seconds).toFixed(2)}, CPU ${cpuRatio.toFixed(2)}, ` +
+        `RSS ${(traced.peakRssMB / def.peakRssMB).toFixed(2)}; goal CPU <= 1.15x ${cpuRatio <= 1.15 ? 'met' : 'NOT met'} (issue 41)`,
+    );
+  }
   const time = def.seconds / go.seconds;
   const cpu = def.cpuSeconds / go.cpuSeconds;
   const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');

@@ -19,8 +19,12 @@ export const TSC = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc');
 /** The `kubegen`/`codegen` command of the workspace (packages/kubegen/bin/codegen.js, run with `node`). */
 export const CODEGEN_BIN = path.join(REPO_ROOT, 'packages', 'kubegen', 'bin', 'codegen.js');
 
-/** Makes `@kubegen/runtime` (this workspace's built runtime package) resolvable from a scratch project in `dir`. */
+/** Makes `@kubegen/runtime` (this workspace's built runtime package) and `@opentelemetry/*` resolvable from a scratch project in `dir`. */
 export function linkRuntimePackage(dir: string): void {
   fs.mkdirSync(path.join(dir, 'node_modules', '@kubegen'), { recursive: true });
   fs.symlinkSync(path.join(REPO_ROOT, 'packages', 'runtime'), path.join(dir, 'node_modules', '@kubegen', 'runtime'), 'dir');
+  // A scaffolded project's src/tracing.ts imports the OpenTelemetry SDK it depends on (the whole scope: its deps too).
+  if (!fs.existsSync(path.join(dir, 'node_modules', '@opentelemetry'))) {
+    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@opentelemetry'), path.join(dir, 'node_modules', '@opentelemetry'), 'dir');
+  }
 }

@@ -30,7 +30,7 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.equal(pkg['engines'].node, '>=22');
     assert.match(pkg['dependencies']['@kubegen/runtime'], /^\^\d+\.\d+\.\d+/);
     assert.deepEqual(Object.keys(pkg['dependencies']), ['@kubegen/runtime', '@peculiar/x509', 'reflect-metadata'],
-      'the runtime, and what makes the self-signed metrics certificate in the image (the Dockerfile prunes dev dependencies)');
+      'the runtime, and what makes the self-signed metrics certificate in the image (the Dockerfile prunes dev dependencies); the OpenTelemetry SDK only with --tracing');
     // The README says what the scaffold's package.json has: every dependency named in its bullet, none called the only one.
     const bullet = /^- `package\.json`:[\s\S]*?(?=\n- )/m.exec(read(REPO_ROOT, 'README.md'))?.[0] ?? '';
     for (const dep of Object.keys(pkg['dependencies'])) assert.ok(bullet.includes(`\`${dep}\``), `README's package.json bullet names ${dep}:\n${bullet}`);
@@ -204,6 +204,22 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.equal(run.status, 0, `scaffolded test failed:\n${run.stdout}${run.stderr}`);
     assert.match(run.stdout, /ℹ pass 2\b/);
     assert.match(run.stdout, /ℹ fail 0\b/);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('init --tracing installs the OpenTelemetry Node SDK as production dependencies; without it src/tracing.ts names the command', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-tracing-'));
+  try {
+    const init = await cli(tmp, 'init', '--domain', 'example.com', '--tracing', 'traced');
+    assert.equal(init.code, 0, init.err);
+    const pkg = JSON.parse(read(path.join(tmp, 'traced'), 'package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    assert.deepEqual(Object.keys(pkg.dependencies), ['@kubegen/runtime', '@opentelemetry/api', '@opentelemetry/sdk-node', '@peculiar/x509', 'reflect-metadata']);
+    assert.equal(pkg.devDependencies['@opentelemetry/sdk-node'], undefined);
+    const plain = await cli(tmp, 'init', '--domain', 'example.com', 'plain');
+    assert.equal(plain.code, 0, plain.err);
+    assert.match(read(path.join(tmp, 'plain'), 'src/tracing.ts'), /npm install @opentelemetry\/api @opentelemetry\/sdk-node/);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

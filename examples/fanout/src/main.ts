@@ -5,6 +5,8 @@
  * their Tasks; how the server is asked (KEP-5866 shard selectors, the same ranges filtered here, or labels written
  * by a sharder) is decided at start (`--sharding-mode=auto`) and logged (docs/sharding.md).
  *
+ * Traces (OpenTelemetry, docs/tracing.md) are exported when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (tracing.ts).
+ *
  * Runs until SIGTERM or SIGINT, then lets in-flight reconciles finish and exits 0 (a second signal exits 1 at once).
  * Bad flags exit 2 with the usage; a manager that cannot start, or a lost shard Lease, exits 1 with one log line.
  */
@@ -12,12 +14,15 @@ import { controllerFor, createTransport, getLogger, Manager, ping, runMain, setu
 import { batchResource, taskResource } from './generated/fanout.kubegen.io/v1alpha1/register.js';
 import { FanoutReconciler } from './reconciler.js';
 import { parseOptions, type Options } from './options.js';
+import { startTracing } from './tracing.js';
 
 // Until the flags are read: the default logger (KUBEGEN_LOG_LEVEL, KUBEGEN_LOG_FORMAT).
 let log = getLogger().child({ component: 'fanout' });
 
 async function main(opts: Options): Promise<void> {
   log = setupLogging(opts.logging).child({ component: 'fanout' });
+  // Before the manager starts: it traces through the provider the SDK registers.
+  const stopTracing = await startTracing();
   const transport = createTransport(opts.kubeconfig !== undefined ? { kubeconfig: opts.kubeconfig } : {});
   const mgr = new Manager({
     transport,
@@ -47,7 +52,11 @@ async function main(opts: Options): Promise<void> {
     .withOptions({ maxConcurrentReconciles: opts.workers })
     .complete((req) => reconciler.reconcile(req));
   mgr.addHealthzCheck('ping', ping);
-  await mgr.startWithSignals();
+  try {
+    await mgr.startWithSignals();
+  } finally {
+    await stopTracing();
+  }
   log.info('stopped');
 }
 

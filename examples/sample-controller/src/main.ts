@@ -6,6 +6,8 @@
  * at once. API errors never end the process; losing the Lease does (exit 1, through `runMain`), as in client-go
  * controllers. A throwing callback is a bug and ends the process, as a panic ends a Go one.
  *
+ * Traces (OpenTelemetry) are exported when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (tracing.ts, docs/tracing.md).
+ *
  * With `--sharding` the process is one shard of the ring `sample-controller` (see docs/sharding.md): it holds its
  * shard Lease, runs the sharder while it leads `sample-controller-sharder`, its Foo and Deployment informers select
  * its shard label, and workers start once the shard Lease is held. Losing the shard Lease ends the process (exit 1);
@@ -42,6 +44,7 @@ import { InformerFactory } from './generated/informers.js';
 import { Controller, CONTROLLER_AGENT_NAME } from './controller.js';
 import { parseOptions, type Options } from './options.js';
 import { setupWebhooks } from './webhooks.js';
+import { startTracing } from './tracing.js';
 
 const RESYNC_PERIOD_MS = 30_000;
 /** The ring (sharded controller) name of `--sharding`: labels `shard.kubegen.io/sample-controller`. */
@@ -50,6 +53,8 @@ export const SHARDING_RING = 'sample-controller';
 let log = getLogger().child({ component: CONTROLLER_AGENT_NAME });
 
 async function main(opts: Options): Promise<void> {
+  // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set (tracing.ts, docs/tracing.md); nothing loaded otherwise.
+  const stopTracing = await startTracing();
   // A plain RestConfig for every kubeconfig user (token, certificate, basic auth, exec plugin) and in-cluster.
   const clientConfig = loadClientConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   const transport = new HttpTransport(clientConfig);
@@ -174,6 +179,7 @@ async function main(opts: Options): Promise<void> {
   await Promise.allSettled([metrics.close(), probes.close(), webhooks?.close()]);
   transport.close();
   signals.dispose();
+  await stopTracing();
   // A lost Lease ends the process with 1 (runMain logs it), as in client-go controllers.
   if (lost) throw lost;
   log.info('exiting', { code: 0 });

@@ -1,3 +1,5 @@
+import { traceLogFields } from './tracing/otel.js';
+
 
 /**
  * The runtime's structured logger contract: one line per call, a message plus key/value fields.
@@ -84,6 +86,8 @@ class LineLogger implements Logger {
     const ts = new Date().toISOString();
     const own: Record<string, unknown> = { ...this.fields };
     for (const [k, v] of Object.entries(fields ?? {})) own[k] = v instanceof Error ? errorText(v) : v;
+    // A line written while a span is current names it (tracing on only; a reconcile's logger carries its own).
+    if (own['trace_id'] === undefined) Object.assign(own, traceLogFields());
     if (this.format === 'json') {
       this.write(safeStringify({ ts, level, msg, ...own }));
     } else {

@@ -170,7 +170,8 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
     .option('--runtime-version <range>', 'npm range of @kubegen/runtime and kubegen on the registry (default: ^ this version)')
     .option('--kubegen-from <path>', 'install kubegen from local tarballs instead: a folder of `npm pack --workspaces` tarballs, or a kubegen checkout (copied into vendor/kubegen)')
     .option('--multicluster', 'a multi-cluster project: a hub manager whose member clusters are kubeconfig Secrets in --clusters-namespace; controllers get a lane per member')
-    .action((dir: string, flags: { domain: string; name?: string; runtimeVersion?: string; kubegenFrom?: string; multicluster?: boolean }) =>
+    .option('--tracing', 'install the OpenTelemetry Node SDK (about 50 MB more in the image), so src/tracing.ts exports traces when OTEL_EXPORTER_OTLP_ENDPOINT is set')
+    .action((dir: string, flags: { domain: string; name?: string; runtimeVersion?: string; kubegenFrom?: string; multicluster?: boolean; tracing?: boolean }) =>
       scaffolding(async () => {
         const res = await initProject({
           dir: path.resolve(io.cwd, dir),
@@ -179,6 +180,7 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
           ...(flags.runtimeVersion !== undefined ? { runtimeVersion: flags.runtimeVersion } : {}),
           ...(flags.kubegenFrom !== undefined ? { kubegenFrom: path.resolve(io.cwd, flags.kubegenFrom) } : {}),
           multicluster: flags.multicluster === true,
+          tracing: flags.tracing === true,
         });
         const cd = path.relative(io.cwd, res.root);
         report('initialised a kubegen project', res, `next: ${cd ? `cd ${cd} && ` : ''}npm install, then npx kubegen create api --group <group> --version v1 --kind <Kind>`);

@@ -241,6 +241,7 @@ export class ControllerBuilder<F extends KubeObject = KubeObject> extends Builde
       enableWarmup: this.manager.enableWarmup,
       ...this.options,
       name,
+      ...(forKind ? { forKind: { group: forKind.group, kind: forKind.kind } } : {}),
       reconciler: shard ? shard.gate(ownWrites, forInformers) : ownWrites,
       registry: this.manager.registry,
       clock: this.manager.clock,

@@ -44,6 +44,7 @@ import { requestError } from './response-status.js';
 import { recordRestRequest } from './metrics.js';
 import { isStall } from './errors.js';
 import { TokenBucket } from './throttle.js';
+import { startClientSpan, type ClientSpan } from '../tracing/client-span.js';
 import type { Clock } from '../clock.js';
 import { isRestConfig } from './kubeconfig-model.js';
 import type { RestConfig } from './rest-config.js';
@@ -291,8 +292,35 @@ export class HttpTransport implements Transport {
   ): Promise<OpenResponse> {
     if (this.closed) throw new Error('HttpTransport is closed');
     init.signal?.throwIfAborted();
-    let conn = this.ready ?? (await this.connect());
-    if (this.throttle) await this.throttle.acquire(init.signal);
+    const conn = this.ready ?? (await this.connect());
+    // Traced (tracing/client-span.ts): one client span per request, whatever the engine; undefined while off.
+    const span = startClientSpan(method, path, conn.server.host, watch);
+    if (!span) {
+      if (this.throttle) await this.throttle.acquire(init.signal);
+      return this.send1(conn, method, path, init, watch, undefined);
+    }
+    try {
+      if (this.throttle) {
+        const waitFrom = performance.now();
+        await this.throttle.acquire(init.signal);
+        span.throttled(performance.now() - waitFrom);
+      }
+      return await this.send1(conn, method, path, init, watch, span);
+    } catch (err) {
+      span.end(undefined, err);
+      throw err;
+    }
+  }
+
+  /** Sends one request (after the throttle) with auth and the trace's headers; ends `span` with its status. */
+  private async send1(
+    conn: Connection,
+    method: string,
+    path: string,
+    init: { body?: string | Buffer | undefined; contentType?: string | undefined; accept?: string | undefined; signal?: AbortSignal | undefined },
+    watch: boolean,
+    span: ClientSpan | undefined,
+  ): Promise<OpenResponse> {
     let pending = conn.headers();
     let auth = pending instanceof Promise ? await pending : pending;
     if (conn.outdated()) {
@@ -310,17 +338,20 @@ export class HttpTransport implements Transport {
       headers['content-type'] = init.contentType ?? 'application/json';
       headers['content-length'] = body.length;
     }
+    span?.inject(headers);
     const full = conn.server.pathname === '/' ? path : conn.server.pathname + path;
     const started = performance.now();
     const record = (code: number | undefined): void => recordRestRequest(method, conn.server.host, code, (performance.now() - started) / 1000);
     try {
       const res = await this.send(conn, method, full, headers, body, init.signal, watch);
       record(res.statusCode);
+      span?.end(res.statusCode);
       // client-go's exec round tripper: a 401 makes the plugin run again (once), before the caller sees the answer.
       if (res.statusCode === 401) await conn.unauthorized(auth);
       return res;
     } catch (err) {
       record(undefined);
+      span?.end(undefined, err);
       throw err;
     }
   }

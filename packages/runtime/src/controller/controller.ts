@@ -42,6 +42,7 @@ import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
 import type { RateLimiter } from '../workqueue/rate-limiter.js';
 import { controllerMetrics, initControllerMetrics, type ControllerMetrics, type ReconcileResultLabel } from './metrics.js';
 import { SourceSyncWaiter, type SyncStatus } from './source-sync.js';
+import { ReconcileTracing } from '../tracing/reconcile-span.js';
 import {
   isTerminalError,
   requestFromKey,
@@ -99,6 +100,8 @@ export interface ControllerOptions {
    * built again in one process, as tests do; within one manager, names stay unique (readiness checks are named so).
    */
   skipNameValidation?: boolean;
+  /** The kind this controller reconciles (the builder's `for()`), named on its reconcile spans. */
+  forKind?: { group: string; kind: string };
 }
 
 /** Default `cacheSyncTimeoutMs` of a controller: 2 min, as controller-runtime's `CacheSyncTimeout`. */
@@ -134,6 +137,8 @@ export class Controller {
   /** Conflicts and connection failures are retried on their own: logged at info level, repeats rate-limited. */
   private readonly repeats: RepeatFilter;
   private readonly metrics: ControllerMetrics;
+  /** Reconcile spans and the watch events' links (docs/tracing.md); inert while tracing is off. */
+  private readonly tracing: ReconcileTracing;
   private readonly sources: Source[] = [];
   private readonly syncWaiter: SourceSyncWaiter;
   private readonly inFlight = new Set<Promise<void>>();
@@ -160,6 +165,7 @@ export class Controller {
     this.log = (opts.logger ?? getLogger()).child({ controller: this.name });
     this.repeats = new RepeatFilter(this.clock);
     this.metrics = controllerMetrics(opts.registry);
+    this.tracing = new ReconcileTracing(this.name, opts.forKind);
     const queueOptions = {
       name: this.name,
       clock: this.clock,
@@ -177,10 +183,18 @@ export class Controller {
     });
   }
 
-  /** Requests go through here: the queue collapses duplicates. */
+  /** Requests go through here: the queue collapses duplicates (the watch events' trace links are kept beside it). */
   readonly sink: RequestSink = {
-    add: (req: Request) => this.queue.add(requestKey(req)),
-    addWithOpts: (opts, ...reqs) => this.queue.addWithOpts(opts, ...reqs.map(requestKey)),
+    add: (req: Request) => {
+      const key = requestKey(req);
+      this.tracing.noteEvent(key);
+      this.queue.add(key);
+    },
+    addWithOpts: (opts, ...reqs) => {
+      const keys = reqs.map(requestKey);
+      for (const key of keys) this.tracing.noteEvent(key);
+      this.queue.addWithOpts(opts, ...keys);
+    },
   };
 
   /**
@@ -294,7 +308,8 @@ export class Controller {
   private async processItem(key: string, priority: number): Promise<void> {
     const req = requestFromKey(key);
     const reconcileID = randomUUID();
-    const log = this.log.child({ namespace: req.namespace, name: req.name, reconcileID });
+    const span = this.tracing.start(key, { namespace: req.namespace, name: req.name, reconcileID, priority, attempt: () => this.queue.numRequeues(key) + 1 });
+    const log = this.log.child({ namespace: req.namespace, name: req.name, reconcileID, ...span?.logFields });
     const abort = new AbortController();
     const onStop = (): void => abort.abort(this.stopAbort.signal.reason);
     this.stopAbort.signal.addEventListener('abort', onStop, { once: true });
@@ -303,7 +318,12 @@ export class Controller {
     const startedAt = this.clock.now();
     this.metrics.activeWorkers.inc(labels);
 
-    const call = (async () => this.reconcileFn(req, ctx))();
+    const run = async (): Promise<Result | void> => {
+      log.debug('Reconciling');
+      return this.reconcileFn(req, ctx);
+    };
+    // Traced: the reconcile runs in its span's context, so client spans and the user's own spans nest under it.
+    const call = span ? span.run(run) : run();
     let settle!: () => void;
     const settled = new Promise<void>((r) => (settle = r));
     this.inFlight.add(settled);
@@ -334,14 +354,18 @@ export class Controller {
       abort.abort(new ReconcileTimeoutError(this.timeoutMs!));
       this.metrics.timeouts.inc(labels);
       this.failed(key, priority, log, new ReconcileTimeoutError(this.timeoutMs!));
+      span?.end('timeout', new ReconcileTimeoutError(this.timeoutMs!));
       return;
     }
     if (!first.ok) {
       if (abort.signal.reason instanceof ReconcileTimeoutError) this.metrics.timeouts.inc(labels);
       this.failed(key, priority, log, first.error);
+      span?.end(isTerminalError(first.error) ? 'terminal' : 'error', first.error);
       return;
     }
-    this.succeeded(key, priority, first.result);
+    const result = this.succeeded(key, priority, first.result);
+    log.debug('Reconcile successful', { result });
+    span?.end(result, undefined, first.result?.requeueAfterMs);
   }
 
   private failed(key: string, priority: number, log: Logger, error: unknown): void {
@@ -368,20 +392,23 @@ export class Controller {
     }
   }
 
-  private succeeded(key: string, handedOutWith: number, result: Result | undefined): void {
+  /** Requeues or forgets `key` as `result` says; returns which (the span's result). */
+  private succeeded(key: string, handedOutWith: number, result: Result | undefined): 'success' | 'requeue' | 'requeue_after' {
     const after = result?.requeueAfterMs ?? 0;
     const priority = result?.priority ?? handedOutWith;
     if (after > 0) {
       this.queue.forget(key);
       this.queue.addWithOpts({ after, priority }, key);
       this.count('requeue_after');
+      return 'requeue_after';
     } else if (result?.requeue) {
       this.queue.addWithOpts({ rateLimited: true, priority }, key);
       this.count('requeue');
-    } else {
-      this.queue.forget(key);
-      this.count('success');
+      return 'requeue';
     }
+    this.queue.forget(key);
+    this.count('success');
+    return 'success';
   }
 
   private count(result: ReconcileResultLabel): void {

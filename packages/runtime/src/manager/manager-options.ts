@@ -10,6 +10,7 @@ import type { SharderTuning } from '../sharding/sharder.js';
 import type { ShardLeaseTimings } from '../sharding/shard-lease.js';
 import type { CacheOptions } from '../cluster/cluster-cache.js';
 import type { ReadYourWritesOptions } from '../cluster/read-your-writes.js';
+import type { TracerProvider } from '@opentelemetry/api';
 
 /** Default `gracefulShutdownTimeoutMs`: the time runnables get to stop on shutdown (30 s, as controller-runtime). */
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
@@ -143,6 +144,11 @@ export interface ManagerOptions {
   clock?: Clock;
   logger?: Logger;
   registry?: Registry;
+  /**
+   * Where the runtime's spans go (docs/tracing.md); tracing turns on when the manager starts. Unset: on when an
+   * OpenTelemetry SDK registered a global provider before `start` (`NodeSDK.start()`), else off and nothing loaded.
+   */
+  tracerProvider?: TracerProvider;
   /**
    * Admission and conversion webhooks served by this manager. It listens before the cache starts (the cache may
    * need a conversion webhook to list a multi-version kind), on every replica, and `/readyz` includes a `webhook`

@@ -53,6 +53,7 @@ import { inClusterNamespace, listenInTurn } from './manager-support.js';
 import { LeaderElectionLostError } from './errors.js';
 import { HeldControllerNames } from './controller-names.js';
 import { Runnables, type Runnable } from './runnables.js';
+import { enableTracingIfConfigured } from '../tracing/otel.js';
 
 export type { ManagerOptions, ManagerShardingOptions, ShardingMode } from './manager-options.js';
 export { DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from './manager-options.js';
@@ -377,6 +378,7 @@ export class Manager {
     const log = this.logger;
     let leading: Promise<void> | undefined;
     try {
+      await enableTracingIfConfigured(this.opts.tracerProvider);
       await this.listen(stopAll.signal);
       if (!stopAll.signal.aborted) {
         this.cluster.start();

@@ -15,6 +15,7 @@
 import { objectFromDeleted } from '../cache/keys.js';
 import type { HandlerRegistration, SharedIndexInformer } from '../cache/shared-informer.js';
 import type { KubeObject } from '../client/types.js';
+import { duringEvent } from '../tracing/event-links.js';
 import { withLowPriorityWhenUnchanged, type EventHandler, type RequestSink } from '../handler/handler.js';
 import type { Logger } from '../log.js';
 import { admitsAll, type Predicate } from '../predicate/predicate.js';
@@ -57,24 +58,26 @@ export class InformerSource<T extends KubeObject = KubeObject> implements Source
     if (signal.aborted) return;
     const { predicates } = this;
     const handler = withLowPriorityWhenUnchanged(this.handler);
-    const guard = (what: string, fn: () => void): void => {
+    const source = this.description;
+    // Traced: the requests a handler enqueues link to the event (tracing/event-links.ts).
+    const guard = (what: 'create' | 'update' | 'delete', obj: KubeObject, fn: () => void): void => {
       try {
-        fn();
+        duringEvent(what, source, obj, fn);
       } catch (err) {
         this.log.error('event handler failed', { event: what, source: this.description, error: err });
       }
     };
     const registration = this.informer.addEventHandler({
       onAdd: (obj, isInInitialList) =>
-        guard('create', () => {
+        guard('create', obj, () => {
           if (admitsAll(predicates, 'create', obj)) handler.create?.(obj, sink, { isInInitialList });
         }),
       onUpdate: (oldObj, newObj) =>
-        guard('update', () => {
+        guard('update', newObj, () => {
           if (admitsAll(predicates, 'update', newObj, oldObj)) handler.update?.(oldObj, newObj, sink);
         }),
       onDelete: (obj) =>
-        guard('delete', () => {
+        guard('delete', objectFromDeleted(obj), () => {
           if (admitsAll(predicates, 'delete', objectFromDeleted(obj))) handler.delete?.(obj, sink);
         }),
     });

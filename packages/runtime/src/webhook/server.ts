@@ -23,6 +23,7 @@ import { getLogger, type Logger } from '../log.js';
 import { closeServer, listenOn } from '../metrics/server/bind-address.js';
 import { errored, type AdmissionHandler, type AdmissionRequest, type AdmissionResponse } from './admission.js';
 import { ConversionHandler, type ConversionRequest, type ConversionResponse } from './conversion.js';
+import { startWebhookSpan, type WebhookSpan } from '../tracing/webhook-span.js';
 import { initWebhookMetrics, webhookMetrics, type WebhookMetrics } from './metrics.js';
 
 /** controller-runtime's default webhook port. */
@@ -177,13 +178,18 @@ export class WebhookServer {
     this.active++;
     this.metrics.inFlight.inc({ webhook });
     let code = 200;
+    // Traced (tracing/webhook-span.ts): a server span under the apiserver's traceparent; undefined while off.
+    const span = startWebhookSpan(req, webhook);
+    let failure: unknown;
     try {
-      code = await this.dispatch(req, res, handler);
+      code = await (span ? span.run(() => this.dispatch(req, res, handler, span)) : this.dispatch(req, res, handler, undefined));
     } catch (err) {
+      failure = err;
       code = 500;
       this.log.error('webhook failed', { webhook, error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) reply(res, 500, { message: 'internal error' });
     } finally {
+      span?.end(code, failure);
       this.metrics.inFlight.dec({ webhook });
       this.metrics.latency.observe({ webhook }, (performance.now() - started) / 1000);
       this.metrics.requests.inc({ webhook, code: String(code) });
@@ -193,7 +199,7 @@ export class WebhookServer {
   }
 
   /** Answers one request; returns the HTTP status written. */
-  private async dispatch(req: http.IncomingMessage, res: http.ServerResponse, handler: Handler): Promise<number> {
+  private async dispatch(req: http.IncomingMessage, res: http.ServerResponse, handler: Handler, span: WebhookSpan | undefined): Promise<number> {
     const conversion = handler instanceof ConversionHandler;
     const fail = (status: number, message: string): number => {
       if (req.method !== 'POST') return reply(res, 405, { message });
@@ -218,6 +224,7 @@ export class WebhookServer {
       if (r?.apiVersion !== 'apiextensions.k8s.io/v1' || r.kind !== 'ConversionReview') return fail(400, 'expected a ConversionReview of apiextensions.k8s.io/v1');
       const cr = r.request;
       if (!cr || typeof cr.uid !== 'string' || typeof cr.desiredAPIVersion !== 'string' || !Array.isArray(cr.objects)) return fail(400, 'ConversionReview without request.uid, desiredAPIVersion and objects');
+      span?.conversion(cr.desiredAPIVersion, cr.objects.length);
       return reply(res, 200, conversionReview(cr.uid, handler.convert(cr as ConversionRequest)));
     }
     const r = review as { apiVersion?: unknown; kind?: unknown; request?: Partial<AdmissionRequest> };
@@ -233,6 +240,7 @@ export class WebhookServer {
       this.log.error('admission handler threw', { webhook: req.url, uid: ar.uid, error: err instanceof Error ? err.message : String(err) });
       response = errored(500, err);
     }
+    span?.admission(ar as AdmissionRequest, response);
     return reply(res, 200, admissionReview(ar.uid, response));
   }
 }
