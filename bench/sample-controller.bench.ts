@@ -7,9 +7,10 @@
  * every Foo has its Deployment (seen by a watch), the controller's CPU seconds (`/proc/<pid>/stat` utime + stime)
  * and peak RSS (`/proc/<pid>/status` VmHWM) at that moment, and the load average. After each run its namespace's
  * Foos and Deployments are deleted, so the Go controller (which watches every namespace) only sees its own. R rounds
- * (default 3), every controller once per round, the order alternating; medians. Ours runs with the scaffold's
+ * (default 5), every controller once per round, the order alternating; medians. Ours runs with the scaffold's
  * `NODE_OPTIONS` and `MALLOC_ARENA_MAX` (what a scaffolded project deploys); `--node-flags="..."` runs it with
- * Node's defaults plus those flags instead (`--node-flags=` for Node's defaults alone). Prints the controllers side
+ * Node's defaults plus those flags instead (`--node-flags=` for Node's defaults alone); by default the default engine
+ * also runs with Node's defaults in the same rounds (`--no-both-settings`: not). Prints the controllers side
  * by side, the ratios and the goals (issues 4, 14 and 28), judged on the default engine.
  * `--tracing` (issue 41) adds the default engine with OpenTelemetry on — the SDK started by the controller's
  * tracing.ts, every span sampled, exported as OTLP/HTTP protobuf to a receiver this bench runs — to the same rounds,
@@ -32,10 +33,13 @@ import {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
+    allowNegative: true,
     options: {
       foos: { type: 'string', default: '1000' },
       workers: { type: 'string', default: '2' },
-      runs: { type: 'string', default: '3' },
+      runs: { type: 'string', default: '5' },
+      // Issue 43: also the default engine with Node's own settings, in the same rounds (--no-both-settings: not).
+      'both-settings': { type: 'boolean', default: true },
       engines: { type: 'string', default: HTTP_ENGINES.join(',') },
       'node-flags': { type: 'string' },
       tracing: { type: 'boolean', default: false },
@@ -54,6 +58,7 @@ async function main(): Promise<void> {
       runs: Number(values.runs),
       engines,
       node,
+      ...(values['both-settings'] && flags === undefined ? { alsoWith: nodeFlagSettings([]) } : {}),
       ...(receiver ? { tracing: { endpoint: receiver.endpoint } } : {}),
     });
     if (receiver) console.log(`tracing: ${receiver.spans.length} spans received (${receiver.contentTypes.length} exports)`);
