@@ -4,8 +4,13 @@
  * line naming the cause, sets exit code 1 and, should anything still keep the process alive (a stray timer or
  * socket), ends it after `exitGraceMs`, naming what was left. When `main` resolves (a graceful stop), the same
  * bound applies with exit code 0. The scaffold's `main.ts` ends with it.
+ *
+ * Before `main`, the process takes the runtime's memory policy (`memory-policy.ts`: V8 and malloc settings a
+ * controller runs leaner with, added to whatever the caller set, by re-executing the process in place); `memoryPolicy:
+ * false` or `KUBEGEN_MEMORY_POLICY=off` skips it.
  */
 import { getLogger, type Logger } from '../log.js';
+import { applyMemoryPolicy } from './memory-policy.js';
 import { LeaderElectionLostError } from './manager.js';
 import { ShardLostError } from './manager-sharding.js';
 
@@ -18,10 +23,13 @@ export interface RunMainOptions {
   logger?: () => Logger;
   /** Default 5 s. */
   exitGraceMs?: number;
+  /** Apply the runtime's memory policy before `main` (default true; see `memory-policy.ts`). */
+  memoryPolicy?: boolean;
 }
 
 /** Runs `main` and ends the process as the module comment says. Never rejects. */
 export async function runMain(main: () => Promise<void>, opts: RunMainOptions = {}): Promise<void> {
+  if (opts.memoryPolicy !== false) applyMemoryPolicy();
   const log = (): Logger => opts.logger?.() ?? getLogger();
   let code = 0;
   try {
