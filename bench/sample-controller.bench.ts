@@ -58,7 +58,16 @@ async function main(): Promise<void> {
       runs: Number(values.runs),
       engines,
       node,
-      ...(values['both-settings'] && flags === undefined ? { alsoWith: nodeFlagSettings([]) } : {}),
+      // No flags at all, as a bare `node dist/main.js` starts: runMain's memory policy adds its settings; and the same
+      // with the policy off (Node's own defaults throughout).
+      ...(values['both-settings'] && flags === undefined
+        ? {
+            alsoWith: [
+              { ...nodeFlagSettings([]), label: 'no flags (memory policy)' },
+              { flags: [], env: { KUBEGEN_MEMORY_POLICY: 'off' }, label: "Node's defaults (policy off)" },
+            ],
+          }
+        : {}),
       ...(receiver ? { tracing: { endpoint: receiver.endpoint } } : {}),
     });
     if (receiver) console.log(`tracing: ${receiver.spans.length} spans received (${receiver.contentTypes.length} exports)`);
