@@ -218,7 +218,7 @@ describe('own-shape fixtures: what used to be re-declared', () => {
       fs.writeFileSync(
         path.join(dir, 'controller.ts'),
         [
-          `import type { EnvVarSource, HostAlias, PodSpec, PodTemplateSpec } from '@kubegen/runtime';`,
+          `import type { EnvVarSource, HostAlias, PodSpec, PodTemplateSpec } from '@kubegen/runtime/api/core/v1';`,
           `import type { Thing } from './generated/x.io/v1/index.js';`,
           ``,
           `export function appLabel(t: Thing): string | undefined {`,

@@ -160,7 +160,8 @@ describe('generated types with core types', () => {
       fs.writeFileSync(
         path.join(dir, 'controller.ts'),
         [
-          `import type { Deployment, PodTemplateSpec } from '@kubegen/runtime';`,
+          `import type { Deployment } from '@kubegen/runtime';
+import type { PodTemplateSpec } from '@kubegen/runtime/api/core/v1';`,
           `import type { Rollout } from './generated/argoproj.io/v1alpha1/index.js';`,
           `import { deepCopyRollout } from './generated/argoproj.io/v1alpha1/index.js';`,
           ``,

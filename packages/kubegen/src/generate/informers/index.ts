@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../../model/index.js';
-import { HEADER, literal, RuntimeNames } from '../emit-util.js';
+import { HEADER, literal, RuntimeNames, runtimeEntry } from '../emit-util.js';
 import { groupVersionDir, groupVersionMember, kindIdentifier, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
 import { typeImportLines } from '../user-types.js';
@@ -37,8 +37,8 @@ export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeI
   const out = [
     HEADER,
     '',
-    `import { ${rt.specifiers(['Lister'])} } from ${literal(runtimeImport)};`,
-    `import type { ${rt.specifiers(['Indexer', 'NamespaceLister'])} } from ${literal(runtimeImport)};`,
+    `import { ${rt.specifiers(['Lister'])} } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
+    `import type { ${rt.specifiers(['Indexer', 'NamespaceLister'])} } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
     ...typeImportLines(gv, roots, ext),
     ...body,
   ];
@@ -59,7 +59,7 @@ export function emitInformers(gv: GroupVersion, groupId: string, typeNames: Kind
   const out = [
     HEADER,
     '',
-    `import type { ${rt.specifiers(['InformerOptions', 'SharedIndexInformer', 'SharedInformerFactory'])} } from ${literal(runtimeImport)};`,
+    `import type { ${rt.specifiers(['InformerOptions', 'SharedIndexInformer', 'SharedInformerFactory'])} } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
     ...typeImportLines(gv, roots, ext),
     `import type { ${gv.kinds.map((kv) => `${kindIdentifier(kv)}Lister`).join(', ')} } from ${literal(`./listers${ext}`)};`,
     `import { ${gv.kinds.map((kv) => resourceConstName(kindIdentifier(kv))).join(', ')} } from ${literal(`./register${ext}`)};`,
@@ -108,11 +108,14 @@ export function emitInformerFactory(gvs: GroupVersion[], groupIds: Map<string, s
     fields.push(`  /** Informers for ${gv.group}/${gv.version}. */`, `  readonly ${member}: ${cls};`);
     inits.push(`    this.${member} = new ${cls}(this.factory);`);
   }
+  const cache = runtimeEntry(runtimeImport, 'cache');
   return [
     HEADER,
     '',
-    `import { SharedInformerFactory } from ${literal(runtimeImport)};`,
-    `import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from ${literal(runtimeImport)};`,
+    `import { SharedInformerFactory } from ${literal(cache)};`,
+    ...(cache === runtimeImport
+      ? [`import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from ${literal(runtimeImport)};`]
+      : [`import type { Transport } from ${literal(runtimeImport)};`, `import type { SharedInformerFactoryOptions, WaitForCacheSyncOptions } from ${literal(cache)};`]),
     ...imports,
     '',
     '/**',
@@ -175,7 +178,7 @@ function emitLazyInformers(gvs: GroupVersion[], groupIds: Map<string, string>, r
     HEADER,
     '',
     `import { createRequire } from "node:module";`,
-    `import type { SharedInformerFactory } from ${literal(runtimeImport)};`,
+    `import type { SharedInformerFactory } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
     ...imports,
     '',
     'const load = createRequire(import.meta.url);',

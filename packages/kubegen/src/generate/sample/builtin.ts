@@ -9,7 +9,7 @@
  * (`deployments.v1.apps`); case is ignored. Without a version the most stable version wins (GA before beta before
  * alpha), and between groups the core group, then the first group by name (`Event` is the core `v1` Event).
  */
-import { compareVersionPriority } from '@kubegen/runtime';
+import { compareVersionPriority } from '@kubegen/runtime/discovery';
 import { loadBuiltinApi } from '../../builtin-api/index.js';
 import { builtinSchema } from '../../builtin-api/schemas.js';
 import type { KindVersion } from '../../model/index.js';

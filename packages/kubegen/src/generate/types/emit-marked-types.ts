@@ -19,6 +19,7 @@
  */
 import type { GroupVersion, JSONSchemaProps } from '../../model/index.js';
 import { HEADER, literal, propertyKey, RuntimeNames } from '../emit-util.js';
+import { runtimeTypeImports } from './runtime-type-imports.js';
 import { docLines, kindMarkers, schemaMarkers } from './marked-markers.js';
 import { TypeGraph } from './type-graph.js';
 import { coreTypeDescription } from './core-types.js';
@@ -195,7 +196,7 @@ export function emitMarkedTypes(gv: GroupVersion, opts: EmitMarkedTypesOptions =
   return [
     HEADER,
     `/**\n * Types for ${gv.group}/${gv.version} with controller-gen markers (codegen --emit-markers).\n *\n * +groupName=${gv.group}\n */`,
-    `import type { ${imports} } from ${literal(opts.runtimeImport ?? '@kubegen/runtime')};`,
+    ...runtimeTypeImports(imports, opts.runtimeImport ?? '@kubegen/runtime'),
     '',
     body.join('\n'),
   ].join('\n');

@@ -1,6 +1,7 @@
 import type { GroupVersion } from '../../model/index.js';
 import { HEADER, jsDoc, literal, propertyKey, RuntimeNames } from '../emit-util.js';
 import { groupVersionDir } from '../names.js';
+import { runtimeTypeImports } from './runtime-type-imports.js';
 import { RUNTIME_TYPE_NAMES, TypeGraph } from './type-graph.js';
 import type { TypeModel } from './type-model.js';
 import type { EnumDef, ObjectDef, PropDef, TypeAliasDef, TypeRef } from './type-ref.js';
@@ -40,7 +41,7 @@ export function emitTypes(gv: GroupVersion, opts: EmitTypesOptions = {}): string
   const runtime = opts.runtimeImport ?? '@kubegen/runtime';
   let out = `${HEADER}\n`;
   out += `// Types for ${gv.group || 'core'}/${gv.version}.\n`;
-  if (imports) out += `import type { ${imports} } from ${literal(runtime)};\n`;
+  for (const line of runtimeTypeImports(imports, runtime)) out += `${line}\n`;
   out += packageImports(gv, graph.imports, 'types', opts.importExtension ?? '.js');
   return `${out}\n${body.join('\n')}`;
 }
