@@ -4,7 +4,7 @@ import { getLogger, type Logger } from '../log.js';
 import type { Registry } from '../metrics/prom.js';
 import { metricsRegistry } from '../metrics/registry.js';
 import { InformerLatency, registerInformerMetrics, type InformerMetricsHandle } from './informer-metrics.js';
-import { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX, type Indexers } from './indexer.js';
+import { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX, type Indexers, type ReadonlyIndexer } from './indexer.js';
 import { DeletedFinalStateUnknown } from './keys.js';
 import { Lister } from './lister.js';
 import { ProcessorListener, type ResourceEventHandler } from './listener.js';
@@ -148,8 +148,8 @@ export class SharedIndexInformer<T extends KubeObject> {
     this.indexer.addIndexers(indexers);
   }
 
-  /** The cache. Read it, never write it: the informer owns its content. */
-  getIndexer(): Indexer<T> {
+  /** The cache, read-only: the informer owns its content (a view of the store, not a copy). */
+  getIndexer(): ReadonlyIndexer<T> {
     return this.indexer;
   }
 

@@ -16,7 +16,7 @@ export { stripManagedFields } from '../cache/transform.js';
 export { compareResourceVersions } from '../cache/store-waiters.js';
 export type { TransformFunc } from '../cache/transform.js';
 export { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX } from '../cache/indexer.js';
-export type { Indexers, IndexFunc, KeyFunc } from '../cache/indexer.js';
+export type { Indexers, IndexFunc, KeyFunc, ReadonlyIndexer } from '../cache/indexer.js';
 export { Lister, NamespaceLister } from '../cache/lister.js';
 export type { SelectorInput } from '../cache/lister.js';
 export {

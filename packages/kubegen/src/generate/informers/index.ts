@@ -31,14 +31,14 @@ export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeI
       body.push(`export type ${kind}NamespaceLister = ${rt.use('NamespaceLister')}<${T}>;`);
     }
     body.push(`/** A ${kind} lister over an informer's indexer. */`);
-    body.push(`export function new${kind}Lister(indexer: ${rt.use('Indexer')}<${T}>): ${kind}Lister {`, `  return new ${lister}<${T}>(indexer);`, '}');
+    body.push(`export function new${kind}Lister(indexer: ${rt.use('ReadonlyIndexer')}<${T}>): ${kind}Lister {`, `  return new ${lister}<${T}>(indexer);`, '}');
   }
   // NamespaceLister only where a kind is namespaced: an unused import fails `noUnusedLocals` in users' builds.
   const out = [
     HEADER,
     '',
     `import { ${rt.specifiers(['Lister'])} } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
-    `import type { ${rt.specifiers(['Indexer', 'NamespaceLister'])} } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
+    `import type { ${rt.specifiers(['NamespaceLister', 'ReadonlyIndexer'])} } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
     ...typeImportLines(gv, roots, ext),
     ...body,
   ];
