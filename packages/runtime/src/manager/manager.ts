@@ -187,7 +187,7 @@ export class Manager {
         clock: this.clock,
         logger: opts.logger ?? getLogger(),
         registry: this.registry,
-        onStartedLeading: (signal) => this.runnables.lead(signal),
+        onStartedLeading: (signal) => this.runnables.runLeaderOnly(signal),
       });
     }
   }
@@ -359,7 +359,7 @@ export class Manager {
       this.state = this.failure === undefined ? 'stopping' : 'failed';
       // A failed manager stops answering probes at once: nothing may report it healthy while it winds down.
       if (this.failure !== undefined) await this.probeServer.close();
-      await Promise.all([this.runnables.whenEverywhereStopped(), leading && this.runnables.bounded(leading)]);
+      await Promise.all([this.runnables.whenEverywhereStopped(), leading && this.runnables.withinGracePeriod(leading)]);
       await this.cluster.stop();
       await this.opts.webhookServer?.close();
       await this.metricsServer.close();
@@ -401,12 +401,12 @@ export class Manager {
   private async campaign(signal: AbortSignal): Promise<void> {
     const shard = this.controllerDefaults.shard;
     if (shard) {
-      if (await shard.run(signal, (s) => this.runnables.lead(s))) this.fail(new ShardLostError());
+      if (await shard.run(signal, (s) => this.runnables.runLeaderOnly(s))) this.fail(new ShardLostError());
     } else if (this.elector) {
       await this.elector.run(signal);
       if (!signal.aborted) this.fail(new LeaderElectionLostError());
     } else {
-      await this.runnables.lead(signal);
+      await this.runnables.runLeaderOnly(signal);
     }
   }
 

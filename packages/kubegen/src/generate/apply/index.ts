@@ -50,7 +50,7 @@ export function applyNames(graph: TypeModel, reserved: ReadonlySet<string>): App
     taken.add(name);
     types.set(def, name);
   }
-  const roots = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, types.get(k.root)!]));
+  const roots = new Map(graph.kinds.map((k) => [k.kindVersion.resource.names.kind, types.get(k.root)!]));
   return { types, root: (kind) => roots.get(kind)!, constructorName: (kind) => `${lowerCamel(kind)}Apply` };
 }
 
@@ -70,11 +70,11 @@ function applyDefs(graph: TypeModel): ObjectDef[] {
 /** The content of `applyconfigurations.ts` for `gv` (see the module comment). */
 export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, names: ApplyNames, runtimeImport: string, importExtension = '.js'): string {
   const rt = new RuntimeNames(new Set(names.types.values()));
-  const roots = new Map(graph.kinds.map((k) => [k.root, k.kv]));
+  const roots = new Map(graph.kinds.map((k) => [k.root, k.kindVersion]));
   const body: string[] = [];
   for (const def of applyDefs(graph)) {
-    const kv = roots.get(def);
-    body.push(kv ? emitRoot(def, kv, names, rt) : emitStruct(def, names, rt));
+    const kindVersion = roots.get(def);
+    body.push(kindVersion ? emitRoot(def, kindVersion, names, rt) : emitStruct(def, names, rt));
   }
   const imports = rt.specifiers(RUNTIME_APPLY_NAMES);
   // The literal unions types.ts names are spelled `types.<Name>`.
@@ -92,12 +92,12 @@ export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, name
   ].join('\n');
 }
 
-function emitRoot(def: ObjectDef, kv: KindVersion, names: ApplyNames, rt: RuntimeNames): string {
-  const { kind } = kv.resource.names;
-  const ctor = names.constructorName(kindIdentifier(kv));
-  const apiVersion = kindApiVersion(kv);
+function emitRoot(def: ObjectDef, kindVersion: KindVersion, names: ApplyNames, rt: RuntimeNames): string {
+  const { kind } = kindVersion.resource.names;
+  const ctor = names.constructorName(kindIdentifier(kindVersion));
+  const apiVersion = kindApiVersion(kindVersion);
   const name = names.types.get(def)!;
-  const namespaced = kv.resource.scope === 'Namespaced';
+  const namespaced = kindVersion.resource.scope === 'Namespaced';
   const own = def.props.filter((p) => !(p.name === 'apiVersion' || p.name === 'kind' || p.name === 'metadata'));
   const lines = [
     `/**`,

@@ -50,22 +50,22 @@ export class DefinitionGraph implements TypeModel {
       if (obj) this.fill(obj, d.schema);
       else this.aliases.get(d.id)!.type = this.resolve({ ...d.schema, description: undefined });
     }
-    for (const kv of gv.kinds) {
-      const b = kv.version.builtin!;
+    for (const kindVersion of gv.kinds) {
+      const b = kindVersion.version.builtin!;
       const root = this.objects.get(b.definition)!;
       const apiVersion = gv.group ? `${gv.group}/${gv.version}` : gv.version;
       for (const p of root.props) {
         if (p.name === 'apiVersion') p.type = { k: 'lit', values: [apiVersion] };
-        if (p.name === 'kind') p.type = { k: 'lit', values: [kv.resource.names.kind] };
+        if (p.name === 'kind') p.type = { k: 'lit', values: [kindVersion.resource.names.kind] };
       }
       const list = b.listDefinition ? this.objects.get(b.listDefinition)! : undefined;
       if (list) {
         for (const p of list.props) {
           if (p.name === 'apiVersion') p.type = { k: 'lit', values: [apiVersion] };
-          if (p.name === 'kind') p.type = { k: 'lit', values: [kv.resource.names.listKind] };
+          if (p.name === 'kind') p.type = { k: 'lit', values: [kindVersion.resource.names.listKind] };
         }
       }
-      this.kinds.push({ kv, root, list: list ?? root });
+      this.kinds.push({ kindVersion, root, list: list ?? root });
     }
   }
 

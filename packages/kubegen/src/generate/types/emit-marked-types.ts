@@ -82,7 +82,7 @@ class MarkedEmitter {
         continue;
       }
       const root = roots.get(def);
-      out.push(this.iface(def, root ? kindMarkers(root.kv) : undefined));
+      out.push(this.iface(def, root ? kindMarkers(root.kindVersion) : undefined));
       const after = [...this.pending, ...(def.after ?? []).map((d) => this.namedType(d))];
       if (after.length > 0) out.push(after.join(''));
       this.pending = [];

@@ -83,9 +83,9 @@ export class TypeGraph implements TypeModel {
     this.exact = opts.exact === true;
     this.enums = opts.enums !== false;
     this.matcher = opts.coreTypes === false ? undefined : opts.matcher ?? new CoreTypeMatcher();
-    for (const kv of gv.kinds) {
-      this.matching = kv.resource.annotations?.[CORE_TYPES_ANNOTATION] === 'false' ? undefined : this.matcher;
-      this.kinds.push(this.addKind(kv));
+    for (const kindVersion of gv.kinds) {
+      this.matching = kindVersion.resource.annotations?.[CORE_TYPES_ANNOTATION] === 'false' ? undefined : this.matcher;
+      this.kinds.push(this.addKind(kindVersion));
     }
     this.assignNames();
   }
@@ -118,12 +118,12 @@ export class TypeGraph implements TypeModel {
     return out;
   }
 
-  private addKind(kv: KindVersion): KindTypes {
-    const { resource, version } = kv;
+  private addKind(kindVersion: KindVersion): KindTypes {
+    const { resource, version } = kindVersion;
     const kind = resource.names.kind;
-    const ident = kindIdentifier(kv);
+    const ident = kindIdentifier(kindVersion);
     this.realKinds.set(ident, kind);
-    const apiVersion = kindApiVersion(kv);
+    const apiVersion = kindApiVersion(kindVersion);
     const schema = version.schema;
     const required = new Set(schema.required ?? []);
     const props: PropDef[] = [
@@ -151,7 +151,7 @@ export class TypeGraph implements TypeModel {
     list.descriptions.clear();
     list.descriptions.add(`${resource.names.listKind} is a list of ${kind} objects.`);
     if (deprecated !== undefined) list.deprecated = deprecated;
-    return { kv, root, list };
+    return { kindVersion, root, list };
   }
 
   /** `scope` is set for a kind's top-level properties: it keeps their types from being shared across kinds. */
@@ -286,7 +286,7 @@ export class TypeGraph implements TypeModel {
       const owner = derived.get(k.root.fixedName!);
       if (owner !== undefined) {
         throw new InputError(
-          k.kv.resource.source,
+          k.kindVersion.resource.source,
           `kind ${k.root.fixedName} is also the name of the generated ${k.root.fixedName!.slice(owner.length)} type of kind ${owner} in ${this.gv.group}/${this.gv.version}; rename one of the two kinds`,
         );
       }
