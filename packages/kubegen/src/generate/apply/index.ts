@@ -55,10 +55,10 @@ export function applyNames(graph: TypeModel, reserved: ReadonlySet<string>): App
 }
 
 function hasNamedLiteral(t: TypeRef): boolean {
-  if (t.k === 'lit') return t.named !== undefined;
-  if (t.k === 'alias') return true;
-  if (t.k === 'array' || t.k === 'map' || t.k === 'null') return hasNamedLiteral(t.of);
-  return t.k === 'union' && t.of.some(hasNamedLiteral);
+  if (t.kind === 'lit') return t.named !== undefined;
+  if (t.kind === 'alias') return true;
+  if (t.kind === 'array' || t.kind === 'map' || t.kind === 'null') return hasNamedLiteral(t.of);
+  return t.kind === 'union' && t.of.some(hasNamedLiteral);
 }
 
 /** The graph's named types an apply configuration uses: all but the kinds' list types. */
@@ -152,6 +152,6 @@ export function applyType(t: TypeRef, names: ApplyNames, rt: RuntimeNames): stri
     named: (name) => `types.${name}`,
     core: (name) => `${rt.use('ApplyConfiguration')}<${rt.use(name)}>`,
     ext: (e) => (e.object ? `${e.ns}apply.${e.name}Apply` : `${e.ns}.${e.name}`),
-    array: (a, item) => (a.keys && (a.of.k === 'obj' || a.of.k === 'core' || (a.of.k === 'ext' && a.of.object)) ? `${rt.use('ListMapEntry')}<${item}, ${a.keys.map(literal).join(' | ')}>[]` : undefined),
+    array: (a, item) => (a.keys && (a.of.kind === 'obj' || a.of.kind === 'core' || (a.of.kind === 'ext' && a.of.object)) ? `${rt.use('ListMapEntry')}<${item}, ${a.keys.map(literal).join(' | ')}>[]` : undefined),
   });
 }

@@ -110,18 +110,18 @@ export const OBJECT_PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['constructor'
  * hook means the plain spelling.
  */
 export interface TypeTextForm {
-  obj?: (t: Extract<TypeRef, { k: 'obj' }>) => string;
+  obj?: (t: Extract<TypeRef, { kind: 'obj' }>) => string;
   /** A named literal union (or its alias) by `name`. */
   named?: (name: string) => string;
   core?: (name: string) => string;
   /** Another package's type (built-in API). */
-  ext?: (t: Extract<TypeRef, { k: 'ext' }>) => string;
-  array?: (t: Extract<TypeRef, { k: 'array' }>, item: string) => string | undefined;
+  ext?: (t: Extract<TypeRef, { kind: 'ext' }>) => string;
+  array?: (t: Extract<TypeRef, { kind: 'array' }>, item: string) => string | undefined;
 }
 
 /** TypeScript text of a type reference; runtime names go through `used` (recorded, aliased on a clash). */
 export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}): string {
-  switch (t.k) {
+  switch (t.kind) {
     case 'prim':
       return t.name;
     case 'unknown':
@@ -159,5 +159,5 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
 }
 
 function needsParens(t: TypeRef): boolean {
-  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && (t.values.length > 1 || t.open === true) && !t.named);
+  return t.kind === 'union' || t.kind === 'null' || (t.kind === 'lit' && (t.values.length > 1 || t.open === true) && !t.named);
 }
