@@ -19,11 +19,8 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-apis-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 let n = 0;
 
-const PRELUDE = `import type {
-  int32, int64, integer, float64, IntOrString, Quantity, Time, Duration, RawExtension, ObjectMeta, ListMeta,
-  Condition,
-} from '@kubegen/runtime';
-import type { LabelSelector } from '@kubegen/runtime/client';\n`;
+/** One line, so that the positions of errors in the test's types.ts stay put. */
+const PRELUDE = `import type { int32, int64, integer, float64, IntOrString, Quantity, Time, Duration, RawExtension, ObjectMeta, ListMeta, Condition } from '@kubegen/runtime'; import type { LabelSelector } from '@kubegen/runtime/client';\n`;
 
 /** Writes an apis folder with one version holding `body` (plus a root kind Thing whose spec is `ThingSpec`). */
 async function specSchema(body: string, extraFiles: Record<string, string> = {}): Promise<JSONSchemaProps> {

@@ -18,6 +18,7 @@ import { firstFreeName, HEADER, literal, propertyKey, RuntimeNames } from '../em
 import { kindIdentifier, lowerCamel } from '../names.js';
 import { CORE_TYPES } from '../types/core-types.js';
 import type { TypeModel } from '../types/type-model.js';
+import { runtimeTypeImports } from '../types/runtime-type-imports.js';
 import { OBJECT_PROTOTYPE_KEYS, packageImports, typeText } from '../types/emit-types.js';
 import type { ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
 
@@ -85,7 +86,7 @@ export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, name
     HEADER,
     `// Server-side apply configurations for ${gv.group || 'core'}/${gv.version}.`,
     ...(named ? [`import type * as types from ${literal(`./types${importExtension}`)};`] : []),
-    ...(imports ? [`import type { ${imports} } from ${literal(runtimeImport)};`] : []),
+    ...runtimeTypeImports(imports, runtimeImport),
     ...(other ? [other.trimEnd()] : []),
     '',
     body.join('\n'),

@@ -1,13 +1,24 @@
 /**
- * Where generated `types.ts` imports the runtime's types from: `ObjectMeta`, `ListMeta`, `IntOrString`, `Quantity`,
- * `RawExtension` from the runtime's root, each core type from its group version's entry point
- * (`@kubegen/runtime/api/core/v1`'s `PodTemplateSpec`, `…/api/batch/v1`'s `JobSpec`), the narrowest module that has it.
+ * Where generated `types.ts` and `applyconfigurations.ts` import the runtime's types from: `ObjectMeta`, `ListMeta`,
+ * `IntOrString`, `Quantity`, `RawExtension`, the apply types and the core types the root keeps ({@link ROOT_CORE_TYPES})
+ * from the runtime's root; every other core type from its group version's entry point (`@kubegen/runtime/api/core/v1`'s
+ * `PodTemplateSpec`, `…/api/batch/v1`'s `JobSpec`).
  */
 import { literal, runtimeEntry } from '../emit-util.js';
 import { CORE_TYPES } from './core-types.js';
 
-/** The entry point (`api/core/v1`) of each core type, from its definition (`io.k8s.api.core.v1.PodSpec`). */
-const CORE_ENTRY = new Map(CORE_TYPES.map((c) => [c.name, coreEntry(c.definition)]));
+/** The core types `@kubegen/runtime` itself exports (packages/runtime/src/api-types.ts; test/unit/core-types-coverage checks). */
+export const ROOT_CORE_TYPES: ReadonlySet<string> = new Set([
+  'Condition', 'ConfigMapKeySelector', 'LocalObjectReference', 'ObjectReference', 'SecretKeySelector', 'TypedLocalObjectReference',
+]);
+
+/** The entry point (`api/core/v1`) of each core type but the root's, from its definition (`io.k8s.api.core.v1.PodSpec`). */
+const CORE_ENTRY = new Map(CORE_TYPES.filter((c) => !ROOT_CORE_TYPES.has(c.name)).map((c) => [c.name, coreEntry(c.definition)]));
+
+/** The runtime entry point generated code imports core type `name` from (`api/core/v1`), or undefined for the root. */
+export function coreTypeEntry(name: string): string | undefined {
+  return CORE_ENTRY.get(name);
+}
 
 function coreEntry(definition: string): string {
   const m = /^io\.k8s\.(?:api\.([a-z0-9]+)|apimachinery\.pkg\.apis\.(meta))\.([a-z0-9]+)\.[A-Za-z0-9]+$/.exec(definition);
