@@ -3,8 +3,7 @@
  * and the PodDisruptionBudget's version. The reconciler applies it to the status subresource under its field
  * manager, only when it differs from the status the store has.
  */
-import { setStatusCondition, type Condition } from '@kubegen/runtime';
-import type { ConditionInput } from '@kubegen/runtime/controller';
+import { setStatusCondition, type Condition, type ConditionInput } from '@kubegen/runtime';
 import { kvStoreApply, type KVStore, type KVStoreApply } from './generated/kv.kubegen.io/v1alpha1/index.js';
 import { quorum, replicasOf } from './names.js';
 

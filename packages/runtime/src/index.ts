@@ -42,8 +42,7 @@ export { withFieldOwner } from './client/field-owner.js';
 export type { ApplyConfiguration, ApplyObjectMeta, ListMapEntry } from './client/apply.js';
 export { deepCopyJSON } from './deepcopy.js';
 
-// Built-in kinds: the typed clientset and informers of every group version, the kinds the root exported before
-// `@kubegen/runtime/api/<group>/<version>` (which has every kind, its list and its structs)
+// Built-in kinds: the typed clientset and informers of every group version, the kinds the root had before `/api/<group>/<version>` (every kind, its list, its structs)
 export type {
   ConfigMap, DaemonSet, Deployment, Event, Job, Lease, Namespace, Pod, ReplicaSet, Secret, Service, ServiceAccount,
   StatefulSet,
@@ -81,7 +80,7 @@ export { CachedClient } from './cluster/cached-client.js';
 export { runMain } from './manager/run-main.js';
 export { setupSignalHandler } from './manager/signals.js';
 
-// Helpers for reconcilers (controller-runtime `controllerutil`, `finalizer`) and status conditions (apimachinery `meta`)
+// Helpers for reconcilers (controller-runtime `controllerutil`, `finalizer`; apimachinery `meta`'s status conditions)
 export { getControllerOf, isControlledBy, setControllerReference, setOwnerReference } from './controllerutil/owner-references.js';
 export { addFinalizer, containsFinalizer, removeFinalizer } from './controllerutil/finalizers.js';
 export { FinalizerRegistry } from './controllerutil/finalizer-registry.js';
@@ -90,6 +89,7 @@ export type { OperationResult } from './controllerutil/create-or-update.js';
 export {
   findStatusCondition, isStatusConditionFalse, isStatusConditionTrue, removeStatusCondition, setStatusCondition,
 } from './conditions/conditions.js';
+export type { ConditionInput } from './conditions/conditions.js';
 
 // Events (client-go `tools/record`)
 export { createEventRecorder, EventBroadcaster } from './events/event-recorder.js';

@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/cache`: The cache (client-go `tools/cache`, controller-runtime `pkg/cache`): shared informers and
+ * `@kubegen/runtime/cache`: the cache (client-go `tools/cache`, controller-runtime `pkg/cache`): shared informers and
  * their factory, indexers, listers, keys, the manager's cache options and cached client, read-your-writes.
  */
 export { CacheSyncError, informerKey, SharedInformerFactory } from '../cache/factory.js';

@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/client`: Clients beyond the front door (client-go `rest`, `clientcmd`, `api/errors`; apimachinery
+ * `@kubegen/runtime/client`: clients beyond the front door (client-go `rest`, `clientcmd`, `api/errors`; apimachinery
  * `labels`, `fields`): kubeconfig and rest config loading, the HTTP transport's options, every API error predicate,
  * server-side apply types, label and field selectors, JSON Patch and Merge Patch.
  */

@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/controller`: Controllers and what they are made of beyond the front door (controller-runtime
+ * `@kubegen/runtime/controller`: controllers and what they are made of beyond the front door (controller-runtime
  * `controller`, `handler`, `predicate`, `source`, `builder`, `controllerutil`, `reconcile`).
  */
 export { requestFromKey, requestKey } from '../reconcile/request.js';
@@ -22,5 +22,4 @@ export type { OwnerReferenceOptions } from '../controllerutil/owner-references.j
 export { isBeingDeleted } from '../controllerutil/finalizers.js';
 export type { FinalizeResult, FinalizerFn, FinalizerResult } from '../controllerutil/finalizer-registry.js';
 export type { CreateOrPatchClient, CreateOrUpdateClient, MutateFn } from '../controllerutil/create-or-update.js';
-export type { ConditionInput } from '../conditions/conditions.js';
 export type { EventSource } from '../source/external-sources.js';

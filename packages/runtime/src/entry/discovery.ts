@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/discovery`: Discovery and the RESTMapper (client-go `discovery`, `discovery/cached/memory`,
+ * `@kubegen/runtime/discovery`: discovery and the RESTMapper (client-go `discovery`, `discovery/cached/memory`,
  * `restmapper`; controller-runtime's dynamic RESTMapper): what the server serves, kinds to resources and back.
  */
 export {

@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/dynamic`: The dynamic client (client-go `dynamic`, `dynamic/dynamicinformer`; apimachinery
+ * `@kubegen/runtime/dynamic`: the dynamic client (client-go `dynamic`, `dynamic/dynamicinformer`; apimachinery
  * `unstructured`): kinds known only at run time, unstructured objects and their nested fields.
  */
 export { DynamicClient, DynamicResourceClient } from '../dynamic/dynamic-client.js';

@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/leaderelection`: Leader election on a Lease (client-go `tools/leaderelection`,
+ * `@kubegen/runtime/leaderelection`: leader election on a Lease (client-go `tools/leaderelection`,
  * `tools/leaderelection/resourcelock`).
  */
 export {

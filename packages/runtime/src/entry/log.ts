@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/log`: Logging beyond the front door (controller-runtime `pkg/log`): the logger types and
+ * `@kubegen/runtime/log`: logging beyond the front door (controller-runtime `pkg/log`): the logger types and
  * implementations, levels, the repeat filter.
  */
 export { JsonLogger, parseLogLevel, pinoLogger, setLogger } from '../log.js';

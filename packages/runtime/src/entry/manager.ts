@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/manager`: The manager beyond the front door (controller-runtime `pkg/manager`, `pkg/cluster`,
+ * `@kubegen/runtime/manager`: the manager beyond the front door (controller-runtime `pkg/manager`, `pkg/cluster`,
  * `manager/signals`): its errors and defaults, `runMain`'s options, events' broadcaster options, Go-style flags.
  */
 export {

@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/metrics`: Metrics and health endpoints (controller-runtime `pkg/metrics`, `pkg/metrics/server`,
+ * `@kubegen/runtime/metrics`: metrics and health endpoints (controller-runtime `pkg/metrics`, `pkg/metrics/server`,
  * `pkg/metrics/filters`, `pkg/healthz`): the metrics server, the authenticating scrape filter, health probes, the REST
  * client's metrics.
  */

@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/multicluster`: Many clusters (sigs.k8s.io/multicluster-runtime `mcmanager`, `mcbuilder`,
+ * `@kubegen/runtime/multicluster`: many clusters (sigs.k8s.io/multicluster-runtime `mcmanager`, `mcbuilder`,
  * `mcreconcile`, providers).
  */
 export { MultiClusterManager } from '../multicluster/manager.js';

@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/sharding`: Sharding: replicas as shards of a consistent-hash ring, objects assigned by label, the
+ * `@kubegen/runtime/sharding`: sharding: replicas as shards of a consistent-hash ring, objects assigned by label, the
  * drain handshake.
  */
 export { defaultShardIdentity, Shard } from '../sharding/shard.js';

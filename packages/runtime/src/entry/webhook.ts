@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/webhook`: Webhooks (controller-runtime `pkg/webhook`, `webhook/admission`, `webhook/conversion`,
+ * `@kubegen/runtime/webhook`: webhooks (controller-runtime `pkg/webhook`, `webhook/admission`, `webhook/conversion`,
  * `pkg/certwatcher`): admission and conversion handlers, the HTTPS server, serving certificates.
  */
 export {

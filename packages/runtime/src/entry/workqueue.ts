@@ -1,5 +1,5 @@
 /**
- * `@kubegen/runtime/workqueue`: Work queues (client-go `util/workqueue`, controller-runtime's priority queue), their
+ * `@kubegen/runtime/workqueue`: work queues (client-go `util/workqueue`, controller-runtime's priority queue), their
  * rate limiters and pluggable metrics.
  */
 export { WorkQueue } from '../workqueue/queue.js';
