@@ -54,7 +54,8 @@ import type { HorizontalPodAutoscaler } from '@kubegen/runtime/api/autoscaling/v
 import type { StorageClass } from '@kubegen/runtime/api/storage/v1';
 import type { Lease } from '@kubegen/runtime/api/coordination/v1';
 import type { EndpointSlice } from '@kubegen/runtime/api/discovery/v1';
-import { KubeClientset, KubeInformers, SharedInformerFactory, type Transport } from '@kubegen/runtime';
+import { KubeClientset, KubeInformers, type Transport } from '@kubegen/runtime';
+import { SharedInformerFactory } from '@kubegen/runtime/cache';
 
 export async function reconcile(transport: Transport, ns: string): Promise<number> {
   const cs = new KubeClientset(transport);

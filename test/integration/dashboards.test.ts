@@ -17,7 +17,9 @@ import { ResourceClient } from '@kubegen/runtime/internal/client/resource-client
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Manager } from '@kubegen/runtime/internal/manager/manager.js';
-import { generateServingCertificate, validatingWebhook, WebhookServer, writeServingCertificate } from '@kubegen/runtime';
+import {
+  generateServingCertificate, validatingWebhook, WebhookServer, writeServingCertificate,
+} from '@kubegen/runtime/webhook';
 import { metricNames, monitoringQueries, unknownMetrics } from 'kubegen/internal/monitoring/index.js';
 import { parsePrometheusText } from '@kubegen/runtime/internal/testing/loadtest/prometheus-text.js';
 import { FOO } from './support/crds.js';

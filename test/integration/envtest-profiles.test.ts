@@ -42,9 +42,9 @@ describe('envtest profile crd-only (CRD apiserver 1.36)', () => {
   });
 
   it('says what it cannot serve when asked for it, and when a helper reaches for it', async () => {
-    assert.throws(() => env.require('custom-resources', 'events'), /'crd-only' profile .* cannot serve events; the 'full' profile .* serves it/);
+    assert.throws(() => env.requireCapabilities('custom-resources', 'events'), /'crd-only' profile .* cannot serve events; the 'full' profile .* serves it/);
     assert.equal(testNamespaceName('My Test').replace(/-[0-9a-f]{6}$/, ''), 'my-test');
-    assert.doesNotThrow(() => env.require('cel-validation', 'watch-list', 'server-side-apply'));
+    assert.doesNotThrow(() => env.requireCapabilities('cel-validation', 'watch-list', 'server-side-apply'));
     assert.ok(env.serves('watch-list') && !env.serves('events'));
     // Every request is allowed there: a manager cannot be run as its ServiceAccount against a project's RBAC.
     await assert.rejects(env.installProjectRbac('/nonexistent-project'), /'crd-only' profile .* cannot serve rbac, core-kinds; the 'full' profile .* serves them/);
@@ -59,7 +59,7 @@ describe('envtest profile crd-only (CRD apiserver 1.36)', () => {
   });
 
   it('serves Leases to leader election, and lists by KEP-5866 shard selector (ShardedListAndWatch on)', async () => {
-    assert.doesNotThrow(() => env.require('leases', 'shard-selectors'));
+    assert.doesNotThrow(() => env.requireCapabilities('leases', 'shard-selectors'));
     const transport = env.transport();
     const stop = new AbortController();
     try {

@@ -117,7 +117,7 @@ describe('garbage collector of the crd-only profile, differential against kube-c
     try {
       assert.equal(bare.garbageCollector, undefined);
       assert.equal(bare.serves('garbage-collection'), false);
-      assert.throws(() => bare.require('garbage-collection'), /started with garbageCollector: false; it cannot serve garbage-collection/);
+      assert.throws(() => bare.requireCapabilities('garbage-collection'), /started with garbageCollector: false; it cannot serve garbage-collection/);
       const parents = new ResourceClient<KubeObject>(transport, PARENT, 'ns');
       const children = new ResourceClient<KubeObject>(transport, CHILD, 'ns');
       const p = await parents.create({ apiVersion: 'gc.kubegen.dev/v1', kind: 'Parent', metadata: { name: 'p' }, spec: {} } as KubeObject);

@@ -26,7 +26,7 @@ describe('kubeconfig users and clusters handled by the runtime (envtest full)', 
   let dir: string;
   before(async () => {
     env = await sharedEnv();
-    env.envtest?.require('core-kinds');
+    env.envtest?.requireCapabilities('core-kinds');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-kubeconfig-auth-'));
   });
   after(async () => {

@@ -34,7 +34,9 @@ import type { KubeObject, ResourceInfo } from '@kubegen/runtime/internal/client/
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { Manager } from '@kubegen/runtime/internal/manager/manager.js';
 import { requestServiceAccountToken } from '@kubegen/runtime/internal/testing/envtest/envtest-rbac.js';
-import { generateServingCertificate, validatingWebhook, WebhookServer, writeServingCertificate } from '@kubegen/runtime';
+import {
+  generateServingCertificate, validatingWebhook, WebhookServer, writeServingCertificate,
+} from '@kubegen/runtime/webhook';
 import { grafanaDashboards, projectJob } from 'kubegen/internal/monitoring/index.js';
 import { monitoringScaffoldFiles } from 'kubegen/internal/scaffold/monitoring-files.js';
 import { renderTemplate } from 'kubegen/internal/scaffold/render.js';

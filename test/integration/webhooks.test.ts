@@ -10,11 +10,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { nullLogger, ResourceClient } from '@kubegen/runtime';
 import {
-  conversionWebhook, defaultingWebhook, generateServingCertificate, nullLogger, ResourceClient, validatingWebhook,
-  WebhookServer, writeServingCertificate,
-} from '@kubegen/runtime';
-import type { KubeObject, ResourceInfo, ServingCertificate } from '@kubegen/runtime';
+  conversionWebhook, defaultingWebhook, generateServingCertificate, validatingWebhook, WebhookServer,
+  writeServingCertificate,
+} from '@kubegen/runtime/webhook';
+import type { KubeObject } from '@kubegen/runtime';
+import type { ResourceInfo } from '@kubegen/runtime/client';
+import type { ServingCertificate } from '@kubegen/runtime/webhook';
 import { CRD_RESOURCE, eventually, installWebhooks, MUTATING_WEBHOOK_RESOURCE, setConversionWebhook, VALIDATING_WEBHOOK_RESOURCE, waitForWebhook } from '@kubegen/runtime/testing';
 import { sharedEnv, type TestEnv } from './support/env.js';
 

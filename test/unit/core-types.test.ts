@@ -145,7 +145,7 @@ describe('generated types with core types', () => {
     const uses: CoreTypeUse[] = [];
     const files = generate(model, { onCoreTypes: (_gv, u) => void uses.push(...u) });
     const types = files.find((f) => f.path === 'argoproj.io/v1alpha1/types.ts')!.content;
-    assert.match(types, /^import type \{ [^}]*\bPodTemplateSpec\b[^}]*\} from "@kubegen\/runtime";$/m);
+    assert.match(types, /^import type \{ [^}]*\bPodTemplateSpec\b[^}]*\} from "@kubegen\/runtime\/api\/core\/v1";$/m);
     assert.match(types, /^ {2}template\?: PodTemplateSpec;$/m);
     assert.doesNotMatch(types, /interface RolloutSpecTemplate\b/);
     assert.match(types, /^export interface RolloutStatusCondition extends Condition \{$/m, 'a condition with lastUpdateTime extends Condition');
@@ -160,7 +160,8 @@ describe('generated types with core types', () => {
       fs.writeFileSync(
         path.join(dir, 'controller.ts'),
         [
-          `import type { Deployment, PodTemplateSpec } from '@kubegen/runtime';`,
+          `import type { Deployment } from '@kubegen/runtime';
+import type { PodTemplateSpec } from '@kubegen/runtime/api/core/v1';`,
           `import type { Rollout } from './generated/argoproj.io/v1alpha1/index.js';`,
           `import { deepCopyRollout } from './generated/argoproj.io/v1alpha1/index.js';`,
           ``,

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { crdValidationWebhook, type AdmissionRequest } from '@kubegen/runtime';
+import { crdValidationWebhook, type AdmissionRequest } from '@kubegen/runtime/webhook';
 import type { CompileRules, ValidatedCrd } from '@kubegen/runtime/validation';
 
 const CRD: ValidatedCrd = {

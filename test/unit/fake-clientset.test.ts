@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isAlreadyExists, isApplyConflict, isConflict, isInvalid, isNotFound } from '@kubegen/runtime';
+import { isAlreadyExists, isConflict, isInvalid, isNotFound } from '@kubegen/runtime';
+import { isApplyConflict } from '@kubegen/runtime/client';
 import { createFakeClientset } from '../golden/sample-controller/fake.js';
 import type { Foo } from '../golden/sample-controller/samplecontroller.k8s.io/v1alpha1/types.js';
 import { fooApply } from '../golden/sample-controller/samplecontroller.k8s.io/v1alpha1/index.js';

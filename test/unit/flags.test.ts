@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { parseArgs } from 'node:util';
-import { goBooleanFlags, parseFlags } from '@kubegen/runtime';
+import { parseFlags } from '@kubegen/runtime';
+import { goBooleanFlags } from '@kubegen/runtime/manager';
 
 const options = {
   'metrics-secure': { type: 'boolean', default: true },

@@ -7,9 +7,11 @@ import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { afterEach, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { createLogger, getLogger, JsonLogger, LOG_FLAGS, parseLogLevel, pinoLogger, setLogger, setupLogging } from '@kubegen/runtime';
+import { createLogger, getLogger, LOG_FLAGS, setupLogging } from '@kubegen/runtime';
+import { JsonLogger, parseLogLevel, pinoLogger, setLogger } from '@kubegen/runtime/log';
 import type { Logger } from '@kubegen/runtime';
-import { ApiError, newStatus } from '@kubegen/runtime';
+import { ApiError } from '@kubegen/runtime';
+import { newStatus } from '@kubegen/runtime/client';
 
 function capture(opts: Parameters<typeof createLogger>[0] = {}): { log: Logger; lines: string[] } {
   const lines: string[] = [];

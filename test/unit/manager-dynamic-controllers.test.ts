@@ -91,7 +91,7 @@ describe('controllers on a running manager', () => {
 
       await mgr.remove(second);
       assert.equal((await fetch(`${probes}/readyz/controller-second`)).status, 404, 'its readiness check is gone');
-      const keys = mgr.cache.keys();
+      const keys = mgr.informers.keys();
       assert.ok(keys.some((k) => k.startsWith('configmaps.')), 'the first controller still holds configmaps');
       assert.ok(!keys.some((k) => k.startsWith('secrets.')), `secrets are no longer cached: ${keys.join(', ')}`);
       const before = seen.length;
@@ -100,7 +100,7 @@ describe('controllers on a running manager', () => {
       assert.ok(!seen.slice(before).some((s) => s.startsWith('second:')), 'the removed controller reconciles nothing');
 
       await mgr.remove(first);
-      assert.deepEqual(mgr.cache.keys(), [], 'nothing is cached once no controller watches anything');
+      assert.deepEqual(mgr.informers.keys(), [], 'nothing is cached once no controller watches anything');
       assert.equal((await fetch(`${probes}/readyz`)).status, 200);
     } finally {
       stop.abort();

@@ -196,11 +196,11 @@ test('warm standby: withOptions overrides the manager default, and removing a wa
     assert.equal(transport.actions().filter((a) => a.verb === 'list' && a.resource === 'secrets').length, 0, 'the cold controller waits for the Lease');
     assert.equal(ctrl.queue.len(), 1);
 
-    assert.ok(mgr.cache.keys().some((k) => k.startsWith('configmaps.')), 'the warm controller holds configmaps');
+    assert.ok(mgr.informers.keys().some((k) => k.startsWith('configmaps.')), 'the warm controller holds configmaps');
     await mgr.remove(ctrl);
     await advance(clock, 500);
     assert.equal(ctrl.queue.shuttingDown(), true, 'a removed standby controller stops');
-    assert.deepEqual(mgr.cache.keys(), [], 'its informers were given back: nothing is cached on this standby');
+    assert.deepEqual(mgr.informers.keys(), [], 'its informers were given back: nothing is cached on this standby');
     assert.equal(mgr.ready, true);
   } finally {
     await shutDown();

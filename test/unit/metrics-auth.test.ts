@@ -9,11 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Counter, Registry } from 'prom-client';
-import {
-  ApiError, bearerToken, FakeClock, generateServingCertificate, Manager, MetricsServer, newStatus, nullLogger,
-  withAuthenticationAndAuthorization, writeServingCertificate,
-} from '@kubegen/runtime';
-import type { MetricsFilter, ResourceRequest, Transport } from '@kubegen/runtime';
+import { ApiError, Manager, nullLogger } from '@kubegen/runtime';
+import { newStatus } from '@kubegen/runtime/client';
+import { FakeClock } from '@kubegen/runtime/clock';
+import { bearerToken, MetricsServer, withAuthenticationAndAuthorization } from '@kubegen/runtime/metrics';
+import { generateServingCertificate, writeServingCertificate } from '@kubegen/runtime/webhook';
+import type { Transport } from '@kubegen/runtime';
+import type { ResourceRequest } from '@kubegen/runtime/client';
+import type { MetricsFilter } from '@kubegen/runtime/metrics';
 import { scrape } from '../support/scrape.js';
 
 /** The apiserver's two review endpoints: tokens and who may GET which path; records every review posted. */

@@ -4,6 +4,7 @@
  * `handleDrain` (skip objects of other shards, acknowledge a drain by removing both labels at the object's version,
  * decide again after a Conflict), `labelsFor`, the cached-objects gauge and option validation.
  */
+import type { Indexer } from '@kubegen/runtime/internal/cache/indexer.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Registry } from 'prom-client';
@@ -136,7 +137,8 @@ describe('Shard', () => {
     assert.deepEqual(shard.labelsFor(foo({})), { [SHARD]: 'r0' });
     assert.equal(shard.selector.labelSelector, 'shard.kubegen.io/foos=r0');
     const informer = new SharedIndexInformer<KubeObject>({ list: async () => ({ metadata: { resourceVersion: '1' }, items: [] }), watch: async () => { throw new Error('no watch'); } } as never);
-    informer.getIndexer().add(foo({ [SHARD]: 'r0' }));
+    // The test seeds the informer's store as its reflector would (getIndexer() is the read-only view).
+    (informer.getIndexer() as Indexer<KubeObject>).add(foo({ [SHARD]: 'r0' }));
     const stop = shard.observeCache(informer);
     const text = await registry.metrics();
     assert.match(text, /kubegen_shard_cached_objects\{ring="foos",shard="r0",resource="foos"\} 1/);

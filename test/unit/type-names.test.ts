@@ -115,7 +115,7 @@ describe('shortened and numbered names (item 2)', () => {
     assert.doesNotMatch(alone, /JobSpec2|JobSpec_/);
     const jobSpec = builtinSchema('io.k8s.api.batch.v1.JobSpec')!;
     const both = typesOf(volcano, crd('batch.volcano.sh', 'JobFlow', { spec: obj({ jobTemplate: obj({ spec: jobSpec }) }) })).ts;
-    assert.match(both, /^import type \{ ObjectMeta, ListMeta, JobSpec as JobSpec_ \} from "@kubegen\/runtime";$/m);
+    assert.match(both, /^import type \{ ObjectMeta, ListMeta \} from "@kubegen\/runtime";\nimport type \{ JobSpec as JobSpec_ \} from "@kubegen\/runtime\/api\/batch\/v1";$/m);
     assert.match(both, /^ {2}spec\?: JobSpec;$/m);
     assert.match(both, /^ {2}spec\?: JobSpec_;$/m, 'the runtime\'s, aliased');
   });

@@ -10,11 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
+import { nullLogger } from '@kubegen/runtime';
+import { applyJsonPatch, createJsonPatch } from '@kubegen/runtime/client';
 import {
-  applyJsonPatch, conversionWebhook, createJsonPatch, defaultingWebhook, generateServingCertificate, nullLogger,
-  validatingWebhook, WebhookServer, writeServingCertificate,
-} from '@kubegen/runtime';
-import type { KubeObject, ServingCertificate } from '@kubegen/runtime';
+  conversionWebhook, defaultingWebhook, generateServingCertificate, validatingWebhook, WebhookServer,
+  writeServingCertificate,
+} from '@kubegen/runtime/webhook';
+import type { KubeObject } from '@kubegen/runtime';
+import type { ServingCertificate } from '@kubegen/runtime/webhook';
 
 interface Foo extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number };

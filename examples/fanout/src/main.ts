@@ -10,7 +10,8 @@
  * Runs until SIGTERM or SIGINT, then lets in-flight reconciles finish and exits 0 (a second signal exits 1 at once).
  * Bad flags exit 2 with the usage; a manager that cannot start, or a lost shard Lease, exits 1 with one log line.
  */
-import { controllerFor, createTransport, getLogger, Manager, ping, runMain, setupLogging } from '@kubegen/runtime';
+import { controllerFor, createTransport, getLogger, Manager, runMain, setupLogging } from '@kubegen/runtime';
+import { ping } from '@kubegen/runtime/metrics';
 import { batchResource, taskResource } from './generated/fanout.kubegen.io/v1alpha1/register.js';
 import { FanoutReconciler } from './reconciler.js';
 import { parseOptions, type Options } from './options.js';

@@ -2,7 +2,8 @@
  * The fanout controller's flags (controller-runtime's names where it has one). `parseOptions` throws a TypeError
  * naming the bad flag, with the usage; main exits 2 on it.
  */
-import { parseFlags, LOG_FLAGS, type ShardingMode } from '@kubegen/runtime';
+import { parseFlags, LOG_FLAGS } from '@kubegen/runtime';
+import type { ShardingMode } from '@kubegen/runtime/manager';
 
 export interface Options {
   /** Path to a kubeconfig; unset: `$KUBECONFIG`, in-cluster, `~/.kube/config`. */

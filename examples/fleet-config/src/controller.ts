@@ -8,10 +8,12 @@
  *   reconciled in that member's lane, so drift is undone. Member caches hold only the managed ones
  *   ({@link memberClusterOptions}).
  */
+import { builtinResources, enqueueForObject, generationChanged } from '@kubegen/runtime';
+import type { ResourceInfo } from '@kubegen/runtime/client';
 import {
-  builtinResources, enqueueForObject, generationChanged, newMultiClusterControllerManagedBy, type MemberClusterOptions, type MultiClusterController,
-  type MultiClusterManager, type ResourceInfo,
-} from '@kubegen/runtime';
+  newMultiClusterControllerManagedBy, type MemberClusterOptions, type MultiClusterController,
+  type MultiClusterManager,
+} from '@kubegen/runtime/multicluster';
 import { fleetConfigResource } from './generated/fleet.kubegen.io/v1alpha1/register.js';
 import { FleetConfigReconciler, MANAGED_LABEL } from './reconciler.js';
 

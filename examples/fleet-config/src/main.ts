@@ -10,7 +10,9 @@
  * second signal exits 1 at once). Bad flags exit 2 with the usage; a manager that cannot start exits 1 with one log
  * line.
  */
-import { createTransport, getLogger, KubeconfigSecretProvider, MultiClusterManager, ping, runMain, setupLogging } from '@kubegen/runtime';
+import { createTransport, getLogger, runMain, setupLogging } from '@kubegen/runtime';
+import { ping } from '@kubegen/runtime/metrics';
+import { KubeconfigSecretProvider, MultiClusterManager } from '@kubegen/runtime/multicluster';
 import { addFleetConfigController, memberClusterOptions } from './controller.js';
 import { parseOptions, type Options } from './options.js';
 

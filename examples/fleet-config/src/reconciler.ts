@@ -17,9 +17,12 @@
  * API. A member error is recorded in its entry and returned, so the request is retried with backoff in that
  * member's lane only; the other members are not held back.
  */
+import { isAlreadyExists, isNotFound, type KubeObject } from '@kubegen/runtime';
+import type { CachedResourceClient } from '@kubegen/runtime/cache';
+import type { ResourceInfo } from '@kubegen/runtime/client';
 import {
-  HUB_CLUSTER, isAlreadyExists, type CachedResourceClient, isNotFound, type ClusterReconcileContext, type ClusterRequest, type KubeObject, type MultiClusterManager, type ResourceInfo,
-} from '@kubegen/runtime';
+  HUB_CLUSTER, type ClusterReconcileContext, type ClusterRequest, type MultiClusterManager,
+} from '@kubegen/runtime/multicluster';
 import { API_VERSION, fleetConfigResource } from './generated/fleet.kubegen.io/v1alpha1/register.js';
 import type { FleetConfig } from './generated/fleet.kubegen.io/v1alpha1/types.js';
 

@@ -6,7 +6,8 @@
  * Clusters from 1.32 on can do the same with the StatefulSet's `persistentVolumeClaimRetentionPolicy`
  * (`whenDeleted: Delete`); this operator also runs on older clusters, where the field is dropped.
  */
-import { isNotFound, selectorFromSet, type KubeClientset } from '@kubegen/runtime';
+import { isNotFound, type KubeClientset } from '@kubegen/runtime';
+import { selectorFromSet } from '@kubegen/runtime/client';
 import type { KVStore } from './generated/kv.kubegen.io/v1alpha1/index.js';
 import { claimPrefix, selectorLabels } from './names.js';
 

@@ -5,7 +5,10 @@
  * manages (label `app.kubernetes.io/managed-by=kv-store`), not every ConfigMap, Service and ServiceAccount of the
  * cluster.
  */
-import { controllerFor, type ByObjectCacheOptions, type CacheOptions, type Controller, type Manager, type ResourceDescriptor } from '@kubegen/runtime';
+import {
+  controllerFor, type CacheOptions, type Controller, type Manager, type ResourceDescriptor,
+} from '@kubegen/runtime';
+import type { ByObjectCacheOptions } from '@kubegen/runtime/cache';
 import { statefulSetResource } from '@kubegen/runtime/api/apps/v1';
 import { configMapResource, serviceAccountResource, serviceResource } from '@kubegen/runtime/api/core/v1';
 import { networkPolicyResource } from '@kubegen/runtime/api/networking/v1';

@@ -9,7 +9,8 @@
  * refuses to start when it serves neither. A version said but not served holds the controller back (the runtime's
  * `/readyz` names the kind, and every request fails with `ResourceNotServedError`).
  */
-import { DiscoveryClient, type ApplyOptions, type KubeClientset, type ResourceDescriptor, type Transport } from '@kubegen/runtime';
+import type { ApplyOptions, KubeClientset, ResourceDescriptor, Transport } from '@kubegen/runtime';
+import { DiscoveryClient } from '@kubegen/runtime/discovery';
 import * as policyv1 from '@kubegen/runtime/api/policy/v1';
 import * as policyv1beta1 from '@kubegen/runtime/api/policy/v1beta1';
 import type { KVStore } from './generated/kv.kubegen.io/v1alpha1/index.js';

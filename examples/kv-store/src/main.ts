@@ -7,7 +7,8 @@
  * Bad flags exit 2 with the usage; a server that serves no PodDisruptionBudget, or a manager that cannot start, exits
  * 1 with one log line naming the cause.
  */
-import { createTransport, getLogger, Manager, ping, runMain, setupLogging } from '@kubegen/runtime';
+import { createTransport, getLogger, Manager, runMain, setupLogging } from '@kubegen/runtime';
+import { ping } from '@kubegen/runtime/metrics';
 import { cacheOptions, setupKVStoreController } from './controller.js';
 import { disruptionBudgetVersion } from './disruption.js';
 import { parseOptions, type Options } from './options.js';

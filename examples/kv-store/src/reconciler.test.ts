@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, CachedClient, isTerminalError, KubeClientset, newStatus, type Condition } from '@kubegen/runtime';
+import { ApiError, CachedClient, isTerminalError, KubeClientset, type Condition } from '@kubegen/runtime';
+import { newStatus } from '@kubegen/runtime/client';
 import { statefulSetApply } from '@kubegen/runtime/api/apps/v1';
 import type { PersistentVolumeClaim } from '@kubegen/runtime/api/core/v1';
 import { FakeEventRecorder } from '@kubegen/runtime/testing';

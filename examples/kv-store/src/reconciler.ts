@@ -14,9 +14,8 @@
  * `Ready` and not retried (a `TerminalError`; the next spec change reconciles again); other errors are reported and
  * retried with backoff.
  */
-import {
-  FinalizerRegistry, isBeingDeleted, isInvalid, isNotFound, KubeClientset, TerminalError,
-} from '@kubegen/runtime';
+import { FinalizerRegistry, isInvalid, isNotFound, KubeClientset, TerminalError } from '@kubegen/runtime';
+import { isBeingDeleted } from '@kubegen/runtime/controller';
 import type { ApplyOptions, CachedClient, EventRecorder, ReconcileContext, Reconciler, Request } from '@kubegen/runtime';
 import { Clientset } from './generated/index.js';
 import { kvStoreResource, type KVStore } from './generated/kv.kubegen.io/v1alpha1/index.js';

@@ -13,27 +13,16 @@
  * Objects from the listers are shared with the cache and never mutated: writes go through copies.
  */
 import {
-  controllerMetrics,
-  initControllerMetrics,
-  DeletedFinalStateUnknown,
-  getLogger,
-  isControlledBy,
-  isNotFound,
-  metaNamespaceKey,
-  RateLimitingQueue,
-  RepeatFilter,
-  retryReason,
-  splitMetaNamespaceKey,
-  type Deployment,
-  type EventRecorder,
-  type KubeClientset,
-  type KubeObject,
-  type ControllerMetrics,
+  getLogger, isControlledBy, isNotFound, type Deployment, type EventRecorder, type KubeClientset, type KubeObject,
   type Logger,
-  type Shard,
-  type TypedInformer,
-  whenAborted,
 } from '@kubegen/runtime';
+import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey } from '@kubegen/runtime/cache';
+import { retryReason, type TypedInformer } from '@kubegen/runtime/client';
+import { controllerMetrics, initControllerMetrics, type ControllerMetrics } from '@kubegen/runtime/controller';
+import { whenAborted } from '@kubegen/runtime/clock';
+import { RepeatFilter } from '@kubegen/runtime/log';
+import type { Shard } from '@kubegen/runtime/sharding';
+import { RateLimitingQueue } from '@kubegen/runtime/workqueue';
 import type { Clientset } from './generated/clientset.js';
 import type { Foo, FooInformer } from './generated/samplecontroller.k8s.io/v1alpha1/index.js';
 import { FOO_API_VERSION, FOO_KIND, newDeployment } from './new-deployment.js';

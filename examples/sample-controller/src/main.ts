@@ -14,30 +14,16 @@
  * on a signal the workers stop first, then the shard Lease is released so the sharder moves its Foos at once.
  */
 import {
-  defaultNamespace,
-  EventBroadcaster,
-  getLogger,
-  HealthProbeServer,
-  HttpTransport,
-  KubeClientset,
-  KubeInformers,
-  installSignalHandler,
-  LeaderElectionLostError,
-  LeaderElector,
-  loadClientConfig,
-  MetricsServer,
-  ping,
-  runMain,
-  Shard,
-  ShardLostError,
-  SharedInformerFactory,
-  builtinResources,
-  setupLogging,
-  stripManagedFields,
-  WebhookServer,
-  withAuthenticationAndAuthorization,
-  whenAborted,
+  EventBroadcaster, getLogger, HttpTransport, KubeClientset, KubeInformers, runMain, builtinResources, setupLogging,
 } from '@kubegen/runtime';
+import { SharedInformerFactory, stripManagedFields } from '@kubegen/runtime/cache';
+import { defaultNamespace, loadClientConfig } from '@kubegen/runtime/client';
+import { whenAborted } from '@kubegen/runtime/clock';
+import { LeaderElector } from '@kubegen/runtime/leaderelection';
+import { installSignalHandler, LeaderElectionLostError, ShardLostError } from '@kubegen/runtime/manager';
+import { HealthProbeServer, MetricsServer, ping, withAuthenticationAndAuthorization } from '@kubegen/runtime/metrics';
+import { Shard } from '@kubegen/runtime/sharding';
+import { WebhookServer } from '@kubegen/runtime/webhook';
 import { Clientset } from './generated/clientset.js';
 import { fooResource } from './generated/samplecontroller.k8s.io/v1alpha1/register.js';
 import { InformerFactory } from './generated/informers.js';

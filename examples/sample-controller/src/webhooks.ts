@@ -4,8 +4,9 @@
  * between 0 and 10, `spec.deploymentName` fixed once set) and the conversion between Foo `v1alpha1` (stored) and `v1`,
  * where the Deployment's name and replicas live under `spec.deployment`.
  */
-import { conversionWebhook, defaultingWebhook, isDNS1123Label, validatingWebhook } from '@kubegen/runtime';
-import type { Defaulter, Validator, WebhookServer } from '@kubegen/runtime';
+import { isDNS1123Label } from '@kubegen/runtime/client';
+import { conversionWebhook, defaultingWebhook, validatingWebhook } from '@kubegen/runtime/webhook';
+import type { Defaulter, Validator, WebhookServer } from '@kubegen/runtime/webhook';
 import type { Foo } from './generated/samplecontroller.k8s.io/v1alpha1/index.js';
 import type { Foo as FooV1 } from './generated/samplecontroller.k8s.io/v1/index.js';
 

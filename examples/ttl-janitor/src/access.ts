@@ -6,7 +6,8 @@
  * SelfSubjectAccessReviews (the `system:basic-user` role); where that fails, the answer is "don't know" and the
  * janitor tries the resource anyway (its informer then says what is refused).
  */
-import { ResourceClient, type KubeObject, type ResourceInfo, type Transport } from '@kubegen/runtime';
+import { ResourceClient, type KubeObject, type Transport } from '@kubegen/runtime';
+import type { ResourceInfo } from '@kubegen/runtime/client';
 
 const SELF_SUBJECT_ACCESS_REVIEWS: ResourceInfo = {
   group: 'authorization.k8s.io',

@@ -8,7 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { builtinResources, createLogger, Manager, realClock, type KubeObject, type ResourceInfo } from '@kubegen/runtime';
+import { builtinResources, createLogger, Manager, type KubeObject } from '@kubegen/runtime';
+import type { ResourceInfo } from '@kubegen/runtime/client';
+import { realClock } from '@kubegen/runtime/clock';
 import { newFakeTransport, allBuiltinResources } from '@kubegen/runtime/testing/fake';
 import { selfSubjectAccessReviews } from './access.js';
 import { slimMetadata } from './cache.js';

@@ -17,10 +17,9 @@
  *   version changed gets a new controller for the new version.
  * - A failed look (discovery unreachable) changes nothing and is retried after 5 s, doubling to the interval.
  */
-import {
-  controllerFor, isNoMatchError, resourceInfoOf, type APIResourceInfo, type Clock, type Controller, type Logger,
-  type Manager, type Runnable,
-} from '@kubegen/runtime';
+import { controllerFor, type Controller, type Logger, type Manager, type Runnable } from '@kubegen/runtime';
+import type { Clock } from '@kubegen/runtime/clock';
+import { isNoMatchError, resourceInfoOf, type APIResourceInfo } from '@kubegen/runtime/discovery';
 import type { AccessReviewer } from './access.js';
 import { janitorPredicate } from './cache.js';
 import type { JanitorMetrics } from './metrics.js';

@@ -9,7 +9,9 @@
  * Runs until SIGTERM or SIGINT, then lets in-flight reconciles finish and exits 0 (a second signal exits 1 at once).
  * Bad flags exit 2 with the usage; a manager that cannot start (the kubeconfig, a port) exits 1 with one log line.
  */
-import { Manager, createTransport, getLogger, ping, realClock, runMain, setupLogging } from '@kubegen/runtime';
+import { Manager, createTransport, getLogger, runMain, setupLogging } from '@kubegen/runtime';
+import { realClock } from '@kubegen/runtime/clock';
+import { ping } from '@kubegen/runtime/metrics';
 import { selfSubjectAccessReviews } from './access.js';
 import { slimMetadata } from './cache.js';
 import { Janitor } from './janitor.js';

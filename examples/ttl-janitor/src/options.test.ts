@@ -1,7 +1,7 @@
 /** The flags, and the resource filter they make: which discovered resources the janitor handles. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { APIResourceInfo } from '@kubegen/runtime';
+import type { APIResourceInfo } from '@kubegen/runtime/discovery';
 import { parseOptions } from './options.js';
 import { admitted, parseResourceNames, selectResources, type ResourceFilter } from './resources.js';
 

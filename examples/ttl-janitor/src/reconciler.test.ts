@@ -7,7 +7,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { ApiError, builtinResources, CachedClient, createLogger, FakeClock, newStatus, type KubeObject, type ReconcileContext } from '@kubegen/runtime';
+import {
+  ApiError, builtinResources, CachedClient, createLogger, type KubeObject, type ReconcileContext,
+} from '@kubegen/runtime';
+import { newStatus } from '@kubegen/runtime/client';
+import { FakeClock } from '@kubegen/runtime/clock';
 import { FakeEventRecorder, newFakeTransport, type FakeTransport, allBuiltinResources } from '@kubegen/runtime/testing/fake';
 import { janitorMetrics } from './metrics.js';
 import { MAX_REQUEUE_MS, ttlReconciler } from './reconciler.js';

@@ -6,9 +6,10 @@
  * again when the object changes. `--dry-run` logs and counts what would be deleted and writes nothing.
  */
 import {
-  isConflict, isNotFound, type CachedClient, type Clock, type EventRecorder, type KubeObject, type Logger,
-  type ReconcileFunc, type ResourceInfo,
+  isConflict, isNotFound, type CachedClient, type EventRecorder, type KubeObject, type Logger, type ReconcileFunc,
 } from '@kubegen/runtime';
+import type { ResourceInfo } from '@kubegen/runtime/client';
+import type { Clock } from '@kubegen/runtime/clock';
 import type { JanitorMetrics } from './metrics.js';
 import { decide } from './ttl.js';
 

@@ -7,7 +7,7 @@
  * (`deployments.apps`, `widgets.example.com`; `.core` for the core group), case-insensitive. A name that matches
  * nothing served is not an error: the resource may be a CRD installed later.
  */
-import type { APIResourceInfo } from '@kubegen/runtime';
+import type { APIResourceInfo } from '@kubegen/runtime/discovery';
 
 /** The verbs a resource must support to be handled. */
 export const REQUIRED_VERBS = ['list', 'watch', 'delete'] as const;

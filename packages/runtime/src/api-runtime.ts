@@ -14,6 +14,6 @@ export type { ApplyConfiguration, ApplyObjectMeta, ListMapEntry } from './client
 export { deepCopyJSON } from './deepcopy.js';
 export type { InformerOptions, SharedInformerFactory } from './cache/factory.js';
 export type { SharedIndexInformer } from './cache/shared-informer.js';
-export type { Indexer } from './cache/indexer.js';
+export type { ReadonlyIndexer } from './cache/indexer.js';
 export { Lister } from './cache/lister.js';
 export type { NamespaceLister } from './cache/lister.js';

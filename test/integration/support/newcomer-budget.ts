@@ -58,7 +58,8 @@ test('${budgetUnitTest(kind)}', async () => {
 // policy/v1beta1 only; policy/v1 came in 1.21. src/controllers/${file} uses policy/v1 on the fake.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeClientset, createTransport, isNotServed } from '@kubegen/runtime';
+import { KubeClientset, createTransport } from '@kubegen/runtime';
+import { isNotServed } from '@kubegen/runtime/client';
 import { createTestNamespace, deleteTestNamespace } from '@kubegen/runtime/testing';
 import { envtestKubeconfig } from './setup.js';
 

@@ -51,7 +51,9 @@ export async function connectCluster(input: Pick<ClusterInput, 'kubeconfig' | 'c
  * `InputErrors` naming every `--crd` and `--group` that matched nothing, and a `CliInputError` when the list fails.
  */
 export async function readClusterCrds(conn: Pick<ClusterConnection, 'transport' | 'description'>, input: Pick<ClusterInput, 'crds' | 'groups'>): Promise<ClusterCrd[]> {
-  const { DynamicClient, describeRequest, ApiError } = await import('@kubegen/runtime');
+  const { ApiError } = await import('@kubegen/runtime');
+  const { describeRequest } = await import('@kubegen/runtime/client');
+  const { DynamicClient } = await import('@kubegen/runtime/dynamic');
   // The dynamic client puts back the items' apiVersion and kind, which the server leaves out of a list of CRDs.
   const client = new DynamicClient(conn.transport).resource(CRDS);
   const all: ClusterCrd[] = [];

@@ -305,17 +305,17 @@ export async function runSample(input: SampleInput, opts: { kind?: string; versi
       if (opts.version !== undefined) throw new CliInputError(`${r.names.kind}.${r.group} has no version ${opts.version} (it has ${r.versions.map((v) => v.name).join(', ')})`);
       continue;
     }
-    const kv = { resource: r, version };
+    const kindVersion = { resource: r, version };
     // Checked with the kind's own validation (schema and CEL rules, as the apiserver runs them); what the sample
     // still breaks is named on stderr, the sample printed all the same.
-    const validator = await sampleValidator(kv).catch((err: unknown) => {
+    const validator = await sampleValidator(kindVersion).catch((err: unknown) => {
       io.stderr.write(`warning: sample ${r.names.kind}.${r.group}/${version.name} is not checked: ${err instanceof Error ? err.message : String(err)}\n`);
       return undefined;
     });
     const onUnsatisfied = (u: UnsatisfiedRule): void => {
       io.stderr.write(`warning: sample ${r.names.kind}.${r.group}/${version.name}: ${describeUnsatisfied(u)}\n`);
     };
-    docs.push(sampleYaml(kv, validator ? { validator, onUnsatisfied } : {}));
+    docs.push(sampleYaml(kindVersion, validator ? { validator, onUnsatisfied } : {}));
   }
   if (docs.length === 0) {
     const hint = opts.kind !== undefined ? didYouMean(opts.kind, model.resources.map((r) => r.names.kind)) : '';

@@ -22,14 +22,14 @@ export async function runBuiltinSample(flags: BuiltinSampleFlags, io: Pick<Comma
   const apiVersion = flags.apiVersion ?? flags.version;
   const query = { kind: flags.kind, ...(apiVersion !== undefined ? { apiVersion } : {}) };
   try {
-    const kv = resolveBuiltinKind(query);
+    const kindVersion = resolveBuiltinKind(query);
     // Another group has a kind of that name too (Event): say which one this is and how to pick the other.
-    const others = [...new Set(builtinKindCandidates(query).filter((c) => c.resource.group !== kv.resource.group).map((c) => (c.resource.group ? `${c.resource.names.plural}.${c.resource.group}` : c.resource.names.plural)))];
+    const others = [...new Set(builtinKindCandidates(query).filter((c) => c.resource.group !== kindVersion.resource.group).map((c) => (c.resource.group ? `${c.resource.names.plural}.${c.resource.group}` : c.resource.names.plural)))];
     if (others.length > 0) {
-      const apiVersionOf = `${kv.resource.group ? `${kv.resource.group}/` : ''}${kv.version.name}`;
-      io.stderr.write(`note: ${flags.kind} is also ${others.join(', ')}; this is ${kv.resource.names.kind} ${apiVersionOf} (pick another with --api-version or --kind <plural>.<group>)\n`);
+      const apiVersionOf = `${kindVersion.resource.group ? `${kindVersion.resource.group}/` : ''}${kindVersion.version.name}`;
+      io.stderr.write(`note: ${flags.kind} is also ${others.join(', ')}; this is ${kindVersion.resource.names.kind} ${apiVersionOf} (pick another with --api-version or --kind <plural>.<group>)\n`);
     }
-    io.stdout(`---\n${portableYaml(sampleOfBuiltin(kv, flags.namespace !== undefined ? { namespace: flags.namespace } : {}))}`);
+    io.stdout(`---\n${portableYaml(sampleOfBuiltin(kindVersion, flags.namespace !== undefined ? { namespace: flags.namespace } : {}))}`);
     return ExitCode.ok;
   } catch (err) {
     if (err instanceof UnknownKindError) throw new CliInputError(err.message);

@@ -149,7 +149,7 @@ export class DevCluster {
 
   private async webhookCertificate(): Promise<string> {
     if (this.webhookCa === undefined) {
-      const { generateServingCertificate, writeServingCertificate } = await import('@kubegen/runtime');
+      const { generateServingCertificate, writeServingCertificate } = await import('@kubegen/runtime/webhook');
       const certs = await generateServingCertificate({ hosts: ['127.0.0.1'] });
       await writeServingCertificate(this.webhookCertDir, certs);
       this.webhookCa = certs.caCert;

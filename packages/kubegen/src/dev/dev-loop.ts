@@ -247,7 +247,7 @@ class DevLoop {
   /** Polls the manager's /readyz; false when it exited or stopped being awaited first. */
   private async waitReady(manager: ManagedProcess): Promise<boolean> {
     if (this.opts.healthPort === 0) return !manager.done;
-    const { realClock, sleep } = await import('@kubegen/runtime');
+    const { realClock, sleep } = await import('@kubegen/runtime/clock');
     const deadline = performance.now() + READY_TIMEOUT_MS;
     while (!manager.done && !this.stopping && performance.now() < deadline) {
       const status = await fetch(`http://127.0.0.1:${this.opts.healthPort}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);

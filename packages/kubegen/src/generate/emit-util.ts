@@ -163,3 +163,12 @@ export function lazyGetter(what: string, member: string, cls: string, spec: stri
     '  }',
   ];
 }
+
+/**
+ * The module generated code imports runtime names of entry point `entry` from (`cache`, `api/core/v1`): the
+ * runtime's subpath `<runtimeImport>/<entry>` when the runtime is a package (`@kubegen/runtime/cache`), else
+ * `runtimeImport` itself (a relative module, as the built-in API's `../api-runtime.js`, re-exports every name).
+ */
+export function runtimeEntry(runtimeImport: string, entry: string): string {
+  return runtimeImport.startsWith('.') || runtimeImport.startsWith('/') ? runtimeImport : `${runtimeImport}/${entry}`;
+}

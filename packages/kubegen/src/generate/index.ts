@@ -90,7 +90,7 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
       ? new DefinitionGraph(gv, model.definitions!)
       : new TypeGraph(gv, { coreTypes: opts.coreTypes !== false && !user, matcher, exact: opts.emitMarkers === true && !user, enums: !user });
     opts.onCoreTypes?.(gv, graph.coreTypeUses, graph.coreTypeMisses ?? []);
-    const names = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, { root: k.root.name, list: k.list.name }]));
+    const names = new Map(graph.kinds.map((k) => [k.kindVersion.resource.names.kind, { root: k.root.name, list: k.list.name }]));
     const typeNames = user ? userTypeNames(gv) : (kind: string): { root: string; list: string } => names.get(kind)!;
     const groupId = groupIds.get(gv.group) ?? gv.group;
     if (!user) {
@@ -183,10 +183,10 @@ function versionTypeNames(gv: GroupVersion, groupId: string, typeNames: (kind: s
   const names = new Set(typesExports);
   names.add(groupVersionClientName(groupId, gv.version));
   names.add(`${groupVersionMember(groupId, gv.version).replace(/^./, (c) => c.toUpperCase())}Informers`);
-  for (const kv of gv.kinds) {
-    const { root, list } = typeNames(kv.resource.names.kind);
+  for (const kindVersion of gv.kinds) {
+    const { root, list } = typeNames(kindVersion.resource.names.kind);
     names.add(root).add(list);
-    for (const suffix of KIND_DERIVED_SUFFIXES) names.add(kindIdentifier(kv) + suffix);
+    for (const suffix of KIND_DERIVED_SUFFIXES) names.add(kindIdentifier(kindVersion) + suffix);
   }
   return names;
 }

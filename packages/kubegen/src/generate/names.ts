@@ -17,11 +17,11 @@ export type KindTypeNames = (kind: string) => { root: string; list: string };
  * `KubernetesObject`), so no generated name shadows `Object`, `Map` or `Function` where it is imported. The kind's
  * own spelling stays in the data (`kind: "Object"`).
  */
-export function kindIdentifier(kv: Pick<KindVersion, 'resource'>): string {
-  const { kind } = kv.resource.names;
+export function kindIdentifier(kindVersion: Pick<KindVersion, 'resource'>): string {
+  const { kind } = kindVersion.resource.names;
   const stem = kind.charAt(0).toUpperCase() + kind.slice(1);
   if (!RESERVED_WORDS.has(stem) && !GLOBAL_NAMES.has(stem)) return stem;
-  const label = kv.resource.group.split('.')[0] || 'core';
+  const label = kindVersion.resource.group.split('.')[0] || 'core';
   return pascal(label) + stem;
 }
 
@@ -51,8 +51,8 @@ export function groupVersionClientName(groupId: string, version: string): string
  * far as the plural spells the kind (`EnvoyProxy` + `envoyproxies` → envoy|proxies; `CephNFS` + `cephnfses` →
  * ceph|nfses), and each piece after the first is capitalised. A plural unlike the kind is camel-cased as it is.
  */
-export function pluralMember(kv: KindVersion): string {
-  const { kind, plural } = kv.resource.names;
+export function pluralMember(kindVersion: KindVersion): string {
+  const { kind, plural } = kindVersion.resource.names;
   const lower = kind.toLowerCase();
   let common = 0;
   while (common < plural.length && common < lower.length && plural[common] === lower[common]) common++;

@@ -36,7 +36,7 @@ export function runtimeTypeSchema(name: string): JSONSchemaProps | undefined {
 }
 
 
-/** Whether a module specifier is the kubegen runtime (the package, or a relative path to its source or build). */
+/** Whether a module specifier is the kubegen runtime (the package or one of its entry points, or a relative path to its source or build). */
 export function isRuntimeModule(spec: string): boolean {
-  return spec === '@kubegen/runtime' || /(^|\/)runtime(\/(index|api-types))?(\.js|\.ts)?$/.test(spec);
+  return spec === '@kubegen/runtime' || spec.startsWith('@kubegen/runtime/') || /(^|\/)runtime(\/(index|api-types))?(\.js|\.ts)?$/.test(spec);
 }

@@ -163,8 +163,8 @@ export interface KindVersion {
 }
 
 /** The `apiVersion` of a kind's objects: `group/version`, or the version alone for the core group (`v1`). */
-export function kindApiVersion(kv: KindVersion): string {
-  return kv.resource.group ? `${kv.resource.group}/${kv.version.name}` : kv.version.name;
+export function kindApiVersion(kindVersion: KindVersion): string {
+  return kindVersion.resource.group ? `${kindVersion.resource.group}/${kindVersion.version.name}` : kindVersion.version.name;
 }
 
 /** Group → version → kinds, the layout of generated code (as client-go's `<group>/<version>` packages). */

@@ -283,7 +283,7 @@ function webhookFile(n: ApiNames, o: CreateWebhookOptions): string {
   const runtime = [...(o.defaulting ? ['defaultingWebhook'] : []), ...(o.programmaticValidation ? ['validatingWebhook'] : [])];
   const types = [...(o.defaulting ? ['Defaulter'] : []), ...(o.programmaticValidation ? ['Validator'] : []), 'WebhookServer'];
   return renderTemplate('webhook/webhook.ts.tmpl', {
-    imports: `import { ${runtime.join(', ')} } from '@kubegen/runtime';\nimport type { ${types.join(', ')} } from '@kubegen/runtime';`,
+    imports: `import { ${runtime.join(', ')} } from '@kubegen/runtime/webhook';\nimport type { ${types.join(', ')} } from '@kubegen/runtime/webhook';`,
     kind: n.kind,
     fullGroup: n.fullGroup,
     version: n.version,

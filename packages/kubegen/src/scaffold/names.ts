@@ -102,7 +102,7 @@ export function apiNames(group: string, domain: string, version: string, kind: s
   const defaultPlural = pluralize(kind.toLowerCase());
   const p = plural ?? defaultPlural;
   checkPlural(p);
-  const kv = { resource: { names: { kind, plural: p } } } as unknown as KindVersion;
+  const kindVersion = { resource: { names: { kind, plural: p } } } as unknown as KindVersion;
   // The scaffold names the group's accessors after `group` (`+groupGoName` in its doc.ts, as client-go's generator
   // names a group after its package): `webappV1`, not the default `webappMyV1` of `webapp.my.domain`.
   const groupId = camel(group);
@@ -119,6 +119,6 @@ export function apiNames(group: string, domain: string, version: string, kind: s
     resourceConst: resourceConstName(kind),
     exportStem: lowerCamel(kind),
     groupVersionMember: groupVersionMember(groupId, version),
-    pluralMember: pluralMember(kv),
+    pluralMember: pluralMember(kindVersion),
   };
 }

@@ -236,9 +236,9 @@ export class ControllerBuilder<F extends KubeObject = KubeObject> extends Builde
     );
     const log = (this.options.logger ?? this.manager.logger).child(forKind ? { controllerGroup: forKind.group, controllerKind: forKind.kind } : {});
     const controller = new Controller({
-      cacheSyncTimeoutMs: this.manager.cacheSyncTimeoutMs,
-      usePriorityQueue: this.manager.usePriorityQueue,
-      enableWarmup: this.manager.enableWarmup,
+      cacheSyncTimeoutMs: this.manager.controllerDefaults.cacheSyncTimeoutMs,
+      usePriorityQueue: this.manager.controllerDefaults.usePriorityQueue,
+      enableWarmup: this.manager.controllerDefaults.enableWarmup,
       ...this.options,
       name,
       ...(forKind ? { forKind: { group: forKind.group, kind: forKind.kind } } : {}),
@@ -279,11 +279,11 @@ export class ControllerBuilder<F extends KubeObject = KubeObject> extends Builde
   /** With sharding on, the replica's shard for this controller (its `for` kind must be a `ResourceInfo`). */
   private shard(name: string, forKind: KindRef) {
     const owned = this.pending.filter((w) => w.owns).map((w) => w.kind);
-    if (!this.manager.shardingEnabled) return undefined;
+    if (!this.manager.controllerDefaults.shardingEnabled) return undefined;
     if (!isResourceInfo(forKind) || !owned.every(isResourceInfo)) {
       throw new TypeError(`sharding needs the kinds of a sharded controller as ResourceInfo (its label selectors are set before its informers exist): ${[forKind, ...owned].filter((k) => !isResourceInfo(k)).map(describeKind).join(', ')}`);
     }
-    return this.manager.shardController(name, forKind, owned as ResourceInfo[]);
+    return this.manager.controllerDefaults.shardController(name, forKind, owned as ResourceInfo[]);
   }
 }
 

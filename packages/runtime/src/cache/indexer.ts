@@ -19,6 +19,16 @@ export function metaNamespaceIndexFunc(obj: KubeObject): string[] {
 }
 
 /**
+ * The read side of an {@link Indexer}: what `SharedIndexInformer.getIndexer()` hands out and listers read. The
+ * informer alone writes its store; this type has no write method (`add`, `update`, `delete`, `replace`, `addIndexers` …).
+ */
+export type ReadonlyIndexer<T extends KubeObject = KubeObject> = Pick<
+  Indexer<T>,
+  | 'keyOf' | 'size' | 'lastSyncResourceVersion' | 'get' | 'getByKey' | 'has' | 'list' | 'listKeys' | 'values' | 'entries'
+  | 'index' | 'byIndex' | 'indexKeys' | 'listIndexFuncValues' | 'hasIndex' | 'getIndexers'
+>;
+
+/**
  * A keyed object store with secondary indexes (client-go `Indexer` over a `ThreadSafeStore`).
  *
  * Every write costs O(1) plus O(index values of the old and new object); `replace` costs O(old + new).

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../client/types.js';
 import { parseSelector } from '../labels/parse-selector.js';
 import type { Selector } from '../labels/selector.js';
-import { NAMESPACE_INDEX, type Indexer } from './indexer.js';
+import { NAMESPACE_INDEX, type ReadonlyIndexer } from './indexer.js';
 
 /** A label selector in Kubernetes syntax (`app=web,tier in (a,b)`) or an already-built `Selector`. */
 export type SelectorInput = string | Selector;
@@ -11,7 +11,7 @@ export type SelectorInput = string | Selector;
  * object: read-only. Copy it (`structuredClone`) before changing it, e.g. to send an update.
  */
 export class Lister<T extends KubeObject> {
-  constructor(private readonly indexer: Indexer<T>) {}
+  constructor(private readonly indexer: ReadonlyIndexer<T>) {}
 
   /** Every cached object matching `selector` (all of them when omitted or empty), across namespaces. */
   list(selector?: SelectorInput): T[] {
@@ -36,7 +36,7 @@ export class Lister<T extends KubeObject> {
 /** Reads one namespace of a namespaced resource from the cache; objects returned are shared and read-only. */
 export class NamespaceLister<T extends KubeObject> {
   constructor(
-    private readonly indexer: Indexer<T>,
+    private readonly indexer: ReadonlyIndexer<T>,
     readonly namespace: string,
   ) {}
 

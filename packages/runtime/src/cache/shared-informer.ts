@@ -4,13 +4,13 @@ import { getLogger, type Logger } from '../log.js';
 import type { Registry } from '../metrics/prom.js';
 import { metricsRegistry } from '../metrics/registry.js';
 import { InformerLatency, registerInformerMetrics, type InformerMetricsHandle } from './informer-metrics.js';
-import { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX, type Indexers } from './indexer.js';
+import { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX, type Indexers, type ReadonlyIndexer } from './indexer.js';
 import { DeletedFinalStateUnknown } from './keys.js';
 import { Lister } from './lister.js';
 import { ProcessorListener, type ResourceEventHandler } from './listener.js';
 import { Reflector } from './reflector.js';
 import type { ListerWatcher, ReflectorOptions, ReflectorPhase, ReflectorStore } from './reflector-types.js';
-import { shareStrings } from './share-strings.js';
+import { internStrings } from './intern-strings.js';
 import { SharedProcessor } from './shared-processor.js';
 import { StoreWaiters } from './store-waiters.js';
 import { deepFreeze, mutationDetectorFromEnv, type TransformFunc } from './transform.js';
@@ -148,8 +148,8 @@ export class SharedIndexInformer<T extends KubeObject> {
     this.indexer.addIndexers(indexers);
   }
 
-  /** The cache. Read it, never write it: the informer owns its content. */
-  getIndexer(): Indexer<T> {
+  /** The cache, read-only: the informer owns its content (a view of the store, not a copy). */
+  getIndexer(): ReadonlyIndexer<T> {
     return this.indexer;
   }
 
@@ -300,10 +300,10 @@ export class SharedIndexInformer<T extends KubeObject> {
 
   /**
    * Readies a transformed object for the store: its strings shared with `like` (the version it replaces, else the
-   * object stored before it; see share-strings.ts), then frozen when asked.
+   * object stored before it; see intern-strings.ts), then frozen when asked.
    */
   private finish(obj: T, like: T | undefined): T {
-    shareStrings(obj, like ?? this.lastStored);
+    internStrings(obj, like ?? this.lastStored);
     this.lastStored = obj;
     return this.freeze ? deepFreeze(obj) : obj;
   }

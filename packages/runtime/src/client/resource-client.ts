@@ -96,11 +96,11 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
   }
 
   create(obj: T, opts: CreateOptions = {}): Promise<T> {
-    return this.send<T>('create', { body: this.withTypeMeta(obj), query: writeQuery(opts), signal: opts.signal, objNamespace: obj });
+    return this.send<T>('create', { body: this.withTypeMeta(obj), query: writeQuery(opts), signal: opts.signal, namespaceFrom: obj });
   }
 
   update(obj: T, opts: UpdateOptions = {}): Promise<T> {
-    return this.send<T>('update', { name: nameOf(obj), body: this.withTypeMeta(obj), query: writeQuery(opts), signal: opts.signal, objNamespace: obj });
+    return this.send<T>('update', { name: nameOf(obj), body: this.withTypeMeta(obj), query: writeQuery(opts), signal: opts.signal, namespaceFrom: obj });
   }
 
   async delete(name: string, opts: DeleteOptions = {}): Promise<void> {
@@ -134,7 +134,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
       body: this.withTypeMeta(obj),
       query: writeQuery(opts),
       signal: opts.signal,
-      objNamespace: obj,
+      namespaceFrom: obj,
     });
   }
 
@@ -170,12 +170,12 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
    * (its kind is the subresource's, not this resource's).
    */
   createSubresource<R = unknown>(name: string, subresource: string, body: KubeObject, opts: CreateOptions = {}): Promise<R> {
-    return this.send<R>('create', { name, subresource, body, query: writeQuery(opts), signal: opts.signal, objNamespace: body });
+    return this.send<R>('create', { name, subresource, body, query: writeQuery(opts), signal: opts.signal, namespaceFrom: body });
   }
 
   /** PUT of a named subresource of object `name` (`scale` takes an autoscaling/v1 `Scale`): `body` is sent as given. */
   updateSubresource<R = unknown>(name: string, subresource: string, body: KubeObject, opts: UpdateOptions = {}): Promise<R> {
-    return this.send<R>('update', { name, subresource, body, query: writeQuery(opts), signal: opts.signal, objNamespace: body });
+    return this.send<R>('update', { name, subresource, body, query: writeQuery(opts), signal: opts.signal, namespaceFrom: body });
   }
 
   /** PATCH of a named subresource of object `name` (merge, JSON or strategic; apply with {@link applyStatus}). */
@@ -195,7 +195,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
       patchType: 'apply',
       query: { fieldManager: this.fieldManager(opts), force: opts.force, dryRun: opts.dryRun ? 'All' : undefined },
       signal: opts.signal,
-      objNamespace: config as KubeObject,
+      namespaceFrom: config as KubeObject,
     });
   }
 
@@ -230,7 +230,7 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
       patchType: 'apply',
       query: { fieldManager: this.fieldManager(opts), force: opts.force, dryRun: opts.dryRun ? 'All' : undefined },
       signal: opts.signal,
-      objNamespace: obj,
+      namespaceFrom: obj,
     });
   }
 
@@ -241,10 +241,11 @@ export class ResourceClient<T extends KubeObject, L extends KubeList<T> = KubeLi
 
   private request(
     verb: ResourceRequest['verb'],
-    parts: Omit<ResourceRequest, 'verb' | 'resource' | 'namespace'> & { objNamespace?: KubeObject },
+    /** `namespaceFrom`: the object written, whose `metadata.namespace` is the request's when the client has none. */
+    parts: Omit<ResourceRequest, 'verb' | 'resource' | 'namespace'> & { namespaceFrom?: KubeObject },
   ): ResourceRequest {
-    const { objNamespace, ...rest } = parts;
-    const namespace = this.info.namespaced ? (this.namespace ?? objNamespace?.metadata?.namespace) : undefined;
+    const { namespaceFrom, ...rest } = parts;
+    const namespace = this.info.namespaced ? (this.namespace ?? namespaceFrom?.metadata?.namespace) : undefined;
     const req: ResourceRequest = { verb, resource: this.info, ...rest };
     if (namespace) req.namespace = namespace;
     if (this.readAs && (verb === 'get' || verb === 'list' || verb === 'watch') && !req.subresource) req.as = this.readAs;

@@ -43,9 +43,10 @@ import { DEFAULT_METRICS_BIND_ADDRESS, MetricsServer } from '../metrics/server/s
 import { withAuthenticationAndAuthorization, type AuthFilterOptions } from '../metrics/server/auth-filter.js';
 import type { CachedClient } from '../cluster/cached-client.js';
 import { Cluster } from '../cluster/cluster.js';
-import { ClusterCache, type FieldExtractFunc, type InformerRequest } from '../cluster/cluster-cache.js';
-import { DEFAULT_CACHE_SYNC_TIMEOUT_MS, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, type ManagerOptions } from './manager-options.js';
-import { newManagerShard, ShardLostError, type ManagerShard } from './manager-sharding.js';
+import type { ClusterCache, FieldExtractFunc, InformerRequest } from '../cluster/cluster-cache.js';
+import { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, type ManagerOptions } from './manager-options.js';
+import { ControllerDefaults } from './controller-defaults.js';
+import { ShardLostError, type ManagerShard } from './manager-sharding.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { runWithSignals } from './signals.js';
@@ -70,16 +71,21 @@ export type { Runnable } from './runnables.js';
 export class Manager {
   /** The manager's own cluster: transport, cache, cached client, event recorders (controller-runtime's `cluster.Cluster`). */
   readonly cluster: Cluster;
-  /** The informer factory of the manager's cluster (`cluster.informers`). */
-  readonly cache: SharedInformerFactory;
+  /**
+   * The manager's cache (controller-runtime's `Manager.GetCache()`): the informers `getClient()` reads from, by
+   * kind, with the per-kind settings of `ManagerOptions.cache`; the same object as `cluster.cache`.
+   */
+  readonly cache: ClusterCache;
+  /** The informer factory beneath the cache (`cluster.informers`): informers by exact key, sync and stall status. */
+  readonly informers: SharedInformerFactory;
+  /** What the builder reads to make a controller: the controller defaults of the options and the sharding hook. */
+  readonly controllerDefaults: ControllerDefaults;
   readonly transport: Transport;
   readonly logger: Logger;
   readonly registry: Registry;
   readonly clock: Clock;
   readonly elector: LeaderElector | undefined;
   private readonly opts: ManagerOptions;
-  private readonly objects: ClusterCache;
-  private shardOfController: ManagerShard | undefined;
   private readonly runnables: Runnables;
   private readonly metricsServer: MetricsServer;
   private readonly probeServer: HealthProbeServer;
@@ -115,11 +121,20 @@ export class Manager {
       clock: this.clock,
       logger: opts.logger ?? getLogger(),
     });
-    this.cache = this.cluster.informers;
-    this.objects = this.cluster.cache;
+    this.informers = this.cluster.informers;
+    this.cache = this.cluster.cache;
+    this.controllerDefaults = new ControllerDefaults(opts, () => ({
+      transport: this.transport,
+      cache: this.cache,
+      defaultLeaseNamespace: () => this.opts.leaderElectionNamespace ?? this.opts.namespace ?? inClusterNamespace(),
+      namespace: this.opts.namespace,
+      logger: this.logger,
+      registry: this.registry,
+      clock: this.clock,
+    }));
     this.runnables = new Runnables({
       // A sharded manager runs them while it holds its shard Lease, as a leader while it holds the leader Lease.
-      needsLeader: (r) => (this.elector !== undefined || this.shardOfController !== undefined) && (r.needLeaderElection ?? true),
+      needsLeader: (r) => (this.elector !== undefined || this.controllerDefaults.shard !== undefined) && (r.needLeaderElection ?? true),
       // Warm standby is for leader election: a sharded replica's controller runs at once on its own shard.
       warmsUp: (r) => this.elector !== undefined && typeof r.warmup === 'function',
       startCache: () => this.cluster.start(),
@@ -148,10 +163,10 @@ export class Manager {
       logger: opts.logger ?? getLogger(),
     });
     // Every started informer has synced (the controllers' own checks say which controller waits for which).
-    this.probeServer.addReadyzCheck('cache-sync', () => this.state === 'running' && this.cache.hasSynced());
+    this.probeServer.addReadyzCheck('cache-sync', () => this.state === 'running' && this.informers.hasSynced());
     // A watch silent past its deadline (no event, no bookmark): the cache may be stale until events resume.
     this.probeServer.addReadyzCheck('informer-watches', () => {
-      const stalled = this.cache.stalledWatches();
+      const stalled = this.informers.stalledWatches();
       if (stalled.length > 0) throw new Error(`watch silent past its deadline: ${stalled.map((w) => `${w.kind} (${w.name}) for ${Math.round(w.silentForMs / 1000)} s`).join('; ')}`);
       return true;
     });
@@ -173,7 +188,7 @@ export class Manager {
         clock: this.clock,
         logger: opts.logger ?? getLogger(),
         registry: this.registry,
-        onStartedLeading: (signal) => this.runnables.lead(signal),
+        onStartedLeading: (signal) => this.runnables.runLeaderOnly(signal),
       });
     }
   }
@@ -191,7 +206,7 @@ export class Manager {
 
   /** The cache's informers for `info`: one per cached namespace (see `ObjectCacheOptions.namespaces`). */
   getInformers<T extends KubeObject>(info: ResourceInfo, opts: InformerRequest = {}): SharedIndexInformer<T>[] {
-    return this.objects.informers<T>(info, opts);
+    return this.cache.informers<T>(info, opts);
   }
 
   /**
@@ -206,7 +221,7 @@ export class Manager {
 
   /** The cache's metadata-only informers for `info`, one per cached namespace. */
   getMetadataInformers(info: ResourceInfo, opts: { keepManagedFields?: boolean } = {}): SharedIndexInformer<KubeObject>[] {
-    return this.objects.metadataInformers(info, opts.keepManagedFields ?? false);
+    return this.cache.metadataInformers(info, opts.keepManagedFields ?? false);
   }
 
   /**
@@ -215,7 +230,7 @@ export class Manager {
    * 'field=value' })` is then answered from that index. Call before `start`, once per kind and field.
    */
   indexField<T extends KubeObject>(info: ResourceInfo, field: string, extract: FieldExtractFunc<T>): void {
-    this.objects.indexField(info, field, extract);
+    this.cache.indexField(info, field, extract);
   }
 
   /**
@@ -224,41 +239,7 @@ export class Manager {
    * land in this replica's cache at once.
    */
   get shard(): ManagerShard | undefined {
-    return this.shardOfController;
-  }
-
-  /** True when `ManagerOptions.sharding` is set (the builder shards the first controller it builds). */
-  get shardingEnabled(): boolean {
-    return this.opts.sharding !== undefined;
-  }
-
-  /**
-   * Called by the builder for a controller with `for(info)`: with sharding on, makes the replica's shard for it
-   * (ring name: the controller's, unless set), narrows the cache of `info` and `owned` to the shard's label and
-   * returns it; undefined without sharding. A manager shards one controller: a second one is refused.
-   */
-  shardController(name: string, info: ResourceInfo, owned: readonly ResourceInfo[]): ManagerShard | undefined {
-    const sharding = this.opts.sharding;
-    if (!sharding) return undefined;
-    if (this.shardOfController) {
-      throw new Error(`the manager already shards ${this.shardOfController.ringName}: a sharded manager runs one sharded controller (${name} would run unsharded on every replica)`);
-    }
-    this.shardOfController = newManagerShard(
-      {
-        transport: this.transport,
-        cache: this.objects,
-        sharding,
-        leaseNamespace: sharding.leaseNamespace ?? this.opts.leaderElectionNamespace ?? this.opts.namespace ?? inClusterNamespace(),
-        namespace: this.opts.namespace,
-        logger: this.logger,
-        registry: this.registry,
-        clock: this.clock,
-      },
-      name,
-      info,
-      owned,
-    );
-    return this.shardOfController;
+    return this.controllerDefaults.shard;
   }
 
   /** The webhook server passed in the options, if any (controller-runtime's `GetWebhookServer`). */
@@ -319,21 +300,6 @@ export class Manager {
     this.probeServer.addReadyzCheck(name, check);
   }
 
-  /** How long a controller waits for its sources before it says so (`ManagerOptions.cacheSyncTimeoutMs`). */
-  get cacheSyncTimeoutMs(): number {
-    return this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
-  }
-
-  /** Whether controllers built with this manager use the priority queue (`ManagerOptions.usePriorityQueue`, default true). */
-  get usePriorityQueue(): boolean {
-    return this.opts.usePriorityQueue ?? true;
-  }
-
-  /** Whether controllers the builder builds warm up before leading (`ManagerOptions.enableWarmup`). */
-  get enableWarmup(): boolean {
-    return this.opts.enableWarmup ?? false;
-  }
-
   /** Bound `host:port` of `/metrics` once started (undefined when disabled); served over HTTPS with `metricsSecureServing`. */
   get metricsAddress(): string | undefined {
     return this.metricsServer.address;
@@ -345,7 +311,7 @@ export class Manager {
   }
   /** True while running with every started informer synced and every controller's sources synced. */
   get ready(): boolean {
-    return this.state === 'running' && this.cache.hasSynced() && this.runnables.list.every((r) => !r.syncStatus || r.syncStatus().synced);
+    return this.state === 'running' && this.informers.hasSynced() && this.runnables.list.every((r) => !r.syncStatus || r.syncStatus().synced);
   }
 
 
@@ -395,7 +361,7 @@ export class Manager {
       this.state = this.failure === undefined ? 'stopping' : 'failed';
       // A failed manager stops answering probes at once: nothing may report it healthy while it winds down.
       if (this.failure !== undefined) await this.probeServer.close();
-      await Promise.all([this.runnables.whenEverywhereStopped(), leading && this.runnables.bounded(leading)]);
+      await Promise.all([this.runnables.whenEverywhereStopped(), leading && this.runnables.withinGracePeriod(leading)]);
       await this.cluster.stop();
       await this.opts.webhookServer?.close();
       await this.metricsServer.close();
@@ -435,13 +401,14 @@ export class Manager {
 
   /** Runs the leader-only runnables: at once, while holding the shard Lease, or while leading the election. */
   private async campaign(signal: AbortSignal): Promise<void> {
-    if (this.shardOfController) {
-      if (await this.shardOfController.run(signal, (s) => this.runnables.lead(s))) this.fail(new ShardLostError());
+    const shard = this.controllerDefaults.shard;
+    if (shard) {
+      if (await shard.run(signal, (s) => this.runnables.runLeaderOnly(s))) this.fail(new ShardLostError());
     } else if (this.elector) {
       await this.elector.run(signal);
       if (!signal.aborted) this.fail(new LeaderElectionLostError());
     } else {
-      await this.runnables.lead(signal);
+      await this.runnables.runLeaderOnly(signal);
     }
   }
 

@@ -106,18 +106,18 @@ export class Runnables {
 
   /** Resolves once the runnables of every replica have stopped, or the graceful shutdown timeout passed. */
   whenEverywhereStopped(): Promise<void> {
-    return this.bounded(Promise.all(this.everywhere).then(() => undefined));
+    return this.withinGracePeriod(Promise.all(this.everywhere).then(() => undefined));
   }
 
   /** Runs the leader-only runnables until `signal` aborts; resolves when they stopped or the grace period passed. */
-  async lead(signal: AbortSignal): Promise<void> {
+  async runLeaderOnly(signal: AbortSignal): Promise<void> {
     const phase = { signal, running: [] as Promise<void>[] };
     this.leaderPhase = phase;
     for (const r of this.list) if (this.ctx.needsLeader(r)) phase.running.push(this.runOne(r, signal));
     await whenAborted(signal);
     this.leaderPhase = undefined;
     this.ctx.log.info('stopping leader-only runnables', { count: phase.running.length });
-    await this.bounded(Promise.all(phase.running).then(() => undefined));
+    await this.withinGracePeriod(Promise.all(phase.running).then(() => undefined));
   }
 
   /**
@@ -133,13 +133,13 @@ export class Runnables {
     const running = this.active.get(r);
     if (running) {
       running.stop.abort(new Error('removed from the manager'));
-      await this.bounded(running.done);
+      await this.withinGracePeriod(running.done);
     }
     return true;
   }
 
   /** `p`, but resolves anyway after the graceful shutdown timeout (logging what was abandoned). */
-  bounded(p: Promise<void>): Promise<void> {
+  withinGracePeriod(p: Promise<void>): Promise<void> {
     const ms = this.ctx.gracefulShutdownTimeoutMs;
     return new Promise<void>((resolve) => {
       const timer = this.ctx.clock.setTimeout(() => {

@@ -161,7 +161,7 @@ export class MultiClusterControllerBuilder extends BuilderSettings {
       reconciler,
       hub: mgr.hub,
       sourcesFor,
-      controller: { cacheSyncTimeoutMs: local.cacheSyncTimeoutMs, usePriorityQueue: local.usePriorityQueue, ...controllerOptions },
+      controller: { cacheSyncTimeoutMs: local.controllerDefaults.cacheSyncTimeoutMs, usePriorityQueue: local.controllerDefaults.usePriorityQueue, ...controllerOptions },
       ...(needLeaderElection !== undefined ? { needLeaderElection } : {}),
       registry: local.registry,
       clock: local.clock,

@@ -18,6 +18,7 @@ import { firstFreeName, HEADER, literal, propertyKey, RuntimeNames } from '../em
 import { kindIdentifier, lowerCamel } from '../names.js';
 import { CORE_TYPES } from '../types/core-types.js';
 import type { TypeModel } from '../types/type-model.js';
+import { runtimeTypeImports } from '../types/runtime-type-imports.js';
 import { OBJECT_PROTOTYPE_KEYS, packageImports, typeText } from '../types/emit-types.js';
 import type { ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
 
@@ -50,15 +51,15 @@ export function applyNames(graph: TypeModel, reserved: ReadonlySet<string>): App
     taken.add(name);
     types.set(def, name);
   }
-  const roots = new Map(graph.kinds.map((k) => [k.kv.resource.names.kind, types.get(k.root)!]));
+  const roots = new Map(graph.kinds.map((k) => [k.kindVersion.resource.names.kind, types.get(k.root)!]));
   return { types, root: (kind) => roots.get(kind)!, constructorName: (kind) => `${lowerCamel(kind)}Apply` };
 }
 
 function hasNamedLiteral(t: TypeRef): boolean {
-  if (t.k === 'lit') return t.named !== undefined;
-  if (t.k === 'alias') return true;
-  if (t.k === 'array' || t.k === 'map' || t.k === 'null') return hasNamedLiteral(t.of);
-  return t.k === 'union' && t.of.some(hasNamedLiteral);
+  if (t.kind === 'lit') return t.named !== undefined;
+  if (t.kind === 'alias') return true;
+  if (t.kind === 'array' || t.kind === 'map' || t.kind === 'null') return hasNamedLiteral(t.of);
+  return t.kind === 'union' && t.of.some(hasNamedLiteral);
 }
 
 /** The graph's named types an apply configuration uses: all but the kinds' list types. */
@@ -70,11 +71,11 @@ function applyDefs(graph: TypeModel): ObjectDef[] {
 /** The content of `applyconfigurations.ts` for `gv` (see the module comment). */
 export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, names: ApplyNames, runtimeImport: string, importExtension = '.js'): string {
   const rt = new RuntimeNames(new Set(names.types.values()));
-  const roots = new Map(graph.kinds.map((k) => [k.root, k.kv]));
+  const roots = new Map(graph.kinds.map((k) => [k.root, k.kindVersion]));
   const body: string[] = [];
   for (const def of applyDefs(graph)) {
-    const kv = roots.get(def);
-    body.push(kv ? emitRoot(def, kv, names, rt) : emitStruct(def, names, rt));
+    const kindVersion = roots.get(def);
+    body.push(kindVersion ? emitRoot(def, kindVersion, names, rt) : emitStruct(def, names, rt));
   }
   const imports = rt.specifiers(RUNTIME_APPLY_NAMES);
   // The literal unions types.ts names are spelled `types.<Name>`.
@@ -85,19 +86,19 @@ export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, name
     HEADER,
     `// Server-side apply configurations for ${gv.group || 'core'}/${gv.version}.`,
     ...(named ? [`import type * as types from ${literal(`./types${importExtension}`)};`] : []),
-    ...(imports ? [`import type { ${imports} } from ${literal(runtimeImport)};`] : []),
+    ...runtimeTypeImports(imports, runtimeImport),
     ...(other ? [other.trimEnd()] : []),
     '',
     body.join('\n'),
   ].join('\n');
 }
 
-function emitRoot(def: ObjectDef, kv: KindVersion, names: ApplyNames, rt: RuntimeNames): string {
-  const { kind } = kv.resource.names;
-  const ctor = names.constructorName(kindIdentifier(kv));
-  const apiVersion = kindApiVersion(kv);
+function emitRoot(def: ObjectDef, kindVersion: KindVersion, names: ApplyNames, rt: RuntimeNames): string {
+  const { kind } = kindVersion.resource.names;
+  const ctor = names.constructorName(kindIdentifier(kindVersion));
+  const apiVersion = kindApiVersion(kindVersion);
   const name = names.types.get(def)!;
-  const namespaced = kv.resource.scope === 'Namespaced';
+  const namespaced = kindVersion.resource.scope === 'Namespaced';
   const own = def.props.filter((p) => !(p.name === 'apiVersion' || p.name === 'kind' || p.name === 'metadata'));
   const lines = [
     `/**`,
@@ -152,6 +153,6 @@ export function applyType(t: TypeRef, names: ApplyNames, rt: RuntimeNames): stri
     named: (name) => `types.${name}`,
     core: (name) => `${rt.use('ApplyConfiguration')}<${rt.use(name)}>`,
     ext: (e) => (e.object ? `${e.ns}apply.${e.name}Apply` : `${e.ns}.${e.name}`),
-    array: (a, item) => (a.keys && (a.of.k === 'obj' || a.of.k === 'core' || (a.of.k === 'ext' && a.of.object)) ? `${rt.use('ListMapEntry')}<${item}, ${a.keys.map(literal).join(' | ')}>[]` : undefined),
+    array: (a, item) => (a.keys && (a.of.kind === 'obj' || a.of.kind === 'core' || (a.of.kind === 'ext' && a.of.object)) ? `${rt.use('ListMapEntry')}<${item}, ${a.keys.map(literal).join(' | ')}>[]` : undefined),
   });
 }

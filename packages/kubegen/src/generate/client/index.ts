@@ -28,10 +28,10 @@ export function emitClient(ctx: GroupVersionContext): string {
   const className = groupVersionClientName(groupId, gv.version);
   // Names this file declares or imports besides the runtime's: a kind may be spelled like a runtime export.
   const taken = new Set<string>([className]);
-  for (const kv of gv.kinds) {
-    const kind = kindIdentifier(kv);
-    const { root, list } = typeNames(kv.resource.names.kind);
-    taken.add(root).add(list).add(clientInterfaceName(kind)).add(ctx.applyName(kv.resource.names.kind)).add(`${kind}Client`).add(`${kind}Calls`);
+  for (const kindVersion of gv.kinds) {
+    const kind = kindIdentifier(kindVersion);
+    const { root, list } = typeNames(kindVersion.resource.names.kind);
+    taken.add(root).add(list).add(clientInterfaceName(kind)).add(ctx.applyName(kindVersion.resource.names.kind)).add(`${kind}Client`).add(`${kind}Calls`);
   }
   const rt = new RuntimeNames(taken);
   const body: string[] = [];
@@ -63,16 +63,16 @@ export function emitClient(ctx: GroupVersionContext): string {
     otherPackages.set(ns, `${def.pkg.dir}/${apply ? 'applyconfigurations' : 'types'}`);
     return `${ns}.${def.name}${apply ? 'Apply' : ''}`;
   };
-  for (const kv of gv.kinds) {
-    const kind = kindIdentifier(kv);
-    const { root: T, list: L } = typeNames(kv.resource.names.kind);
-    const verbs = kv.version.builtin?.verbs ?? ALL_VERBS;
+  for (const kindVersion of gv.kinds) {
+    const kind = kindIdentifier(kindVersion);
+    const { root: T, list: L } = typeNames(kindVersion.resource.names.kind);
+    const verbs = kindVersion.version.builtin?.verbs ?? ALL_VERBS;
     const lists = verbs.includes('list');
     typeImports.add(T);
     if (lists) typeImports.add(L);
     registerImports.push(resourceConstName(kind));
     const applies = verbs.includes('apply');
-    const A = ctx.applyName(kv.resource.names.kind);
+    const A = ctx.applyName(kindVersion.resource.names.kind);
     if (applies) applyImports.add(A);
     const generics = [T, ...(lists || applies ? [lists ? L : `${rt.use('KubeList')}<${T}>`] : []), ...(applies ? [A] : [])].join(', ');
     const full = ALL_VERBS.every((v) => verbs.includes(v));
@@ -80,17 +80,17 @@ export function emitClient(ctx: GroupVersionContext): string {
     const parts: string[] = [];
     if (full) parts.push(`${rt.use('ResourceInterface')}<${generics}>`);
     else if (methods.length > 0) parts.push(`Pick<${rt.use('ResourceInterface')}<${generics}>, ${methods.map(literal).join(' | ')}>`);
-    if (kv.version.subresources.status) parts.push(`${rt.use('StatusInterface')}<${T}${applies ? `, ${A}` : ''}>`);
-    if (kv.version.subresources.scale && !kv.version.builtin) parts.push(rt.use('ScaleInterface'));
-    const calls = kv.version.builtin?.calls ?? [];
-    const namespaced = kv.resource.scope === 'Namespaced';
+    if (kindVersion.version.subresources.status) parts.push(`${rt.use('StatusInterface')}<${T}${applies ? `, ${A}` : ''}>`);
+    if (kindVersion.version.subresources.scale && !kindVersion.version.builtin) parts.push(rt.use('ScaleInterface'));
+    const calls = kindVersion.version.builtin?.calls ?? [];
+    const namespaced = kindVersion.resource.scope === 'Namespaced';
     if (calls.length > 0) {
       parts.push(`${kind}Calls`);
-      body.push(...emitCalls(kv, generics, calls, rt, (id, apply) => spell(id, apply ? A : T, apply), target), '');
+      body.push(...emitCalls(kindVersion, generics, calls, rt, (id, apply) => spell(id, apply ? A : T, apply), target), '');
     }
-    body.push(`/** Typed client for ${kv.resource.names.kind} (${gv.group || 'core'}/${gv.version}, ${namespaced ? 'namespaced' : 'cluster-scoped'}). */`);
+    body.push(`/** Typed client for ${kindVersion.resource.names.kind} (${gv.group || 'core'}/${gv.version}, ${namespaced ? 'namespaced' : 'cluster-scoped'}). */`);
     body.push(`export type ${clientInterfaceName(kind)} = ${parts.join(' & ')};`, '');
-    const member = pluralMember(kv);
+    const member = pluralMember(kindVersion);
     const cls = calls.length > 0 ? `${kind}Client` : `${rt.use('ResourceClient')}<${generics}>`;
     const ctor = `new ${cls}(this.transport, ${resourceConstName(kind)}${namespaced ? ', namespace' : ''})`;
     if (namespaced) {
@@ -139,14 +139,14 @@ export function emitClient(ctx: GroupVersionContext): string {
  * apply configuration) as this file imports it; an absent id is the kind itself.
  */
 function emitCalls(
-  kv: KindVersion,
+  kindVersion: KindVersion,
   generics: string,
   calls: readonly SubresourceCall[],
   rt: RuntimeNames,
   spell: (id: string | undefined, apply: boolean) => string,
   target: (id: string) => string,
 ): string[] {
-  const kind = kindIdentifier(kv);
+  const kind = kindIdentifier(kindVersion);
   const sigs: string[] = [];
   const impls: string[] = [];
   for (const c of calls) {

@@ -37,7 +37,7 @@ export function emitDeepCopy(gv: GroupVersion, opts: EmitDeepCopyOptions = {}): 
   const userNames = new Map<ObjectDef, string>();
   if (user) {
     for (const k of graph.kinds) {
-      const u = k.kv.version.userTypes!;
+      const u = k.kindVersion.version.userTypes!;
       userNames.set(k.root, u.kind);
       userNames.set(k.list, u.list ?? `${u.kind}List`);
     }

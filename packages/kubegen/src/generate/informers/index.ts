@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../../model/index.js';
-import { HEADER, lazyGetter, literal, RuntimeNames } from '../emit-util.js';
+import { HEADER, lazyGetter, literal, RuntimeNames, runtimeEntry } from '../emit-util.js';
 import { groupVersionDir, groupVersionMember, kindIdentifier, pluralMember, resourceConstName } from '../names.js';
 import type { KindTypeNames } from '../names.js';
 import { typeImportLines } from '../user-types.js';
@@ -10,19 +10,19 @@ import type { RootClassOptions } from '../client/clientset.js';
  * generated listers over `listers.ResourceIndexer`). Objects a lister returns are the cache's: read-only.
  */
 export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
-  const roots = gv.kinds.map((kv) => typeNames(kv.resource.names.kind).root);
+  const roots = gv.kinds.map((kindVersion) => typeNames(kindVersion.resource.names.kind).root);
   // A kind may be spelled like a runtime export (`Lister`, or `Namespace`, whose lister type is `NamespaceLister`).
   const taken = new Set<string>(roots);
-  for (const kv of gv.kinds) {
-    const kind = kindIdentifier(kv);
+  for (const kindVersion of gv.kinds) {
+    const kind = kindIdentifier(kindVersion);
     taken.add(`${kind}Lister`).add(`${kind}NamespaceLister`).add(`new${kind}Lister`);
   }
   const rt = new RuntimeNames(taken);
   const body: string[] = [];
-  for (const kv of gv.kinds) {
-    const kind = kindIdentifier(kv);
-    const T = typeNames(kv.resource.names.kind).root;
-    const namespaced = kv.resource.scope === 'Namespaced';
+  for (const kindVersion of gv.kinds) {
+    const kind = kindIdentifier(kindVersion);
+    const T = typeNames(kindVersion.resource.names.kind).root;
+    const namespaced = kindVersion.resource.scope === 'Namespaced';
     const lister = rt.use('Lister');
     body.push('', `/** Lists ${kind} objects from an informer's cache. Returned objects are shared: do not mutate them. */`);
     body.push(`export type ${kind}Lister = ${lister}<${T}>;`);
@@ -31,14 +31,14 @@ export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeI
       body.push(`export type ${kind}NamespaceLister = ${rt.use('NamespaceLister')}<${T}>;`);
     }
     body.push(`/** A ${kind} lister over an informer's indexer. */`);
-    body.push(`export function new${kind}Lister(indexer: ${rt.use('Indexer')}<${T}>): ${kind}Lister {`, `  return new ${lister}<${T}>(indexer);`, '}');
+    body.push(`export function new${kind}Lister(indexer: ${rt.use('ReadonlyIndexer')}<${T}>): ${kind}Lister {`, `  return new ${lister}<${T}>(indexer);`, '}');
   }
   // NamespaceLister only where a kind is namespaced: an unused import fails `noUnusedLocals` in users' builds.
   const out = [
     HEADER,
     '',
-    `import { ${rt.specifiers(['Lister'])} } from ${literal(runtimeImport)};`,
-    `import type { ${rt.specifiers(['Indexer', 'NamespaceLister'])} } from ${literal(runtimeImport)};`,
+    `import { ${rt.specifiers(['Lister'])} } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
+    `import type { ${rt.specifiers(['NamespaceLister', 'ReadonlyIndexer'])} } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
     ...typeImportLines(gv, roots, ext),
     ...body,
   ];
@@ -50,30 +50,30 @@ export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeI
  * runtime `SharedInformerFactory` (one informer and one watch per resource, however many callers ask).
  */
 export function emitInformers(gv: GroupVersion, groupId: string, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
-  const roots = gv.kinds.map((kv) => typeNames(kv.resource.names.kind).root);
+  const roots = gv.kinds.map((kindVersion) => typeNames(kindVersion.resource.names.kind).root);
   const cls = `${groupVersionMember(groupId, gv.version).replace(/^./, (c) => c.toUpperCase())}Informers`;
   const taken = new Set<string>([...roots, cls]);
-  for (const kv of gv.kinds) taken.add(`${kindIdentifier(kv)}Lister`).add(`${kindIdentifier(kv)}Informer`);
+  for (const kindVersion of gv.kinds) taken.add(`${kindIdentifier(kindVersion)}Lister`).add(`${kindIdentifier(kindVersion)}Informer`);
   const rt = new RuntimeNames(taken);
   const [informerOptions, sharedIndexInformer, sharedInformerFactory] = ['InformerOptions', 'SharedIndexInformer', 'SharedInformerFactory'].map((n) => rt.use(n));
   const out = [
     HEADER,
     '',
-    `import type { ${rt.specifiers(['InformerOptions', 'SharedIndexInformer', 'SharedInformerFactory'])} } from ${literal(runtimeImport)};`,
+    `import type { ${rt.specifiers(['InformerOptions', 'SharedIndexInformer', 'SharedInformerFactory'])} } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
     ...typeImportLines(gv, roots, ext),
-    `import type { ${gv.kinds.map((kv) => `${kindIdentifier(kv)}Lister`).join(', ')} } from ${literal(`./listers${ext}`)};`,
-    `import { ${gv.kinds.map((kv) => resourceConstName(kindIdentifier(kv))).join(', ')} } from ${literal(`./register${ext}`)};`,
+    `import type { ${gv.kinds.map((kindVersion) => `${kindIdentifier(kindVersion)}Lister`).join(', ')} } from ${literal(`./listers${ext}`)};`,
+    `import { ${gv.kinds.map((kindVersion) => resourceConstName(kindIdentifier(kindVersion))).join(', ')} } from ${literal(`./register${ext}`)};`,
   ];
   const members: string[] = [];
-  for (const kv of gv.kinds) {
-    const kind = kindIdentifier(kv);
-    const T = typeNames(kv.resource.names.kind).root;
+  for (const kindVersion of gv.kinds) {
+    const kind = kindIdentifier(kindVersion);
+    const T = typeNames(kindVersion.resource.names.kind).root;
     out.push('', `/** The shared informer for ${kind} and a lister over its cache. */`);
     out.push(`export interface ${kind}Informer {`, `  readonly informer: ${sharedIndexInformer}<${T}>;`, `  readonly lister: ${kind}Lister;`, '}');
     members.push(
       '',
       `  /** The shared ${kind} informer for these options (namespace, selectors, resync, transform). */`,
-      `  ${pluralMember(kv)}(opts: ${informerOptions}<${T}> = {}): ${kind}Informer {`,
+      `  ${pluralMember(kindVersion)}(opts: ${informerOptions}<${T}> = {}): ${kind}Informer {`,
       `    const informer = this.factory.informerFor<${T}>(${resourceConstName(kind)}, opts);`,
       '    return { informer, lister: informer.lister() };',
       '  }',
@@ -108,11 +108,14 @@ export function emitInformerFactory(gvs: GroupVersion[], groupIds: Map<string, s
     fields.push(`  /** Informers for ${gv.group}/${gv.version}. */`, `  readonly ${member}: ${cls};`);
     inits.push(`    this.${member} = new ${cls}(this.factory);`);
   }
+  const cache = runtimeEntry(runtimeImport, 'cache');
   return [
     HEADER,
     '',
-    `import { SharedInformerFactory } from ${literal(runtimeImport)};`,
-    `import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from ${literal(runtimeImport)};`,
+    `import { SharedInformerFactory } from ${literal(cache)};`,
+    ...(cache === runtimeImport
+      ? [`import type { SharedInformerFactoryOptions, Transport, WaitForCacheSyncOptions } from ${literal(runtimeImport)};`]
+      : [`import type { Transport } from ${literal(runtimeImport)};`, `import type { SharedInformerFactoryOptions, WaitForCacheSyncOptions } from ${literal(cache)};`]),
     ...imports,
     '',
     '/**',
@@ -165,7 +168,7 @@ function emitLazyInformers(gvs: GroupVersion[], groupIds: Map<string, string>, r
     HEADER,
     '',
     `import { createRequire } from "node:module";`,
-    `import type { SharedInformerFactory } from ${literal(runtimeImport)};`,
+    `import type { SharedInformerFactory } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
     ...imports,
     '',
     'const load = createRequire(import.meta.url);',

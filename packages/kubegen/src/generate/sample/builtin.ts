@@ -9,7 +9,7 @@
  * (`deployments.v1.apps`); case is ignored. Without a version the most stable version wins (GA before beta before
  * alpha), and between groups the core group, then the first group by name (`Event` is the core `v1` Event).
  */
-import { compareVersionPriority } from '@kubegen/runtime';
+import { compareVersionPriority } from '@kubegen/runtime/discovery';
 import { loadBuiltinApi } from '../../builtin-api/index.js';
 import { builtinSchema } from '../../builtin-api/schemas.js';
 import type { KindVersion } from '../../model/index.js';
@@ -38,7 +38,7 @@ export interface BuiltinKindQuery {
   apiVersion?: string;
 }
 
-const apiVersionOf = (kv: KindVersion): string => (kv.resource.group ? `${kv.resource.group}/${kv.version.name}` : kv.version.name);
+const apiVersionOf = (kindVersion: KindVersion): string => (kindVersion.resource.group ? `${kindVersion.resource.group}/${kindVersion.version.name}` : kindVersion.version.name);
 
 /** Every built-in kind in every version, each as its own `KindVersion` (schema not expanded). */
 function allKindVersions(): KindVersion[] {
@@ -46,20 +46,20 @@ function allKindVersions(): KindVersion[] {
 }
 
 /** The names a kind answers to, lower-cased: kind, plural, singular, short names. */
-function namesOf(kv: KindVersion): string[] {
-  const n = kv.resource.names;
+function namesOf(kindVersion: KindVersion): string[] {
+  const n = kindVersion.resource.names;
   return [n.kind, n.plural, n.singular, ...n.shortNames].map((s) => s.toLowerCase());
 }
 
-/** Whether `query` (lower-cased) names `kv`: `name`, `name.group` or `name.version.group`. */
-function names(kv: KindVersion, query: string): boolean {
-  const { group } = kv.resource;
-  return namesOf(kv).some((n) => query === n || (group !== '' && (query === `${n}.${group}` || query === `${n}.${kv.version.name}.${group}`)));
+/** Whether `query` (lower-cased) names `kindVersion`: `name`, `name.group` or `name.version.group`. */
+function names(kindVersion: KindVersion, query: string): boolean {
+  const { group } = kindVersion.resource;
+  return namesOf(kindVersion).some((n) => query === n || (group !== '' && (query === `${n}.${group}` || query === `${n}.${kindVersion.version.name}.${group}`)));
 }
 
 /** Best first: the most stable version, then the core group, then group name. */
 function comparePreferred(a: KindVersion, b: KindVersion): number {
-  const core = (kv: KindVersion): number => (kv.resource.group === '' ? 0 : 1);
+  const core = (kindVersion: KindVersion): number => (kindVersion.resource.group === '' ? 0 : 1);
   return compareVersionPriority(a.version.name, b.version.name) || core(a) - core(b) || (a.resource.group < b.resource.group ? -1 : a.resource.group > b.resource.group ? 1 : 0);
 }
 
@@ -70,18 +70,18 @@ function comparePreferred(a: KindVersion, b: KindVersion): number {
 export function builtinKindCandidates(query: BuiltinKindQuery): KindVersion[] {
   const all = allKindVersions();
   const q = query.kind.trim().toLowerCase();
-  const named = all.filter((kv) => names(kv, q));
+  const named = all.filter((kindVersion) => names(kindVersion, q));
   const { kubernetesVersion } = loadBuiltinApi();
   if (named.length === 0) {
-    const kinds = [...new Set(all.map((kv) => kv.resource.names.kind))];
+    const kinds = [...new Set(all.map((kindVersion) => kindVersion.resource.names.kind))];
     const scored = kinds
-      .map((k) => ({ k, d: Math.min(...all.filter((kv) => kv.resource.names.kind === k).flatMap((kv) => namesOf(kv).map((n) => editDistance(q.split('.')[0]!, n)))) }))
+      .map((k) => ({ k, d: Math.min(...all.filter((kindVersion) => kindVersion.resource.names.kind === k).flatMap((kindVersion) => namesOf(kindVersion).map((n) => editDistance(q.split('.')[0]!, n)))) }))
       .sort((a, b) => a.d - b.d || (a.k < b.k ? -1 : 1))
       .slice(0, 3)
       .map((s) => s.k);
     throw new UnknownKindError(`no built-in kind ${JSON.stringify(query.kind)} in Kubernetes ${kubernetesVersion} (closest: ${scored.join(', ')})`, query.kind, scored);
   }
-  const candidates = query.apiVersion === undefined ? named : named.filter((kv) => apiVersionOf(kv) === query.apiVersion || kv.version.name === query.apiVersion);
+  const candidates = query.apiVersion === undefined ? named : named.filter((kindVersion) => apiVersionOf(kindVersion) === query.apiVersion || kindVersion.version.name === query.apiVersion);
   if (candidates.length === 0) {
     const versions = [...named].sort(comparePreferred).map(apiVersionOf);
     throw new UnknownKindError(
@@ -101,11 +101,11 @@ export function resolveBuiltinKind(query: BuiltinKindQuery): KindVersion {
   return expanded(builtinKindCandidates(query)[0]!);
 }
 
-/** `kv` with its schema written out (`$ref`s expanded) and only its own version. */
-function expanded(kv: KindVersion): KindVersion {
-  if (kv.version.schema.$ref === undefined) return kv;
-  const schema = builtinSchema(kv.version.builtin!.definition)!;
-  return { resource: { ...kv.resource, versions: [kv.version] }, version: { ...kv.version, schema } };
+/** `kindVersion` with its schema written out (`$ref`s expanded) and only its own version. */
+function expanded(kindVersion: KindVersion): KindVersion {
+  if (kindVersion.version.schema.$ref === undefined) return kindVersion;
+  const schema = builtinSchema(kindVersion.version.builtin!.definition)!;
+  return { resource: { ...kindVersion.resource, versions: [kindVersion.version] }, version: { ...kindVersion.version, schema } };
 }
 
 /** Options of {@link builtinSample}. */
@@ -131,22 +131,22 @@ export interface BuiltinSampleOptions {
  * ```
  */
 export function builtinSample(kind: string, opts: BuiltinSampleOptions = {}): Record<string, unknown> {
-  const kv = resolveBuiltinKind({ kind, ...(opts.apiVersion !== undefined ? { apiVersion: opts.apiVersion } : {}) });
-  return sampleOfBuiltin(kv, opts);
+  const kindVersion = resolveBuiltinKind({ kind, ...(opts.apiVersion !== undefined ? { apiVersion: opts.apiVersion } : {}) });
+  return sampleOfBuiltin(kindVersion, opts);
 }
 
 /**
  * The sample of a built-in kind version of the model (see {@link builtinSample}). A review (a kind that is only
  * created: TokenReview, SubjectAccessReview …) has no name: the apiserver refuses any metadata but a namespace.
  */
-export function sampleOfBuiltin(kv: KindVersion, opts: Omit<BuiltinSampleOptions, 'apiVersion'> = {}): Record<string, unknown> {
-  const namespaced = kv.resource.scope === 'Namespaced';
-  const object = minimalSample(expanded(kv), opts.name !== undefined ? { name: opts.name } : {});
+export function sampleOfBuiltin(kindVersion: KindVersion, opts: Omit<BuiltinSampleOptions, 'apiVersion'> = {}): Record<string, unknown> {
+  const namespaced = kindVersion.resource.scope === 'Namespaced';
+  const object = minimalSample(expanded(kindVersion), opts.name !== undefined ? { name: opts.name } : {});
   const name = (object['metadata'] as { name: string }).name;
-  const review = kv.version.builtin?.verbs.length === 1 && kv.version.builtin.verbs[0] === 'create';
+  const review = kindVersion.version.builtin?.verbs.length === 1 && kindVersion.version.builtin.verbs[0] === 'create';
   if (review) object['metadata'] = {};
   if (namespaced && opts.namespace !== undefined) object['metadata'] = { ...(object['metadata'] as object), namespace: opts.namespace };
-  const seed = seedOf(kv.resource.group, kv.version.name, kv.resource.names.kind, { name, namespace: opts.namespace ?? 'default' });
+  const seed = seedOf(kindVersion.resource.group, kindVersion.version.name, kindVersion.resource.names.kind, { name, namespace: opts.namespace ?? 'default' });
   return seed ? (mergeSeed(object, seed) as Record<string, unknown>) : object;
 }
 

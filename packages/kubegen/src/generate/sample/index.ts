@@ -42,27 +42,27 @@ export interface SampleOptions {
   onUnsatisfied?: (u: UnsatisfiedRule) => void;
 }
 
-/** A minimal object of kind `kv` (apiVersion, kind, metadata.name, and every required field). */
-export function minimalSample(kv: KindVersion, opts: SampleOptions = {}): Record<string, unknown> {
+/** A minimal object of kind `kindVersion` (apiVersion, kind, metadata.name, and every required field). */
+export function minimalSample(kindVersion: KindVersion, opts: SampleOptions = {}): Record<string, unknown> {
   if (opts.validator) {
-    const { object, unsatisfied } = satisfyRules(kv, rawSample(kv, opts), opts.validator, { withStatus: opts.withStatus === true, valueOf: sampleValue });
+    const { object, unsatisfied } = satisfyRules(kindVersion, rawSample(kindVersion, opts), opts.validator, { withStatus: opts.withStatus === true, valueOf: sampleValue });
     for (const u of unsatisfied) opts.onUnsatisfied?.(u);
     return object;
   }
-  return rawSample(kv, opts);
+  return rawSample(kindVersion, opts);
 }
 
 /** The sample from the schema alone (no validator). */
-function rawSample(kv: KindVersion, opts: SampleOptions): Record<string, unknown> {
-  const name = opts.name ?? `${kv.resource.names.kind.toLowerCase()}-sample`;
+function rawSample(kindVersion: KindVersion, opts: SampleOptions): Record<string, unknown> {
+  const name = opts.name ?? `${kindVersion.resource.names.kind.toLowerCase()}-sample`;
   const gen = new Generator();
-  const body = gen.value(kv.version.schema, 'root', 0) as Record<string, unknown>;
+  const body = gen.value(kindVersion.version.schema, 'root', 0) as Record<string, unknown>;
   // A sample shows the spec even when the schema does not require one (kubebuilder's samples do too).
   for (const part of opts.withStatus ? ['spec', 'status'] : ['spec']) {
-    const schema = kv.version.schema.properties?.[part];
+    const schema = kindVersion.version.schema.properties?.[part];
     if (schema && body[part] === undefined) body[part] = gen.value(schema, part, 1);
   }
-  const out: Record<string, unknown> = { apiVersion: kindApiVersion(kv), kind: kv.resource.names.kind, metadata: { name } };
+  const out: Record<string, unknown> = { apiVersion: kindApiVersion(kindVersion), kind: kindVersion.resource.names.kind, metadata: { name } };
   for (const [k, v] of Object.entries(body)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = v;
   return out;
 }
@@ -74,11 +74,11 @@ export interface SampleYamlOptions extends SampleOptions {
 }
 
 /**
- * The minimal sample of `kv` as a YAML document (what `kubegen sample` prints and `create api` writes into
+ * The minimal sample of `kindVersion` as a YAML document (what `kubegen sample` prints and `create api` writes into
  * `config/samples/`): `metadata.labels` when given, and `specComment` as a comment line above `spec`.
  */
-export function sampleYaml(kv: KindVersion, opts: SampleYamlOptions = {}): string {
-  const obj = minimalSample(kv, opts);
+export function sampleYaml(kindVersion: KindVersion, opts: SampleYamlOptions = {}): string {
+  const obj = minimalSample(kindVersion, opts);
   if (opts.labels && Object.keys(opts.labels).length > 0) obj['metadata'] = { labels: opts.labels, ...(obj['metadata'] as object) };
   let text = portableYaml(obj);
   if (opts.specComment !== undefined) {

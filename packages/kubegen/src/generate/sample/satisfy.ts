@@ -41,10 +41,10 @@ export interface UnsatisfiedRule {
   message: string;
 }
 
-/** Builds the validator of `kv`'s CRD (only that version), loading the runtime's validation (and CEL layer) on demand. */
-export async function sampleValidator(kv: KindVersion): Promise<SampleValidator> {
+/** Builds the validator of `kindVersion`'s CRD (only that version), loading the runtime's validation (and CEL layer) on demand. */
+export async function sampleValidator(kindVersion: KindVersion): Promise<SampleValidator> {
   const { createValidator } = await import('@kubegen/runtime/validation');
-  const { resource: r, version: v } = kv;
+  const { resource: r, version: v } = kindVersion;
   return createValidator({
     metadata: { name: `${r.names.plural}.${r.group}` },
     spec: {
@@ -66,13 +66,13 @@ const MAX_PAIRS = 300;
 
 /** Repairs `sample` for what it breaks (see the module comment). `valueOf` generates a field's value. */
 export function satisfyRules(
-  kv: KindVersion,
+  kindVersion: KindVersion,
   sample: Record<string, unknown>,
   validator: SampleValidator,
   opts: { withStatus: boolean; valueOf: ValueOf },
 ): { object: Record<string, unknown>; unsatisfied: UnsatisfiedRule[] } {
-  const schema = kv.version.schema;
-  const check = (obj: Record<string, unknown>): Err[] => checkSample(kv, obj, validator, opts.withStatus);
+  const schema = kindVersion.version.schema;
+  const check = (obj: Record<string, unknown>): Err[] => checkSample(kindVersion, obj, validator, opts.withStatus);
   let obj = sample;
   let errs = check(obj);
   const key = (e: Err): string => `${e.path}\u0000${e.detail}`;
@@ -134,10 +134,10 @@ function editsFor(root: JSONSchemaProps, obj: Record<string, unknown>, e: Err, v
 }
 
 /** The errors of `obj` as a create (and, with `withStatus` on a status subresource, the status write after it). */
-function checkSample(kv: KindVersion, obj: Record<string, unknown>, validator: SampleValidator, withStatus: boolean): Err[] {
-  const namespace = kv.resource.scope === 'Namespaced' ? 'default' : undefined;
+function checkSample(kindVersion: KindVersion, obj: Record<string, unknown>, validator: SampleValidator, withStatus: boolean): Err[] {
+  const namespace = kindVersion.resource.scope === 'Namespaced' ? 'default' : undefined;
   const nsOpt = namespace ? { namespace } : {};
-  if (!withStatus || !kv.version.subresources.status) {
+  if (!withStatus || !kindVersion.version.subresources.status) {
     const r = validator.validate(obj, nsOpt);
     return [...r.errors, ...r.unknownFields.map((f) => unknownField(f))];
   }

@@ -4,7 +4,7 @@ import { describeConstraint } from './constraints.js';
 import type { KindTypes, TypeModel } from './type-model.js';
 import type { ObjectDef, PropDef, TypeAliasDef, TypeRef } from './type-ref.js';
 
-const UNKNOWN: TypeRef = { k: 'unknown' };
+const UNKNOWN: TypeRef = { kind: 'unknown' };
 
 /**
  * The named types of one package of the built-in API (`core/v1`, `meta/v1` …): one interface per struct
@@ -12,7 +12,7 @@ const UNKNOWN: TypeRef = { k: 'unknown' };
  * the Go sources declare them — the same `ObjectDef`/`TypeRef` forms the CRD `TypeGraph` builds, so every emitter
  * serves both. Nothing is shared by structure and nothing is renamed: a definition is its own type.
  *
- * References (`$ref`) resolve to the package's own types, to another package's (`{ k: 'ext' }`, imported as a
+ * References (`$ref`) resolve to the package's own types, to another package's (`{ kind: 'ext' }`, imported as a
  * namespace named like Go's import alias: `corev1.PodSpec`), or to a type the runtime provides (`IntOrString`,
  * `Quantity`, `RawExtension`). A kind's root interface types `apiVersion` and `kind` as their literal values.
  */
@@ -50,22 +50,22 @@ export class DefinitionGraph implements TypeModel {
       if (obj) this.fill(obj, d.schema);
       else this.aliases.get(d.id)!.type = this.resolve({ ...d.schema, description: undefined });
     }
-    for (const kv of gv.kinds) {
-      const b = kv.version.builtin!;
+    for (const kindVersion of gv.kinds) {
+      const b = kindVersion.version.builtin!;
       const root = this.objects.get(b.definition)!;
       const apiVersion = gv.group ? `${gv.group}/${gv.version}` : gv.version;
       for (const p of root.props) {
-        if (p.name === 'apiVersion') p.type = { k: 'lit', values: [apiVersion] };
-        if (p.name === 'kind') p.type = { k: 'lit', values: [kv.resource.names.kind] };
+        if (p.name === 'apiVersion') p.type = { kind: 'lit', values: [apiVersion] };
+        if (p.name === 'kind') p.type = { kind: 'lit', values: [kindVersion.resource.names.kind] };
       }
       const list = b.listDefinition ? this.objects.get(b.listDefinition)! : undefined;
       if (list) {
         for (const p of list.props) {
-          if (p.name === 'apiVersion') p.type = { k: 'lit', values: [apiVersion] };
-          if (p.name === 'kind') p.type = { k: 'lit', values: [kv.resource.names.listKind] };
+          if (p.name === 'apiVersion') p.type = { kind: 'lit', values: [apiVersion] };
+          if (p.name === 'kind') p.type = { kind: 'lit', values: [kindVersion.resource.names.listKind] };
         }
       }
-      this.kinds.push({ kv, root, list: list ?? root });
+      this.kinds.push({ kindVersion, root, list: list ?? root });
     }
   }
 
@@ -93,30 +93,30 @@ export class DefinitionGraph implements TypeModel {
 
   private resolve(s: JSONSchemaProps): TypeRef {
     const t = this.resolveBase(s);
-    return s.nullable && t.k !== 'unknown' ? { k: 'null', of: t } : t;
+    return s.nullable && t.kind !== 'unknown' ? { kind: 'null', of: t } : t;
   }
 
   private resolveBase(s: JSONSchemaProps): TypeRef {
     if (s.$ref !== undefined) return this.ref(s.$ref);
-    if (s['x-kubernetes-int-or-string']) return { k: 'ios' };
+    if (s['x-kubernetes-int-or-string']) return { kind: 'ios' };
     // A `+enum` type: its values, open to others (see `TypeRef`'s `open`).
-    if (s.enum && s.enum.length > 0 && s.enum.every((v) => typeof v === 'string')) return { k: 'lit', values: s.enum, open: true };
+    if (s.enum && s.enum.length > 0 && s.enum.every((v) => typeof v === 'string')) return { kind: 'lit', values: s.enum, open: true };
     switch (s.type) {
       case 'string':
-        return { k: 'prim', name: 'string' };
+        return { kind: 'prim', name: 'string' };
       case 'integer':
       case 'number':
-        return { k: 'prim', name: 'number' };
+        return { kind: 'prim', name: 'number' };
       case 'boolean':
-        return { k: 'prim', name: 'boolean' };
+        return { kind: 'prim', name: 'boolean' };
       case 'array': {
         const of = s.items ? this.resolve(s.items) : UNKNOWN;
         const keys = this.requiredKeys(s);
-        return keys ? { k: 'array', of, keys } : { k: 'array', of };
+        return keys ? { kind: 'array', of, keys } : { kind: 'array', of };
       }
       case 'object':
-        if (typeof s.additionalProperties === 'object') return { k: 'map', of: this.resolve(s.additionalProperties) };
-        return { k: 'map', of: UNKNOWN };
+        if (typeof s.additionalProperties === 'object') return { kind: 'map', of: this.resolve(s.additionalProperties) };
+        return { kind: 'map', of: UNKNOWN };
     }
     return UNKNOWN;
   }
@@ -124,14 +124,14 @@ export class DefinitionGraph implements TypeModel {
   private ref(id: string): TypeRef {
     const def = this.definitions.get(id);
     if (!def) throw new Error(`no definition ${id}`);
-    if (def.runtimeName !== undefined) return { k: 'core', name: def.runtimeName };
+    if (def.runtimeName !== undefined) return { kind: 'core', name: def.runtimeName };
     const own = this.objects.get(id);
-    if (own) return { k: 'obj', def: own };
+    if (own) return { kind: 'obj', def: own };
     const alias = this.aliases.get(id);
-    if (alias) return { k: 'alias', def: alias };
+    if (alias) return { kind: 'alias', def: alias };
     const ns = packageAlias(def.pkg.dir);
     this.imports.set(def.pkg.dir, ns);
-    return { k: 'ext', ns, dir: def.pkg.dir, name: def.name, object: isInterface(def.schema) };
+    return { kind: 'ext', ns, dir: def.pkg.dir, name: def.name, object: isInterface(def.schema) };
   }
 
   /** The keys an applied entry of an associative list must carry: its list-map keys but those its item defaults. */

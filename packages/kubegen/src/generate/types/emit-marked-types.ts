@@ -19,6 +19,7 @@
  */
 import type { GroupVersion, JSONSchemaProps } from '../../model/index.js';
 import { HEADER, literal, propertyKey, RuntimeNames } from '../emit-util.js';
+import { runtimeTypeImports } from './runtime-type-imports.js';
 import { docLines, kindMarkers, schemaMarkers } from './marked-markers.js';
 import { TypeGraph } from './type-graph.js';
 import { coreTypeDescription } from './core-types.js';
@@ -81,7 +82,7 @@ class MarkedEmitter {
         continue;
       }
       const root = roots.get(def);
-      out.push(this.iface(def, root ? kindMarkers(root.kv) : undefined));
+      out.push(this.iface(def, root ? kindMarkers(root.kindVersion) : undefined));
       const after = [...this.pending, ...(def.after ?? []).map((d) => this.namedType(d))];
       if (after.length > 0) out.push(after.join(''));
       this.pending = [];
@@ -115,7 +116,7 @@ class MarkedEmitter {
 
   /** The TS type of `s`, which the graph typed `t`, and the markers the field using it must carry. */
   type(s: JSONSchemaProps, t: TypeRef, site: Site): Typed {
-    const ref = t.k === 'null' ? t.of : t;
+    const ref = t.kind === 'null' ? t.of : t;
     const typed = this.typeBase(s, ref, site);
     // `T | null` says nullable by itself (the TypeScript front end reads it so); no `+nullable` marker beside it.
     if (!s.nullable || typed.text === 'unknown') return typed;
@@ -126,7 +127,7 @@ class MarkedEmitter {
     if (s['x-kubernetes-int-or-string']) return { text: this.rt.use('IntOrString'), markers: schemaMarkers(s) };
     switch (s.type) {
       case 'string':
-        if (t.k === 'lit') return { text: t.named?.name ?? t.values.map((v) => literal(v)).join(' | '), markers: schemaMarkers(s, new Set(['enum'])) };
+        if (t.kind === 'lit') return { text: t.named?.name ?? t.values.map((v) => literal(v)).join(' | '), markers: schemaMarkers(s, new Set(['enum'])) };
         return { text: 'string', markers: schemaMarkers(s) };
       case 'integer': {
         const alias = s.format === 'int32' || s.format === 'int64' ? s.format : 'integer';
@@ -137,19 +138,19 @@ class MarkedEmitter {
       case 'boolean':
         return { text: 'boolean', markers: schemaMarkers(s) };
       case 'array': {
-        const of = t.k === 'array' ? t.of : { k: 'unknown' as const };
+        const of = t.kind === 'array' ? t.of : { kind: 'unknown' as const };
         const elem = s.items ? this.element(s.items, of, { ...site, arrays: site.arrays + 1 }) : 'unknown';
         return { text: /[|&]/.test(elem) ? `(${elem})[]` : `${elem}[]`, markers: schemaMarkers(s) };
       }
       case 'object':
-        if (t.k === 'obj' || t.k === 'core') return this.named(s, t);
+        if (t.kind === 'obj' || t.kind === 'core') return this.named(s, t);
         if (typeof s.additionalProperties === 'object') {
-          const of = t.k === 'map' ? t.of : { k: 'unknown' as const };
+          const of = t.kind === 'map' ? t.of : { kind: 'unknown' as const };
           return { text: `Record<string, ${this.element(s.additionalProperties, of, { ...site, map: true })}>`, markers: schemaMarkers(s) };
         }
         return { text: '{}', markers: schemaMarkers(s) };
     }
-    if (t.k === 'obj' || t.k === 'core') {
+    if (t.kind === 'obj' || t.kind === 'core') {
       const typed = this.named(s, t);
       return { ...typed, markers: ['+kubebuilder:validation:Type=object', ...typed.markers] };
     }
@@ -158,8 +159,8 @@ class MarkedEmitter {
   }
 
   /** An interface (its markers are its own) or a core type (the field carries the sub-schema's markers). */
-  private named(s: JSONSchemaProps, t: Extract<TypeRef, { k: 'obj' | 'core' }>): Typed {
-    if (t.k === 'core') {
+  private named(s: JSONSchemaProps, t: Extract<TypeRef, { kind: 'obj' | 'core' }>): Typed {
+    if (t.kind === 'core') {
       const doc = coreTypeDescription(t.name);
       return { text: this.rt.use(t.name), markers: schemaMarkers(s), inheritsDoc: doc !== undefined && doc === s.description?.trim() };
     }
@@ -195,7 +196,7 @@ export function emitMarkedTypes(gv: GroupVersion, opts: EmitMarkedTypesOptions =
   return [
     HEADER,
     `/**\n * Types for ${gv.group}/${gv.version} with controller-gen markers (codegen --emit-markers).\n *\n * +groupName=${gv.group}\n */`,
-    `import type { ${imports} } from ${literal(opts.runtimeImport ?? '@kubegen/runtime')};`,
+    ...runtimeTypeImports(imports, opts.runtimeImport ?? '@kubegen/runtime'),
     '',
     body.join('\n'),
   ].join('\n');

@@ -1,6 +1,7 @@
 import type { GroupVersion } from '../../model/index.js';
 import { HEADER, jsDoc, literal, propertyKey, RuntimeNames } from '../emit-util.js';
 import { groupVersionDir } from '../names.js';
+import { runtimeTypeImports } from './runtime-type-imports.js';
 import { RUNTIME_TYPE_NAMES, TypeGraph } from './type-graph.js';
 import type { TypeModel } from './type-model.js';
 import type { EnumDef, ObjectDef, PropDef, TypeAliasDef, TypeRef } from './type-ref.js';
@@ -40,7 +41,7 @@ export function emitTypes(gv: GroupVersion, opts: EmitTypesOptions = {}): string
   const runtime = opts.runtimeImport ?? '@kubegen/runtime';
   let out = `${HEADER}\n`;
   out += `// Types for ${gv.group || 'core'}/${gv.version}.\n`;
-  if (imports) out += `import type { ${imports} } from ${literal(runtime)};\n`;
+  for (const line of runtimeTypeImports(imports, runtime)) out += `${line}\n`;
   out += packageImports(gv, graph.imports, 'types', opts.importExtension ?? '.js');
   return `${out}\n${body.join('\n')}`;
 }
@@ -109,18 +110,18 @@ export const OBJECT_PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['constructor'
  * hook means the plain spelling.
  */
 export interface TypeTextForm {
-  obj?: (t: Extract<TypeRef, { k: 'obj' }>) => string;
+  obj?: (t: Extract<TypeRef, { kind: 'obj' }>) => string;
   /** A named literal union (or its alias) by `name`. */
   named?: (name: string) => string;
   core?: (name: string) => string;
   /** Another package's type (built-in API). */
-  ext?: (t: Extract<TypeRef, { k: 'ext' }>) => string;
-  array?: (t: Extract<TypeRef, { k: 'array' }>, item: string) => string | undefined;
+  ext?: (t: Extract<TypeRef, { kind: 'ext' }>) => string;
+  array?: (t: Extract<TypeRef, { kind: 'array' }>, item: string) => string | undefined;
 }
 
 /** TypeScript text of a type reference; runtime names go through `used` (recorded, aliased on a clash). */
 export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}): string {
-  switch (t.k) {
+  switch (t.kind) {
     case 'prim':
       return t.name;
     case 'unknown':
@@ -158,5 +159,5 @@ export function typeText(t: TypeRef, used: RuntimeNames, form: TypeTextForm = {}
 }
 
 function needsParens(t: TypeRef): boolean {
-  return t.k === 'union' || t.k === 'null' || (t.k === 'lit' && (t.values.length > 1 || t.open === true) && !t.named);
+  return t.kind === 'union' || t.kind === 'null' || (t.kind === 'lit' && (t.values.length > 1 || t.open === true) && !t.named);
 }

@@ -76,8 +76,8 @@ export function schemaMarkers(s: JSONSchemaProps, skip: ReadonlySet<string> = ne
 }
 
 /** The kind markers of a root type: resource, subresources, printer columns, storage, labels and annotations. */
-export function kindMarkers(kv: KindVersion): string[] {
-  const { resource: r, version: v } = kv;
+export function kindMarkers(kindVersion: KindVersion): string[] {
+  const { resource: r, version: v } = kindVersion;
   const m = ['+kubebuilder:object:root=true'];
   const res = [`path=${r.names.plural}`, `singular=${r.names.singular}`, `scope=${r.scope}`];
   if (r.names.shortNames.length) res.push(`shortName=${r.names.shortNames.join(';')}`);

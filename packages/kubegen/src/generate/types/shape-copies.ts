@@ -10,17 +10,17 @@ import type { EnumDef, ObjectDef, TypeRef } from './type-ref.js';
 
 /** `t` with new array/map/union/null/object/literal wrappers, so that naming one copy's fields leaves the other's. */
 export function copyRef(t: TypeRef): TypeRef {
-  switch (t.k) {
+  switch (t.kind) {
     case 'array':
-      return t.keys ? { k: 'array', of: copyRef(t.of), keys: t.keys } : { k: 'array', of: copyRef(t.of) };
+      return t.keys ? { kind: 'array', of: copyRef(t.of), keys: t.keys } : { kind: 'array', of: copyRef(t.of) };
     case 'map':
-      return { k: 'map', of: copyRef(t.of) };
+      return { kind: 'map', of: copyRef(t.of) };
     case 'null':
-      return { k: 'null', of: copyRef(t.of) };
+      return { kind: 'null', of: copyRef(t.of) };
     case 'union':
-      return { k: 'union', of: t.of.map(copyRef) };
+      return { kind: 'union', of: t.of.map(copyRef) };
     case 'obj':
-      return { k: 'obj', def: t.def };
+      return { kind: 'obj', def: t.def };
     case 'lit':
       return { ...t };
     default:

@@ -42,7 +42,7 @@ export interface TypeGraphOptions {
 
 export type { CoreTypeMiss, CoreTypeUse, KindTypes } from './type-model.js';
 
-const UNKNOWN: TypeRef = { k: 'unknown' };
+const UNKNOWN: TypeRef = { kind: 'unknown' };
 
 
 /**
@@ -83,9 +83,9 @@ export class TypeGraph implements TypeModel {
     this.exact = opts.exact === true;
     this.enums = opts.enums !== false;
     this.matcher = opts.coreTypes === false ? undefined : opts.matcher ?? new CoreTypeMatcher();
-    for (const kv of gv.kinds) {
-      this.matching = kv.resource.annotations?.[CORE_TYPES_ANNOTATION] === 'false' ? undefined : this.matcher;
-      this.kinds.push(this.addKind(kv));
+    for (const kindVersion of gv.kinds) {
+      this.matching = kindVersion.resource.annotations?.[CORE_TYPES_ANNOTATION] === 'false' ? undefined : this.matcher;
+      this.kinds.push(this.addKind(kindVersion));
     }
     this.assignNames();
   }
@@ -106,10 +106,10 @@ export class TypeGraph implements TypeModel {
         seen.add(d);
         out.push(d);
         const visit = (t: TypeRef): void => {
-          if (t.k === 'obj') {
+          if (t.kind === 'obj') {
             if (!seen.has(t.def)) queue.push(t.def);
-          } else if (t.k === 'array' || t.k === 'map' || t.k === 'null') visit(t.of);
-          else if (t.k === 'union') t.of.forEach(visit);
+          } else if (t.kind === 'array' || t.kind === 'map' || t.kind === 'null') visit(t.of);
+          else if (t.kind === 'union') t.of.forEach(visit);
         };
         for (const p of d.props) visit(p.type);
         if (d.index) visit(d.index);
@@ -118,18 +118,18 @@ export class TypeGraph implements TypeModel {
     return out;
   }
 
-  private addKind(kv: KindVersion): KindTypes {
-    const { resource, version } = kv;
+  private addKind(kindVersion: KindVersion): KindTypes {
+    const { resource, version } = kindVersion;
     const kind = resource.names.kind;
-    const ident = kindIdentifier(kv);
+    const ident = kindIdentifier(kindVersion);
     this.realKinds.set(ident, kind);
-    const apiVersion = kindApiVersion(kv);
+    const apiVersion = kindApiVersion(kindVersion);
     const schema = version.schema;
     const required = new Set(schema.required ?? []);
     const props: PropDef[] = [
-      { name: 'apiVersion', type: { k: 'lit', values: [apiVersion] }, required: false },
-      { name: 'kind', type: { k: 'lit', values: [kind] }, required: false },
-      { name: 'metadata', type: { k: 'meta' }, required: false },
+      { name: 'apiVersion', type: { kind: 'lit', values: [apiVersion] }, required: false },
+      { name: 'kind', type: { kind: 'lit', values: [kind] }, required: false },
+      { name: 'metadata', type: { kind: 'meta' }, required: false },
     ];
     for (const [name, sub] of Object.entries(schema.properties ?? {})) {
       if (name === 'apiVersion' || name === 'kind' || name === 'metadata') continue;
@@ -141,24 +141,24 @@ export class TypeGraph implements TypeModel {
     if (deprecated !== undefined) root.deprecated = deprecated;
     if (schema['x-kubernetes-preserve-unknown-fields']) root.index = UNKNOWN;
     const listProps: PropDef[] = [
-      { name: 'apiVersion', type: { k: 'lit', values: [apiVersion] }, required: false },
-      { name: 'kind', type: { k: 'lit', values: [resource.names.listKind] }, required: false },
-      { name: 'metadata', type: { k: 'listmeta' }, required: false },
-      { name: 'items', type: { k: 'array', of: { k: 'obj', def: root } }, required: true },
+      { name: 'apiVersion', type: { kind: 'lit', values: [apiVersion] }, required: false },
+      { name: 'kind', type: { kind: 'lit', values: [resource.names.listKind] }, required: false },
+      { name: 'metadata', type: { kind: 'listmeta' }, required: false },
+      { name: 'items', type: { kind: 'array', of: { kind: 'obj', def: root } }, required: true },
     ];
     const list = this.makeDef(`list:${kind}`, [`${ident}List`], listProps, undefined, undefined, []);
     list.fixedName = `${ident}List`;
     list.descriptions.clear();
     list.descriptions.add(`${resource.names.listKind} is a list of ${kind} objects.`);
     if (deprecated !== undefined) list.deprecated = deprecated;
-    return { kv, root, list };
+    return { kindVersion, root, list };
   }
 
   /** `scope` is set for a kind's top-level properties: it keeps their types from being shared across kinds. */
   resolve(schema: JSONSchemaProps, path: string[], where: string, scope?: string): TypeRef {
     const t = this.resolveBase(schema, path, where, scope);
     // An enum may list null itself: `"a" | null`, not `"a" | null | null`.
-    if (schema.nullable && t.k !== 'unknown' && !(t.k === 'lit' && t.values.includes(null))) return { k: 'null', of: t };
+    if (schema.nullable && t.kind !== 'unknown' && !(t.kind === 'lit' && t.values.includes(null))) return { kind: 'null', of: t };
     return t;
   }
 
@@ -167,28 +167,28 @@ export class TypeGraph implements TypeModel {
     if (s['x-kubernetes-embedded-resource']) return this.objectType(s, path, where, scope, true);
     if (this.exact) {
       // The marked types write only string enums as literal unions (the rest as markers).
-      if (s.type === 'string' && s.enum?.length && !s['x-kubernetes-int-or-string'] && s.enum.every((v) => typeof v === 'string')) return { k: 'lit', values: dedupe(s.enum) };
+      if (s.type === 'string' && s.enum?.length && !s['x-kubernetes-int-or-string'] && s.enum.every((v) => typeof v === 'string')) return { kind: 'lit', values: dedupe(s.enum) };
     } else if (s.enum && s.enum.length > 0 && s.type !== 'object' && s.type !== 'array') {
       const values = s.enum.filter((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
       // A number past 2^53 was rounded when the YAML was read: no literal would be exact, so the type widens.
       const exact = values.every((v) => typeof v !== 'number' || Number.isSafeInteger(v) || !Number.isInteger(v));
-      if (values.length === s.enum.length && exact) return { k: 'lit', values: dedupe(values) };
-      if (!exact && !s['x-kubernetes-int-or-string']) return { k: 'prim', name: 'number' };
+      if (values.length === s.enum.length && exact) return { kind: 'lit', values: dedupe(values) };
+      if (!exact && !s['x-kubernetes-int-or-string']) return { kind: 'prim', name: 'number' };
     }
     // After the enum: an int-or-string enum is its values (`1 | "auto"`), not any IntOrString.
-    if (s['x-kubernetes-int-or-string']) return { k: 'ios' };
+    if (s['x-kubernetes-int-or-string']) return { kind: 'ios' };
     switch (s.type) {
       case 'string':
-        return { k: 'prim', name: 'string' };
+        return { kind: 'prim', name: 'string' };
       case 'integer':
       case 'number':
-        return { k: 'prim', name: 'number' };
+        return { kind: 'prim', name: 'number' };
       case 'boolean':
-        return { k: 'prim', name: 'boolean' };
+        return { kind: 'prim', name: 'boolean' };
       case 'array': {
         const of = s.items ? this.resolve(s.items, singularPath(path), `${where}[]`) : UNKNOWN;
         const keys = requiredListMapKeys(s);
-        return keys ? { k: 'array', of, keys } : { k: 'array', of };
+        return keys ? { kind: 'array', of, keys } : { kind: 'array', of };
       }
       case 'object':
         return this.coreType(s, path, where) ?? this.objectType(s, path, where, scope, false);
@@ -201,14 +201,14 @@ export class TypeGraph implements TypeModel {
       const keys = new Set<string>();
       for (const b of branches) {
         const t = this.resolve({ ...base, ...b, description: undefined } as JSONSchemaProps, path, where, scope);
-        if (t.k === 'unknown') return UNKNOWN;
+        if (t.kind === 'unknown') return UNKNOWN;
         const key = refKey(t);
         if (!keys.has(key)) {
           keys.add(key);
           members.push(t);
         }
       }
-      return members.length === 1 ? members[0]! : { k: 'union', of: members };
+      return members.length === 1 ? members[0]! : { kind: 'union', of: members };
     }
     if (s.properties || (s.additionalProperties !== undefined && s.additionalProperties !== false)) {
       return this.coreType(s, path, where) ?? this.objectType(s, path, where, scope, false);
@@ -224,7 +224,7 @@ export class TypeGraph implements TypeModel {
     if (!m || (this.exact && m.drift.length > 0)) return undefined;
     this.coreTypeUses.push({ ...m, kind: this.realKinds.get(path[0]!) ?? path[0]!, where });
     if (m.extras.length > 0) return this.objectType(s, path, where, undefined, false, m);
-    return { k: 'core', name: m.type.name };
+    return { kind: 'core', name: m.type.name };
   }
 
   /** With `base`, the interface extends that core type and declares only the schema's other properties. */
@@ -233,22 +233,22 @@ export class TypeGraph implements TypeModel {
     const ap = s.additionalProperties;
     const hasProps = s.properties !== undefined && Object.keys(s.properties).length > 0;
     if (!hasProps && (!embedded || this.exact)) {
-      if (typeof ap === 'object') return { k: 'map', of: this.resolve(ap, path, `${where}{}`) };
-      return { k: 'map', of: UNKNOWN };
+      if (typeof ap === 'object') return { kind: 'map', of: this.resolve(ap, path, `${where}{}`) };
+      return { kind: 'map', of: UNKNOWN };
     }
     const required = new Set(s.required ?? []);
     const props: PropDef[] = [];
     if (embedded && !this.exact) {
       for (const name of ['apiVersion', 'kind'] as const) {
-        if (!s.properties?.[name]) props.push({ name, type: { k: 'prim', name: 'string' }, required: required.has(name) });
+        if (!s.properties?.[name]) props.push({ name, type: { kind: 'prim', name: 'string' }, required: required.has(name) });
       }
-      if (!s.properties?.['metadata']) props.push({ name: 'metadata', type: { k: 'meta' }, required: required.has('metadata') });
+      if (!s.properties?.['metadata']) props.push({ name: 'metadata', type: { kind: 'meta' }, required: required.has('metadata') });
     }
     for (const [name, sub] of Object.entries(s.properties ?? {})) {
       if (base && !base.extras.includes(name)) continue;
       // Marked types spell `metadata` out, so that they read back to the same CRD.
       const meta = !this.exact && name === 'metadata' && (embedded || (this.matching !== undefined && isEmbeddedObjectMeta(sub)));
-      const type = meta ? ({ k: 'meta' } as TypeRef) : this.resolve(sub, [...path, name], `${where}.${name}`);
+      const type = meta ? ({ kind: 'meta' } as TypeRef) : this.resolve(sub, [...path, name], `${where}.${name}`);
       props.push({ name, type, required: required.has(name), schema: sub });
     }
     let index: TypeRef | undefined;
@@ -261,7 +261,7 @@ export class TypeGraph implements TypeModel {
           .join(',')}`;
     const def = this.makeDef(key, path, props, s, index, notes);
     if (base) def.base = base.type.name;
-    return { k: 'obj', def };
+    return { kind: 'obj', def };
   }
 
   private makeDef(key: string, path: string[], props: PropDef[], s: JSONSchemaProps | undefined, index: TypeRef | undefined, notes: string[]): ObjectDef {
@@ -286,7 +286,7 @@ export class TypeGraph implements TypeModel {
       const owner = derived.get(k.root.fixedName!);
       if (owner !== undefined) {
         throw new InputError(
-          k.kv.resource.source,
+          k.kindVersion.resource.source,
           `kind ${k.root.fixedName} is also the name of the generated ${k.root.fixedName!.slice(owner.length)} type of kind ${owner} in ${this.gv.group}/${this.gv.version}; rename one of the two kinds`,
         );
       }

@@ -4,7 +4,7 @@ import type { ObjectDef, TypeAliasDef } from './type-ref.js';
 
 /** The named types of one kind: its root interface, its list interface. */
 export interface KindTypes {
-  kv: KindVersion;
+  kindVersion: KindVersion;
   root: ObjectDef;
   list: ObjectDef;
 }

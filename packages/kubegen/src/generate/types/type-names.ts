@@ -43,8 +43,8 @@ import { collectEdges, groupBy, pathInfo, placeDeclarations, resolveSiblings, ty
 
 export { singular } from './name-parts.js';
 
-type ObjRef = Extract<TypeRef, { k: 'obj' }>;
-type LitRef = Extract<TypeRef, { k: 'lit' }>;
+type ObjRef = Extract<TypeRef, { kind: 'obj' }>;
+type LitRef = Extract<TypeRef, { kind: 'lit' }>;
 
 /** Type names longer than this start again from the kind (see the module comment). */
 export const MAX_TYPE_NAME = 64;
@@ -133,7 +133,7 @@ export class TypeNamer {
     let seq = 0;
     for (const e of edges) {
       let node: Node | undefined;
-      if (e.ref.k === 'obj') {
+      if (e.ref.kind === 'obj') {
         node = byDef.get(e.ref.def);
         if (!node) {
           const i = this.info.get(e.ref.def)!;

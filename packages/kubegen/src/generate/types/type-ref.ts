@@ -5,42 +5,42 @@ import type { JSONSchemaProps } from '../../model/index.js';
  * Only objects with properties become named interfaces (`obj`); everything else is written inline.
  */
 export type TypeRef =
-  | { k: 'prim'; name: 'string' | 'number' | 'boolean' }
-  | { k: 'unknown' }
+  | { kind: 'prim'; name: 'string' | 'number' | 'boolean' }
+  | { kind: 'unknown' }
   /** `IntOrString` from the runtime. */
-  | { k: 'ios' }
+  | { kind: 'ios' }
   /** `ObjectMeta` from the runtime. */
-  | { k: 'meta' }
+  | { kind: 'meta' }
   /** `ListMeta` from the runtime. */
-  | { k: 'listmeta' }
+  | { kind: 'listmeta' }
   /** A core Kubernetes type from the runtime (`PodTemplateSpec`, `Container`…; see `core-types.ts`). */
-  | { k: 'core'; name: string }
+  | { kind: 'core'; name: string }
   /**
    * A union of JSON literals (enum values, apiVersion/kind constants). `named` is set when the same union types
    * several fields (one `export type`). `open`: any other
    * string too (`| (string & {})`): a built-in `+enum` type, whose values a newer server may add to (Go's
    * `type PodPhase string` holds any string); the listed values still complete in an editor.
    */
-  | { k: 'lit'; values: unknown[]; named?: EnumDef; open?: boolean }
+  | { kind: 'lit'; values: unknown[]; named?: EnumDef; open?: boolean }
   /**
    * `T[]`. `keys` is set for an associative list (`x-kubernetes-list-type: map`): its list-map keys an apply
    * configuration's entries must carry (the keys the schema defaults are left out, the apiserver fills them in).
    */
-  | { k: 'array'; of: TypeRef; keys?: string[] }
+  | { kind: 'array'; of: TypeRef; keys?: string[] }
   /** `{ [key: string]: T }` */
-  | { k: 'map'; of: TypeRef }
+  | { kind: 'map'; of: TypeRef }
   /** A named interface. */
-  | { k: 'obj'; def: ObjectDef }
-  | { k: 'union'; of: TypeRef[] }
+  | { kind: 'obj'; def: ObjectDef }
+  | { kind: 'union'; of: TypeRef[] }
   /** A type alias declared in this module (the built-in API's `+enum` types, `Time`: see `DefinitionGraph`). */
-  | { k: 'alias'; def: TypeAliasDef }
+  | { kind: 'alias'; def: TypeAliasDef }
   /**
    * A type of another package of the built-in API, spelled through that package's namespace import (`corev1.PodSpec`,
    * `dir` its folder); `object` when it is an interface (its apply form is `<name>Apply` there).
    */
-  | { k: 'ext'; ns: string; dir: string; name: string; object: boolean }
+  | { kind: 'ext'; ns: string; dir: string; name: string; object: boolean }
   /** `T | null` */
-  | { k: 'null'; of: TypeRef };
+  | { kind: 'null'; of: TypeRef };
 
 export interface PropDef {
   /** The wire name, verbatim. */
@@ -96,14 +96,14 @@ export interface ObjectDef {
 
 /** A stable string identifying a TypeRef's structure (objects by id). */
 export function refKey(t: TypeRef): string {
-  switch (t.k) {
+  switch (t.kind) {
     case 'prim':
       return t.name;
     case 'unknown':
     case 'ios':
     case 'meta':
     case 'listmeta':
-      return t.k;
+      return t.kind;
     case 'lit':
       return `lit${JSON.stringify(t.values)}`;
     case 'array':

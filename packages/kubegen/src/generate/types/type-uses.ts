@@ -7,8 +7,8 @@ import { pascalSegment } from '../emit-util.js';
 import { segments } from './name-parts.js';
 import type { EnumDef, ObjectDef, TypeRef } from './type-ref.js';
 
-type ObjRef = Extract<TypeRef, { k: 'obj' }>;
-type LitRef = Extract<TypeRef, { k: 'lit' }>;
+type ObjRef = Extract<TypeRef, { kind: 'obj' }>;
+type LitRef = Extract<TypeRef, { kind: 'lit' }>;
 
 /** One field's use of a named type: `parent.field` (through arrays and maps) is typed by `ref`. */
 export interface Edge {
@@ -51,12 +51,12 @@ export function collectEdges(ordered: readonly ObjectDef[], enums: boolean): Edg
   for (const parent of ordered) {
     for (const p of parent.props) {
       const walk = (t: TypeRef, arrays: number, map: boolean): void => {
-        if ((t.k === 'obj' && t.def.fixedName === undefined) || (t.k === 'lit' && enums && t.values.length > 1)) {
+        if ((t.kind === 'obj' && t.def.fixedName === undefined) || (t.kind === 'lit' && enums && t.values.length > 1)) {
           edges.push({ parent, field: p.name, ref: t, ...segments(p.name, arrays, map), plain: arrays === 0 && !map });
-        } else if (t.k === 'array') walk(t.of, arrays + 1, map);
-        else if (t.k === 'map') walk(t.of, arrays, true);
-        else if (t.k === 'null') walk(t.of, arrays, map);
-        else if (t.k === 'union') for (const m of t.of) walk(m, arrays, map);
+        } else if (t.kind === 'array') walk(t.of, arrays + 1, map);
+        else if (t.kind === 'map') walk(t.of, arrays, true);
+        else if (t.kind === 'null') walk(t.of, arrays, map);
+        else if (t.kind === 'union') for (const m of t.of) walk(m, arrays, map);
       };
       walk(p.type, 0, false);
     }
@@ -96,7 +96,7 @@ export function placeDeclarations(ordered: readonly ObjectDef[], edges: readonly
   for (const d of ordered) delete d.after;
   const placed = new Set<EnumDef>();
   for (const e of edges) {
-    const decl = e.ref.k === 'lit' ? e.ref.named : undefined;
+    const decl = e.ref.kind === 'lit' ? e.ref.named : undefined;
     if (!decl || placed.has(decl)) continue;
     placed.add(decl);
     (e.parent.after ??= []).push(decl);

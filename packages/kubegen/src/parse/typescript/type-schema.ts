@@ -130,8 +130,12 @@ export class SchemaBuilder {
       for (const h of node.getExtends()) {
         const base = this.resolver.resolve(file, h.getExpression().getText());
         let s: JSONSchemaProps;
-        // A core type of the runtime (`interface ScriptTemplate extends Container { source: string }`).
-        if (base.k === 'runtime' && CORE_TYPES.some((c) => c.name === base.name)) s = this.runtimeSchema(base.name, h);
+        // A core type of the runtime (`interface ScriptTemplate extends Container { source: string }`), imported from
+        // the root or from its group version's entry point (`@kubegen/runtime/api/core/v1`).
+        const core = base.k === 'runtime' || base.k === 'builtin'
+          ? CORE_TYPES.find((c) => c.name === base.name && (base.k === 'runtime' || c.definition === `io.k8s.api.${base.dir.replace('/', '.')}.${base.name}`))
+          : undefined;
+        if (core) s = this.runtimeSchema(core.name, h);
         else if (base.k === 'decl' && Node.isInterfaceDeclaration(base.decl)) s = this.declSchema(base.decl);
         else throw this.error(h, `cannot extend ${h.getText()}: only interfaces declared in the apis folder and the core types of @kubegen/runtime can be extended`);
         delete s.description;

@@ -18,7 +18,7 @@
  *   containers run: no logs, exec, images or probes that reach a container), ServiceAccounts and their tokens made by
  *   the controllers. See `envtest-cluster.ts`.
  *
- * Tests say what they need with `env.require(...)`, which fails with a message naming what the profile lacks and
+ * Tests say what they need with `env.requireCapabilities(...)`, which fails with a message naming what the profile lacks and
  * which profile has it, rather than letting a test fail later on a 404.
  */
 import { isNotFound } from '../../client/errors.js';

@@ -7,7 +7,7 @@
  * service-account key pair is generated), `crd-only` runs the CRD apiserver of Kubernetes 1.36 (admin by a client
  * certificate in `system:masters`, made with `@peculiar/x509`), and `cluster` runs `full` plus a controller-manager,
  * a scheduler and hollow nodes (`envtest-cluster.ts`), started after the CRDs are installed and ready when the nodes
- * are. `require(...)` fails clearly when a test needs what its profile cannot serve. Only `cluster` has a
+ * are. `requireCapabilities(...)` fails clearly when a test needs what its profile cannot serve. Only `cluster` has a
  * controller-manager; `crd-only` runs kubegen's own garbage collector (`testing/gc`) unless told not to; on `full`
  * nothing is garbage collected, and namespaces finish deleting on `cluster` only.
  * `installProjectRbac(dir)` (`full` only) binds a project's config/rbac to its ServiceAccount and returns a kubeconfig
@@ -245,11 +245,16 @@ export class Envtest {
    * Throws a clear error when this profile cannot serve every one of `capabilities` (see `envtest-profiles.ts`), or
    * needs `garbage-collection` from a `crd-only` control plane started with `garbageCollector: false`.
    */
-  require(...capabilities: EnvtestCapability[]): void {
+  requireCapabilities(...capabilities: EnvtestCapability[]): void {
     requireCapabilities(this.profile, capabilities);
     if (capabilities.includes('garbage-collection') && this.controlPlane.garbageCollector && !this.gc) {
       throw new Error(`envtest: this '${this.profile}' control plane was started with garbageCollector: false; it cannot serve garbage-collection`);
     }
+  }
+
+  /** @deprecated The old name of {@link requireCapabilities} (it read like CommonJS's `require`). */
+  require(...capabilities: EnvtestCapability[]): void {
+    this.requireCapabilities(...capabilities);
   }
 
   /** Whether this control plane serves `capability` (its profile does, and on `crd-only` its collector runs). */
@@ -275,7 +280,7 @@ export class Envtest {
    * for a layout it cannot read; refused on the `crd-only` profile (no RBAC there: every request is allowed).
    */
   async installProjectRbac(projectDir: string, opts: ProjectRbacOptions & { expirationSeconds?: number } = {}): Promise<ServiceAccountIdentity> {
-    this.require('rbac', 'core-kinds');
+    this.requireCapabilities('rbac', 'core-kinds');
     const rbac = readProjectRbac(projectDir, opts);
     const kubeconfigPath = path.join(this.dir, `${rbac.serviceAccount.namespace}.${rbac.serviceAccount.name}.kubeconfig`);
     return runAsServiceAccount(this.admin, clusterOf(this.restConfig), rbac, { kubeconfigPath, ...(opts.expirationSeconds !== undefined ? { expirationSeconds: opts.expirationSeconds } : {}) });

@@ -4,10 +4,18 @@
  * and Kubemark hollow nodes; as controller-runtime's envtest), CRD installation and per-test namespaces. Starts child processes and opens ports;
  * unit tests that only need a fake API should import `@kubegen/runtime/testing/fake` instead.
  */
-export * from './envtest.js';
-export * from './envtest-assets.js';
-export * from './envtest-crds.js';
-export * from './envtest-namespace.js';
+export { Envtest } from './envtest.js';
+export type { EnvtestOptions } from './envtest.js';
+export {
+  DEFAULT_START_TIMEOUT_MS, DEFAULT_STOP_TIMEOUT_MS, defaultAssetDirs, envAttachOutput, envStartTimeoutMs,
+  envStopTimeoutMs, findAssets, mergeFlags, parseDuration,
+} from './envtest-assets.js';
+export type { ClusterAssets, EnvtestAssets } from './envtest-assets.js';
+export { CRD_RESOURCE, crdResourceInfo, installCrds, parseCrds, readCrdPaths } from './envtest-crds.js';
+export type { CrdObject } from './envtest-crds.js';
+export {
+  createTestNamespace, deleteTestNamespace, NAMESPACE_RESOURCE, testNamespaceName,
+} from './envtest-namespace.js';
 export { PROFILE_CAPABILITIES, PROFILE_DESCRIPTIONS, profileServes, requireCapabilities } from './envtest-profiles.js';
 export type { EnvtestCapability, EnvtestProfile } from './envtest-profiles.js';
 export { CLUSTER_CONTROLLERS, DEFAULT_CLUSTER_NODES } from './envtest-cluster.js';
@@ -19,9 +27,19 @@ export type { BinaryVersion } from './envtest-versions.js';
 export { freePort, freePorts } from './envtest-ports.js';
 export { ManagedProcess } from './envtest-process.js';
 export type { ManagedProcessOptions } from './envtest-process.js';
-export * from './envtest-webhooks.js';
-export * from './envtest-rbac.js';
-export * from './project-rbac.js';
-export * from './forbidden-recorder.js';
+export {
+  installWebhooks, MUTATING_WEBHOOK_RESOURCE, pointWebhooksAt, setConversionWebhook, VALIDATING_WEBHOOK_RESOURCE,
+  waitForWebhook,
+} from './envtest-webhooks.js';
+export type { WebhookEndpoint, WebhookInstallOptions } from './envtest-webhooks.js';
+export {
+  clusterOf, DEFAULT_TOKEN_EXPIRATION_SECONDS, installRbac, requestServiceAccountToken, runAsServiceAccount,
+  writeTokenKubeconfig,
+} from './envtest-rbac.js';
+export type { ClusterConfig, ServiceAccountIdentity } from './envtest-rbac.js';
+export { RBAC_KINDS, rbacFromObjects, readProjectRbac } from './project-rbac.js';
+export type { ProjectRbac, ProjectRbacOptions, ServiceAccountRef } from './project-rbac.js';
+export { ForbiddenRecorder, ForbiddenRequestsError, recordForbidden } from './forbidden-recorder.js';
+export type { RecordedForbidden } from './forbidden-recorder.js';
 export { eventually } from './eventually.js';
 export type { EventuallyOptions } from './eventually.js';

@@ -3,9 +3,15 @@
  * transport with reactors and recorded actions, push-fed fake watches and lister-watchers, discovery computed
  * from the served resources (and CRDs made from CRD objects), and a fake event recorder. Loads no process, network or file-system code.
  */
-export * from './object-tracker.js';
-export * from './fake-transport.js';
-export * from './fake-actions.js';
+export { ObjectTracker } from './object-tracker.js';
+export type {
+  ObjectTrackerOptions, TrackerDeleteOptions, TrackerListOptions, TrackerPatchOptions, TrackerWatchOptions,
+  TrackerWriteOptions,
+} from './object-tracker.js';
+export { FakeTransport, newFakeTransport, newFakeTransportWithOptions } from './fake-transport.js';
+export type { RawRequestRecord } from './fake-transport.js';
+export { actionFor, actionMatches } from './fake-actions.js';
+export type { FakeAction, Reaction, ReactionFunc, Reactor } from './fake-actions.js';
 export { allBuiltinResources } from './builtin-resources.js';
 export type { FakeResource, FakeScaleSpec } from './fake-resource.js';
 export { fakeResourcesFromCrd, fakeResourcesFromCrds } from './fake-crd.js';

@@ -1,10 +1,10 @@
 import type { KubeObject } from '../client/types.js';
 
 /**
- * String sharing between cached objects. `JSON.parse` gives every decoded object its own copy of each string, so
+ * String interning between cached objects (each equal string held once). `JSON.parse` gives every decoded object its own copy of each string, so
  * 100,000 Foos of one namespace hold 100,000 copies of `"samplecontroller.k8s.io/v1alpha1"` (twice: the object's
  * and its managedFields entry's), of the namespace, the field manager, the operation, and so on: about a fifth of
- * the objects' heap. An informer hands each object it stores to {@link shareStrings} with a similar object it
+ * the objects' heap. An informer hands each object it stores to {@link internStrings} with a similar object it
  * already holds (the version it replaces, or the object stored before it), and the equal strings are pointed at the
  * held copy. Strings are immutable, so nothing observable changes; only equal values are replaced, field by field,
  * and only in places where objects of one resource usually agree. It costs a few comparisons per object (about
@@ -54,7 +54,7 @@ const MANAGER_KEYS = ['apiVersion', 'fieldsType', 'manager', 'operation', 'subre
  * creationTimestamp shares that. `obj` must be one the caller may write to (a freshly decoded object); frozen parts
  * are left alone. Never throws on odd shapes.
  */
-export function shareStrings(obj: KubeObject, like: KubeObject | undefined): void {
+export function internStrings(obj: KubeObject, like: KubeObject | undefined): void {
   if (!isRec(obj) || Object.isFrozen(obj)) return;
   const meta: unknown = obj.metadata;
   const m = isRec(meta) && !Object.isFrozen(meta) ? meta : undefined;

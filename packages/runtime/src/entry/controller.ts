@@ -1,0 +1,25 @@
+/**
+ * `@kubegen/runtime/controller`: controllers and what they are made of beyond the front door (controller-runtime
+ * `controller`, `handler`, `predicate`, `source`, `builder`, `controllerutil`, `reconcile`).
+ */
+export { requestFromKey, requestKey } from '../reconcile/request.js';
+export { DEFAULT_SOURCE_SYNC_TIMEOUT_MS, ReconcileTimeoutError } from '../controller/controller.js';
+export type { SyncStatus } from '../controller/source-sync.js';
+export { InformerSource } from '../source/source.js';
+export { controllerMetrics, initControllerMetrics } from '../controller/metrics.js';
+export type { ControllerMetrics, ReconcileResultLabel } from '../controller/metrics.js';
+export { addWithOpts, sinkWithDefaultPriority, withLowPriorityWhenUnchanged } from '../handler/handler.js';
+export type { CreateEventInfo, EnqueueForOwnerOptions, OwnerType, RequestSink } from '../handler/handler.js';
+export { admits, admitsAll } from '../predicate/predicate.js';
+export type { EventKind } from '../predicate/predicate.js';
+export { BuilderSettings } from '../builder/builder.js';
+export { describeKind, isResourceInfo, KindSource } from '../source/kind-source.js';
+export type { KindRef, KindSourceCluster, KindSourceOptions } from '../source/kind-source.js';
+export {
+  AlreadyOwnedError, hasControllerReference, hasOwnerReference, removeOwnerReference
+} from '../controllerutil/owner-references.js';
+export type { OwnerReferenceOptions } from '../controllerutil/owner-references.js';
+export { isBeingDeleted } from '../controllerutil/finalizers.js';
+export type { FinalizeResult, FinalizerFn, FinalizerResult } from '../controllerutil/finalizer-registry.js';
+export type { CreateOrPatchClient, CreateOrUpdateClient, MutateFn } from '../controllerutil/create-or-update.js';
+export type { EventSource } from '../source/external-sources.js';

@@ -1,0 +1,7 @@
+/**
+ * `@kubegen/runtime/log`: logging beyond the front door (controller-runtime `pkg/log`): the logger types and
+ * implementations, levels, the repeat filter.
+ */
+export { JsonLogger, parseLogLevel, pinoLogger, setLogger } from '../log.js';
+export { RepeatFilter } from '../log-repeats.js';
+export type { LogFormat, LoggerOptions, LogLevel, PinoLike } from '../log.js';
