@@ -210,7 +210,7 @@ describe('sample-controller work loop and event routing', () => {
     assert.deepEqual(await drain(), []);
   });
 
-  it('writes its events as core/v1 Events through a real broadcaster on the fake transport', async () => {
+  it('writes its events as events.k8s.io/v1 Events (served by the fake, as by any current cluster) through a real broadcaster', async () => {
     const foo = newFoo('test', 1);
     const client = createFakeClientset([foo], allBuiltinResources);
     const factory = new SharedInformerFactory(client.transport, { logger: nullLogger });
@@ -229,13 +229,14 @@ describe('sample-controller work loop and event routing', () => {
     await controller.syncHandler('default/test');
     await broadcaster.flush();
     const events = client.fake.actions().filter((a) => a.resource === 'events' && a.verb === 'create');
-    assert.equal(events.length, 1);
-    const ev = events[0]!.object as { reason: string; type: string; message: string; involvedObject: { kind: string; name: string; uid: string }; source: { component: string } };
+    assert.deepEqual(events.map((a) => a.group), ['events.k8s.io']);
+    const ev = events[0]!.object as { reason: string; type: string; note: string; action: string; regarding: { kind: string; name: string; uid: string }; reportingController: string };
     assert.equal(ev.reason, 'Synced');
+    assert.equal(ev.action, 'Synced');
     assert.equal(ev.type, 'Normal');
-    assert.equal(ev.message, 'Foo synced successfully');
-    assert.deepEqual([ev.involvedObject.kind, ev.involvedObject.name, ev.involvedObject.uid], ['Foo', 'test', 'uid-test']);
-    assert.equal(ev.source.component, 'sample-controller');
+    assert.equal(ev.note, 'Foo synced successfully');
+    assert.deepEqual([ev.regarding.kind, ev.regarding.name, ev.regarding.uid], ['Foo', 'test', 'uid-test']);
+    assert.equal(ev.reportingController, 'sample-controller');
     await broadcaster.shutdown();
   });
 

@@ -44,8 +44,8 @@ describe('controller helpers on Unstructured', () => {
 
     const events = new EventBroadcaster({ transport: client.fake, logger: nullLogger });
     events.newRecorder('janitor').event(stored, 'Normal', 'Checked', 'looked at it');
-    await until(() => client.fake.actions().some((a) => a.verb === 'create' && a.resource === 'events'), 'an event is written');
-    const event = client.fake.actions().find((a) => a.verb === 'create' && a.resource === 'events')!.object as { involvedObject: Record<string, unknown> };
+    await until(() => client.fake.actions().some((a) => a.verb === 'create' && a.resource === 'events' && a.group === ''), 'an event is written');
+    const event = client.fake.actions().find((a) => a.verb === 'create' && a.resource === 'events' && a.group === '')!.object as { involvedObject: Record<string, unknown> };
     assert.deepEqual([event.involvedObject['kind'], event.involvedObject['apiVersion'], event.involvedObject['name']], ['Widget', 'example.com/v1', 'w']);
     await events.shutdown();
   });
