@@ -64,6 +64,23 @@ describe('event recorder: events.k8s.io/v1 where served', () => {
     await recorder.shutdown();
   });
 
+  it('falls back to core/v1 Events when RBAC forbids events.k8s.io/v1 (a project granting core Events only)', async () => {
+    const clock = new FakeClock(START);
+    const transport = newFakeTransport([builtinResources.events, eventsV1]);
+    transport.prependReactor('create', 'events', (action) =>
+      action.group === 'events.k8s.io'
+        ? { handled: true, error: new ApiError(newStatus(403, 'Forbidden', 'events.events.k8s.io is forbidden: User "system:serviceaccount:ns:sa" cannot create resource "events" in API group "events.k8s.io" in the namespace "demo"')) }
+        : { handled: false },
+    );
+    const recorder = createEventRecorder({ transport, component: 'foo-controller', clock, logger: nullLogger });
+    recorder.event(foo, 'Normal', 'Synced', 'one');
+    recorder.event(foo, 'Normal', 'Synced', 'two');
+    await recorder.flush();
+    assert.deepEqual((await events(transport)).map((e) => e.message).sort(), ['one', 'two']);
+    assert.equal(transport.actions().filter((a) => a.group === 'events.k8s.io').length, 1, 'asked once');
+    await recorder.shutdown();
+  });
+
   it('falls back to core/v1 Events, once, where events.k8s.io/v1 is not served; action defaults to the reason', async () => {
     const clock = new FakeClock(START);
     const transport = newFakeTransport([builtinResources.events]);

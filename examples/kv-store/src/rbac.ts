@@ -23,5 +23,6 @@
  * +kubebuilder:rbac:groups=core,resources=persistentvolumeclaims,verbs=list;delete
  * +kubebuilder:rbac:groups=core,resources=pods,verbs=get;list;watch
  * +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
+ * +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
  */
 export {};

@@ -13,6 +13,7 @@
  * +kubebuilder:rbac:groups=*,resources=*,verbs=list;watch;delete
  * +kubebuilder:rbac:groups=apiextensions.k8s.io,resources=customresourcedefinitions,verbs=list;watch
  * +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
+ * +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
  * +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update
  */
 export {};

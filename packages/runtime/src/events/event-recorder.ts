@@ -2,7 +2,8 @@
  * Writing Events (client-go `tools/record`: `EventBroadcaster` + `EventRecorder` + `recordToSink`), as
  * events.k8s.io/v1 Events where the server serves that API (controller-runtime 0.23's recorder: `reportingController`,
  * `reportingInstance`, `action`, repeats as a `series`; `events-v1.ts`), core/v1 Events where it does not (`api`:
- * `auto`, the default, finds out at the first write and remembers; `events.k8s.io/v1` or `v1` choose).
+ * `auto`, the default, finds out at the first write and remembers — not served, or forbidden by RBAC that grants
+ * core Events only, means core/v1; `events.k8s.io/v1` or `v1` choose).
  *
  * `recorder.event(obj, type, reason, message)` returns at once: it builds the Event and queues it (at most
  * `maxQueueLength`, further events are dropped and logged). One writer per broadcaster sends queued events in order:
@@ -13,7 +14,8 @@
  * to the caller and the writer never rejects.
  */
 import { hostname } from 'node:os';
-import { ApiError, isNotFound, ResourceNotServedError } from '../client/errors.js';
+import { ApiError, isForbidden, isNotFound, ResourceNotServedError } from '../client/errors.js';
+import { explainError } from '../client/forbidden.js';
 import type { KubeObject, Transport } from '../client/types.js';
 import { CoreV1Client } from '../api/core/v1/client.js';
 import type { Event } from '../builtin/types.js';
@@ -213,8 +215,14 @@ export class EventBroadcaster {
             this.correlator.updateState(event, key);
             return;
           } catch (err) {
-            if (this.eventsV1 === true || !(err instanceof ResourceNotServedError)) throw err;
-            this.log.info('the server does not serve events.k8s.io/v1: writing core/v1 Events', {});
+            // Found out at the first write: not served, or not allowed (RBAC granting core Events only, as projects
+            // made before events.k8s.io/v1 have): core/v1 from then on.
+            if (this.eventsV1 === true || !(err instanceof ResourceNotServedError || isForbidden(err))) throw err;
+            if (isForbidden(err)) {
+              this.log.info('may not write events.k8s.io/v1 Events: writing core/v1 Events (grant +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch for the new API)', { error: explainError(err) });
+            } else {
+              this.log.info('the server does not serve events.k8s.io/v1: writing core/v1 Events', {});
+            }
             this.eventsV1 = false;
           }
         }
