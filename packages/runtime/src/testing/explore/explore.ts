@@ -12,7 +12,7 @@ import { compareStates } from './compare.js';
 import { describeRequest } from './faults.js';
 import type { Divergence, ExploreReport, FaultKind } from './report.js';
 import { runScenario, type InjectedFault, type RunInput, type RunResult } from './runner.js';
-import { describeStep } from './scenario.js';
+import { checkScenario, describeStep } from './scenario.js';
 
 /** Options of {@link explore}: what a run needs, plus which faults to try. */
 export interface ExploreOptions extends RunInput {
@@ -33,12 +33,19 @@ export function parsePoint(point: string): InjectedFault {
 
 const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.after}` : `gap@${f.step}`);
 
-/** Runs the reference and every perturbed run; see the module comment. */
+/**
+ * Runs the reference and every perturbed run; see the module comment. Throws a `ScenarioError` for a scenario that is
+ * not well formed, a `ScenarioStepError` when the control plane refuses a step of the reference run, a `TypeError` for
+ * a bad `only`.
+ */
 export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   const started = Date.now();
   const seed = opts.seed ?? 1;
   const kinds = opts.faults ?? ['crash', 'gap'];
   const only = opts.only !== undefined ? parsePoint(opts.only) : undefined;
+  const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
+  for (const r of opts.extraResources ?? []) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
+  checkScenario(opts.steps, (apiVersion, kind) => served.has(`${apiVersion} ${kind}`));
   const reference = await runScenario(opts);
   const report: ExploreReport = { runs: 1, faults: {}, divergences: [], referenceRequests: reference.requests.map(describeRequest), durationMs: 0, seed };
   if (reference.unsettled) {
@@ -73,8 +80,13 @@ function divergenceOf(opts: ExploreOptions, reference: RunResult, run: RunResult
     ? [{ object: '(run)', field: '(settle)', reference: 'settled', perturbed: `still busy after step ${run.unsettled.step}: ${run.unsettled.busy}` }]
     : compareStates(reference.state, run.state);
   if (diff.length === 0) return undefined;
-  const at = fault.kind === 'crash' ? crashPoint(opts, run, fault.after) : { point: pointOf(fault), step: fault.step, stepText: describeStep(opts.steps[fault.step - 1]!) };
+  const at = fault.kind === 'crash' ? crashPoint(opts, run, fault.after) : { point: pointOf(fault), step: fault.step, stepText: gapSteps(opts, fault.step) };
   return { fault: fault.kind, at, diff, repro: `--seed ${seed} --only ${pointOf(fault)}` };
+}
+
+/** The steps a gap at `k` hides: `k` and the next one (when there is one), described. */
+function gapSteps(opts: ExploreOptions, k: number): string {
+  return opts.steps.slice(k - 1, k + 1).map(describeStep).join('; ');
 }
 
 /** Where crash@N hit: the request (as this run made it) and the step it came during. */

@@ -7,6 +7,6 @@
 export { explore, parsePoint, type ExploreOptions } from './explore.js';
 export { formatReport, type Divergence, type DivergencePoint, type ExploreReport, type FaultKind } from './report.js';
 export { compareStates, normalizeState, type FieldDiff } from './compare.js';
-export { runScenario, endState, type InjectedFault, type RunInput, type RunResult, type SetupFunc } from './runner.js';
-export { checkScenario, describeStep, SCENARIO_FIELD_MANAGER, type ObjectRef, type ScenarioStep } from './scenario.js';
+export { runScenario, endState, ScenarioStepError, type InjectedFault, type RunInput, type RunResult, type SetupFunc } from './runner.js';
+export { checkScenario, describeStep, ScenarioError, SCENARIO_FIELD_MANAGER, type ObjectRef, type ScenarioStep } from './scenario.js';
 export { describeRequest, FaultTransport, type RecordedRequest } from './faults.js';

@@ -11,7 +11,7 @@ export type FaultKind = 'crash' | 'gap';
 export interface DivergencePoint {
   /** The point as `--only` takes it: `crash@7`, `gap@2`. */
   point: string;
-  /** The step (1-based) during which the fault hit, and the step as a line (`apply Parent ns/a`). */
+  /** The step (1-based) during which the fault hit (a gap: its first step), and the step(s) as a line (`apply Parent ns/a`; a gap's two steps joined by `; `). */
   step: number;
   stepText: string;
   /** For a crash: the number of the request, and the request (`#7 create children ns/a-x7k`). */
@@ -51,7 +51,8 @@ export function formatReport(report: ExploreReport): string {
   lines.push(row(header), ...rows.map(row));
   lines.push(`${report.runs} runs (${report.referenceRequests.length} writes in the reference run), ${report.divergences.length} divergence(s), ${(report.durationMs / 1000).toFixed(1)} s`);
   for (const d of report.divergences) {
-    lines.push('', `${d.fault} at ${d.at.point}: during step ${d.at.step} (${d.at.stepText})${d.at.requestText ? `, right after ${d.at.requestText}` : ''}`);
+    const where = d.fault === 'gap' ? `watches paused across step ${d.at.step}${d.at.stepText.includes(';') ? ` and ${d.at.step + 1}` : ''}` : `during step ${d.at.step}`;
+    lines.push('', `${d.fault} at ${d.at.point}: ${where} (${d.at.stepText})${d.at.requestText ? `, right after ${d.at.requestText}` : ''}`);
     for (const f of d.diff.slice(0, 20)) lines.push(`  ${f.object} ${f.field}: reference ${show(f.reference)}, perturbed ${show(f.perturbed)}`);
     if (d.diff.length > 20) lines.push(`  … ${d.diff.length - 20} more`);
     lines.push(`  reproduce: ${d.repro}`);

@@ -12,7 +12,7 @@
  * watches before step K and resumes them after step K+1 (after step K when it is the last).
  */
 import { Registry } from 'prom-client';
-import { Controller } from '../../controller/controller.js';
+import type { Controller } from '../../controller/controller.js';
 import type { KubeObject } from '../../client/types.js';
 import { nullLogger } from '../../log.js';
 import { Manager } from '../../manager/manager.js';
@@ -23,6 +23,17 @@ import type { FakeTransport } from '../fake/fake-transport.js';
 import type { ValidatedCrd } from '../../validation/index.js';
 import { FaultTransport, type RecordedRequest } from './faults.js';
 import { runStep, type ScenarioStep } from './scenario.js';
+
+/** A step of the reference run that the control plane refused (the scenario is wrong): which, and why. */
+export class ScenarioStepError extends Error {
+  constructor(
+    readonly step: number,
+    cause: unknown,
+  ) {
+    super(`step ${step}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ScenarioStepError';
+  }
+}
 
 /** Registers the controllers under test on a manager (what the program's `main` does before `start`). */
 export type SetupFunc = (mgr: Manager) => void | Promise<void>;
@@ -51,13 +62,16 @@ export interface RunResult {
   state: KubeObject[];
   /** The mutating requests of every manager of the run, numbered across them. */
   requests: RecordedRequest[];
-  /** The step (1-based) after which the run did not settle, and what was still busy; undefined when it settled. */
+  /** The step (1-based) after which the run did not settle (or that failed), and what was still busy; undefined when it settled. */
   unsettled?: { step: number; busy: string };
   /** Whether the injected crash happened (a crash point past the run's last request never fires). */
   crashed: boolean;
 }
 
-/** Runs the scenario once (see the module comment). Never throws for a controller's misbehaviour. */
+/**
+ * Runs the scenario once (see the module comment). Never throws for a controller's misbehaviour; a step the control
+ * plane refuses throws a {@link ScenarioStepError} in the reference run (no fault), and ends a perturbed run as unsettled.
+ */
 export async function runScenario(input: RunInput, fault?: InjectedFault): Promise<RunResult> {
   const fake = await newFakeTransportFromCrds(input.crds, [], input.extraResources ? { extraResources: input.extraResources } : {});
   const requests: RecordedRequest[] = [];
@@ -81,7 +95,14 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
       const gapStart = fault?.kind === 'gap' && fault.step === k;
       const gapEnd = fault?.kind === 'gap' && (fault.step === k - 1 || (fault.step === k && k === steps.length));
       if (gapStart) current.transport.pause();
-      await runStep(fake, fake.tracker, steps[i]!);
+      try {
+        await runStep(fake, fake.tracker, steps[i]!);
+      } catch (err) {
+        // The reference run's step failing is the scenario's fault; a perturbed run's, a divergence.
+        if (!fault) throw new ScenarioStepError(k, err);
+        unsettled = { step: k, busy: `the step failed: ${err instanceof Error ? err.message : String(err)}` };
+        break;
+      }
       if (gapStart && !gapEnd) continue; // the next step comes before the controllers see anything
       if (gapEnd) current.transport.resume();
       const busy = await settle(() => current, restartIfCrashed, input);
@@ -117,7 +138,8 @@ async function startManager(setup: SetupFunc, ctx: RunContext, crashAfter: numbe
   const controllers: Controller[] = [];
   const add = mgr.add.bind(mgr);
   mgr.add = (r: Runnable): void => {
-    if (r instanceof Controller) controllers.push(r);
+    // By shape, not class: the setup module may load its own copy of the runtime.
+    if (isController(r)) controllers.push(r);
     add(r);
   };
   await setup(mgr);
@@ -125,6 +147,11 @@ async function startManager(setup: SetupFunc, ctx: RunContext, crashAfter: numbe
   const run = mgr.start(stop.signal).catch(() => undefined);
   const ready = Promise.race([run, Promise.all(controllers.map((c) => whenStarted(c, stop.signal)))]).then(() => undefined);
   return { mgr, transport, controllers, stop, ready };
+}
+
+function isController(r: Runnable): r is Runnable & Controller {
+  const c = r as Partial<Controller>;
+  return typeof c.reconciling === 'number' && typeof c.queue?.len === 'function' && typeof c.informers === 'function';
 }
 
 /** Resolves once `c`'s sources have synced (its workers then run), or `signal` aborts. */

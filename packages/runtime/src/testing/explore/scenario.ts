@@ -7,6 +7,17 @@
 import type { KubeObject, Transport } from '../../client/types.js';
 import type { ObjectTracker } from '../fake/object-tracker.js';
 
+/** A scenario that is not well formed: `step` is the 1-based step at fault (0: the scenario as a whole). */
+export class ScenarioError extends TypeError {
+  constructor(
+    readonly step: number,
+    message: string,
+  ) {
+    super(step > 0 ? `step ${step}: ${message}` : message);
+    this.name = 'ScenarioError';
+  }
+}
+
 /** Which object a `delete` or `patch` step addresses. */
 export interface ObjectRef {
   apiVersion: string;
@@ -37,20 +48,25 @@ function stepParts(step: ScenarioStep): ['apply' | 'delete' | 'patch', ObjectRef
 }
 
 /**
- * Checks the shape of `steps` (a parsed scenario) and that every kind is served by `tracker`; returns the steps or
- * throws a `TypeError` naming the step (1-based).
+ * Checks the shape of `steps` (a parsed scenario) and that `served(apiVersion, kind)` for every kind; returns the
+ * steps or throws a {@link ScenarioError} naming the step.
  */
-export function checkScenario(steps: unknown, tracker: ObjectTracker): ScenarioStep[] {
-  if (!Array.isArray(steps)) throw new TypeError('a scenario is a list of steps (- apply: …, - delete: …, - patch: …)');
+export function checkScenario(steps: unknown, served: (apiVersion: string, kind: string) => boolean): ScenarioStep[] {
+  if (!Array.isArray(steps) || steps.length === 0) throw new ScenarioError(0, 'a scenario is a non-empty list of steps (- apply: …, - delete: …, - patch: …)');
   steps.forEach((raw, i) => {
-    const where = `step ${i + 1}`;
-    if (!raw || typeof raw !== 'object') throw new TypeError(`${where}: not a mapping`);
+    const fail = (message: string): never => {
+      throw new ScenarioError(i + 1, message);
+    };
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail('not a mapping');
     const keys = Object.keys(raw as object);
-    if (keys.length !== 1 || !['apply', 'delete', 'patch'].includes(keys[0]!)) throw new TypeError(`${where}: one of apply, delete, patch (got ${keys.join(', ') || 'nothing'})`);
+    if (keys.length !== 1 || !['apply', 'delete', 'patch'].includes(keys[0]!)) fail(`one of apply, delete, patch (got ${keys.join(', ') || 'nothing'})`);
+    const body = (raw as Record<string, unknown>)[keys[0]!];
+    if (!body || typeof body !== 'object') fail(`${keys[0]} needs a mapping`);
     const [verb, ref] = stepParts(raw as ScenarioStep);
-    if (!ref || !ref.apiVersion || !ref.kind || !ref.name) throw new TypeError(`${where}: ${verb} needs apiVersion, kind and a name`);
-    if (!tracker.resourceFor(ref.apiVersion, ref.kind)) throw new TypeError(`${where}: ${ref.apiVersion} ${ref.kind} is not served (no CRD given for it)`);
-    if (verb === 'patch' && (typeof (raw as { patch: { patch?: unknown } }).patch.patch !== 'object' || (raw as { patch: { patch?: unknown } }).patch.patch === null)) throw new TypeError(`${where}: patch needs a patch mapping`);
+    if (!ref.apiVersion || !ref.kind || !ref.name) fail(`${verb} needs apiVersion, kind and a name`);
+    if (!served(ref.apiVersion, ref.kind)) fail(`${ref.apiVersion} ${ref.kind} is not served (no CRD given for it)`);
+    const patch = (body as { patch?: unknown }).patch;
+    if (verb === 'patch' && (!patch || typeof patch !== 'object' || Array.isArray(patch))) fail('patch needs a patch mapping');
   });
   return steps as ScenarioStep[];
 }
