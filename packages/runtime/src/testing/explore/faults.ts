@@ -38,7 +38,11 @@ export function describeRequest(r: RecordedRequest): string {
   return `#${r.n} ${r.verb}${r.patchType ? `(${r.patchType})` : ''} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}${target ? ` ${target}` : ''}`;
 }
 
-/** See the module comment. */
+/**
+ * The transport one manager of a run talks through: forwards to `inner` (the shared fake control plane), records the
+ * manager's mutating requests in `requests`, dies after the `crashAfter`-th of them is answered (`crash()`), and holds
+ * its watches between `pause()` and `resume()` (then its informers relist).
+ */
 export class FaultTransport implements Transport {
   /** Crash after this many mutating requests have been answered (undefined: never). */
   crashAfter: number | undefined;
