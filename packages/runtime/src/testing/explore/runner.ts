@@ -14,6 +14,8 @@
 import { Registry } from 'prom-client';
 import type { Controller } from '../../controller/controller.js';
 import type { KubeObject } from '../../client/types.js';
+import { realClock } from '../../clock.js';
+import { sleep } from '../../deadline.js';
 import { nullLogger } from '../../log.js';
 import { Manager } from '../../manager/manager.js';
 import type { Runnable } from '../../manager/runnables.js';
@@ -156,7 +158,7 @@ function isController(r: Runnable): r is Runnable & Controller {
 
 /** Resolves once `c`'s sources have synced (its workers then run), or `signal` aborts. */
 async function whenStarted(c: Controller, signal: AbortSignal): Promise<void> {
-  while (!signal.aborted && !(c.syncStatus().synced && c.informers().every((i) => i.hasSynced()))) await sleep(2);
+  while (!signal.aborted && !(c.syncStatus().synced && c.informers().every((i) => i.hasSynced()))) await sleep(realClock, 2);
 }
 
 /** Waits until the run is settled; returns undefined, or what is still busy after `settleMs`. */
@@ -170,7 +172,7 @@ async function settle(current: () => Running, restartIfCrashed: () => Promise<vo
     const busy = busyOf(run, input.requeueBoundMs ?? 2000);
     if (!busy && Date.now() - run.transport.lastActivity >= quiet) return undefined;
     if (Date.now() > deadline) return busy ?? 'requests still going';
-    await sleep(Math.max(2, Math.min(quiet, 10)));
+    await sleep(realClock, Math.max(2, Math.min(quiet, 10)));
   }
 }
 
@@ -196,4 +198,3 @@ export function endState(fake: FakeTransport): KubeObject[] {
   return out;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
