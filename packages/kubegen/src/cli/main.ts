@@ -11,6 +11,7 @@ import { runDashboard, type DashboardFlags } from './dashboard.js';
 import { createApi, createWebhook, DEFAULT_DOMAIN, initProject, ScaffoldError } from '../scaffold/index.js';
 import type { ScaffoldResult } from '../scaffold/index.js';
 import { addLoadtestCommand } from './loadtest-command.js';
+import { addExploreCommand } from './explore-command.js';
 import { addDeleteCommand } from './delete-api-command.js';
 import { addDevCommand } from './dev-command.js';
 import { addValidateCommand } from './validate-command.js';
@@ -115,6 +116,7 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
     });
   addScaffoldCommands(program, io);
   addLoadtestCommand(program, io, (code) => (exitCode = code));
+  addExploreCommand(program, io, (code) => (exitCode = code));
   addDeleteCommand(program, io, (code) => (exitCode = code));
   addDevCommand(program, io, (code) => (exitCode = code));
   addValidateCommand(program, io, (code) => (exitCode = code));

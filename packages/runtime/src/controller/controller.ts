@@ -213,6 +213,11 @@ export class Controller {
     if (this.sourcesStarted && !this.sourcesAbort.signal.aborted) source.start(this.sink, this.sourcesAbort.signal);
   }
 
+  /** How many reconciles are running now (read-only; explore's settle check reads it). */
+  get reconciling(): number {
+    return this.inFlight.size;
+  }
+
   /** The informers this controller's informer sources watch. */
   informers(): SharedIndexInformer<KubeObject>[] {
     return this.sources.filter((s): s is InformerSource => s instanceof InformerSource).map((s) => s.informer as SharedIndexInformer<KubeObject>);

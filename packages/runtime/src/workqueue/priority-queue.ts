@@ -125,6 +125,11 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     return this.waiting.length;
   }
 
+  /** Clock time at which the earliest waiting item becomes ready; undefined when nothing waits. */
+  nextReadyAt(): number | undefined {
+    return this.waiting.peek()?.readyAt;
+  }
+
   async get(): Promise<QueueGetResult<T>> {
     const next = await this.getWithPriority();
     return next.shutdown ? { shutdown: true } : { item: next.item, shutdown: false };

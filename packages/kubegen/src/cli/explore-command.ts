@@ -1,0 +1,171 @@
+/**
+ * `kubegen explore --setup <module.js> --crds <file|dir>… --scenario <scenario.yaml> [--faults crash,gap]
+ * [--only <fault>@<point>] [--seed N] [--report <file.json>]`: runs the scenario on the in-process fake control plane
+ * fault-free, then once per fault point (`@kubegen/runtime/testing/explore`), and prints the summary table and each
+ * divergence. Exit 0 when nothing diverged, 1 when anything did, 2 on bad input: a setup module that does not load or
+ * has no default function, a CRD or scenario that does not parse or is not well formed (named `file:line:col`, as
+ * `kubegen validate` names its problems), a step the control plane refuses in the fault-free run.
+ */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { parseDocuments, positionIn, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
+import { InputError } from '../model/index.js';
+import { ExitCode } from './errors.js';
+import type { MainIO } from './io.js';
+
+export interface ExploreFlags {
+  setup: string;
+  crds: string[];
+  scenario: string;
+  faults?: string;
+  only?: string;
+  seed?: string;
+  report?: string;
+}
+
+/** Bad input: printed as `error: <message>`, exit 2. */
+class ExploreInputError extends Error {}
+
+const FAULTS = ['crash', 'gap'] as const;
+const MANIFEST_EXT = /\.(ya?ml|json)$/i;
+
+/** Adds `explore` to the command tree. */
+export function addExploreCommand(program: Command, io: MainIO, setExit: (code: number) => void): void {
+  program
+    .command('explore')
+    .description('find controller bugs: run a scenario fault-free on an in-process fake control plane, then crash the controllers after each of their writes and hide steps from their watches, and compare every end state with the fault-free one; exit 0 when none diverges, 1 when any does, 2 on bad input')
+    .requiredOption('--setup <module>', 'an ES module whose default export setup(mgr) registers the controllers on a Manager')
+    .requiredOption('--crds <path>', 'a CRD file or folder; repeat the flag (or separate with commas) for more', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)])
+    .requiredOption('--scenario <file>', 'YAML list of steps: - apply: <object> | - delete: {apiVersion, kind, namespace, name} | - patch: {…, patch: <merge patch>}')
+    .option('--faults <list>', `fault kinds to enumerate, comma-separated (${FAULTS.join(', ')})`, FAULTS.join(','))
+    .option('--only <point>', 'run only this fault point, as a report\'s repro names it (crash@7, gap@2)')
+    .option('--seed <n>', 'recorded in the report and its repro lines', '1')
+    .option('--report <file>', 'write the report as JSON: { runs, faults, divergences: [{ fault, at, diff, repro }] }')
+    .action(async (flags: ExploreFlags) => {
+      try {
+        setExit(await runExplore(flags, io));
+      } catch (err) {
+        if (!(err instanceof ExploreInputError)) throw err;
+        io.stderr.write(`error: ${err.message}\n`);
+        setExit(ExitCode.usage);
+      }
+    });
+}
+
+async function runExplore(flags: ExploreFlags, io: MainIO): Promise<number> {
+  const faults = (flags.faults ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  for (const f of faults) if (!(FAULTS as readonly string[]).includes(f)) throw new ExploreInputError(`--faults: unknown fault ${f} (known: ${FAULTS.join(', ')})`);
+  const seed = Number(flags.seed ?? '1');
+  if (!Number.isInteger(seed)) throw new ExploreInputError(`--seed must be an integer, not ${flags.seed}`);
+  const ex = await import('@kubegen/runtime/testing/explore');
+  if (flags.only !== undefined) {
+    try {
+      ex.parsePoint(flags.only);
+    } catch (err) {
+      throw new ExploreInputError((err as Error).message);
+    }
+  }
+  const crds = await readCrds(flags.crds, io.cwd);
+  const scenario = await readScenario(path.resolve(io.cwd, flags.scenario), io.cwd);
+  const setup = await loadSetup(path.resolve(io.cwd, flags.setup), io.cwd);
+  let report;
+  try {
+    report = await ex.explore({ setup: setup as never, crds: crds as never, steps: scenario.steps as never, faults: faults as ('crash' | 'gap')[], seed, ...(flags.only !== undefined ? { only: flags.only } : {}) });
+  } catch (err) {
+    const step = (err as { step?: unknown }).step;
+    if (err instanceof ex.ScenarioError || err instanceof ex.ScenarioStepError) {
+      const at = typeof step === 'number' && step > 0 ? scenario.locate([step - 1]) : scenario.locate([]);
+      throw new ExploreInputError(`${at}: ${(err as Error).message}`);
+    }
+    throw err;
+  }
+  io.stdout(ex.formatReport(report));
+  if (flags.report !== undefined) {
+    const file = path.resolve(io.cwd, flags.report);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  }
+  return report.divergences.length > 0 ? ExitCode.failure : ExitCode.ok;
+}
+
+const shown = (file: string, cwd: string): string => path.relative(cwd, file) || file;
+
+/** Parses a YAML/JSON file; a parse error names `file:line:col`. */
+async function parseFile(file: string, cwd: string): Promise<{ docs: SourceDoc[]; locate: (doc: number, at: JsonPath) => string }> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    throw new ExploreInputError(`${shown(file, cwd)}: ${(err as Error).message}`);
+  }
+  let docs: SourceDoc[];
+  try {
+    docs = parseDocuments(text, shown(file, cwd));
+  } catch (err) {
+    throw new ExploreInputError(err instanceof InputError ? err.message : `${shown(file, cwd)}: ${(err as Error).message}`);
+  }
+  let tree: { docs: Document.Parsed[]; lines: LineCounter } | undefined;
+  return {
+    docs,
+    locate(doc, at) {
+      if (!tree) {
+        const lines = new LineCounter();
+        tree = { docs: parseAllDocuments(text, { lineCounter: lines, version: '1.2', schema: 'core', merge: false }) as Document.Parsed[], lines };
+      }
+      const { line, column } = positionIn(tree.docs[doc], tree.lines, at);
+      return `${shown(file, cwd)}:${line}:${column > 0 ? column : 1}`;
+    },
+  };
+}
+
+/** The CRDs in the given files and folders (folders: their .yaml/.yml/.json files), each checked as the apiserver would. */
+async function readCrds(paths: readonly string[], cwd: string): Promise<object[]> {
+  const { createValidator } = await import('@kubegen/runtime/validation');
+  const files: string[] = [];
+  const visit = async (p: string, explicit: boolean): Promise<void> => {
+    const stat = await fs.stat(p).catch(() => undefined);
+    if (!stat) throw new ExploreInputError(`${shown(p, cwd)}: no such file or folder`);
+    if (stat.isDirectory()) for (const e of (await fs.readdir(p)).sort()) await visit(path.join(p, e), false);
+    else if (explicit || MANIFEST_EXT.test(p)) files.push(p);
+  };
+  for (const p of paths) await visit(path.resolve(cwd, p), true);
+  const crds: object[] = [];
+  for (const file of files) {
+    const parsed = await parseFile(file, cwd);
+    for (const doc of parsed.docs) {
+      const v = doc.value as { kind?: unknown } | null;
+      if (!v || typeof v !== 'object' || v.kind !== 'CustomResourceDefinition') continue;
+      try {
+        await createValidator(v as never);
+      } catch (err) {
+        throw new ExploreInputError(`${parsed.locate(doc.index, [])}: ${(err as Error).message}`);
+      }
+      crds.push(v);
+    }
+  }
+  if (crds.length === 0) throw new ExploreInputError(`${paths.join(', ')}: no CustomResourceDefinition found`);
+  return crds;
+}
+
+/** The scenario file: one YAML document, a list of steps; `locate` names a step's line. */
+async function readScenario(file: string, cwd: string): Promise<{ steps: unknown; locate: (at: JsonPath) => string }> {
+  const parsed = await parseFile(file, cwd);
+  if (parsed.docs.length !== 1) throw new ExploreInputError(`${shown(file, cwd)}: a scenario is one YAML document (a list of steps), found ${parsed.docs.length}`);
+  return { steps: parsed.docs[0]!.value, locate: (at) => parsed.locate(0, at) };
+}
+
+/** The setup module's default export (or `setup`), a function. */
+async function loadSetup(file: string, cwd: string): Promise<(mgr: never) => void | Promise<void>> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (err) {
+    throw new ExploreInputError(`${shown(file, cwd)}: cannot load the setup module: ${(err as Error).message}`);
+  }
+  const fn = mod['default'] ?? mod['setup'];
+  if (typeof fn !== 'function') throw new ExploreInputError(`${shown(file, cwd)}: exports no default function setup(mgr)`);
+  return fn as (mgr: never) => void | Promise<void>;
+}

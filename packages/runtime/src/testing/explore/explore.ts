@@ -1,0 +1,97 @@
+/**
+ * `explore(opts)`: runs a scenario fault-free (the reference run), then once per fault point, and compares each
+ * perturbed run's end state with the reference's (see compare.ts for what is ignored). Points are enumerated
+ * systematically over the reference run: `crash@N` for every mutating request N the reference run made, `gap@K`
+ * for every step K. A perturbed run that does not settle is a divergence too, as is a reference run that does not
+ * (then nothing else is tried).
+ *
+ * Runs are in-process on the fake control plane, one at a time. The seed is recorded in the report and the repro
+ * lines; the enumeration is exhaustive, so it orders nothing yet.
+ */
+import { compareStates } from './compare.js';
+import { describeRequest } from './faults.js';
+import type { Divergence, ExploreReport, FaultKind } from './report.js';
+import { runScenario, type InjectedFault, type RunInput, type RunResult } from './runner.js';
+import { checkScenario, describeStep } from './scenario.js';
+
+/** Options of {@link explore}: what a run needs, plus which faults to try. */
+export interface ExploreOptions extends RunInput {
+  /** The fault kinds to enumerate (default both). */
+  faults?: readonly FaultKind[];
+  /** Only this point (`crash@7`, `gap@2`), as a report's repro gives it. */
+  only?: string;
+  /** Recorded in the report and repro lines (default 1). */
+  seed?: number;
+}
+
+/** Parses `crash@7` / `gap@2`; throws a `TypeError` on anything else. */
+export function parsePoint(point: string): InjectedFault {
+  const m = /^(crash|gap)@([1-9]\d*)$/.exec(point.trim());
+  if (!m) throw new TypeError(`--only ${point}: expected crash@<request> or gap@<step> (1-based)`);
+  return m[1] === 'crash' ? { kind: 'crash', after: Number(m[2]) } : { kind: 'gap', step: Number(m[2]) };
+}
+
+const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.after}` : `gap@${f.step}`);
+
+/**
+ * Runs the reference and every perturbed run; see the module comment. Throws a `ScenarioError` for a scenario that is
+ * not well formed, a `ScenarioStepError` when the control plane refuses a step of the reference run, a `TypeError` for
+ * a bad `only`.
+ */
+export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
+  const started = Date.now();
+  const seed = opts.seed ?? 1;
+  const kinds = opts.faults ?? ['crash', 'gap'];
+  const only = opts.only !== undefined ? parsePoint(opts.only) : undefined;
+  const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
+  for (const r of opts.extraResources ?? []) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
+  checkScenario(opts.steps, (apiVersion, kind) => served.has(`${apiVersion} ${kind}`));
+  const reference = await runScenario(opts);
+  const report: ExploreReport = { runs: 1, faults: {}, divergences: [], referenceRequests: reference.requests.map(describeRequest), durationMs: 0, seed };
+  if (reference.unsettled) {
+    const { step, busy } = reference.unsettled;
+    report.divergences.push({ fault: 'reference', at: { point: 'reference', step, stepText: describeStep(opts.steps[step - 1]!) }, diff: [{ object: '(run)', field: '(settle)', reference: 'settled', perturbed: `still busy: ${busy}` }], repro: `--seed ${seed} --faults none` });
+    report.durationMs = Date.now() - started;
+    return report;
+  }
+  const points: InjectedFault[] = [];
+  if (only) points.push(only);
+  else {
+    if (kinds.includes('crash')) for (let n = 1; n <= reference.requests.length; n++) points.push({ kind: 'crash', after: n });
+    if (kinds.includes('gap')) for (let k = 1; k <= opts.steps.length; k++) points.push({ kind: 'gap', step: k });
+  }
+  for (const fault of points) {
+    const tally = (report.faults[fault.kind] ??= { tried: 0, divergences: 0 });
+    tally.tried++;
+    const run = await runScenario(opts, fault);
+    report.runs++;
+    const d = divergenceOf(opts, reference, run, fault, seed);
+    if (d) {
+      tally.divergences++;
+      report.divergences.push(d);
+    }
+  }
+  report.durationMs = Date.now() - started;
+  return report;
+}
+
+function divergenceOf(opts: ExploreOptions, reference: RunResult, run: RunResult, fault: InjectedFault, seed: number): Divergence | undefined {
+  const diff = run.unsettled
+    ? [{ object: '(run)', field: '(settle)', reference: 'settled', perturbed: `still busy after step ${run.unsettled.step}: ${run.unsettled.busy}` }]
+    : compareStates(reference.state, run.state);
+  if (diff.length === 0) return undefined;
+  const at = fault.kind === 'crash' ? crashPoint(opts, run, fault.after) : { point: pointOf(fault), step: fault.step, stepText: gapSteps(opts, fault.step) };
+  return { fault: fault.kind, at, diff, repro: `--seed ${seed} --only ${pointOf(fault)}` };
+}
+
+/** The steps a gap at `k` hides: `k` and the next one (when there is one), described. */
+function gapSteps(opts: ExploreOptions, k: number): string {
+  return opts.steps.slice(k - 1, k + 1).map(describeStep).join('; ');
+}
+
+/** Where crash@N hit: the request (as this run made it) and the step it came during. */
+function crashPoint(opts: ExploreOptions, run: RunResult, n: number): Divergence['at'] {
+  const req = run.requests[n - 1];
+  const step = req?.step ?? opts.steps.length;
+  return { point: `crash@${n}`, step, stepText: describeStep(opts.steps[step - 1]!), request: n, ...(req ? { requestText: describeRequest(req) } : {}) };
+}

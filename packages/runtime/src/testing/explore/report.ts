@@ -1,0 +1,66 @@
+/**
+ * Explore's report: what was tried, what diverged, and how to reproduce each divergence; and its text form (the
+ * summary table `kubegen explore` prints).
+ */
+import type { FieldDiff } from './compare.js';
+
+/** The faults explore enumerates (`reference`: the fault-free run itself did not settle). */
+export type FaultKind = 'crash' | 'gap';
+
+/** Where a fault was injected: `crash` after mutating request `request` (during `step`); `gap` across `step`. */
+export interface DivergencePoint {
+  /** The point as `--only` takes it: `crash@7`, `gap@2`. */
+  point: string;
+  /** The step (1-based) during which the fault hit (a gap: its first step), and the step(s) as a line (`apply Parent ns/a`; a gap's two steps joined by `; `). */
+  step: number;
+  stepText: string;
+  /** For a crash: the number of the request, and the request (`#7 create children ns/a-x7k`). */
+  request?: number;
+  requestText?: string;
+}
+
+/** One divergence from the reference run. A non-converging run has one diff on the field `(settle)`. */
+export interface Divergence {
+  fault: FaultKind | 'reference';
+  at: DivergencePoint;
+  diff: FieldDiff[];
+  /** The arguments that run this fault alone: `--seed 1 --only crash@7`. */
+  repro: string;
+}
+
+/** What explore did and found. */
+export interface ExploreReport {
+  /** Runs made, the reference run included. */
+  runs: number;
+  /** Per fault kind: points tried and divergences found. */
+  faults: Partial<Record<FaultKind, { tried: number; divergences: number }>>;
+  divergences: Divergence[];
+  /** The reference run's mutating requests, described (`#1 patch(apply) parents ns/a`). */
+  referenceRequests: string[];
+  durationMs: number;
+  seed: number;
+}
+
+/** The summary table and one paragraph per divergence, as `kubegen explore` prints them. */
+export function formatReport(report: ExploreReport): string {
+  const lines: string[] = [];
+  const rows = Object.entries(report.faults).map(([kind, f]) => [kind, String(f!.tried), String(f!.divergences)]);
+  const header = ['FAULT', 'TRIED', 'DIVERGENCES'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const row = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  lines.push(row(header), ...rows.map(row));
+  lines.push(`${report.runs} runs (${report.referenceRequests.length} writes in the reference run), ${report.divergences.length} divergence(s), ${(report.durationMs / 1000).toFixed(1)} s`);
+  for (const d of report.divergences) {
+    const where = d.fault === 'gap' ? `watches paused across step ${d.at.step}${d.at.stepText.includes(';') ? ` and ${d.at.step + 1}` : ''}` : `during step ${d.at.step}`;
+    lines.push('', `${d.fault} at ${d.at.point}: ${where} (${d.at.stepText})${d.at.requestText ? `, right after ${d.at.requestText}` : ''}`);
+    for (const f of d.diff.slice(0, 20)) lines.push(`  ${f.object} ${f.field}: reference ${show(f.reference)}, perturbed ${show(f.perturbed)}`);
+    if (d.diff.length > 20) lines.push(`  … ${d.diff.length - 20} more`);
+    lines.push(`  reproduce: ${d.repro}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function show(v: unknown): string {
+  const s = v === undefined ? '(unset)' : JSON.stringify(v);
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}

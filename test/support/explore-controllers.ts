@@ -1,0 +1,110 @@
+/**
+ * Deliberately buggy controllers for `explore`, each with a correct twin (issue 42, item 5), on two kinds of group
+ * `explore.test`: a `Parent` (spec.value, status.child) and the `Child` a controller makes for it (spec.value copied).
+ *
+ * - `crash` bug (`childLeak`): creates the child with a generated name, then records the name in the parent's status
+ *   in a second write; a crash between the two leaves a child nobody knows, and the restarted controller makes a
+ *   second one. Twin (`childAdopt`): before creating, looks for a child labelled with the parent's name and adopts it.
+ * - `gap` bug (`copyOnDelete`): makes a child named after the parent, once, copying spec.value; deletes it only when
+ *   it observes the parent's delete event. A delete and re-create of the parent hidden by a gap leaves the old copy.
+ *   Twin (`copyFromState`): compares the child's owner uid with the parent's and re-creates it on a mismatch, and
+ *   deletes it when the parent is gone, whatever events it saw.
+ *
+ * Each module's default export is a `setup(mgr)`, as `kubegen explore --setup` loads it.
+ */
+import type { KubeObject, ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
+import { isNotFound } from '@kubegen/runtime/internal/client/errors.js';
+import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
+import type { Manager } from '@kubegen/runtime/internal/manager/manager.js';
+
+export const parents: ResourceInfo = { group: 'explore.test', version: 'v1', resource: 'parents', kind: 'Parent', listKind: 'ParentList', namespaced: true };
+export const children: ResourceInfo = { group: 'explore.test', version: 'v1', resource: 'children', kind: 'Child', listKind: 'ChildList', namespaced: true };
+
+interface Obj extends KubeObject {
+  spec?: { value?: number };
+  status?: { child?: string };
+}
+
+const crd = (info: ResourceInfo, status: boolean): KubeObject & Record<string, unknown> => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${info.resource}.${info.group}` },
+  spec: {
+    group: info.group,
+    scope: 'Namespaced',
+    names: { kind: info.kind, plural: info.resource, singular: info.kind.toLowerCase(), listKind: info.listKind },
+    versions: [
+      {
+        name: info.version,
+        served: true,
+        storage: true,
+        ...(status ? { subresources: { status: {} } } : {}),
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { value: { type: 'integer' } } }, status: { type: 'object', properties: { child: { type: 'string' } } } } } },
+      },
+    ],
+  },
+});
+
+/** The CRDs of both kinds, as YAML would give them. */
+export const exploreCrds = [crd(parents, true), crd(children, false)];
+
+const ownerRef = (p: Obj): NonNullable<KubeObject['metadata']>['ownerReferences'] => [{ apiVersion: 'explore.test/v1', kind: 'Parent', name: p.metadata!.name!, uid: p.metadata!.uid!, controller: true }];
+
+/** The crash bug, or (adopt) its twin: see the module comment. */
+export function childController(adopt: boolean): (mgr: Manager) => void {
+  return (mgr) => {
+    controllerFor(mgr, parents)
+      .named(adopt ? 'child-adopt' : 'child-leak')
+      .owns(children)
+      .withOptions({ skipNameValidation: true })
+      .complete(async (req) => {
+        const ps = mgr.getClient().resource<Obj>(parents, req.namespace);
+        const cs = mgr.getClient().resource<Obj>(children, req.namespace);
+        let parent: Obj;
+        try {
+          parent = await ps.get(req.name);
+        } catch (err) {
+          if (isNotFound(err)) return;
+          throw err;
+        }
+        const value = parent.spec?.value ?? 0;
+        let name = parent.status?.child;
+        if (!name && adopt) name = (await cs.list({ labelSelector: `parent=${req.name}` })).items[0]?.metadata?.name;
+        if (!name) {
+          const child = await cs.create({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: { generateName: `${req.name}-`, namespace: req.namespace, labels: { parent: req.name }, ownerReferences: ownerRef(parent) }, spec: { value } });
+          name = child.metadata!.name!;
+        }
+        if (parent.status?.child !== name) await ps.updateStatus({ ...parent, status: { child: name } });
+        const child = await cs.get(name);
+        if (child.spec?.value !== value) await cs.update({ ...child, spec: { value } });
+      });
+  };
+}
+
+/** The gap bug, or (fromState) its twin: see the module comment. */
+export function copyController(fromState: boolean): (mgr: Manager) => void {
+  return (mgr) => {
+    const deleted = new Set<string>();
+    controllerFor(mgr, parents)
+      .named(fromState ? 'copy-from-state' : 'copy-on-delete')
+      .withOptions({ skipNameValidation: true })
+      .watches(parents, { delete: (o) => void deleted.add(`${(o as Obj).metadata?.namespace}/${(o as Obj).metadata?.name}`) })
+      .complete(async (req) => {
+        const ps = mgr.getClient().resource<Obj>(parents, req.namespace);
+        const cs = mgr.getClient().resource<Obj>(children, req.namespace);
+        const name = `${req.name}-copy`;
+        const key = `${req.namespace}/${req.name}`;
+        const child = await cs.get(name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        const parent = await ps.get(req.name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        const stale = fromState ? child && (!parent || child.metadata?.ownerReferences?.[0]?.uid !== parent.metadata?.uid) : child && deleted.has(key);
+        if (stale) {
+          await cs.delete(name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+          deleted.delete(key);
+          return parent ? { requeue: true } : undefined;
+        }
+        deleted.delete(key);
+        if (!parent || child) return;
+        await cs.create({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: { name, namespace: req.namespace, ownerReferences: ownerRef(parent) }, spec: { value: parent.spec?.value ?? 0 } });
+      });
+  };
+}

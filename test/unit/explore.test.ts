@@ -1,0 +1,87 @@
+/**
+ * `explore` (issue 42) on deliberately buggy controllers and their correct twins, on the fake control plane:
+ * - the crash bug (a generated child recorded in status by a second write) is found by a crash between the two
+ *   writes, as a duplicate child, with the request and step it hit and a repro; its twin is never flagged;
+ * - the gap bug (cleanup only on an observed delete event) is found by a gap across the delete and re-create, on the
+ *   copied child; its twin is never flagged;
+ * - `--only` runs one point; a reference run that never settles is reported as non-convergence;
+ * - the comparison ignores uids, resourceVersions, timestamps and generated name suffixes, and maps owner uids.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compareStates, explore, formatReport, type ScenarioStep } from '@kubegen/runtime/testing/explore';
+import { childController, copyController, exploreCrds, parents } from '../support/explore-controllers.js';
+import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
+
+const parent = (value: number): ScenarioStep => ({ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' }, spec: { value } } });
+const ref = { apiVersion: 'explore.test/v1', kind: 'Parent', namespace: 'ns', name: 'p' };
+const crashScenario: ScenarioStep[] = [parent(1), { patch: { ...ref, patch: { spec: { value: 2 } } } }];
+const gapScenario: ScenarioStep[] = [parent(1), { delete: ref }, parent(2)];
+const crds = exploreCrds as never;
+
+describe('explore', () => {
+  it('finds the crash bug: a crash between creating a generated child and recording it leaks a duplicate', async () => {
+    const report = await explore({ setup: childController(false), crds, steps: crashScenario });
+    assert.ok(report.referenceRequests.length >= 2, report.referenceRequests.join('\n'));
+    assert.equal(report.faults.crash?.tried, report.referenceRequests.length);
+    const crash = report.divergences.filter((d) => d.fault === 'crash');
+    assert.ok(crash.length > 0, formatReport(report));
+    const first = crash[0]!;
+    assert.equal(first.at.point, 'crash@1', formatReport(report));
+    assert.match(first.at.requestText ?? '', /create children ns\/p-/);
+    assert.equal(first.at.step, 1);
+    assert.deepEqual(first.diff, [{ object: 'Child ns/p-*', field: '(object)', reference: 'present', perturbed: '2 objects' }]);
+    assert.equal(first.repro, '--seed 1 --only crash@1');
+    assert.match(formatReport(report), /crash +\d+ +[1-9]/);
+  });
+
+  it('does not flag the crash bug twin, which adopts the child it finds by label', async () => {
+    const report = await explore({ setup: childController(true), crds, steps: crashScenario });
+    assert.deepEqual(report.divergences, [], formatReport(report));
+    assert.ok((report.faults.crash?.tried ?? 0) >= 2);
+    assert.equal(report.faults.gap?.tried, 2);
+  });
+
+  it('finds the gap bug: a delete and re-create never observed leaves the old copy', async () => {
+    const report = await explore({ setup: copyController(false), crds, steps: gapScenario });
+    const gap = report.divergences.filter((d) => d.fault === 'gap');
+    assert.equal(gap.length, 1, formatReport(report));
+    assert.equal(gap[0]!.at.point, 'gap@2');
+    assert.ok(gap[0]!.diff.some((d) => d.object === 'Child ns/p-copy' && d.field === 'spec.value' && d.reference === 2 && d.perturbed === 1), formatReport(report));
+    assert.deepEqual(report.divergences.filter((d) => d.fault === 'crash'), [], formatReport(report));
+  });
+
+  it('does not flag the gap bug twin, which compares owner uids', async () => {
+    const report = await explore({ setup: copyController(true), crds, steps: gapScenario });
+    assert.deepEqual(report.divergences, [], formatReport(report));
+    assert.equal(report.faults.gap?.tried, 3);
+  });
+
+  it('runs one point with only, and reports a reference run that never settles', async () => {
+    const one = await explore({ setup: childController(false), crds, steps: crashScenario, only: 'crash@1' });
+    assert.equal(one.runs, 2);
+    assert.equal(one.divergences.length, 1);
+    const busy = await explore({
+      setup: (mgr) => void controllerFor(mgr, parents).named('spin').withOptions({ skipNameValidation: true }).complete(async () => ({ requeueAfterMs: 5 })),
+      crds,
+      steps: [parent(1)],
+      settleMs: 300,
+    });
+    assert.equal(busy.runs, 1);
+    assert.equal(busy.divergences[0]?.fault, 'reference');
+    assert.match(String(busy.divergences[0]?.diff[0]?.perturbed), /spin/);
+  });
+});
+
+describe('compareStates', () => {
+  it('ignores what differs between runs and maps uids of the same identity', () => {
+    const at = (uid: string, suffix: string, rv: string, t: string) => [
+      { apiVersion: 'v1', kind: 'P', metadata: { namespace: 'ns', name: 'p', uid, resourceVersion: rv, creationTimestamp: t, generation: 2 } },
+      { apiVersion: 'v1', kind: 'C', metadata: { namespace: 'ns', name: `p-${suffix}`, generateName: 'p-', uid: `c${uid}`, ownerReferences: [{ apiVersion: 'v1', kind: 'P', name: 'p', uid }] }, status: { at: t } },
+    ];
+    assert.deepEqual(compareStates(at('u1', 'abcde', '5', '2026-01-01T00:00:00Z'), at('u2', 'xyz12', '9', '2026-02-02T10:00:00.5Z')), []);
+    const other = at('u2', 'x', '1', '2026-01-01T00:00:00Z');
+    other[1]!.metadata.ownerReferences![0]!.uid = 'gone';
+    assert.deepEqual(compareStates(at('u1', 'a', '1', '2026-01-01T00:00:00Z'), other), [{ object: 'C ns/p-*', field: 'metadata.ownerReferences', reference: [{ apiVersion: 'v1', kind: 'P', name: 'p', uid: 'uid-of:P ns/p' }], perturbed: [{ apiVersion: 'v1', kind: 'P', name: 'p', uid: 'gone' }] }]);
+  });
+});
