@@ -150,8 +150,10 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.ok(!fs.existsSync(path.join(dir, 'test/envtest/fleet-controller.test.ts')));
     assert.ok(!fs.existsSync(path.join(dir, 'src/controllers/fleet-controller.ts')));
     const controller = read(dir, 'src/controllers/frigate-controller.ts');
-    assert.match(controller, /controllerFor\(mgr, frigateResource\)/);
-    assert.match(controller, /new FrigateReconciler\(mgr\.getClient\(\)\)/, 'the reconciler reads through the manager cache');
+    assert.match(controller, /controllerFor<Frigate>\(mgr, frigateResource\)/);
+    assert.match(controller, /\.completeObject\(\(obj, ctx\) => reconcileFrigate\(client, obj, ctx\)\)/, 'an object reconciler: the Frigate from the manager cache');
+    assert.match(controller, /const spec: FrigateSpec = obj\.spec;/, 'the spec type from the generated index');
+    assert.match(read(dir, 'src/main.ts'), /fieldOwner: 'fleet-operator',/, 'one field owner for every write');
     const wired = read(dir, 'src/main.ts');
     assert.equal(wired.match(/\n  setupFrigateController\(mgr\);\n  \/\/ \+kubegen:scaffold:controllers\n/g)?.length, 1);
     assert.match(wired, /import \{ setupFrigateController \} from '\.\/controllers\/frigate-controller\.js';\n\/\/ \+kubegen:scaffold:imports/);

@@ -211,7 +211,7 @@ describe('codegen create api', () => {
       const res = await cli(dir, 'create', 'api', '--group', 'ships', '--version', 'v1', '--kind', 'Octopus', '--plural', 'octopi', '--namespaced=false');
       assert.equal(res.code, 0, res.err);
       assert.match(fs.readFileSync(path.join(dir, 'apis/ships/v1/octopus_types.ts'), 'utf8'), /\+kubebuilder:resource:path=octopi,scope=Cluster\n/);
-      assert.match(fs.readFileSync(path.join(dir, 'src/controllers/octopus-controller.ts'), 'utf8'), /this\.client\.resource<Octopus>\(octopusResource\);/, 'cluster-scoped: no namespace');
+      assert.match(fs.readFileSync(path.join(dir, 'src/controllers/octopus-controller.ts'), 'utf8'), /client\.resource<Octopus>\(octopusResource\);/, 'cluster-scoped: no namespace');
       assert.match(fs.readFileSync(path.join(dir, 'test/envtest/octopus-controller.test.ts'), 'utf8'), /new Clientset\(transport\)\.shipsV1\.octopi\(\);/);
     }));
 });

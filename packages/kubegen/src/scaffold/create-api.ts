@@ -22,7 +22,7 @@ import type { ScaffoldResult } from './init.js';
 import { apiNames } from './names.js';
 import type { ApiNames } from './names.js';
 import { insertedLines, newFolders, sha256 } from './edits.js';
-import { projectSample } from './sample-refresh.js';
+import { projectSample, sampleFile } from './sample-refresh.js';
 import type { FileEdit } from './edits.js';
 import { formatProjectFile, PROJECT_FILE, readProjectFile } from './project-file.js';
 import type { ProjectFile, ProjectResource, ScaffoldRecord } from './project-file.js';
@@ -166,10 +166,6 @@ async function generatedSample(apisDir: string, n: ApiNames, projectName: string
   }
 }
 
-/** `config/samples/<group>_<version>_<kind>.yaml`, as kubebuilder names them. */
-function sampleFile(n: ApiNames): string {
-  return `config/samples/${n.group}_${n.version}_${n.fileBase}.yaml`;
-}
 
 function sampleValues(n: ApiNames, projectName: string): Record<string, string> {
   return { fullGroup: n.fullGroup, version: n.version, kind: n.kind, group: n.group, fileBase: n.fileBase, projectName, sampleName: `${n.fileBase}-sample` };
@@ -188,7 +184,7 @@ function controllerFiles(n: ApiNames, namespaced: boolean, multicluster: boolean
         plural: n.plural,
         resourceConst: n.resourceConst,
         pluralMember: n.pluralMember,
-        namespaceArg: namespaced ? ', req.namespace' : '',
+        namespaceArg: namespaced ? ', obj.metadata?.namespace' : '',
         controllerName: n.fileBase,
       }),
     },
@@ -197,6 +193,7 @@ function controllerFiles(n: ApiNames, namespaced: boolean, multicluster: boolean
       content: renderTemplate(`api/controller${variant}.envtest.ts.tmpl`, {
         ...common,
         fileBase: n.fileBase,
+        sampleFile: sampleFile(n),
         clientAccess: access('namespace'),
         testNamespaceImports: namespaced ? 'createTestNamespace, deleteTestNamespace, ' : '',
         namespaceSetup: namespaced ? `  const namespace = await createTestNamespace(transport, '${n.fileBase}');\n` : '',
@@ -211,6 +208,8 @@ function controllerFiles(n: ApiNames, namespaced: boolean, multicluster: boolean
         testNamespace: namespaced ? 'default' : '',
         namespaceField: namespaced ? 'namespace: NAMESPACE, ' : '',
         clientAccessNs: access('NAMESPACE'),
+        sampleFile: sampleFile(n),
+        sampleNamespaceDoc: namespaced ? ' in NAMESPACE' : '',
       }),
     },
   ];

@@ -21,6 +21,7 @@ import type { ScaffoldResult } from './init.js';
 import { apiNames } from './names.js';
 import type { ApiNames } from './names.js';
 import { IMPORTS_MARKER, insertAbove, MAIN_FILE } from './main-markers.js';
+import { sampleFile } from './sample-refresh.js';
 import { readProjectFile } from './project-file.js';
 import type { ProjectFile } from './project-file.js';
 import { renderTemplate } from './render.js';
@@ -321,6 +322,7 @@ function unitTestFile(n: ApiNames, o: CreateWebhookOptions): string {
     fullGroup: n.fullGroup,
     version: n.version,
     fileBase: n.fileBase,
+    sampleFile: sampleFile(n),
     testImports: `import { ${imports.join(', ')} } from './${n.fileBase}-webhook.js';`,
     tests,
   });
@@ -333,13 +335,14 @@ function envtestFile(n: ApiNames, o: CreateWebhookOptions, namespaced: boolean):
     checks += `    const created = await client.create(sample);\n    assert.equal(created.spec?.foo, 'default', 'defaulted by the mutating webhook');\n    await client.delete(created.metadata!.name!);\n`;
   }
   if (o.programmaticValidation) {
-    checks += `    await assert.rejects(client.create({ ...sample, spec: { foo: 'invalid' } }), /denied the request: spec\\.foo must not be "invalid"/);\n`;
+    checks += `    await assert.rejects(client.create({ ...sample, spec: { ...sample.spec, foo: 'invalid' } }), /denied the request: spec\\.foo must not be "invalid"/);\n`;
   }
   return renderTemplate('webhook/webhook.envtest.ts.tmpl', {
     kind: n.kind,
     fullGroup: n.fullGroup,
     version: n.version,
     fileBase: n.fileBase,
+    sampleFile: sampleFile(n),
     clientAccess: access,
     firstPath: webhookPath(o.defaulting ? 'mutate' : 'validate', n),
     testNamespaceImports: namespaced ? 'createTestNamespace, deleteTestNamespace, ' : '',

@@ -11,6 +11,11 @@ import type { ApiModel } from '../model/index.js';
 import { sha256 } from './edits.js';
 import { formatProjectFile, PROJECT_FILE, readProjectFile } from './project-file.js';
 
+/** `config/samples/<group>_<version>_<kind>.yaml`, as kubebuilder names them. */
+export function sampleFile(n: Pick<SampleSubject, 'group' | 'version' | 'fileBase'>): string {
+  return `config/samples/${n.group}_${n.version}_${n.fileBase}.yaml`;
+}
+
 /** What a project's sample is made of: the kind, its project's name, and where its types live. */
 export interface SampleSubject {
   fullGroup: string;

@@ -34,4 +34,5 @@ export type {
 export { GarbageCollector } from './gc/index.js';
 export type { GarbageCollectorOptions } from './gc/index.js';
 export { consistently, eventuallyObject, objectList } from './matchers.js';
+export { readObjects } from './manifests.js';
 export type { Condition, ObjectGetter, ObjectLister, WaitOptions } from './matchers.js';
