@@ -184,7 +184,7 @@ function controllerFiles(n: ApiNames, namespaced: boolean, multicluster: boolean
         plural: n.plural,
         resourceConst: n.resourceConst,
         pluralMember: n.pluralMember,
-        namespaceArg: namespaced ? ', obj.metadata?.namespace' : '',
+        namespaceArg: namespaced ? (multicluster ? ', req.namespace' : ', obj.metadata?.namespace') : '',
         controllerName: n.fileBase,
       }),
     },
