@@ -9,6 +9,9 @@
  *   it observes the parent's delete event. A delete and re-create of the parent hidden by a gap leaves the old copy.
  *   Twin (`copyFromState`): compares the child's owner uid with the parent's and re-creates it on a mismatch, and
  *   deletes it when the parent is gone, whatever events it saw.
+ * - `mutate` bug (`scaleUp`): keeps `spec.value` children named `<parent>-<i>`, creating the missing ones but never
+ *   deleting any, so lowering the value leaves children a fresh run with the last value does not have. Twin
+ *   (`scaleBoth`): also deletes the children whose index is at or above the value.
  *
  * Each module's default export is a `setup(mgr)`, as `kubegen explore --setup` loads it.
  */
@@ -105,6 +108,31 @@ export function copyController(fromState: boolean): (mgr: Manager) => void {
         deleted.delete(key);
         if (!parent || child) return;
         await cs.create({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: { name, namespace: req.namespace, ownerReferences: ownerRef(parent) }, spec: { value: parent.spec?.value ?? 0 } });
+      });
+  };
+}
+
+/** The mutate bug (only scales up), or (down) its twin: see the module comment. */
+export function scaleController(down: boolean): (mgr: Manager) => void {
+  return (mgr) => {
+    controllerFor(mgr, parents)
+      .named(down ? 'scale-both' : 'scale-up')
+      .owns(children)
+      .withOptions({ skipNameValidation: true })
+      .complete(async (req) => {
+        const ps = mgr.getClient().resource<Obj>(parents, req.namespace);
+        const cs = mgr.getClient().resource<Obj>(children, req.namespace);
+        const parent = await ps.get(req.name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        if (!parent) return;
+        const want = Math.max(0, parent.spec?.value ?? 0);
+        const have = (await cs.list({ labelSelector: `parent=${req.name}` })).items;
+        const index = (c: Obj): number => Number(c.metadata!.name!.slice(req.name.length + 1));
+        for (let i = 0; i < want; i++) {
+          if (have.some((c) => index(c) === i)) continue;
+          await cs.create({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: { name: `${req.name}-${i}`, namespace: req.namespace, labels: { parent: req.name }, ownerReferences: ownerRef(parent) }, spec: { value: i } });
+        }
+        if (!down) return;
+        for (const c of have) if (index(c) >= want) await cs.delete(c.metadata!.name!).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
       });
   };
 }

@@ -50,6 +50,18 @@ describe('kubegen explore', () => {
     assert.match(only.out, /reproduce: --seed 7 --only crash@1/);
   });
 
+  it('--faults mutate: exits 1 on the controller that only scales up, naming the sequence and its repro', async () => {
+    const r = await explore('--setup', path.join(setups, 'scale-up.js'), '--scenario', 'scenario.yaml', '--faults', 'mutate');
+    assert.equal(r.code, 1, r.err + r.out);
+    assert.match(r.out, /^mutate +20 +[1-9]\d*$/m);
+    const point = /^mutate at (mutate@\d+): spec changed after step 1 \(apply Parent ns\/p, then spec /m.exec(r.out)?.[1];
+    assert.ok(point, r.out);
+    assert.match(r.out, new RegExp(`reproduce: --seed 1 --only ${point}\n`));
+    const only = await explore('--setup', path.join(setups, 'scale-up.js'), '--scenario', 'scenario.yaml', '--only', point!);
+    assert.equal(only.code, 1, only.out);
+    assert.match(only.out, /^mutate +1 +1$/m);
+  });
+
   it('exits 2 on bad input, naming the file (and line)', async () => {
     const setup = path.join(setups, 'child-adopt.js');
     const missing = await explore('--setup', 'nowhere.js', '--scenario', 'scenario.yaml');

@@ -4,13 +4,15 @@
  *   writes, as a duplicate child, with the request and step it hit and a repro; its twin is never flagged;
  * - the gap bug (cleanup only on an observed delete event) is found by a gap across the delete and re-create, on the
  *   copied child; its twin is never flagged;
+ * - the mutate bug (children only ever added) is found by a spec sequence that lowers the value, against a fresh run
+ *   of the last spec, with the sequence and a repro; its twin is never flagged; the same seed draws the same sequences;
  * - `--only` runs one point; a reference run that never settles is reported as non-convergence;
  * - the comparison ignores uids, resourceVersions, timestamps and generated name suffixes, and maps owner uids.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compareStates, explore, formatReport, type ScenarioStep } from '@kubegen/runtime/testing/explore';
-import { childController, copyController, exploreCrds, parents } from '../support/explore-controllers.js';
+import { childController, copyController, exploreCrds, parents, scaleController } from '../support/explore-controllers.js';
 import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 
 const parent = (value: number): ScenarioStep => ({ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' }, spec: { value } } });
@@ -55,6 +57,28 @@ describe('explore', () => {
     const report = await explore({ setup: copyController(true), crds, steps: gapScenario });
     assert.deepEqual(report.divergences, [], formatReport(report));
     assert.equal(report.faults.gap?.tried, 3);
+  });
+
+  it('finds the mutate bug: a value lowered by a spec change leaves children a fresh run does not make', async () => {
+    const report = await explore({ setup: scaleController(false), crds, steps: [parent(1)], faults: ['mutate'], mutations: 8 });
+    assert.equal(report.faults.mutate?.tried, 8, formatReport(report));
+    assert.equal(report.runs, 1 + 16);
+    const found = report.divergences.filter((d) => d.fault === 'mutate');
+    assert.ok(found.length > 0, formatReport(report));
+    const d = found[0]!;
+    assert.match(d.at.point, /^mutate@\d+$/);
+    assert.match(d.at.stepText, /^apply Parent ns\/p, then spec \{.*\} → \{.*\} → \{.*\}; reference: a fresh run applying the last spec$/);
+    assert.ok(d.diff.some((f) => /^Child ns\/p-\d+$/.test(f.object) && f.field === '(object)' && f.reference === 'absent'), formatReport(report));
+    assert.equal(d.repro, `--seed 1 --only ${d.at.point}`);
+    const again = await explore({ setup: scaleController(false), crds, steps: [parent(1)], only: d.at.point });
+    assert.deepEqual([again.faults.mutate?.tried, again.divergences[0]?.at.stepText], [1, d.at.stepText], 'the same seed draws the same sequence');
+    assert.match(formatReport(report), /^mutate +8 +[1-9]/m);
+  });
+
+  it('does not flag the mutate bug twin, which also deletes the children above the value', async () => {
+    const report = await explore({ setup: scaleController(true), crds, steps: [parent(1)], faults: ['mutate'], mutations: 8 });
+    assert.equal(report.faults.mutate?.tried, 8);
+    assert.deepEqual(report.divergences, [], formatReport(report));
   });
 
   it('runs one point with only, and reports a reference run that never settles', async () => {

@@ -40,7 +40,7 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@types/node', 'kubegen', 'node', 'typescript']);
     assert.deepEqual(
       Object.keys(pkg['scripts']).sort(),
-      ['build', 'deploy', 'dev', 'generate', 'install-crds', 'lint', 'pretest', 'pretest:envtest', 'run', 'setup-envtest', 'start', 'test', 'test:envtest', 'undeploy', 'uninstall-crds', 'verify'],
+      ['build', 'deploy', 'dev', 'explore', 'generate', 'install-crds', 'lint', 'preexplore', 'pretest', 'pretest:envtest', 'run', 'setup-envtest', 'start', 'test', 'test:envtest', 'undeploy', 'uninstall-crds', 'verify'],
     );
     assert.equal(pkg['scripts'].generate, 'kubegen');
     assert.equal(pkg['scripts'].verify, 'kubegen verify');

@@ -1,5 +1,5 @@
 /**
- * `kubegen explore --setup <module.js> --crds <file|dir>… --scenario <scenario.yaml> [--faults crash,gap]
+ * `kubegen explore --setup <module.js> --crds <file|dir>… --scenario <scenario.yaml> [--faults crash,gap,mutate]
  * [--only <fault>@<point>] [--seed N] [--report <file.json>]`: runs the scenario on the in-process fake control plane
  * fault-free, then once per fault point (`@kubegen/runtime/testing/explore`), and prints the summary table and each
  * divergence. Exit 0 when nothing diverged, 1 when anything did, 2 on bad input: a setup module that does not load or
@@ -29,7 +29,9 @@ export interface ExploreFlags {
 /** Bad input: printed as `error: <message>`, exit 2. */
 class ExploreInputError extends Error {}
 
-const FAULTS = ['crash', 'gap'] as const;
+const FAULTS = ['crash', 'gap', 'mutate'] as const;
+/** The faults tried without --faults (mutate on request). */
+const DEFAULT_FAULTS = ['crash', 'gap'];
 const MANIFEST_EXT = /\.(ya?ml|json)$/i;
 
 /** Adds `explore` to the command tree. */
@@ -40,8 +42,8 @@ export function addExploreCommand(program: Command, io: MainIO, setExit: (code: 
     .requiredOption('--setup <module>', 'an ES module whose default export setup(mgr) registers the controllers on a Manager')
     .requiredOption('--crds <path>', 'a CRD file or folder; repeat the flag (or separate with commas) for more', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)])
     .requiredOption('--scenario <file>', 'YAML list of steps: - apply: <object> | - delete: {apiVersion, kind, namespace, name} | - patch: {…, patch: <merge patch>}')
-    .option('--faults <list>', `fault kinds to enumerate, comma-separated (${FAULTS.join(', ')})`, FAULTS.join(','))
-    .option('--only <point>', 'run only this fault point, as a report\'s repro names it (crash@7, gap@2)')
+    .option('--faults <list>', `fault kinds to enumerate, comma-separated (${FAULTS.join(', ')}; mutate: 20 sequences of spec changes from the CRD schema, each compared with a fresh run of the last spec)`, DEFAULT_FAULTS.join(','))
+    .option('--only <point>', 'run only this fault point, as a report\'s repro names it (crash@7, gap@2, mutate@3)')
     .option('--seed <n>', 'recorded in the report and its repro lines', '1')
     .option('--report <file>', 'write the report as JSON: { runs, faults, divergences: [{ fault, at, diff, repro }] }')
     .action(async (flags: ExploreFlags) => {
@@ -73,7 +75,7 @@ async function runExplore(flags: ExploreFlags, io: MainIO): Promise<number> {
   const setup = await loadSetup(path.resolve(io.cwd, flags.setup), io.cwd);
   let report;
   try {
-    report = await ex.explore({ setup: setup as never, crds: crds as never, steps: scenario.steps as never, faults: faults as ('crash' | 'gap')[], seed, ...(flags.only !== undefined ? { only: flags.only } : {}) });
+    report = await ex.explore({ setup: setup as never, crds: crds as never, steps: scenario.steps as never, faults: faults as ('crash' | 'gap' | 'mutate')[], seed, ...(flags.only !== undefined ? { only: flags.only } : {}) });
   } catch (err) {
     const step = (err as { step?: unknown }).step;
     if (err instanceof ex.ScenarioError || err instanceof ex.ScenarioStepError) {

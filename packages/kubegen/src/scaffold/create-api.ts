@@ -27,7 +27,8 @@ import type { FileEdit } from './edits.js';
 import { formatProjectFile, PROJECT_FILE, readProjectFile } from './project-file.js';
 import type { ProjectFile, ProjectResource, ScaffoldRecord } from './project-file.js';
 import { renderTemplate } from './render.js';
-import { insertControllerSetup, MAIN_FILE } from './main-markers.js';
+import { insertAbove, insertControllerSetup, MAIN_FILE } from './main-markers.js';
+import { EXPLORE_SCENARIO_FILE, EXPLORE_SETUP_FILE, EXPLORE_STEPS_MARKER, exploreSteps } from './explore-files.js';
 
 export interface CreateApiOptions {
   /** Where to start looking for the project root (the folder holding `kubegen.project.yaml`). */
@@ -97,12 +98,14 @@ export async function createApi(opts: CreateApiOptions): Promise<ScaffoldResult>
     const before = await fs.readFile(mainPath, 'utf8');
     main = { file: MAIN_FILE, before, content: insertControllerSetup(before, n.kind, `./controllers/${n.fileBase}-controller.js`, mainPath) };
   }
+  const explore = controller ? await exploreEdits(root, n, namespaced) : [];
   await assertNoneExist(root, files);
   // config/crd lists each kind's CRD once (a second version lives in the same CRD file); config/samples every sample.
   const edits: FileEdit[] = [
     ...(other ? [] : [await kustomizationEdit(root, CRD_KUSTOMIZATION, CRD_MARKER, `bases/${n.fullGroup}_${n.plural}.yaml`)]),
     await kustomizationEdit(root, SAMPLES_KUSTOMIZATION, SAMPLES_MARKER, path.posix.basename(sampleFile(n))),
     ...(main !== undefined ? [main] : []),
+    ...explore,
   ];
   if (other) {
     const storage = await storageVersionEdit(path.join(apisDir, n.group, other.version, `${n.fileBase}_types.ts`), n.kind);
@@ -150,6 +153,26 @@ function typesFile(n: ApiNames, namespaced: boolean): string {
     plural: n.plural,
     resourceMarker: resourceArgs.length > 0 ? `\n * +kubebuilder:resource:${resourceArgs.join(',')}` : '',
   });
+}
+
+/**
+ * `kubegen explore`'s files (explore-files.ts), where the project has them: the controller registered in
+ * `src/explore-setup.ts`, the sample's steps added to `test/explore/scenario.yaml`.
+ */
+async function exploreEdits(root: string, n: ApiNames, namespaced: boolean): Promise<FileEdit[]> {
+  const edits: FileEdit[] = [];
+  const setupPath = path.join(root, EXPLORE_SETUP_FILE);
+  if (await exists(setupPath)) {
+    const before = await fs.readFile(setupPath, 'utf8');
+    edits.push({ file: EXPLORE_SETUP_FILE, before, content: insertControllerSetup(before, n.kind, `./controllers/${n.fileBase}-controller.js`, setupPath) });
+  }
+  const scenarioPath = path.join(root, EXPLORE_SCENARIO_FILE);
+  if (await exists(scenarioPath)) {
+    const before = await fs.readFile(scenarioPath, 'utf8');
+    const steps = exploreSteps(n, `${n.fileBase}-sample`, namespaced, {});
+    edits.push({ file: EXPLORE_SCENARIO_FILE, before, content: insertAbove(before, EXPLORE_STEPS_MARKER, steps, scenarioPath, 'explore scenario') });
+  }
+  return edits;
 }
 
 /**

@@ -20,6 +20,7 @@ import { renderTemplate, TEMPLATES_DIR } from './render.js';
 import { localSource, registrySource, CLI_PACKAGE, RUNTIME_PACKAGE, VENDOR_DIR } from './kubegen-source.js';
 import type { KubegenSource } from './kubegen-source.js';
 import { monitoringScaffoldFiles } from './monitoring-files.js';
+import { EXPLORE_SCENARIO_FILE, EXPLORE_SCRIPT, EXPLORE_SETUP_FILE } from './explore-files.js';
 
 export interface InitOptions {
   /** Project folder (created when missing). */
@@ -122,6 +123,13 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: PROJECT_FILE, content: formatProjectFile(newProjectFile(v.name, v.domain, mc)) },
     { path: 'src/main.ts', content: renderTemplate(mc ? 'init/main-multicluster.ts.tmpl' : 'init/main.ts.tmpl', { ...project, leaderElectionId: `${v.name}.${v.domain}` }) },
     { path: 'src/tracing.ts', content: renderTemplate('init/tracing.ts.tmpl') },
+    // `npm run explore` (kubegen explore): the controllers to register and the scenario; single cluster only.
+    ...(mc
+      ? []
+      : [
+          { path: EXPLORE_SETUP_FILE, content: renderTemplate('init/explore-setup.ts.tmpl') },
+          { path: EXPLORE_SCENARIO_FILE, content: renderTemplate('init/explore-scenario.yaml.tmpl') },
+        ]),
     { path: 'apis/README.md', content: renderTemplate('init/apis-README.md.tmpl') },
     { path: 'src/controllers/README.md', content: renderTemplate('init/controllers-README.md.tmpl') },
     { path: 'test/envtest/setup.ts', content: renderTemplate(mc ? 'init/envtest-setup-multicluster.ts.tmpl' : 'init/envtest-setup.ts.tmpl') },
@@ -193,6 +201,8 @@ function packageJson(v: InitValues): string {
       'pretest:envtest': 'npm run build',
       'test:envtest': 'node --test --test-concurrency=1 --test-global-setup=dist/test/envtest/setup.js "dist/test/envtest/**/*.test.js"',
       'setup-envtest': 'kubegen-setup-envtest',
+      // kubegen explore: the scenario fault-free, then with the controllers crashed after each write and watch gaps.
+      ...(v.multicluster === true ? {} : { preexplore: 'npm run build', explore: EXPLORE_SCRIPT }),
       dev: 'kubegen dev',
       start: 'node dist/src/main.js',
       run: 'npm run build && node dist/src/main.js',

@@ -11,24 +11,31 @@
 import { compareStates } from './compare.js';
 import { describeRequest } from './faults.js';
 import type { Divergence, ExploreReport, FaultKind } from './report.js';
-import { runScenario, type InjectedFault, type RunInput, type RunResult } from './runner.js';
+import { mutationRuns, mutationSequences, withoutObservedGeneration, type MutationSequence } from './mutate.js';
+import { runScenario, ScenarioStepError, type InjectedFault, type RunInput, type RunResult } from './runner.js';
 import { checkScenario, describeStep } from './scenario.js';
 
 /** Options of {@link explore}: what a run needs, plus which faults to try. */
 export interface ExploreOptions extends RunInput {
-  /** The fault kinds to enumerate (default both). */
+  /** The fault kinds to enumerate (default `crash` and `gap`; `mutate` on request). */
   faults?: readonly FaultKind[];
-  /** Only this point (`crash@7`, `gap@2`), as a report's repro gives it. */
+  /** How many `mutate` sequences to draw (default 20), each of three spec changes. */
+  mutations?: number;
+  /** Only this point (`crash@7`, `gap@2`, `mutate@3`), as a report's repro gives it. */
   only?: string;
   /** Recorded in the report and repro lines (default 1). */
   seed?: number;
 }
 
-/** Parses `crash@7` / `gap@2`; throws a `TypeError` on anything else. */
-export function parsePoint(point: string): InjectedFault {
-  const m = /^(crash|gap)@([1-9]\d*)$/.exec(point.trim());
-  if (!m) throw new TypeError(`--only ${point}: expected crash@<request> or gap@<step> (1-based)`);
-  return m[1] === 'crash' ? { kind: 'crash', after: Number(m[2]) } : { kind: 'gap', step: Number(m[2]) };
+/** A point explore tries: a fault injected into a run, or `mutate@N`, the N-th spec sequence. */
+export type ExplorePoint = InjectedFault | { kind: 'mutate'; sequence: number };
+
+/** Parses `crash@7` / `gap@2` / `mutate@3`; throws a `TypeError` on anything else. */
+export function parsePoint(point: string): ExplorePoint {
+  const m = /^(crash|gap|mutate)@([1-9]\d*)$/.exec(point.trim());
+  if (!m) throw new TypeError(`--only ${point}: expected crash@<request>, gap@<step> or mutate@<sequence> (1-based)`);
+  const n = Number(m[2]);
+  return m[1] === 'crash' ? { kind: 'crash', after: n } : m[1] === 'gap' ? { kind: 'gap', step: n } : { kind: 'mutate', sequence: n };
 }
 
 const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.after}` : `gap@${f.step}`);
@@ -55,8 +62,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
     return report;
   }
   const points: InjectedFault[] = [];
-  if (only) points.push(only);
-  else {
+  if (only && only.kind !== 'mutate') points.push(only);
+  else if (!only) {
     if (kinds.includes('crash')) for (let n = 1; n <= reference.requests.length; n++) points.push({ kind: 'crash', after: n });
     if (kinds.includes('gap')) for (let k = 1; k <= opts.steps.length; k++) points.push({ kind: 'gap', step: k });
   }
@@ -71,8 +78,52 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
       report.divergences.push(d);
     }
   }
+  if (only?.kind === 'mutate' || (!only && kinds.includes('mutate'))) {
+    const sequences = mutationSequences(opts.crds, opts.steps, seed, Math.max(opts.mutations ?? 20, only?.kind === 'mutate' ? only.sequence : 0));
+    const tried = only?.kind === 'mutate' ? sequences.slice(only.sequence - 1, only.sequence) : sequences;
+    const tally = (report.faults.mutate ??= { tried: 0, divergences: 0 });
+    for (const seq of tried) {
+      const n = sequences.indexOf(seq) + 1;
+      const d = await mutationDivergence(opts, seq, n, seed);
+      if (d === 'skipped') continue;
+      tally.tried++;
+      report.runs += 2;
+      if (d) {
+        tally.divergences++;
+        report.divergences.push(d);
+      }
+    }
+  }
   report.durationMs = Date.now() - started;
   return report;
+}
+
+/**
+ * Runs sequence `n` and its fresh twin (mutate.ts) and compares their end states, `observedGeneration` aside; a
+ * sequence either run's control plane refuses is `skipped`.
+ */
+async function mutationDivergence(opts: ExploreOptions, seq: MutationSequence, n: number, seed: number): Promise<Divergence | undefined | 'skipped'> {
+  const { perturbed, fresh } = mutationRuns(opts.steps, seq);
+  let a: RunResult;
+  let b: RunResult;
+  try {
+    b = await runScenario({ ...opts, steps: fresh });
+    a = await runScenario({ ...opts, steps: perturbed });
+  } catch (err) {
+    if (err instanceof ScenarioStepError) return 'skipped';
+    throw err;
+  }
+  const diff = a.unsettled
+    ? [{ object: '(run)', field: '(settle)', reference: 'settled', perturbed: `still busy after step ${a.unsettled.step}: ${a.unsettled.busy}` }]
+    : compareStates(withoutObservedGeneration(b.state), withoutObservedGeneration(a.state));
+  if (diff.length === 0) return undefined;
+  const specs = seq.specs.map((s) => JSON.stringify(s)).join(' → ');
+  return {
+    fault: 'mutate',
+    at: { point: `mutate@${n}`, step: seq.step, stepText: `${describeStep(opts.steps[seq.step - 1]!)}, then spec ${specs}; reference: a fresh run applying the last spec` },
+    diff,
+    repro: `--seed ${seed} --only mutate@${n}`,
+  };
 }
 
 function divergenceOf(opts: ExploreOptions, reference: RunResult, run: RunResult, fault: InjectedFault, seed: number): Divergence | undefined {

@@ -1,10 +1,11 @@
 /**
  * `@kubegen/runtime/testing/explore`: finds a controller's bugs by perturbing what it sees (issue 42; Sieve's
- * crash and observability-gap faults) on the in-process fake control plane, comparing every perturbed run's end
+ * crash and observability-gap faults, Acto's history-independence oracle over spec changes) on the in-process fake control plane, comparing every perturbed run's end
  * state with a fault-free run's. `explore(opts)` is what `kubegen explore` runs; call it from a `node:test` suite to
  * get the same report. See docs/explore.md.
  */
-export { explore, parsePoint, type ExploreOptions } from './explore.js';
+export { explore, parsePoint, type ExploreOptions, type ExplorePoint } from './explore.js';
+export { mutationRuns, mutationSequences, type MutationSequence } from './mutate.js';
 export { formatReport, type Divergence, type DivergencePoint, type ExploreReport, type FaultKind } from './report.js';
 export { compareStates, normalizeState, type FieldDiff } from './compare.js';
 export { runScenario, endState, ScenarioStepError, type InjectedFault, type RunInput, type RunResult, type SetupFunc } from './runner.js';
