@@ -70,15 +70,15 @@ test('init + create api: npm run explore finds the scaffolded controller correct
     const source = read(dir, 'src/controllers/boat-controller.ts');
     const broken = source
       .replace("import { boatResource } from", "import { boatResource, craneResource } from")
-      .replace('import type { Boat } from', 'import type { Boat, Crane } from')
+      .replace('import type { Boat, ', 'import type { Boat, Crane, ')
       .replace(
-        '    // TODO: compare obj.spec',
+        '  // TODO: compare spec',
         [
-          "    if (!obj.metadata?.annotations?.['child']) {",
-          "      const child = await this.client.resource<Crane>(craneResource).create({ apiVersion: 'harbor.example.com/v1', kind: 'Crane', metadata: { generateName: `${req.name}-` }, spec: {} });",
-          "      obj = await boats.update({ ...obj, metadata: { ...obj.metadata, annotations: { child: child.metadata!.name! } } });",
-          '    }',
-          '    // TODO: compare obj.spec',
+          "  if (!obj.metadata?.annotations?.['child']) {",
+          "    const child = await client.resource<Crane>(craneResource).create({ apiVersion: 'harbor.example.com/v1', kind: 'Crane', metadata: { generateName: `${obj.metadata!.name}-` }, spec: {} });",
+          "    obj = await client.resource<Boat>(boatResource, obj.metadata?.namespace).update({ ...obj, metadata: { ...obj.metadata, annotations: { child: child.metadata!.name! } } });",
+          '  }',
+          '  // TODO: compare spec',
         ].join('\n'),
       );
     assert.notEqual(broken, source);
