@@ -48,7 +48,7 @@ export type {
   StatefulSet,
 } from './builtin/types.js';
 export { builtinResources } from './builtin/resources.js';
-export { KubeClientset } from './builtin/clientset.js';
+export { KubeClientset } from './api/clientset.js';
 export { KubeInformers } from './builtin/informers.js';
 
 // The reconcile contract (controller-runtime `pkg/reconcile`)

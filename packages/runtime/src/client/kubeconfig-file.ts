@@ -8,14 +8,21 @@
  * whose scheme is not http, https or socks5 is refused naming the cluster.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { load } from 'js-yaml';
 import { authProviderError } from './auth-provider.js';
 import { validateExecConfig, type ExecConfig } from './exec-config.js';
 import { parseProxyUrl } from './proxy-url.js';
 import type { Impersonation, RestConfig } from './rest-config.js';
 
 type Entry = Record<string, unknown>;
+
+/** js-yaml, loaded the first time a kubeconfig is read (an in-cluster controller reads none). */
+let yaml: typeof import('js-yaml') | undefined;
+function loadYaml(text: string): unknown {
+  yaml ??= createRequire(import.meta.url)('js-yaml') as typeof import('js-yaml');
+  return yaml.load(text);
+}
 
 /** One kubeconfig (or a merge of several): entries by name (their kubeconfig fields), paths already absolute. */
 export interface KubeConfigDocument {
@@ -40,7 +47,7 @@ export function readKubeConfigFile(file: string): KubeConfigDocument {
 export function parseKubeConfig(text: string, dir: string, source = 'kubeconfig'): KubeConfigDocument {
   let doc: unknown;
   try {
-    doc = load(text);
+    doc = loadYaml(text);
   } catch (err) {
     throw new Error(`${source}: invalid YAML: ${(err as Error).message}`);
   }
