@@ -73,17 +73,7 @@ export function forbiddenRequestOf(
 ): ForbiddenRequest | undefined {
   if (!isForbidden(err)) return undefined;
   const escalation = ESCALATION.exec((err as ApiError).message);
-  if (escalation && req) {
-    return {
-      verb: req.verb,
-      group: req.group,
-      resource: req.resource,
-      ...(req.subresource ? { subresource: req.subresource } : {}),
-      ...(req.namespace ? { namespace: req.namespace } : {}),
-      user: escalation[1]!.replace(/\\(.)/g, '$1'),
-      notHeld: notHeldRules(escalation[2]!),
-    };
-  }
+  if (escalation && req) return { ...sentRequest(req), user: escalation[1]!.replace(/\\(.)/g, '$1'), notHeld: notHeldRules(escalation[2]!) };
   const m = MESSAGE.exec((err as ApiError).message);
   if (m) {
     const [resource, subresource] = m[3]!.split('/', 2) as [string, string | undefined];
@@ -96,7 +86,11 @@ export function forbiddenRequestOf(
       user: m[1]!.replace(/\\(.)/g, '$1'),
     };
   }
-  if (!req) return undefined;
+  return req ? sentRequest(req) : undefined;
+}
+
+/** What the caller sent, as a refused request (without a user: the apiserver's message did not say). */
+function sentRequest(req: { verb: string; group: string; resource: string; subresource?: string | undefined; namespace?: string | undefined }): ForbiddenRequest {
   return {
     verb: req.verb,
     group: req.group,
