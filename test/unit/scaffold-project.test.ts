@@ -35,6 +35,9 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     const bullet = /^- `package\.json`:[\s\S]*?(?=\n- )/m.exec(read(REPO_ROOT, 'README.md'))?.[0] ?? '';
     for (const dep of Object.keys(pkg['dependencies'])) assert.ok(bullet.includes(`\`${dep}\``), `README's package.json bullet names ${dep}:\n${bullet}`);
     assert.doesNotMatch(bullet, /the only dependency/);
+    // What an install under Node 20 prints for these engines and for the node package's install script is said.
+    assert.equal(pkg['engines'].node, '>=22');
+    assert.match(read(REPO_ROOT, 'README.md'), /`EBADENGINE` warning per package[\s\S]*`allowScripts`[\s\S]*both are expected/);
     assert.doesNotMatch(read(REPO_ROOT, 'docs/webhooks.md'), /x509`; scaffolded projects have it as a dev dependency/);
     assert.equal(pkg['devDependencies'].kubegen, pkg['dependencies']['@kubegen/runtime']);
     assert.deepEqual(Object.keys(pkg['devDependencies']).sort(), ['@types/node', 'kubegen', 'node', 'typescript']);
