@@ -145,7 +145,7 @@ describe('listers.ts', () => {
     const { emitListers } = await import('kubegen/internal/generate/informers/index.js');
     const gv = (scope: string) => ({ group: 'x.io', version: 'v1', kinds: [{ resource: { names: { kind: 'Thing', plural: 'things' }, scope, group: 'x.io' }, version: { name: 'v1' } }] }) as never;
     const names = (kind: string) => ({ root: kind, list: `${kind}List` });
-    assert.match(emitListers(gv('Cluster'), names, '@kubegen/runtime', '.js'), /^import type \{ ReadonlyIndexer \} from "@kubegen\/runtime\/cache";$/m);
-    assert.match(emitListers(gv('Namespaced'), names, '@kubegen/runtime', '.js'), /^import type \{ NamespaceLister, ReadonlyIndexer \} from "@kubegen\/runtime\/cache";$/m);
+    assert.match(emitListers({ gv: gv('Cluster'), typeNames: names, runtimeImport: '@kubegen/runtime', ext: '.js' }), /^import type \{ ReadonlyIndexer \} from "@kubegen\/runtime\/cache";$/m);
+    assert.match(emitListers({ gv: gv('Namespaced'), typeNames: names, runtimeImport: '@kubegen/runtime', ext: '.js' }), /^import type \{ NamespaceLister, ReadonlyIndexer \} from "@kubegen\/runtime\/cache";$/m);
   });
 });

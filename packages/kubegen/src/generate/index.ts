@@ -102,24 +102,25 @@ export function generate(model: ApiModel, opts: GenerateOptions = {}): Generated
     const ctx: GroupVersionContext = { gv, groupId, graph, typeNames, applyName: apply.root, runtimeImport, ext, ...(model.definitions ? { definitions: model.definitions } : {}) };
     // Listers and informers serve the kinds that can be listed and watched (not a built-in review kind).
     const listable: GroupVersion = { ...gv, kinds: gv.kinds.filter((k) => !k.version.builtin || (k.version.builtin.verbs.includes('list') && k.version.builtin.verbs.includes('watch'))) };
+    const listableCtx: GroupVersionContext = { ...ctx, gv: listable };
     const modules = ['types', 'applyconfigurations', 'deepcopy'];
     files.push(
-      { path: `${dir}/applyconfigurations.ts`, content: emitApplyConfigurations(gv, graph, apply, runtimeImport, ext) },
+      { path: `${dir}/applyconfigurations.ts`, content: emitApplyConfigurations(ctx, apply) },
       { path: `${dir}/deepcopy.ts`, content: emitDeepCopy(gv, { runtimeImport, importExtension: ext, graph }) },
     );
     if (gv.kinds.length > 0) {
       modules.push('register', 'client');
       files.push(
-        { path: `${dir}/register.ts`, content: emitRegister(gv, runtimeImport, model.definitions, builtin) },
+        { path: `${dir}/register.ts`, content: emitRegister(ctx, builtin) },
         { path: `${dir}/client.ts`, content: emitClient(ctx) },
       );
-      if (builtin) files.push({ path: `${dir}/merge-schema.ts`, content: emitMergeSchema(gv, runtimeImport, model.definitions) });
+      if (builtin) files.push({ path: `${dir}/merge-schema.ts`, content: emitMergeSchema(ctx) });
     }
     if (listable.kinds.length > 0) {
       modules.push('listers', 'informers');
       files.push(
-        { path: `${dir}/listers.ts`, content: emitListers(listable, typeNames, runtimeImport, ext) },
-        { path: `${dir}/informers.ts`, content: emitInformers(listable, groupId, typeNames, runtimeImport, ext) },
+        { path: `${dir}/listers.ts`, content: emitListers(listableCtx) },
+        { path: `${dir}/informers.ts`, content: emitInformers(listableCtx) },
       );
     }
     const generated = user ? exportedNames(files.filter((f) => f.path.startsWith(`${dir}/`)).map((f) => f.content)) : new Set<string>();

@@ -13,11 +13,12 @@
  * unknown fields keep them (`[key: string]: unknown`). Input text reaches the output only as JSON literals and
  * quoted keys; names are checked against every name the version's modules export (`reservedNames`).
  */
-import { kindApiVersion, type GroupVersion, type KindVersion } from '../../model/index.js';
+import { kindApiVersion, type KindVersion } from '../../model/index.js';
 import { firstFreeName, HEADER, literal, propertyKey, RuntimeNames } from '../emit-util.js';
 import { kindIdentifier, lowerCamel } from '../names.js';
 import { CORE_TYPES } from '../types/core-types.js';
 import type { TypeModel } from '../types/type-model.js';
+import type { GroupVersionContext } from '../context.js';
 import { runtimeTypeImports } from '../types/runtime-type-imports.js';
 import { OBJECT_PROTOTYPE_KEYS, packageImports, typeText } from '../types/emit-types.js';
 import type { ObjectDef, PropDef, TypeRef } from '../types/type-ref.js';
@@ -69,7 +70,8 @@ function applyDefs(graph: TypeModel): ObjectDef[] {
 }
 
 /** The content of `applyconfigurations.ts` for `gv` (see the module comment). */
-export function emitApplyConfigurations(gv: GroupVersion, graph: TypeModel, names: ApplyNames, runtimeImport: string, importExtension = '.js'): string {
+export function emitApplyConfigurations(ctx: Pick<GroupVersionContext, 'gv' | 'graph' | 'runtimeImport' | 'ext'>, names: ApplyNames): string {
+  const { gv, graph, runtimeImport, ext: importExtension } = ctx;
   const rt = new RuntimeNames(new Set(names.types.values()));
   const roots = new Map(graph.kinds.map((k) => [k.root, k.kindVersion]));
   const body: string[] = [];

@@ -1,7 +1,7 @@
 import type { GroupVersion } from '../../model/index.js';
+import type { GroupVersionContext } from '../context.js';
 import { HEADER, lazyGetter, literal, RuntimeNames, runtimeEntry } from '../emit-util.js';
 import { groupVersionDir, groupVersionMember, kindIdentifier, pluralMember, resourceConstName } from '../names.js';
-import type { KindTypeNames } from '../names.js';
 import { typeImportLines } from '../user-types.js';
 import type { RootClassOptions } from '../client/clientset.js';
 
@@ -9,7 +9,8 @@ import type { RootClassOptions } from '../client/clientset.js';
  * `<group>/<version>/listers.ts`: a typed lister per kind over the runtime's generic `Lister` (client-go's
  * generated listers over `listers.ResourceIndexer`). Objects a lister returns are the cache's: read-only.
  */
-export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
+export function emitListers(ctx: Pick<GroupVersionContext, 'gv' | 'typeNames' | 'runtimeImport' | 'ext'>): string {
+  const { gv, typeNames, runtimeImport, ext } = ctx;
   const roots = gv.kinds.map((kindVersion) => typeNames(kindVersion.resource.names.kind).root);
   // A kind may be spelled like a runtime export (`Lister`, or `Namespace`, whose lister type is `NamespaceLister`).
   const taken = new Set<string>(roots);
@@ -49,7 +50,8 @@ export function emitListers(gv: GroupVersion, typeNames: KindTypeNames, runtimeI
  * `<group>/<version>/informers.ts`: per kind a typed accessor returning the shared informer and its lister from a
  * runtime `SharedInformerFactory` (one informer and one watch per resource, however many callers ask).
  */
-export function emitInformers(gv: GroupVersion, groupId: string, typeNames: KindTypeNames, runtimeImport: string, ext: string): string {
+export function emitInformers(ctx: Pick<GroupVersionContext, 'gv' | 'groupId' | 'typeNames' | 'runtimeImport' | 'ext'>): string {
+  const { gv, groupId, typeNames, runtimeImport, ext } = ctx;
   const roots = gv.kinds.map((kindVersion) => typeNames(kindVersion.resource.names.kind).root);
   const cls = `${groupVersionMember(groupId, gv.version).replace(/^./, (c) => c.toUpperCase())}Informers`;
   const taken = new Set<string>([...roots, cls]);

@@ -1,4 +1,5 @@
-import type { DefinitionModel, GroupVersion, JSONSchemaProps } from '../../model/index.js';
+import type { DefinitionModel, JSONSchemaProps } from '../../model/index.js';
+import type { GroupVersionContext } from '../context.js';
 import { HEADER, literal } from '../emit-util.js';
 import { kindIdentifier, resourceConstName } from '../names.js';
 
@@ -9,7 +10,8 @@ import { kindIdentifier, resourceConstName } from '../names.js';
  * associative lists and atomic objects are left out: they go to `merge-schema.ts` ({@link emitMergeSchema}), which
  * only the fake tracker loads, so that a controller does not carry them.
  */
-export function emitRegister(gv: GroupVersion, runtimeImport: string, definitions?: ReadonlyMap<string, DefinitionModel>, mergeSchemaApart = false): string {
+export function emitRegister(ctx: Pick<GroupVersionContext, 'gv' | 'runtimeImport' | 'definitions'>, mergeSchemaApart = false): string {
+  const { gv, runtimeImport, definitions } = ctx;
   const out: string[] = [HEADER, '', `import type { ResourceDescriptor } from ${literal(runtimeImport)};`, ''];
   out.push(`/** The API group of this module${gv.group ? '' : ' (the core group)'}. */`);
   out.push(`export const GROUP = ${literal(gv.group)};`);
@@ -61,7 +63,8 @@ function mergeSchema(schema: JSONSchemaProps, definitions?: ReadonlyMap<string, 
  * `<group>/<version>/merge-schema.ts` of the built-in API: per kind, what server-side apply merges by (the associative
  * lists and atomic objects `register.ts` leaves out), for the fake tracker.
  */
-export function emitMergeSchema(gv: GroupVersion, runtimeImport: string, definitions?: ReadonlyMap<string, DefinitionModel>): string {
+export function emitMergeSchema(ctx: Pick<GroupVersionContext, 'gv' | 'runtimeImport' | 'definitions'>): string {
+  const { gv, runtimeImport, definitions } = ctx;
   const out: string[] = [HEADER, '', `import type { MergeSchema } from ${literal(runtimeImport)};`, ''];
   out.push('/** Per kind, what server-side apply merges by (the fake tracker reads it; a controller never loads it). */');
   out.push('export const mergeSchemas: Readonly<Record<string, MergeSchema>> = {');
