@@ -22,6 +22,10 @@ function tunnel(client: Duplex, port: number, onOpen: () => void): void {
   });
   upstream.on('error', () => client.destroy());
   client.on('error', () => upstream.destroy());
+  // A tunnel ends with either side: a proxy that closes its clients must not leave their upstream sockets open (they
+  // would keep a test process alive as long as the apiserver lives, e.g. the suite's shared control plane).
+  client.on('close', () => upstream.destroy());
+  upstream.on('close', () => client.destroy());
 }
 
 export class ConnectProxy {
