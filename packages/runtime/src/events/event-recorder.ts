@@ -80,6 +80,9 @@ export class EventBroadcaster {
   private readonly retryMaxDelayMs: number;
   private readonly correlator: EventCorrelator;
   private readonly transport: Transport;
+  /** The events.k8s.io/v1 client and the host of `reportingInstance`, made at the first such write. */
+  private eventsV1Client: import('../api/events/v1/client.js').EventsV1Client | undefined;
+  private reportingHost: string | undefined;
   /** Whether events.k8s.io/v1 is written: undefined until the first write finds out (`auto`). */
   private eventsV1: boolean | undefined;
   private readonly queue: { event: Event; action: string }[] = [];
@@ -171,11 +174,13 @@ export class EventBroadcaster {
 
   /** The events.k8s.io/v1 side of `write`: a create, or a repeat's series patch (a create again if it was deleted). */
   private async writeEventsV1(event: Event, patch: { count: number } | undefined, action: string): Promise<void> {
-    const { EventsV1Client } = await import('../api/events/v1/client.js');
-    const events = new EventsV1Client(this.transport).events(event.metadata.namespace ?? 'default');
+    // Loaded and built at the first events.k8s.io/v1 write, then kept (a controller that never records loads nothing).
+    this.eventsV1Client ??= new (await import('../api/events/v1/client.js')).EventsV1Client(this.transport);
+    this.reportingHost ??= this.host ?? hostname();
+    const events = this.eventsV1Client.events(event.metadata.namespace ?? 'default');
     const now = this.clock.now();
     const component = event.source?.component ?? '';
-    const reporter = { controller: component, instance: `${component}-${this.host ?? hostname()}` };
+    const reporter = { controller: component, instance: `${component}-${this.reportingHost}` };
     if (patch !== undefined) {
       try {
         await events.patch(event.metadata.name!, { type: 'merge', patch: seriesPatch(patch.count, now) });
