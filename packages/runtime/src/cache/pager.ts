@@ -18,10 +18,15 @@ export interface PagedList<T> {
 
 /**
  * Lists every page (client-go's pager): `first` names the selectors, resourceVersion and page size (`limit`; unset:
- * one unpaginated list). A continue token that expires mid-way (410) starts over with one unpaginated list; any
- * other error is thrown as is.
+ * one unpaginated list). A continue token that expires mid-way (410) starts over with one unpaginated list (and calls
+ * `restarted`, if given); any other error is thrown as is.
  */
-export async function listPages<T>(request: (opts: ListOptions) => Promise<KubeList<T>>, first: ListOptions, log: Logger): Promise<PagedList<T>> {
+export async function listPages<T>(
+  request: (opts: ListOptions) => Promise<KubeList<T>>,
+  first: ListOptions,
+  log: Logger,
+  restarted?: () => void,
+): Promise<PagedList<T>> {
   const items: T[] = [];
   let limit = first.limit;
   let resourceVersion = '';
@@ -34,6 +39,7 @@ export async function listPages<T>(request: (opts: ListOptions) => Promise<KubeL
     } catch (err) {
       if (!isGone(err) || !cont) throw err;
       log.info('list continuation expired; falling back to a full list', { resourceVersion: first.resourceVersion });
+      restarted?.();
       items.length = 0;
       cont = undefined;
       limit = undefined;

@@ -9,8 +9,9 @@ import { ApiError, ConnectionStalledError, isGone, isTooLargeResourceVersion, is
 import type { ListOptions, WatchOptions } from '../client/interfaces.js';
 import type { KubeList, KubeObject, Watch } from '../client/types.js';
 import { getLogger, type Logger } from '../log.js';
+import { startListSpan, startWatchSpan, type ListReason, type WatchSpan } from '../tracing/informer-span.js';
 import { Backoff, REFLECTOR_BACKOFF } from './backoff.js';
-import { listPages } from './pager.js';
+import { listPages, type PagedList } from './pager.js';
 import { causeOf, ErrorReporter, PhaseError, VeryShortWatchError } from './reflector-errors.js';
 import {
   DEFAULT_LIST_PAGE_SIZE,
@@ -61,7 +62,7 @@ export {
  * is stopped as a stall (`ConnectionStalledError`), so the transport moves off the connection it used. Every error
  * goes to `onError`; the logger gets connection failures at warn level and other errors at error level, repeats of
  * the same failure at most every 30 s (with a count). Which of WatchList or list + watch is used is logged once at
- * info level.
+ * info level. While tracing is on, each list and each watch is a span (tracing/informer-span.ts).
  */
 export class Reflector<T extends KubeObject> {
   readonly name: string;
@@ -118,11 +119,15 @@ export class Reflector<T extends KubeObject> {
    * Opens a watch with the reflector's selectors and bookmarks; bounded, as a dead pooled connection must not hang
    * it. No answer within the bound is a stall, as a watch that delivers nothing.
    */
-  private async openWatch(extra: Pick<WatchOptions, 'resourceVersion' | 'resourceVersionMatch' | 'sendInitialEvents'>, timeoutSeconds: number): Promise<Watch<T>> {
+  private async openWatch(
+    extra: Pick<WatchOptions, 'resourceVersion' | 'resourceVersionMatch' | 'sendInitialEvents'>,
+    timeoutSeconds: number,
+    span: WatchSpan | undefined,
+  ): Promise<Watch<T>> {
     const limit = this.opts.idleTimeoutMs ?? DEFAULT_WATCH_OPEN_TIMEOUT_MS;
     const started = this.clock.now();
-    try {
-      return await this.withTimeout(
+    const open = (): Promise<Watch<T>> =>
+      this.withTimeout(
         limit,
         'opening the watch',
         (signal) =>
@@ -137,6 +142,11 @@ export class Reflector<T extends KubeObject> {
           }),
         (w) => w.stop(),
       );
+    try {
+      if (!span) return await open();
+      const watch = await span.run(open);
+      span.established();
+      return watch;
     } catch (err) {
       const waited = this.clock.now() - started;
       if (!this.stopped && waited >= limit) this.handler.stalled(waited);
@@ -174,6 +184,10 @@ export class Reflector<T extends KubeObject> {
 
   private paginatedResult = false;
   private running: Promise<void> | undefined;
+  /** Why the next list runs, for its span (tracing/informer-span.ts). */
+  private listReason: ListReason = 'initial';
+  /** The span of the watch whose 410 the next list follows (only while tracing is on). */
+  private expiredWatch: WatchSpan | undefined;
 
   /**
    * How the next (re)list will get the state: `watch-list` or `list`. In `'auto'` mode it is `watch-list` until the
@@ -220,8 +234,10 @@ export class Reflector<T extends KubeObject> {
         }
         // A 410: the data is still there, only our resourceVersion is too old. Relist now, not after a backoff.
         delay = (this.opts.random ?? Math.random)() * EXPIRED_RELIST_JITTER_MS;
+        this.listReason = 'expired';
       } catch (err) {
         if (this.stopped) break;
+        this.listReason = 'error';
         this.report(err, err instanceof PhaseError ? err.phase : 'watch');
         delay = this.relistBackoff.next();
       }
@@ -240,14 +256,20 @@ export class Reflector<T extends KubeObject> {
     if (this.opts.pageSize === undefined && !this.paginatedResult && rv !== '' && rv !== '0') pageSize = 0;
     const request = (opts: ListOptions): Promise<KubeList<T>> =>
       this.withTimeout(this.opts.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS, 'list', (signal) => this.lw.list({ ...opts, signal }));
+    // Traced: a `list <informer>` span, the pages' client spans its children; undefined while tracing is off.
+    const span = startListSpan(this.name, rv, this.listReason, this.expiredWatch?.context);
+    this.expiredWatch = undefined;
+    const first = { labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector, shardSelector: this.opts.shardSelector, resourceVersion: rv };
+    const pages = (): Promise<PagedList<T>> => listPages(request, pageSize > 0 ? { ...first, limit: pageSize } : first, this.log, span && (() => span.restarted()));
     let list;
     try {
-      const first = { labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector, shardSelector: this.opts.shardSelector, resourceVersion: rv };
-      list = await listPages(request, pageSize > 0 ? { ...first, limit: pageSize } : first, this.log);
+      list = span ? await span.run(pages) : await pages();
     } catch (err) {
+      span?.end(undefined, err);
       if (isGone(err) || isTooLargeResourceVersion(err)) this.handler.lastRVUnavailable = true;
       throw new PhaseError('list', err);
     }
+    span?.end({ pages: list.pages, items: list.items.length, resourceVersion: list.resourceVersion });
     if (list.pages > 1 && rv === '0') this.paginatedResult = true;
     this.handler.lastRVUnavailable = false;
     this.log.debug('listed', { items: list.items.length, pages: list.pages, resourceVersion: list.resourceVersion });
@@ -263,17 +285,20 @@ export class Reflector<T extends KubeObject> {
     while (!this.stopped) {
       const rv = this.handler.lastRVUnavailable ? '' : this.handler.lastRV;
       const timeoutSeconds = this.watchTimeoutSeconds();
+      const span = startWatchSpan(this.name, rv, true);
       let watch: Watch<T>;
       try {
-        watch = await this.openWatch({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true }, timeoutSeconds);
+        watch = await this.openWatch({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true }, timeoutSeconds, span);
       } catch (err) {
+        if (isGone(err)) span?.end('expired', 'relist');
+        else span?.end(undefined, undefined, err);
         if ((await this.initialFailure(err, rv)) === 'list') return false;
         continue;
       }
       const initial = new InitialEvents<T>();
       let outcome: WatchOutcome;
       try {
-        outcome = await this.handler.consume(watch, timeoutSeconds, initial);
+        outcome = await this.handler.consume(watch, timeoutSeconds, initial, span);
       } catch (err) {
         if (initial.complete) throw err;
         if ((await this.initialFailure(causeOf(err), rv)) === 'list') return false;
@@ -282,6 +307,7 @@ export class Reflector<T extends KubeObject> {
       if (this.stopped) return true;
       if (initial.complete) {
         if (this.afterWatch(outcome, timeoutSeconds) === 'rewatch') await this.watchUntilRelist();
+        else this.expiredWatch = span;
         return true;
       }
       if (outcome === 'ignored') {
@@ -331,21 +357,32 @@ export class Reflector<T extends KubeObject> {
     while (!this.stopped) {
       let watch: Watch<T>;
       const timeoutSeconds = this.watchTimeoutSeconds();
+      // Traced: a `watch <informer>` span from the request to the watch's end; undefined while tracing is off.
+      const span = startWatchSpan(this.name, this.handler.lastRV, false);
       try {
-        watch = await this.openWatch({ resourceVersion: this.handler.lastRV }, timeoutSeconds);
+        watch = await this.openWatch({ resourceVersion: this.handler.lastRV }, timeoutSeconds, span);
       } catch (err) {
-        if (this.stopped) return;
+        if (this.stopped) {
+          span?.end('ended', undefined);
+          return;
+        }
         if (isGone(err)) {
+          span?.end('expired', 'relist');
+          this.expiredWatch = span;
           this.log.info('watch resourceVersion expired; relisting', { resourceVersion: this.handler.lastRV });
           return;
         }
+        span?.end(undefined, err instanceof ApiError && !isTooManyRequests(err) ? 'relist' : 'rewatch', err);
         if (err instanceof ApiError && !isTooManyRequests(err)) throw new PhaseError('watch', err);
         // Network errors (apiserver down, connection refused) and 429: keep the cache, retry the watch later.
         this.report(err, 'watch');
         if (!(await this.sleep(this.watchBackoff.next()))) return;
         continue;
       }
-      if (this.afterWatch(await this.handler.consume(watch, timeoutSeconds), timeoutSeconds) === 'relist') return;
+      if (this.afterWatch(await this.handler.consume(watch, timeoutSeconds, undefined, span), timeoutSeconds) === 'relist') {
+        this.expiredWatch = span;
+        return;
+      }
     }
   }
 

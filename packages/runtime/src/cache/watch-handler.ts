@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js';
 import { ApiError, ConnectionStalledError } from '../client/errors.js';
 import type { KubeObject, Status, Watch, WatchEvent } from '../client/types.js';
 import type { Logger } from '../log.js';
+import type { WatchSpan } from '../tracing/informer-span.js';
 import { IdleTimer } from './idle-timer.js';
 import { PhaseError, VeryShortWatchError } from './reflector-errors.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IDLE_GRACE_MS, VERY_SHORT_WATCH_MS, type ReflectorOptions, type ReflectorPhase, type ReflectorStore } from './reflector-types.js';
@@ -65,8 +66,23 @@ export class WatchHandler<T extends KubeObject> {
   /**
    * Feeds one watch's events into the store until it ends. With `initial` (a WatchList stream), events up to the
    * initial-events-end bookmark go to it instead, and the store is replaced with them when the bookmark arrives.
+   * With `span` (tracing on), its bookmarks and event count go on it, and it is ended with the outcome (or the
+   * error thrown) and what the reflector does next.
    */
-  async consume(watch: Watch<T>, timeoutSeconds: number, initial?: InitialEvents<T>): Promise<WatchOutcome> {
+  async consume(watch: Watch<T>, timeoutSeconds: number, initial?: InitialEvents<T>, span?: WatchSpan): Promise<WatchOutcome> {
+    if (!span) return this.feed(watch, timeoutSeconds, initial, undefined);
+    try {
+      const outcome = await this.feed(watch, timeoutSeconds, initial, span);
+      const relist = outcome === 'expired' || outcome === 'ignored' || (initial !== undefined && !initial.complete);
+      span.end(outcome, this.host.stopped() ? undefined : relist ? 'relist' : 'rewatch');
+      return outcome;
+    } catch (err) {
+      span.end(undefined, 'relist', err);
+      throw err;
+    }
+  }
+
+  private async feed(watch: Watch<T>, timeoutSeconds: number, initial: InitialEvents<T> | undefined, span: WatchSpan | undefined): Promise<WatchOutcome> {
     this.currentWatch = watch;
     if (this.host.stopped()) watch.stop();
     const idleMs = this.idleMs(timeoutSeconds);
@@ -101,10 +117,11 @@ export class WatchHandler<T extends KubeObject> {
         }
         if (initial && !initial.complete) {
           const verdict = initial.accept(event);
-          if (verdict === 'complete') this.swap(initial);
+          if (verdict === 'complete') this.swap(initial, span);
           else if (verdict === 'unexpected' && this.choice.auto) return 'ignored';
         } else {
           this.apply(event);
+          if (span && event.type === 'BOOKMARK') span.bookmark(event.object?.metadata?.resourceVersion ?? '');
           // A bookmark well before the server timeout means the server sends them periodically (not just at the end).
           if (event.type === 'BOOKMARK' && last - started < serverTimeoutMs - 5000) this.periodicBookmarks = true;
         }
@@ -114,6 +131,7 @@ export class WatchHandler<T extends KubeObject> {
       if (err instanceof PhaseError) throw err;
       streamError = err;
     } finally {
+      span?.events(events);
       idle.stop();
       this.currentWatch = undefined;
       watch.stop();
@@ -125,9 +143,10 @@ export class WatchHandler<T extends KubeObject> {
   }
 
   /** A WatchList's initial state is whole: it replaces the store's content, as a list would. */
-  private swap(initial: InitialEvents<T>): void {
+  private swap(initial: InitialEvents<T>, span: WatchSpan | undefined): void {
     const rv = initial.resourceVersion;
     const items = initial.take();
+    span?.initialEventsEnd(items.length, rv);
     this.log.debug('streamed the initial state', { items: items.length, skipped: initial.skipped, resourceVersion: rv });
     this.replace(items, rv);
     this.lastRVUnavailable = false;
