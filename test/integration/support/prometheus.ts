@@ -61,6 +61,8 @@ export interface PrometheusProcess {
   targets(): Promise<{ labels: Record<string, string>; health: string; lastError: string; scrapeUrl: string }[]>;
   /** `/api/v1/rules`: every rule of every group. */
   rules(): Promise<RuleStatus[]>;
+  /** `/api/v1/query_exemplars` for `expr` over the last `seconds` (needs `--enable-feature=exemplar-storage`). */
+  exemplars(expr: string, seconds: number): Promise<{ seriesLabels: Record<string, string>; exemplars: { labels: Record<string, string>; value: string; timestamp: number }[] }[]>;
   /** What Prometheus logged so far (for failure messages). */
   log(): string;
   stop(): Promise<void>;
@@ -68,9 +70,10 @@ export interface PrometheusProcess {
 
 /**
  * Starts `prometheus` with `config` (written as YAML, plus `ruleFiles`: name → YAML text, written beside it and
- * listed under `rule_files`) on a free loopback port with a temporary data folder; resolves once `/-/ready` answers.
+ * listed under `rule_files`) on a free loopback port with a temporary data folder, with `flags` besides its own;
+ * resolves once `/-/ready` answers.
  */
-export async function startPrometheus(config: Record<string, unknown>, ruleFiles: Record<string, string> = {}): Promise<PrometheusProcess> {
+export async function startPrometheus(config: Record<string, unknown>, ruleFiles: Record<string, string> = {}, flags: readonly string[] = []): Promise<PrometheusProcess> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-prometheus-'));
   for (const [name, text] of Object.entries(ruleFiles)) fs.writeFileSync(path.join(dir, name), text);
   const configFile = path.join(dir, 'prometheus.yml');
@@ -79,7 +82,7 @@ export async function startPrometheus(config: Record<string, unknown>, ruleFiles
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     prometheusBinary('prometheus'),
-    [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn', ...flags],
     { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -120,6 +123,10 @@ export async function startPrometheus(config: Record<string, unknown>, ruleFiles
     labelValues: (label, selector) => api(`/api/v1/label/${encodeURIComponent(label)}/values?match[]=${encodeURIComponent(selector)}`),
     targets: async () => (await api<{ activeTargets: { labels: Record<string, string>; health: string; lastError: string; scrapeUrl: string }[] }>('/api/v1/targets')).activeTargets,
     rules: async () => (await api<{ groups: { rules: RuleStatus[] }[] }>('/api/v1/rules')).groups.flatMap((g) => g.rules),
+    exemplars: (expr, seconds) => {
+      const end = Date.now() / 1000;
+      return api(`/api/v1/query_exemplars?query=${encodeURIComponent(expr)}&start=${end - seconds}&end=${end}`);
+    },
     log: () => output,
     stop,
   };

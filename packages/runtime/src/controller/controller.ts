@@ -339,7 +339,9 @@ export class Controller {
     void outcome.then(() => {
       this.stopAbort.signal.removeEventListener('abort', onStop);
       this.metrics.activeWorkers.dec(labels);
-      this.metrics.reconcileTime.observe(labels, (this.clock.now() - startedAt) / 1000);
+      const seconds = (this.clock.now() - startedAt) / 1000;
+      this.metrics.reconcileTime.observe(labels, seconds);
+      if (span?.sampled) this.metrics.reconcileTimeExemplars.observe(labels, seconds, span.logFields);
       this.queue.done(key);
       this.inFlight.delete(settled);
       settle();

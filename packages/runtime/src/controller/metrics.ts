@@ -3,6 +3,7 @@
  * shared by every controller (each controller writes its own `controller` label).
  */
 import { Counter, Gauge, Histogram, type Registry } from '../metrics/prom.js';
+import { exemplarsFor, type HistogramExemplars } from '../metrics/exemplars.js';
 import { metricsRegistry, registeredOr } from '../metrics/registry.js';
 
 export const RECONCILE_TOTAL = 'controller_runtime_reconcile_total';
@@ -34,6 +35,8 @@ export interface ControllerMetrics {
   terminalErrors: Counter<'controller'>;
   panics: Counter<'controller'>;
   reconcileTime: Histogram<'controller'>;
+  /** The trace exemplars of `reconcileTime` (sampled reconciles only; shown by OpenMetrics scrapes, metrics/openmetrics.ts). */
+  reconcileTimeExemplars: HistogramExemplars;
   maxConcurrent: Gauge<'controller'>;
   activeWorkers: Gauge<'controller'>;
   timeouts: Counter<'controller'>;
@@ -50,12 +53,14 @@ export function controllerMetrics(registry: Registry = metricsRegistry): Control
   const get = <M>(name: string, make: () => M): M => registeredOr(registry, name, make);
   const registers = [registry];
   const c = ['controller'] as const;
+  const reconcileTime = get(RECONCILE_TIME_SECONDS, () => new Histogram({ name: RECONCILE_TIME_SECONDS, help: 'Length of time per reconciliation per controller', labelNames: c, buckets: [...RECONCILE_TIME_BUCKETS], registers }));
   m = {
     reconcileTotal: get(RECONCILE_TOTAL, () => new Counter({ name: RECONCILE_TOTAL, help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'] as const, registers })),
     reconcileErrors: get(RECONCILE_ERRORS_TOTAL, () => new Counter({ name: RECONCILE_ERRORS_TOTAL, help: 'Total number of reconciliation errors per controller', labelNames: c, registers })),
     terminalErrors: get(TERMINAL_RECONCILE_ERRORS_TOTAL, () => new Counter({ name: TERMINAL_RECONCILE_ERRORS_TOTAL, help: 'Total number of terminal reconciliation errors per controller', labelNames: c, registers })),
     panics: get(RECONCILE_PANICS_TOTAL, () => new Counter({ name: RECONCILE_PANICS_TOTAL, help: 'Total number of reconciliation panics per controller', labelNames: c, registers })),
-    reconcileTime: get(RECONCILE_TIME_SECONDS, () => new Histogram({ name: RECONCILE_TIME_SECONDS, help: 'Length of time per reconciliation per controller', labelNames: c, buckets: [...RECONCILE_TIME_BUCKETS], registers })),
+    reconcileTime,
+    reconcileTimeExemplars: exemplarsFor(reconcileTime, RECONCILE_TIME_BUCKETS),
     maxConcurrent: get(MAX_CONCURRENT_RECONCILES, () => new Gauge({ name: MAX_CONCURRENT_RECONCILES, help: 'Maximum number of concurrent reconciles per controller', labelNames: c, registers })),
     activeWorkers: get(ACTIVE_WORKERS, () => new Gauge({ name: ACTIVE_WORKERS, help: 'Number of currently used workers per controller', labelNames: c, registers })),
     timeouts: get(RECONCILE_TIMEOUTS_TOTAL, () => new Counter({ name: RECONCILE_TIMEOUTS_TOTAL, help: 'Total number of reconciliation timeouts per controller', labelNames: c, registers })),

@@ -36,6 +36,8 @@ export type ReconcileSpanResult = 'success' | 'requeue' | 'requeue_after' | 'err
 export interface ReconcileSpan {
   /** `trace_id` / `span_id` for the reconcile's logger. */
   readonly logFields: { trace_id: string; span_id: string };
+  /** Whether the span is sampled (exported): only then is its reconcile time an exemplar of the histogram. */
+  readonly sampled: boolean;
   /** Runs `fn` with this span current. */
   run<R>(fn: () => R): R;
   /** Records the result (and the error, if any) and ends the span. */
@@ -83,6 +85,7 @@ export class ReconcileTracing {
     const sc = span.spanContext();
     return {
       logFields: { trace_id: sc.traceId, span_id: sc.spanId },
+      sampled: (sc.traceFlags & api.TraceFlags.SAMPLED) !== 0,
       run: (fn) => api.context.with(ctx, fn),
       end: (result, error, requeueAfterMs) => {
         span.setAttribute('kubegen.reconcile.result', result);

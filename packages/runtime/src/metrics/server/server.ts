@@ -1,6 +1,7 @@
 /**
  * `MetricsServer`: serves a prom-client registry on `GET /metrics` in the Prometheus text format
- * (controller-runtime `pkg/metrics/server`). Default bind address `:8080`; `"0"` disables it (then `listen()`
+ * (controller-runtime `pkg/metrics/server`); while tracing is on, a scrape whose `Accept` prefers OpenMetrics gets
+ * OpenMetrics 1.0 with the reconcile-time histogram's trace exemplars (metrics/openmetrics.ts). Default bind address `:8080`; `"0"` disables it (then `listen()`
  * resolves with undefined and nothing is opened). Scrape errors answer 500 and are logged; they never crash the
  * process.
  *
@@ -21,6 +22,8 @@ import { EndpointServer } from './endpoint-server.js';
 import { parseBindAddress } from './bind-address.js';
 import { registerDefaultMetrics } from '../default-metrics.js';
 import { metricsRegistry } from '../registry.js';
+import { acceptsOpenMetrics, OPENMETRICS_CONTENT_TYPE, renderOpenMetrics } from '../openmetrics.js';
+import { activeTracing } from '../../tracing/otel.js';
 
 /** The metrics server's default bind address: port 8080, all interfaces (as controller-runtime's). */
 export const DEFAULT_METRICS_BIND_ADDRESS = ':8080';
@@ -156,8 +159,11 @@ export class MetricsServer extends EndpointServer {
         res.writeHead(405, { 'Content-Type': 'text/plain; charset=utf-8', Allow: 'GET, HEAD' }).end('method not allowed\n');
         return;
       }
-      const body = await this.registry.metrics();
-      res.writeHead(200, { 'Content-Type': this.registry.contentType });
+      // While tracing is on, a scrape that asks for OpenMetrics gets it, with the reconcile-time exemplars.
+      const tracing = activeTracing() !== undefined;
+      const openMetrics = tracing && acceptsOpenMetrics(req.headers.accept);
+      const body = openMetrics ? await renderOpenMetrics(this.registry) : await this.registry.metrics();
+      res.writeHead(200, { 'Content-Type': openMetrics ? OPENMETRICS_CONTENT_TYPE : this.registry.contentType, ...(tracing ? { Vary: 'Accept' } : {}) });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (err) {
       this.log.error('error gathering metrics', { error: err });
