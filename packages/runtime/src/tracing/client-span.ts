@@ -24,50 +24,68 @@ export interface RequestTarget {
   name?: string;
 }
 
-/** The Kubernetes verb, group, resource, subresource, namespace and name of a request path (query included). */
+/** `segment` decoded when it holds an escape (most do not: no call). */
+const decode = (segment: string): string => (segment.includes('%') ? decodeURIComponent(segment) : segment);
+
+/** The Kubernetes verb of a request: the method, and for a GET whether it watches and whether it names an object. */
+function verbOf(method: string, named: boolean, watching: () => boolean): string {
+  switch (method.toUpperCase()) {
+    case 'GET':
+      return watching() ? 'watch' : named ? 'get' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}
+
+/**
+ * The Kubernetes verb, group, resource, subresource, namespace and name of a request path (query included). Walks
+ * the path once (no split, no copies): it runs for every request while tracing is on.
+ */
 export function parseRequestTarget(method: string, path: string, watch: boolean): RequestTarget {
   const q = path.indexOf('?');
-  const query = q < 0 ? '' : path.slice(q + 1);
-  const parts = (q < 0 ? path : path.slice(0, q)).split('/').filter((p) => p !== '');
-  const out: RequestTarget = { verb: method.toLowerCase() };
-  let rest: string[];
+  const end = q < 0 ? path.length : q;
+  const parts: string[] = [];
+  for (let i = 0; i < end; ) {
+    if (path.charCodeAt(i) === 47 /* / */) {
+      i++;
+      continue;
+    }
+    let j = path.indexOf('/', i);
+    if (j < 0 || j > end) j = end;
+    parts.push(path.slice(i, j));
+    i = j;
+  }
+  let at: number;
+  let group: string;
   if (parts[0] === 'api' && parts.length >= 2) {
-    out.group = '';
-    rest = parts.slice(2);
+    group = '';
+    at = 2;
   } else if (parts[0] === 'apis' && parts.length >= 3) {
-    out.group = parts[1]!;
-    rest = parts.slice(3);
+    group = parts[1]!;
+    at = 3;
   } else {
-    return out;
+    return { verb: method.toLowerCase() };
   }
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
-    out.namespace = decodeURIComponent(rest[1]!);
-    rest = rest.slice(2);
+  const out: RequestTarget = { verb: '', group };
+  if (parts[at] === 'namespaces' && parts.length - at >= 3) {
+    out.namespace = decode(parts[at + 1]!);
+    at += 2;
   }
-  if (rest.length === 0) return out;
-  out.resource = rest[0]!;
-  if (rest[1] !== undefined) out.name = decodeURIComponent(rest[1]);
-  if (rest[2] !== undefined) out.subresource = rest[2];
-  const watching = watch || /(^|&)watch=(true|1)(&|$)/.test(query);
-  const m = method.toUpperCase();
-  out.verb =
-    m === 'GET'
-      ? watching
-        ? 'watch'
-        : out.name !== undefined
-          ? 'get'
-          : 'list'
-      : m === 'POST'
-        ? 'create'
-        : m === 'PUT'
-          ? 'update'
-          : m === 'PATCH'
-            ? 'patch'
-            : m === 'DELETE'
-              ? out.name !== undefined
-                ? 'delete'
-                : 'deletecollection'
-              : out.verb;
+  if (at < parts.length) {
+    out.resource = parts[at]!;
+    if (at + 1 < parts.length) out.name = decode(parts[at + 1]!);
+    if (at + 2 < parts.length) out.subresource = parts[at + 2]!;
+  }
+  const watching = (): boolean => watch || (q >= 0 && /(^|&)watch=(true|1)(&|$)/.test(path.slice(q + 1)));
+  out.verb = out.resource === undefined ? method.toLowerCase() : verbOf(method, out.name !== undefined, watching);
   return out;
 }
 
@@ -81,44 +99,57 @@ export interface ClientSpan {
   end(statusCode: number | undefined, error?: unknown): void;
 }
 
+/** The open span of one request: a class, not closures, as one is made per request. */
+class OpenClientSpan implements ClientSpan {
+  private ended = false;
+
+  constructor(
+    private readonly api: typeof OtelApi,
+    private readonly span: OtelApi.Span,
+    private readonly ctx: OtelApi.Context,
+  ) {}
+
+  throttled(waitMs: number): void {
+    this.span.setAttribute('kubegen.throttle_wait_ms', waitMs);
+  }
+
+  inject(headers: Record<string, string | string[] | number>): void {
+    this.api.propagation.inject(this.ctx, headers);
+  }
+
+  end(statusCode: number | undefined, error?: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    const { span, api } = this;
+    if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
+    if (error !== undefined) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      span.setAttribute('error.type', err.name || 'Error');
+      span.recordException(err);
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message: err.message });
+    } else if (statusCode !== undefined && statusCode >= 400) {
+      span.setAttribute('error.type', String(statusCode));
+      span.setStatus({ code: api.SpanStatusCode.ERROR });
+    }
+    span.end();
+  }
+}
+
 /** Opens the client span of a request, or returns undefined when tracing is off. */
 export function startClientSpan(method: string, path: string, host: string, watch: boolean): ClientSpan | undefined {
   const t = activeTracing();
   if (!t) return undefined;
   const { api } = t;
   const target = parseRequestTarget(method, path, watch);
-  const attributes: OtelApi.Attributes = {
-    'http.request.method': method,
-    'server.address': host,
-    'url.path': path.split('?')[0]!,
-    'k8s.verb': target.verb,
-    ...(target.group !== undefined ? { 'k8s.resource.group': target.group } : {}),
-    ...(target.resource !== undefined ? { 'k8s.resource': target.resource } : {}),
-    ...(target.subresource !== undefined ? { 'k8s.subresource': target.subresource } : {}),
-    ...(target.namespace !== undefined ? { 'k8s.namespace.name': target.namespace } : {}),
-    ...(target.name !== undefined ? { 'k8s.object.name': target.name } : {}),
-  };
-  const what = target.resource === undefined ? path.split('?')[0]! : target.subresource ? `${target.resource}/${target.subresource}` : target.resource;
+  const q = path.indexOf('?');
+  const urlPath = q < 0 ? path : path.slice(0, q);
+  const attributes: OtelApi.Attributes = { 'http.request.method': method, 'server.address': host, 'url.path': urlPath, 'k8s.verb': target.verb };
+  if (target.group !== undefined) attributes['k8s.resource.group'] = target.group;
+  if (target.resource !== undefined) attributes['k8s.resource'] = target.resource;
+  if (target.subresource !== undefined) attributes['k8s.subresource'] = target.subresource;
+  if (target.namespace !== undefined) attributes['k8s.namespace.name'] = target.namespace;
+  if (target.name !== undefined) attributes['k8s.object.name'] = target.name;
+  const what = target.resource === undefined ? urlPath : target.subresource ? `${target.resource}/${target.subresource}` : target.resource;
   const span = t.tracer.startSpan(`${target.verb} ${what}`, { kind: api.SpanKind.CLIENT, attributes });
-  const ctx = api.trace.setSpan(api.context.active(), span);
-  let ended = false;
-  return {
-    throttled: (waitMs) => span.setAttribute('kubegen.throttle_wait_ms', waitMs),
-    inject: (headers) => api.propagation.inject(ctx, headers),
-    end: (statusCode, error) => {
-      if (ended) return;
-      ended = true;
-      if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
-      if (error !== undefined) {
-        const err = error instanceof Error ? error : new Error(String(error));
-        span.setAttribute('error.type', err.name || 'Error');
-        span.recordException(err);
-        span.setStatus({ code: api.SpanStatusCode.ERROR, message: err.message });
-      } else if (statusCode !== undefined && statusCode >= 400) {
-        span.setAttribute('error.type', String(statusCode));
-        span.setStatus({ code: api.SpanStatusCode.ERROR });
-      }
-      span.end();
-    },
-  };
+  return new OpenClientSpan(api, span, api.trace.setSpan(api.context.active(), span));
 }
