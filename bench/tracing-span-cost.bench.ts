@@ -3,10 +3,10 @@
  * informers): `node --conditions=kubegen-internal dist/bench/tracing-span-cost.bench.js [--requests=20000]
  * [--rounds=3] [--concurrency=2]`. A child process serves a tiny JSON "apiserver" and an OTLP/HTTP sink (so their
  * CPU is not counted); this process sends the sample controller's mix of requests through `HttpTransport`
- * (get, create, update, updateStatus, an event create) with tracing off, then on — the official NodeSDK started as
- * the examples' tracing.ts starts it (OTLP/HTTP protobuf, every span sampled) — in alternating rounds, flushing the
- * exporter at the end of each traced round. It prints the process CPU per request for both and the difference per
- * exported span. `--profile=on|off` runs one round only, for `--cpu-prof`. `--direct` leaves HTTP out: the client
+ * (get, create, update, updateStatus, an event create) with tracing off, then on — the SDK started by the sample
+ * controller's own src/tracing.ts (OTLP/HTTP protobuf, every span sampled; `--sdk-node`: `@opentelemetry/sdk-node`'s
+ * NodeSDK instead, as before) — in alternating rounds, flushing the exporter at the end of each traced round. It
+ * prints the CPU the SDK's start took, the process CPU per request for both and the difference per exported span. `--profile=on|off` runs one round only, for `--cpu-prof`. `--direct` leaves HTTP out: the client
  * span hooks alone (start, inject, end), as the transport calls them, with the same SDK and export: CPU per span.
  */
 import { spawn } from 'node:child_process';
@@ -18,6 +18,7 @@ import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.j
 import type { ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
 import { startClientSpan } from '@kubegen/runtime/internal/tracing/client-span.js';
 import { disableTracing, enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
+import { startTracing } from '../examples/sample-controller/src/tracing.js';
 
 const FOOS: ResourceInfo = { group: 'samplecontroller.k8s.io', version: 'v1alpha1', resource: 'foos', kind: 'Foo', listKind: 'FooList', namespaced: true };
 const DEPLOYMENTS: ResourceInfo = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', namespaced: true };
@@ -46,7 +47,7 @@ async function serve(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '2' }, profile: { type: 'string' }, direct: { type: 'boolean', default: false }, ballast: { type: 'string', default: '0' } } });
+  const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '2' }, profile: { type: 'string' }, direct: { type: 'boolean', default: false }, 'sdk-node': { type: 'boolean', default: false }, ballast: { type: 'string', default: '0' } } });
   // A heap like a controller's (its informers' caches): objects kept for the whole run, so GC has an old space to mark.
   const ballast = Array.from({ length: Number(values.ballast) * 1000 }, (_, i) => ({ metadata: { name: `obj-${i}`, namespace: 'ns', labels: { app: 'x' } }, spec: { replicas: i } }));
   const requests = Number(values.requests);
@@ -77,9 +78,18 @@ async function main(): Promise<void> {
     OTEL_METRICS_EXPORTER: 'none',
     OTEL_LOGS_EXPORTER: 'none',
   });
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const sdk = new NodeSDK();
-  sdk.start();
+  const startCpu = process.cpuUsage();
+  let shutdown: () => Promise<void>;
+  if (values['sdk-node']) {
+    const { NodeSDK } = await import('@opentelemetry/sdk-node');
+    const sdk = new NodeSDK();
+    sdk.start();
+    shutdown = () => sdk.shutdown();
+  } else {
+    shutdown = await startTracing();
+  }
+  const started = process.cpuUsage(startCpu);
+  console.log(`SDK start (${values['sdk-node'] ? 'sdk-node' : "the sample controller's tracing.ts"}): ${((started.user + started.system) / 1000).toFixed(0)} ms CPU`);
   const { trace } = await import('@opentelemetry/api');
   const provider = trace.getTracerProvider() as unknown as { forceFlush?: () => Promise<void>; getDelegate?: () => { forceFlush(): Promise<void> } };
   const flush = (): Promise<void> => (provider.getDelegate?.() ?? (provider as { forceFlush(): Promise<void> })).forceFlush();
@@ -155,7 +165,7 @@ async function main(): Promise<void> {
   console.log(`receiver: ${await nextLine()}`);
   child.stdin!.end();
   transport.close();
-  await sdk.shutdown();
+  await shutdown();
 }
 
 if (process.argv.includes('--serve')) await serve();

@@ -279,7 +279,7 @@ describe('tracing (issue 41)', () => {
           { timeoutMs: 30_000 },
         );
         assert.deepEqual(new Set(own.contentTypes), new Set(['application/json']), 'http/json as asked');
-        assert.ok(proc.lines.some((l) => l.msg.startsWith('otel-module-loaded') && l.msg.includes('/@opentelemetry/sdk-node/')), 'the hook reports the SDK it loaded');
+        assert.ok(proc.lines.some((l) => l.msg.startsWith('otel-module-loaded') && l.msg.includes('/@opentelemetry/sdk-trace-node/')), 'the hook reports the SDK it loaded');
       } finally {
         await proc.kill();
         await own.close();

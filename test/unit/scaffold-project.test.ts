@@ -214,17 +214,22 @@ test('init + create api + generate: the scaffold compiles under --strict and its
   }
 });
 
-test('init --tracing installs the OpenTelemetry Node SDK as production dependencies; without it src/tracing.ts names the command', async () => {
+test("init --tracing installs the OpenTelemetry Node SDK's tracing packages as production dependencies; without them src/tracing.ts names the command", async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-tracing-'));
   try {
     const init = await cli(tmp, 'init', '--domain', 'example.com', '--tracing', 'traced');
     assert.equal(init.code, 0, init.err);
     const pkg = JSON.parse(read(path.join(tmp, 'traced'), 'package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-    assert.deepEqual(Object.keys(pkg.dependencies), ['@kubegen/runtime', '@opentelemetry/api', '@opentelemetry/sdk-node', '@peculiar/x509', 'reflect-metadata']);
-    assert.equal(pkg.devDependencies['@opentelemetry/sdk-node'], undefined);
+    assert.deepEqual(Object.keys(pkg.dependencies), [
+      '@kubegen/runtime', '@opentelemetry/api', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/exporter-trace-otlp-proto',
+      '@opentelemetry/resources', '@opentelemetry/sdk-trace-node', '@peculiar/x509', 'reflect-metadata',
+    ]);
+    assert.equal(pkg.devDependencies['@opentelemetry/sdk-trace-node'], undefined);
     const plain = await cli(tmp, 'init', '--domain', 'example.com', 'plain');
     assert.equal(plain.code, 0, plain.err);
-    assert.match(read(path.join(tmp, 'plain'), 'src/tracing.ts'), /npm install @opentelemetry\/api @opentelemetry\/sdk-node/);
+    assert.match(read(path.join(tmp, 'plain'), 'src/tracing.ts'), /npm install @opentelemetry\/api @opentelemetry\/sdk-trace-node @opentelemetry\/resources @opentelemetry\/exporter-trace-otlp-proto @opentelemetry\/exporter-trace-otlp-http/);
+    const plainPkg = JSON.parse(read(path.join(tmp, 'plain'), 'package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    assert.deepEqual(Object.keys({ ...plainPkg.dependencies, ...plainPkg.devDependencies }).filter((n) => n.startsWith('@opentelemetry/')), [], 'none of it without --tracing');
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

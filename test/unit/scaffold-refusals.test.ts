@@ -127,7 +127,7 @@ describe('codegen init --kubegen-from', () => {
     const { toolchain } = await import('kubegen/internal/scaffold/init.js');
     const root = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     for (const [name, range] of Object.entries(toolchain())) assert.equal(range, root.devDependencies[name], name);
-    assert.deepEqual(Object.keys(toolchain()).sort(), ['@opentelemetry/api', '@opentelemetry/sdk-node', '@peculiar/x509', '@types/node', 'node', 'reflect-metadata', 'typescript']);
+    assert.deepEqual(Object.keys(toolchain()).sort(), ['@opentelemetry/api', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/resources', '@opentelemetry/sdk-trace-node', '@peculiar/x509', '@types/node', 'node', 'reflect-metadata', 'typescript']);
     const runtime = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'packages/runtime/package.json'), 'utf8')) as { peerDependencies: Record<string, string> };
     for (const peer of ['@peculiar/x509', 'reflect-metadata', '@opentelemetry/api']) assert.equal(runtime.peerDependencies[peer], toolchain()[peer], `the runtime's optional peer ${peer}`);
     const cli = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'packages/kubegen/package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };

@@ -1,23 +1,40 @@
 /**
  * OpenTelemetry traces, on by environment (docs/tracing.md). When `OTEL_EXPORTER_OTLP_ENDPOINT`,
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or `OTEL_TRACES_EXPORTER` is set and `OTEL_SDK_DISABLED` is not `true`, the
- * official OpenTelemetry SDK for Node is loaded and started; it reads the other standard variables itself
- * (`OTEL_EXPORTER_OTLP_PROTOCOL` — `http/protobuf`, the default, or `http/json` —, `OTEL_SERVICE_NAME`,
- * `OTEL_TRACES_SAMPLER`, `OTEL_RESOURCE_ATTRIBUTES`, …). The manager finds the SDK's provider when it starts and
- * traces reconciles, API requests and webhook calls. Metrics stay Prometheus' (`/metrics`) and logs stay on stderr:
- * the SDK's metric and log exporters are off unless `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` ask for them.
+ * official OpenTelemetry SDK for Node's tracing part is loaded and started: a `NodeTracerProvider` with a batch span
+ * processor and the OTLP exporter `OTEL_EXPORTER_OTLP_PROTOCOL` names (`http/protobuf`, the default, or `http/json`),
+ * the resource from `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES` and the host and process, the W3C `traceparent`
+ * propagator. The SDK reads the other standard variables itself (`OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_TRACES_SAMPLER`,
+ * `OTEL_BSP_*`, …). The manager finds the provider when it starts and traces reconciles, API requests and webhook
+ * calls. Metrics stay Prometheus' (`/metrics`) and logs stay on stderr.
  *
- * Without those variables nothing of the SDK is loaded (the import is dynamic) and tracing costs nothing.
+ * Not `@opentelemetry/sdk-node`: it loads every exporter of every signal (gRPC included) whatever is asked, about half
+ * a second of CPU and 40 MB of memory at start (docs/tracing.md, Cost).
+ *
+ * Without those variables nothing of the SDK is loaded (the imports are dynamic) and tracing costs nothing.
  */
 
 /** Starts the SDK when the environment asks for traces; resolves with what flushes and stops it (a no-op if not). */
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<() => Promise<void>> {
   const asked = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_TRACES_EXPORTER'].some((v) => !!env[v]);
   if (!asked || env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return async () => undefined;
-  env['OTEL_METRICS_EXPORTER'] ??= 'none';
-  env['OTEL_LOGS_EXPORTER'] ??= 'none';
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const sdk = new NodeSDK();
-  sdk.start();
-  return () => sdk.shutdown();
+  const exporterName = (env['OTEL_TRACES_EXPORTER'] || 'otlp').split(',')[0]!.trim();
+  if (exporterName === 'none') return async () => undefined;
+  if (exporterName !== 'otlp' && exporterName !== 'console') throw new Error(`OTEL_TRACES_EXPORTER=${exporterName}: this example exports with otlp or console (or none)`);
+  const protocol = env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] || env['OTEL_EXPORTER_OTLP_PROTOCOL'] || 'http/protobuf';
+  if (exporterName === 'otlp' && protocol !== 'http/protobuf' && protocol !== 'http/json') throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}: this example exports with http/protobuf or http/json`);
+  const { NodeTracerProvider, BatchSpanProcessor, ConsoleSpanExporter } = await import('@opentelemetry/sdk-trace-node');
+  const { defaultResource, detectResources, envDetector, hostDetector, osDetector, processDetector } = await import('@opentelemetry/resources');
+  const exporter =
+    exporterName === 'console'
+      ? new ConsoleSpanExporter()
+      : protocol === 'http/json'
+        ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter()
+        : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+  const provider = new NodeTracerProvider({
+    resource: defaultResource().merge(detectResources({ detectors: [envDetector, hostDetector, osDetector, processDetector] })),
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+  });
+  provider.register(); // the async-hooks context manager (spans nest) and the W3C propagators (traceparent)
+  return () => provider.shutdown();
 }
