@@ -7,6 +7,9 @@
  *   method, verb, resource and status code; the span links to the watch event that enqueued it (type,
  *   resourceVersion, source), and three updates coalesced into one request are all linked;
  * - the log lines written during a reconcile carry its `trace_id` / `span_id`;
+ * - the informer's own phases: its initial state as a `list <informer>` span over its page requests (page count) or
+ *   a WatchList `watch <informer>` span with its initial-events end, and a `watch <informer>` span established over
+ *   its watch request;
  * - a webhook request sent with a `traceparent` yields a SERVER span in that trace, under the caller's span;
  * - examples/fanout started with only `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_PROTOCOL=http/json` and
  *   `OTEL_SERVICE_NAME` exports its reconcile and client spans; started without them it loads no OpenTelemetry SDK
@@ -45,6 +48,7 @@ import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
 import { ensureExampleBuilt, freePort, SampleControllerProcess } from './support/sample-controller-process.js';
 
 const FANOUT_CRDS = ['batches', 'tasks'].map((p) => path.join(REPO_ROOT, `examples/fanout/config/crd/fanout.kubegen.io_${p}.yaml`));
+const INTERNAL = 1;
 const CLIENT = 3;
 const SERVER = 2;
 const CONSUMER = 5;
@@ -128,7 +132,14 @@ describe('tracing (issue 41)', () => {
       );
       stop.abort();
       await run;
-      await provider.forceFlush();
+      // The informers' watch spans end as their reflectors stop, which the manager's run does not wait for.
+      await eventually(
+        async () => {
+          await provider.forceFlush();
+          assert.ok(received('protobuf').some((s) => s.name.startsWith('watch ') && s.events[0]?.name === 'established'), 'a watch span ended');
+        },
+        { timeoutMs: 10_000 },
+      );
 
       const reconciling = lines.filter((l) => l['msg'] === 'Reconciling' && l['controller'] === 'traced');
       assert.equal(lines.filter((l) => l['msg'] === 'Reconcile successful' && l['controller'] === 'traced').length, reconciling.length, 'debug: every reconcile logs its start and its end');
@@ -171,6 +182,26 @@ describe('tracing (issue 41)', () => {
         const coalesced = reconciles.filter((s) => s.attributes['k8s.object.name'] === 'slow' && stepVersions.every((rv) => s.links.some((l) => l.attributes['k8s.resource_version'] === rv)));
         assert.equal(coalesced.length, 1, `${encoding}: one reconcile links all three coalesced update events`);
         for (const l of coalesced[0]!.links) assert.equal(l.attributes['k8s.event.type'], 'update');
+
+        // The informer's own phases: the initial state (a list, or a WatchList stream), then a watch; requests beneath.
+        const informerSpans = spans.filter((s) => s.kind === INTERNAL && s.attributes['kubegen.informer'] !== undefined);
+        const lists = informerSpans.filter((s) => s.name.startsWith('list '));
+        const watches = informerSpans.filter((s) => s.name.startsWith('watch '));
+        const beneath = (p: ReceivedSpan): ReceivedSpan[] => spans.filter((s) => s.parentSpanId === p.spanId && s.traceId === p.traceId);
+        for (const list of lists) {
+          assert.equal(list.parentSpanId, '', 'a list starts a trace');
+          const pages = beneath(list);
+          assert.deepEqual(pages.map((s) => [s.kind, s.attributes['k8s.verb']]), pages.map(() => [CLIENT, 'list']), `${encoding}: a list's requests are its children`);
+          assert.equal(list.attributes['kubegen.list.pages'], pages.length, `${encoding}: the page count`);
+        }
+        const streamed = watches.filter((w) => w.events.some((e) => e.name === 'initial events end'));
+        assert.ok(lists.length + streamed.length >= 1, `${encoding}: the initial state has a span (a list or a WatchList stream)`);
+        // (A watch being opened as the manager stopped ends without `established`.)
+        const established = watches.filter((w) => w.events[0]?.name === 'established');
+        assert.ok(established.length >= 1, `${encoding}: an established watch span`);
+        for (const w of established) {
+          assert.deepEqual(beneath(w).map((s) => [s.kind, s.attributes['k8s.verb']]), [[CLIENT, 'watch']], `${encoding}: the watch request beneath its span`);
+        }
       }
       assert.deepEqual(new Set(received('json').map((s) => s.spanId)), new Set(received('protobuf').map((s) => s.spanId)), 'both exporters sent the same spans');
       assert.ok(receiver.contentTypes.includes('application/json') && receiver.contentTypes.includes('application/x-protobuf'));

@@ -2,8 +2,8 @@
  * Issue 41 item 3, the informers' own phases as spans (tracing/informer-span.ts), on a fake lister-watcher and the
  * SDK's in-memory exporter: a `list <informer>` span with its page count, item count and resourceVersion whose
  * requests run in its context; a `watch <informer>` span per watch with `established`, `bookmark` and, after a 410,
- * `expired` → relist, the relist linked to that watch; a WatchList stream's `initial events end`; nothing while
- * tracing is off.
+ * `expired` → relist, the relist linked to that watch; a WatchList stream's `initial events end`, a refused one
+ * `rejected`; nothing while tracing is off.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -127,6 +127,19 @@ describe('informer spans', () => {
     await r.stop();
     const lists = exporter.getFinishedSpans().filter((s) => s.name === 'list foos');
     assert.deepEqual(lists.map((s) => [s.attributes['kubegen.list.reason'], s.status.code]), [['initial', SpanStatusCode.ERROR], ['error', SpanStatusCode.UNSET]]);
+  });
+
+  it('a WatchList request the server refuses: a `rejected` watch span (no error), then a list', async () => {
+    await enableTracing({ tracerProvider: provider });
+    exporter.reset();
+    const { lw, r } = setup({ watchList: 'rejected' });
+    void r.run();
+    await settle(() => lw.openWatches === 1, 'the watch after the list', 500);
+    await r.stop();
+    const spans = exporter.getFinishedSpans();
+    const [refused] = spans.filter((s) => s.name === 'watch foos');
+    assert.deepEqual([refused?.attributes['kubegen.watch.send_initial_events'], refused?.attributes['kubegen.watch.outcome'], refused?.status.code], [true, 'rejected', SpanStatusCode.UNSET]);
+    assert.equal(spans.filter((s) => s.name === 'list foos').length, 1);
   });
 
   it('a WatchList stream: one watch span with its initial events end', async () => {

@@ -291,6 +291,7 @@ export class Reflector<T extends KubeObject> {
         watch = await this.openWatch({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true }, timeoutSeconds, span);
       } catch (err) {
         if (isGone(err)) span?.end('expired', 'relist');
+        else if (this.choice.auto && isWatchListRejected(err)) span?.end('rejected', 'relist'); // expected: lists instead
         else span?.end(undefined, undefined, err);
         if ((await this.initialFailure(err, rv)) === 'list') return false;
         continue;

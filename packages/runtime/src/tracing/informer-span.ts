@@ -13,8 +13,9 @@
  *   caused it; a continue token that expired mid-way is an event. A failed list ends with the error (status ERROR).
  * - `watch`: the resourceVersion it resumed from; `established` when the server answered, a `bookmark` event per
  *   bookmark (its resourceVersion), for a WatchList stream an `initial events end` event (item count); at `end` the
- *   number of events delivered, how it ended (`kubegen.watch.outcome`: ended, failed, idle, expired, ignored) and
- *   what the reflector does next (`rewatch` or `relist`) as an event named by the outcome. A 410 is `expired`.
+ *   number of events delivered, how it ended (`kubegen.watch.outcome`: ended, failed, idle, expired, ignored,
+ *   rejected) and what the reflector does next (`rewatch` or `relist`) as an event named by the outcome. A 410 is
+ *   `expired`; a WatchList request refused by a server without it (`'auto'` mode) is `rejected`, not an error.
  * - Nothing per watch event but bookmarks: an event adds no span and no span event.
  */
 import type * as OtelApi from '@opentelemetry/api';
