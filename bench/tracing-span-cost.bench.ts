@@ -1,7 +1,7 @@
 /**
  * Issue 41 item 7, a micro-harness for what one client span costs (not the controller bench: no apiserver, no
  * informers): `node --conditions=kubegen-internal dist/bench/tracing-span-cost.bench.js [--requests=20000]
- * [--rounds=3] [--concurrency=2]`. A child process serves a tiny JSON "apiserver" and an OTLP/HTTP sink (so their
+ * [--rounds=3] [--concurrency=2] [--protocol=http/protobuf|http/json]`. A child process serves a tiny JSON "apiserver" and an OTLP/HTTP sink (so their
  * CPU is not counted); this process sends the sample controller's mix of requests through `HttpTransport`
  * (get, create, update, updateStatus, an event create) with tracing off, then on — the SDK started by the sample
  * controller's own src/tracing.ts (OTLP/HTTP protobuf, every span sampled; `--sdk-node`: `@opentelemetry/sdk-node`'s
@@ -47,7 +47,7 @@ async function serve(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '2' }, profile: { type: 'string' }, direct: { type: 'boolean', default: false }, 'sdk-node': { type: 'boolean', default: false }, ballast: { type: 'string', default: '0' } } });
+  const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '2' }, profile: { type: 'string' }, direct: { type: 'boolean', default: false }, 'sdk-node': { type: 'boolean', default: false }, protocol: { type: 'string', default: 'http/protobuf' }, ballast: { type: 'string', default: '0' } } });
   // A heap like a controller's (its informers' caches): objects kept for the whole run, so GC has an old space to mark.
   const ballast = Array.from({ length: Number(values.ballast) * 1000 }, (_, i) => ({ metadata: { name: `obj-${i}`, namespace: 'ns', labels: { app: 'x' } }, spec: { replicas: i } }));
   const requests = Number(values.requests);
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
 
   Object.assign(process.env, {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${ports.otlp}`,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    OTEL_EXPORTER_OTLP_PROTOCOL: values.protocol,
     OTEL_TRACES_SAMPLER: 'always_on',
     OTEL_SERVICE_NAME: 'tracing-span-cost',
     OTEL_METRICS_EXPORTER: 'none',
