@@ -3,17 +3,17 @@
  * the Accept negotiation; a reconcile under a sampled span leaves an exemplar naming its trace on its bucket of an
  * OpenMetrics scrape (content type, `# EOF`, counters' samples named as in the text format); text scrapes before and
  * after an OpenMetrics one are byte-identical; an unsampled reconcile leaves none; tracing off: text whatever the
- * Accept header. (A real Prometheus ingesting the exposition: test/integration/tracing-exemplars.test.ts.)
+ * Accept header; the rendering's names, types and escapes. (A real Prometheus ingesting the exposition: test/integration/tracing-exemplars.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Registry } from 'prom-client';
+import { Counter, Gauge, Registry, Summary } from 'prom-client';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Controller } from '@kubegen/runtime/internal/controller/controller.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
-import { acceptsOpenMetrics, OPENMETRICS_CONTENT_TYPE } from '@kubegen/runtime/internal/metrics/openmetrics.js';
+import { acceptsOpenMetrics, OPENMETRICS_CONTENT_TYPE, renderOpenMetrics } from '@kubegen/runtime/internal/metrics/openmetrics.js';
 import { MetricsServer } from '@kubegen/runtime/internal/metrics/server/server.js';
 import { disableTracing, enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
 
@@ -29,6 +29,29 @@ describe('acceptsOpenMetrics', () => {
     assert.equal(acceptsOpenMetrics('text/plain;version=0.0.4'), false);
     assert.equal(acceptsOpenMetrics('text/plain, application/openmetrics-text;q=0.5'), false);
     assert.equal(acceptsOpenMetrics('application/openmetrics-text;q=0'), false);
+  });
+});
+
+describe('renderOpenMetrics', () => {
+  it('keeps every sample name of the text format: a counter not named _total is unknown; escapes; summaries', async () => {
+    const registry = new Registry();
+    new Counter({ name: 'jobs_total', help: 'Jobs.', registers: [registry] }).inc(2);
+    new Counter({ name: 'legacy_count', help: 'A counter named without _total.', registers: [registry] }).inc();
+    new Gauge({ name: 'temp', help: 'A "quoted" help\nover two lines \\ and a backslash.', labelNames: ['where'], registers: [registry] }).set({ where: 'a"b\nc' }, NaN);
+    new Summary({ name: 'lat_seconds', help: 'S.', percentiles: [0.5], registers: [registry] }).observe(1);
+    const om = await renderOpenMetrics(registry);
+    assert.equal(
+      om,
+      [
+        '# HELP jobs Jobs.', '# TYPE jobs counter', 'jobs_total 2',
+        '# HELP legacy_count A counter named without _total.', '# TYPE legacy_count unknown', 'legacy_count 1',
+        '# HELP temp A \\"quoted\\" help\\nover two lines \\\\ and a backslash.', '# TYPE temp gauge', 'temp{where="a\\"b\\nc"} NaN',
+        '# HELP lat_seconds S.', '# TYPE lat_seconds summary', 'lat_seconds{quantile="0.5"} 1', 'lat_seconds_sum 1', 'lat_seconds_count 1',
+        '# EOF', '',
+      ].join('\n'),
+    );
+    const sampleNames = (body: string): string[] => body.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(/[{ ]/)[0]!);
+    assert.deepEqual(sampleNames(om), sampleNames(await registry.metrics()));
   });
 });
 

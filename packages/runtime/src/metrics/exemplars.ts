@@ -55,11 +55,6 @@ export class HistogramExemplars {
     const i = le === '+Inf' ? this.bounds.length : this.bounds.indexOf(Number(le));
     return i < 0 ? undefined : buckets[i];
   }
-
-  /** Forgets every exemplar (a reset of the histogram). */
-  clear(): void {
-    this.series.clear();
-  }
 }
 
 const byMetric = new WeakMap<object, HistogramExemplars>();

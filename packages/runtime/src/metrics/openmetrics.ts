@@ -39,8 +39,8 @@ export function acceptsOpenMetrics(accept: string | undefined): boolean {
   return om > 0 && om >= text;
 }
 
-const escapeHelp = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
-const escapeLabel = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+/** OpenMetrics escapes a help text and a label value alike: backslash, line feed, double quote. */
+const escape = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 
 /** A sample value as OpenMetrics writes it (`NaN`, `+Inf`, `-Inf`, else the number). */
 function value(v: number): string {
@@ -51,7 +51,7 @@ function value(v: number): string {
 
 function labelsOf(labels: Readonly<Record<string, string | number | undefined>>): string {
   const parts: string[] = [];
-  for (const [name, v] of Object.entries(labels)) if (v !== undefined) parts.push(`${name}="${escapeLabel(String(v))}"`);
+  for (const [name, v] of Object.entries(labels)) if (v !== undefined) parts.push(`${name}="${escape(String(v))}"`);
   return parts.length ? `{${parts.join(',')}}` : '';
 }
 
@@ -69,7 +69,7 @@ export async function renderOpenMetrics(registry: Registry): Promise<string> {
     } else if (type !== 'gauge' && type !== 'histogram' && type !== 'summary') {
       type = 'unknown';
     }
-    out.push(`# HELP ${family} ${escapeHelp(m.help)}`, `# TYPE ${family} ${type}`);
+    out.push(`# HELP ${family} ${escape(m.help)}`, `# TYPE ${family} ${type}`);
     for (const v of m.values as { value: number; labels: Record<string, string | number>; metricName?: string }[]) {
       let line = `${v.metricName ?? m.name}${labelsOf(v.labels)} ${value(v.value)}`;
       if (exemplars && v.metricName === `${m.name}_bucket` && v.value > 0) {
