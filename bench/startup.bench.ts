@@ -6,7 +6,8 @@
  *   - `manager`: the same, then a Manager on an envtest apiserver (the `full` profile, started once) with one
  *     controller of ConfigMaps, measured once its `/readyz` answers 200.
  * Each also runs as `<kind>+policy`: with the V8 flags and environment runMain's memory policy gives a controller.
- * Each prints, after a full GC, its RSS, V8 heap and the number of modules it loaded (ES modules and CommonJS files
+ * Each prints, after a full GC, its RSS (and its parts: RssAnon, the process's own memory; RssFile, mapped file pages,
+ * nearly all of them the node binary's code, shared by every node process on a host), V8 heap and the number of modules it loaded (ES modules and CommonJS files
  * resolved, `node:` built-ins not counted). Medians and spreads, the machine's load average, and the goal:
  * the runtime's import costs at most 10 MB of RSS over bare Node.
  * Run it on a quiet machine (`uptime` load under 1.5).
@@ -25,12 +26,24 @@ const GOAL_MB = 10;
 
 interface Figures {
   rssMB: number;
+  /** RssAnon: the process's own memory (V8's heap, malloc). */
+  anonMB: number;
+  /** RssFile: pages of files mapped in, nearly all the node binary's code (shared with every node process on the host). */
+  fileMB: number;
   heapMB: number;
   modules: number;
 }
 
 const CHILD = `
 import { registerHooks } from 'node:module';
+import { readFileSync } from 'node:fs';
+const figures = () => {
+  globalThis.gc(); globalThis.gc();
+  const m = process.memoryUsage();
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kB = (k) => Number(new RegExp(k + ':[ \\t]+([0-9]+)').exec(status)?.[1] ?? NaN) / 1024;
+  return JSON.stringify({ rssMB: m.rss / 1048576, anonMB: kB('RssAnon'), fileMB: kB('RssFile'), heapMB: m.heapUsed / 1048576, modules: seen.size });
+};
 const seen = new Set();
 registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); if (!r.url.startsWith('node:')) seen.add(r.url); return r; } });
 await import('node:http2'); await import('node:https');
@@ -47,15 +60,11 @@ if (mode !== 'bare') {
       if (addr && (await fetch('http://' + addr + '/readyz').then((r) => r.status, () => 0)) === 200) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    globalThis.gc(); globalThis.gc();
-    const m = process.memoryUsage();
-    console.log(JSON.stringify({ rssMB: m.rss / 1048576, heapMB: m.heapUsed / 1048576, modules: seen.size }));
+    console.log(figures());
     stop.abort(); await run; process.exit(0);
   }
 }
-globalThis.gc(); globalThis.gc();
-const m = process.memoryUsage();
-console.log(JSON.stringify({ rssMB: m.rss / 1048576, heapMB: m.heapUsed / 1048576, modules: seen.size }));
+console.log(figures());
 `;
 
 /** A mode with `+policy` runs with the flags and environment of runMain's memory policy (what a controller gets). */
@@ -83,6 +92,7 @@ try {
     const xs = figures.get(m)!;
     console.log(
       `  ${m.padEnd(8)} RSS ${med(m, (x) => x.rssMB).toFixed(1)} MB ${spread(xs.map((x) => x.rssMB), 1).padEnd(13)} ` +
+        `(anon ${med(m, (x) => x.anonMB).toFixed(1)}, file ${med(m, (x) => x.fileMB).toFixed(1)}) ` +
         `heap ${med(m, (x) => x.heapMB).toFixed(2)} MB ${spread(xs.map((x) => x.heapMB), 2).padEnd(13)} modules ${med(m, (x) => x.modules)}` +
         (m.startsWith('bare') ? '' : `  (+${(med(m, (x) => x.rssMB) - med(m.endsWith('+policy') ? 'bare+policy' : 'bare', (x) => x.rssMB)).toFixed(1)} MB RSS over ${m.endsWith('+policy') ? 'bare+policy' : 'bare'})`),
     );
