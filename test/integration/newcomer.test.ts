@@ -38,6 +38,7 @@ import { replayDockerfile } from './support/dockerfile-replay.js';
 import { runWorkflows } from './support/workflows.js';
 import { checkDevLoop } from './support/newcomer-dev.js';
 import { checkJanitorExample } from './support/newcomer-janitor.js';
+import { exploreAsScaffoldedAndBroken } from './support/newcomer-explore.js';
 import { addBudgetTests, BUDGET_ENVTEST_TEST, budgetUnitTest } from './support/newcomer-budget.js';
 import { procRssMB } from '../support/proc.js';
 import { scrape } from '../support/scrape.js';
@@ -266,7 +267,12 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   assert.equal(entry.status, 1, `${entry.stdout}${entry.stderr}`);
   assert.match(`${entry.stdout}${entry.stderr}`, /no-such-flag/);
   t.diagnostic(`CI workflows in fresh clones: ${jobs.map((j) => `${j.workflow} ${j.steps.reduce((n, st) => n + st.seconds, 0).toFixed(0)} s`).join(', ')}, the image replayed; ${((performance.now() - ciStarted) / 1000).toFixed(0)} s in all`);
-  npmRun('build'); // the project itself, for what follows
+  // 4a. `npm run explore` (kubegen explore on the in-process control plane): the scaffolded controller passes; broken
+  // on purpose (a child's generated name remembered only in a second write) it fails, naming the crash point.
+  const exploreStarted = performance.now();
+  exploreAsScaffoldedAndBroken({ dir: project, env: userEnv, kind: 'Frigate', childKind: 'Fleet', apiVersion: 'ships.newcomer.kubegen.dev/v1' });
+  t.diagnostic(`npm run explore, as scaffolded (exit 0) and broken on purpose (exit 1): ${((performance.now() - exploreStarted) / 1000).toFixed(1)} s`);
+  npmRun('build'); // the project itself (the controller as scaffolded again), for what follows
 
   // 4b. A load test of the project's own manager, as docs/loadtest.md shows it: 30 Frigates from the sample, spec
   // churn and an apiserver restart, on an envtest the harness starts; every Frigate Ready again at the end, and the
