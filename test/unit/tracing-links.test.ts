@@ -5,11 +5,9 @@
  * event on the link (type, resourceVersion, object, source); coalesced events each a link; no span per event.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { KubeObject } from '@kubegen/runtime/internal/client/types.js';
 import { SharedIndexInformer } from '@kubegen/runtime/internal/cache/shared-informer.js';
 import { Controller } from '@kubegen/runtime/internal/controller/controller.js';
@@ -17,6 +15,7 @@ import { enqueueForObject } from '@kubegen/runtime/internal/handler/handler.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { FakeListerWatcher, type FakeListerWatcherOptions } from '@kubegen/runtime/internal/testing/fake/fake-lister-watcher.js';
 import { disableTracing, enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
+import { inMemoryTracing } from '../support/in-memory-tracing.js';
 import { settle } from '../support/wait.js';
 
 const foo = (name: string, data = ''): KubeObject => ({ metadata: { namespace: 'ns', name }, data } as KubeObject);
@@ -54,18 +53,7 @@ function setup(opts?: FakeListerWatcherOptions) {
 }
 
 describe('reconcile links', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-
-  before(() => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  });
-  after(async () => {
-    disableTracing();
-    await provider.shutdown();
-    context.disable();
-    trace.disable();
-  });
+  const { exporter, provider } = inMemoryTracing();
 
   const reconcilesOf = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === 'reconcile unit' && s.attributes['k8s.object.name'] === name);
   const linkInfo = (s: ReadableSpan) => s.links.map((l) => [l.context.spanId, l.attributes?.['k8s.event.type'], l.attributes?.['k8s.resource_version'], l.attributes?.['kubegen.source'], l.attributes?.['k8s.object.name']]);
