@@ -13,7 +13,7 @@
  * also runs with Node's defaults in the same rounds (`--no-both-settings`: not). Prints the controllers side
  * by side, the ratios and the goals (issues 4, 14 and 28), judged on the default engine.
  * `--tracing` (issue 41) adds the default engine with OpenTelemetry on — the SDK started by the controller's
- * tracing.ts, every span sampled, exported as OTLP/HTTP protobuf to a receiver this bench runs — to the same rounds,
+ * `startTracing()` (`@kubegen/runtime/tracing/sdk`), every span sampled, exported as OTLP/HTTP protobuf to a receiver this bench runs — to the same rounds,
  * and prints tracing's on/off ratios and the number of spans received.
  * The measurement is bench/support/sample-controller-compare.ts, shared with `bench:scale`.
  */

@@ -3,8 +3,8 @@
  * informers): `node --conditions=kubegen-internal dist/bench/tracing-span-cost.bench.js [--requests=20000]
  * [--rounds=3] [--concurrency=2] [--protocol=http/protobuf|http/json]`. A child process serves a tiny JSON "apiserver" and an OTLP/HTTP sink (so their
  * CPU is not counted); this process sends the sample controller's mix of requests through `HttpTransport`
- * (get, create, update, updateStatus, an event create) with tracing off, then on — the SDK started by the sample
- * controller's own src/tracing.ts (OTLP/HTTP protobuf, every span sampled; `--sdk-node`: `@opentelemetry/sdk-node`'s
+ * (get, create, update, updateStatus, an event create) with tracing off, then on — the SDK started by the runtime's
+ * `startTracing` (`@kubegen/runtime/tracing/sdk`, what the sample controller calls; OTLP/HTTP protobuf, every span sampled; `--sdk-node`: `@opentelemetry/sdk-node`'s
  * NodeSDK instead, as before) — in alternating rounds, flushing the exporter at the end of each traced round. It
  * prints the CPU the SDK's start took, the process CPU per request for both and the difference per exported span. `--profile=on|off` runs one round only, for `--cpu-prof`. `--direct` leaves HTTP out: the client
  * span hooks alone (start, inject, end), as the transport calls them, with the same SDK and export: CPU per span.
@@ -18,7 +18,7 @@ import { HttpTransport } from '@kubegen/runtime/internal/client/http-transport.j
 import type { ResourceInfo } from '@kubegen/runtime/internal/client/types.js';
 import { startClientSpan } from '@kubegen/runtime/internal/tracing/client-span.js';
 import { disableTracing, enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
-import { startTracing } from '../examples/sample-controller/src/tracing.js';
+import { startTracing } from '@kubegen/runtime/tracing/sdk';
 
 const FOOS: ResourceInfo = { group: 'samplecontroller.k8s.io', version: 'v1alpha1', resource: 'foos', kind: 'Foo', listKind: 'FooList', namespaced: true };
 const DEPLOYMENTS: ResourceInfo = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', namespaced: true };
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     shutdown = await startTracing();
   }
   const started = process.cpuUsage(startCpu);
-  console.log(`SDK start (${values['sdk-node'] ? 'sdk-node' : "the sample controller's tracing.ts"}): ${((started.user + started.system) / 1000).toFixed(0)} ms CPU`);
+  console.log(`SDK start (${values['sdk-node'] ? 'sdk-node' : 'startTracing'}): ${((started.user + started.system) / 1000).toFixed(0)} ms CPU`);
   const { trace } = await import('@opentelemetry/api');
   const provider = trace.getTracerProvider() as unknown as { forceFlush?: () => Promise<void>; getDelegate?: () => { forceFlush(): Promise<void> } };
   const flush = (): Promise<void> => (provider.getDelegate?.() ?? (provider as { forceFlush(): Promise<void> })).forceFlush();

@@ -17,7 +17,7 @@ export interface CompareOptions {
   /** The TypeScript controller's HTTP engines, each a controller of its own. Default: the default engine alone. */
   engines?: readonly HttpEngine[];
   /**
-   * Issue 41: also run the default engine with OpenTelemetry on (the sample controller's tracing.ts starts the SDK),
+   * Issue 41: also run the default engine with OpenTelemetry on (the sample controller's `startTracing()` starts the SDK),
    * every span sampled (`OTEL_TRACES_SAMPLER=always_on`) and exported as OTLP/HTTP protobuf to `endpoint` (a receiver
    * the bench runs), in the same rounds, the order alternating; prints the on/off ratios against the 1.15× goal.
    */

@@ -4,8 +4,10 @@
  * ConfigMaps on envtest:
  * - one `reconcile traced` span per reconcile (as many as the debug `Reconciling` lines, the same reconcileIDs),
  *   naming the controller, the kind and the object; the reconcile's API calls are CLIENT spans beneath it with
- *   method, verb, resource and status code; the span links to the watch event that enqueued it (type,
- *   resourceVersion, source), and three updates coalesced into one request are all linked;
+ *   method, verb, resource and status code; the span links to the informer's `watch <informer>` span that
+ *   delivered the event that enqueued it (for an object of the informer's initial state, its list span or WatchList
+ *   stream), the event (type, resourceVersion, source) on the link, and three updates coalesced into one request are
+ *   all linked; no span is exported per event;
  * - the log lines written during a reconcile carry its `trace_id` / `span_id`;
  * - the informer's own phases: its initial state as a `list <informer>` span over its page requests (page count) or
  *   a WatchList `watch <informer>` span with its initial-events end, and a `watch <informer>` span established over
@@ -107,25 +109,31 @@ describe('tracing (issue 41)', () => {
         if (cm.metadata?.annotations?.['traced'] === undefined) await cms.patch(req.name, { type: 'merge', patch: { metadata: { annotations: { traced: 'yes' } } } });
       });
     const stop = new AbortController();
+    // 'listed' exists before the manager starts: it comes with the informer's initial state (a list, or a WatchList
+    // stream), the others later, on its watch.
+    const listed = (await cms.create({ metadata: { name: 'listed' } })).metadata!.resourceVersion!;
     const run = mgr.start(stop.signal);
     try {
+      const informer = mgr.getInformer<ConfigMap>(builtinResources.configMaps);
+      await eventually(async () => assert.ok(informer.hasSynced(), 'the informer synced'), { timeoutMs: 20_000 });
       const created = new Map<string, string>();
       for (const name of ['a', 'b', 'slow']) created.set(name, (await cms.create({ metadata: { name } })).metadata!.resourceVersion!);
       // 'slow' is held in its first reconcile: three updates meanwhile become one request with three events.
       await eventually(async () => assert.ok(lines.some((l) => l['msg'] === 'Reconciling' && l['name'] === 'slow')), { timeoutMs: 20_000 });
       const stepVersions: string[] = [];
       for (const step of ['1', '2', '3']) stepVersions.push((await cms.patch('slow', { type: 'merge', patch: { data: { step } } })).metadata!.resourceVersion!);
+      // The three update events handled (so enqueued while 'slow' is held) before it is released.
       await eventually(
         async () => {
-          const seen = received('json').filter((s) => s.kind === CONSUMER && s.name.startsWith('update ') && s.attributes['k8s.object.name'] === 'slow');
-          for (const rv of stepVersions) assert.ok(seen.some((s) => s.attributes['k8s.resource_version'] === rv), `the update event of resourceVersion ${rv} was handled`);
+          assert.equal(informer.getIndexer().getByKey(`${ns}/slow`)?.metadata?.resourceVersion, stepVersions[2], 'the last update is in the cache');
+          assert.equal(informer.queuedItems, 0, 'and handled');
         },
         { timeoutMs: 20_000 },
       );
       releaseSlow();
       await eventually(
         async () => {
-          for (const name of created.keys()) assert.equal((await cms.get(name)).metadata?.annotations?.['traced'], 'yes', name);
+          for (const name of [...created.keys(), 'listed']) assert.equal((await cms.get(name)).metadata?.annotations?.['traced'], 'yes', name);
           assert.ok(lines.some((l) => l['msg'] === 'seen' && l['name'] === 'slow' && l['step'] === '3'), 'slow reconciled after the updates');
         },
         { timeoutMs: 20_000 },
@@ -136,7 +144,12 @@ describe('tracing (issue 41)', () => {
       await eventually(
         async () => {
           await provider.forceFlush();
-          assert.ok(received('protobuf').some((s) => s.name.startsWith('watch ') && s.events[0]?.name === 'established'), 'a watch span ended');
+          for (const encoding of ['json', 'protobuf'] as const) {
+            const spans = received(encoding);
+            assert.ok(spans.some((s) => s.name.startsWith('watch ') && s.events[0]?.name === 'established'), 'a watch span ended');
+            const ids = new Set(spans.map((s) => s.spanId));
+            for (const r of spans.filter((s) => s.name === 'reconcile traced')) for (const l of r.links) assert.ok(ids.has(l.spanId), `${encoding}: the span a link points at is exported`);
+          }
         },
         { timeoutMs: 10_000 },
       );
@@ -170,18 +183,34 @@ describe('tracing (issue 41)', () => {
           const link = first.links.find((l) => l.attributes['k8s.event.type'] === 'create')!;
           assert.equal(link.attributes['k8s.resource_version'], rv, 'the event of the object as created');
           assert.equal(typeof link.attributes['kubegen.source'], 'string');
-          const event = byId.get(link.spanId);
-          assert.ok(event && event.kind === CONSUMER && event.traceId === link.traceId, `${encoding}: the link points at the exported event span`);
+          assert.equal(link.attributes['k8s.object.name'], name);
+          const watch = byId.get(link.spanId);
+          assert.ok(watch && watch.kind === INTERNAL && watch.name === `watch ${watch.attributes['kubegen.informer']}` && watch.traceId === link.traceId, `${encoding}: the link points at the informer's exported watch span`);
+          assert.equal(link.attributes['kubegen.source'], watch.attributes['kubegen.informer'], `${encoding}: the link names the informer it came from`);
           const children = spans.filter((s) => s.parentSpanId === first.spanId && s.traceId === first.traceId);
           for (const s of children) assert.equal(s.kind, CLIENT);
           const calls = children.map((s) => [s.attributes['http.request.method'], s.attributes['k8s.verb'], s.attributes['k8s.resource'], s.attributes['k8s.object.name'], s.attributes['http.response.status_code']]);
           assert.deepEqual(calls, [['GET', 'get', 'configmaps', name, 200], ['PATCH', 'patch', 'configmaps', name, 200]], `${encoding}: ${name}'s API calls`);
           assert.deepEqual([children[1]!.name, children[1]!.attributes['k8s.namespace.name']], ['patch configmaps', ns]);
         }
+        // 'listed': its reconcile links to the span of the informer's initial state, the list or the WatchList stream.
+        const listedReconcile = reconciles.find((s) => s.attributes['k8s.object.name'] === 'listed' && s.links.length > 0);
+        assert.ok(listedReconcile, `${encoding}: listed's reconcile has a link`);
+        const [link] = listedReconcile.links;
+        assert.deepEqual([link!.attributes['k8s.event.type'], link!.attributes['k8s.resource_version']], ['create', listed]);
+        const initial = byId.get(link!.spanId);
+        assert.ok(
+          initial && (initial.name.startsWith('list ') || (initial.name.startsWith('watch ') && initial.attributes['kubegen.watch.send_initial_events'] === true)),
+          `${encoding}: a listed object's link points at the list span (or the WatchList stream's watch span), not ${initial?.name}`,
+        );
         // The three updates of 'slow' made while it was held: one reconcile, linked to each.
         const coalesced = reconciles.filter((s) => s.attributes['k8s.object.name'] === 'slow' && stepVersions.every((rv) => s.links.some((l) => l.attributes['k8s.resource_version'] === rv)));
         assert.equal(coalesced.length, 1, `${encoding}: one reconcile links all three coalesced update events`);
-        for (const l of coalesced[0]!.links) assert.equal(l.attributes['k8s.event.type'], 'update');
+        for (const l of coalesced[0]!.links) {
+          assert.equal(l.attributes['k8s.event.type'], 'update');
+          assert.ok(byId.get(l.spanId)?.name.startsWith('watch '), `${encoding}: a coalesced update links to its watch span`);
+        }
+        assert.deepEqual(spans.filter((s) => s.kind === CONSUMER || (s.kind !== CLIENT && /^(create|update|delete) /.test(s.name))), [], `${encoding}: no span per event`);
 
         // The informer's own phases: the initial state (a list, or a WatchList stream), then a watch; requests beneath.
         const informerSpans = spans.filter((s) => s.kind === INTERNAL && s.attributes['kubegen.informer'] !== undefined);

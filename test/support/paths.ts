@@ -23,7 +23,8 @@ export const CODEGEN_BIN = path.join(REPO_ROOT, 'packages', 'kubegen', 'bin', 'c
 export function linkRuntimePackage(dir: string): void {
   fs.mkdirSync(path.join(dir, 'node_modules', '@kubegen'), { recursive: true });
   fs.symlinkSync(path.join(REPO_ROOT, 'packages', 'runtime'), path.join(dir, 'node_modules', '@kubegen', 'runtime'), 'dir');
-  // A scaffolded project's src/tracing.ts imports the OpenTelemetry SDK it depends on (the whole scope: its deps too).
+  // A scaffolded project's startTracing() (the runtime's tracing/sdk) loads the OpenTelemetry SDK it depends on (the
+  // whole scope: its deps too).
   if (!fs.existsSync(path.join(dir, 'node_modules', '@opentelemetry'))) {
     fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@opentelemetry'), path.join(dir, 'node_modules', '@opentelemetry'), 'dir');
   }

@@ -214,7 +214,7 @@ test('init + create api + generate: the scaffold compiles under --strict and its
   }
 });
 
-test("init --tracing installs the OpenTelemetry Node SDK's tracing packages as production dependencies; without them src/tracing.ts names the command", async () => {
+test("init --tracing installs the OpenTelemetry Node SDK's tracing packages as production dependencies; src/main.ts starts them from the runtime's tracing/sdk entry point", async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-scaffold-tracing-'));
   try {
     const init = await cli(tmp, 'init', '--domain', 'example.com', '--tracing', 'traced');
@@ -227,7 +227,12 @@ test("init --tracing installs the OpenTelemetry Node SDK's tracing packages as p
     assert.equal(pkg.devDependencies['@opentelemetry/sdk-trace-node'], undefined);
     const plain = await cli(tmp, 'init', '--domain', 'example.com', 'plain');
     assert.equal(plain.code, 0, plain.err);
-    assert.match(read(path.join(tmp, 'plain'), 'src/tracing.ts'), /npm install @opentelemetry\/api @opentelemetry\/sdk-trace-node @opentelemetry\/resources @opentelemetry\/exporter-trace-otlp-proto @opentelemetry\/exporter-trace-otlp-http/);
+    for (const dir of ['traced', 'plain']) {
+      const main = read(path.join(tmp, dir), 'src/main.ts');
+      assert.match(main, /^import \{ startTracing \} from '@kubegen\/runtime\/tracing\/sdk';$/m, `${dir}: the SDK start comes from the runtime`);
+      assert.match(main, /const stopTracing = await startTracing\(\);/);
+      assert.equal(fs.existsSync(path.join(tmp, dir, 'src/tracing.ts')), false, `${dir}: no copy of the SDK start-up`);
+    }
     const plainPkg = JSON.parse(read(path.join(tmp, 'plain'), 'package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     assert.deepEqual(Object.keys({ ...plainPkg.dependencies, ...plainPkg.devDependencies }).filter((n) => n.startsWith('@opentelemetry/')), [], 'none of it without --tracing');
   } finally {

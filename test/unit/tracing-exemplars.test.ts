@@ -6,16 +6,15 @@
  * Accept header; the rendering's names, types and escapes. (A real Prometheus ingesting the exposition: test/integration/tracing-exemplars.test.ts.)
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Counter, Gauge, Registry, Summary } from 'prom-client';
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { Controller } from '@kubegen/runtime/internal/controller/controller.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { acceptsOpenMetrics, OPENMETRICS_CONTENT_TYPE, renderOpenMetrics } from '@kubegen/runtime/internal/metrics/openmetrics.js';
 import { MetricsServer } from '@kubegen/runtime/internal/metrics/server/server.js';
 import { disableTracing, enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
+import { inMemoryTracing } from '../support/in-memory-tracing.js';
 
 /** What Prometheus 2.42 sends when it scrapes. */
 const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
@@ -56,19 +55,8 @@ describe('renderOpenMetrics', () => {
 });
 
 describe('reconcile-time exemplars', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const { exporter, provider } = inMemoryTracing();
   const unsampled = new BasicTracerProvider({ sampler: new AlwaysOffSampler() });
-
-  before(() => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  });
-  after(async () => {
-    disableTracing();
-    await provider.shutdown();
-    context.disable();
-    trace.disable();
-  });
 
   /** Runs one reconcile of `name` in a controller named `controller` on `registry`. */
   async function reconcileOnce(registry: Registry, controller: string, name: string): Promise<void> {

@@ -6,10 +6,9 @@
  * `rejected`; nothing while tracing is off.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { describe, it } from 'node:test';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { FakeClock } from '@kubegen/runtime/internal/clock.js';
 import { ApiError, newStatus } from '@kubegen/runtime/internal/client/errors.js';
 import type { ListOptions, WatchOptions } from '@kubegen/runtime/internal/client/interfaces.js';
@@ -18,7 +17,8 @@ import { Indexer } from '@kubegen/runtime/internal/cache/indexer.js';
 import { Reflector } from '@kubegen/runtime/internal/cache/reflector.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { FakeListerWatcher, type FakeListerWatcherOptions } from '@kubegen/runtime/internal/testing/fake/fake-lister-watcher.js';
-import { disableTracing, enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
+import { enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
+import { inMemoryTracing } from '../support/in-memory-tracing.js';
 import { settle } from '../support/wait.js';
 
 const foo = (name: string): KubeObject => ({ metadata: { namespace: 'ns', name } });
@@ -51,17 +51,7 @@ function setup(opts?: FakeListerWatcherOptions) {
 const events = (s: ReadableSpan) => s.events.map((e) => [e.name, e.attributes?.['k8s.resource_version'] ?? e.attributes?.['kubegen.watch.next'] ?? e.attributes?.['kubegen.list.items']]);
 
 describe('informer spans', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-
-  before(() => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  });
-  after(async () => {
-    disableTracing();
-    await provider.shutdown();
-    context.disable();
-  });
+  const { exporter, provider } = inMemoryTracing();
 
   it('none while tracing is off', async () => {
     const { lw, r } = setup();

@@ -2,7 +2,8 @@
  * Issue 41, the runtime's tracing without an apiserver (the SDK's in-memory exporter; envtest and OTLP are in
  * test/integration/tracing.test.ts): request paths parsed into verb, resource, subresource, namespace and name;
  * off by default (no span, no trace fields on log lines); a reconcile span with its result, its exception event,
- * its links to the events handled when the request was enqueued (coalesced ones all kept) and the user's own span
+ * its links to the events handled when the request was enqueued (to the informer span each came from, the event on
+ * the link; coalesced ones all kept; no span per event; tracing-links.test.ts has them from a real informer) and the user's own span
  * nested beneath it; a client span per transport request whose `traceparent` header names it, with each HTTP engine
  * (`node-http2` speaks HTTP/1.1 to an `http://` server; its HTTP/2 path is the integration test's).
  */
@@ -20,6 +21,7 @@ import { Controller } from '@kubegen/runtime/internal/controller/controller.js';
 import { createLogger } from '@kubegen/runtime/internal/log.js';
 import { TerminalError } from '@kubegen/runtime/internal/reconcile/index.js';
 import { duringEvent } from '@kubegen/runtime/internal/tracing/event-links.js';
+import { setDeliveringOrigin } from '@kubegen/runtime/internal/tracing/event-origin.js';
 import { disableTracing, enableTracing, traceLogFields } from '@kubegen/runtime/internal/tracing/otel.js';
 import { parseRequestTarget } from '@kubegen/runtime/internal/tracing/client-span.js';
 import { isTracingEnabled } from '@kubegen/runtime/internal/tracing/index.js';
@@ -104,11 +106,26 @@ describe('tracing', () => {
       if (req.name === 'flaky' && flaky++ === 0) throw new Error('once');
       return undefined;
     }, lines);
-    // Two events coalesced into one request, and one enqueued outside any event (no link).
-    duringEvent('create', 'deployments', { metadata: { namespace: 'ns', name: 'a', resourceVersion: '1' } }, () => c.sink.add({ namespace: 'ns', name: 'a' }));
-    duringEvent('update', 'deployments', { metadata: { namespace: 'ns', name: 'a', resourceVersion: '2' } }, () => c.sink.add({ namespace: 'ns', name: 'a' }));
+    // The informer spans the events came from (as a listener makes them current while it delivers).
+    const watchSpan = trace.getTracer('informers').startSpan('watch deployments');
+    const listSpan = trace.getTracer('informers').startSpan('list replicasets');
+    watchSpan.end();
+    listSpan.end();
+    const from = (origin: typeof watchSpan | undefined, fn: () => void): void => {
+      setDeliveringOrigin(origin?.spanContext());
+      try {
+        fn();
+      } finally {
+        setDeliveringOrigin(undefined);
+      }
+    };
+    // Two events coalesced into one request, one enqueued outside any event and one from an event of no informer
+    // span (a resync): no link.
+    from(watchSpan, () => duringEvent('create', 'deployments', { metadata: { namespace: 'ns', name: 'a', resourceVersion: '1' } }, () => c.sink.add({ namespace: 'ns', name: 'a' })));
+    from(watchSpan, () => duringEvent('update', 'deployments', { metadata: { namespace: 'ns', name: 'a', resourceVersion: '2' } }, () => c.sink.add({ namespace: 'ns', name: 'a' })));
     c.sink.add({ namespace: 'ns', name: 'later' });
-    duringEvent('delete', 'replicasets', { metadata: { namespace: 'ns', name: 'rs', resourceVersion: '7' } }, () => c.sink.addWithOpts!({}, { namespace: 'ns', name: 'bad' }));
+    from(undefined, () => duringEvent('update', 'deployments', { metadata: { namespace: 'ns', name: 'later', resourceVersion: '3' } }, () => c.sink.add({ namespace: 'ns', name: 'later' })));
+    from(listSpan, () => duringEvent('delete', 'replicasets', { metadata: { namespace: 'ns', name: 'rs', resourceVersion: '7' } }, () => c.sink.addWithOpts!({}, { namespace: 'ns', name: 'bad' })));
     c.sink.add({ namespace: 'ns', name: 'flaky' });
     await runUntil(c, lines, 5);
 
@@ -125,10 +142,8 @@ describe('tracing', () => {
     );
     assert.equal(typeof a.attributes['kubegen.reconcile_id'], 'string');
     assert.deepEqual(a.links.map((l) => [l.attributes?.['k8s.event.type'], l.attributes?.['k8s.resource_version'], l.attributes?.['kubegen.source']]), [['create', '1', 'deployments'], ['update', '2', 'deployments']]);
-    for (const l of a.links) {
-      const event = spans.find((s) => s.spanContext().spanId === l.context.spanId)!;
-      assert.deepEqual([event.kind, event.name], [SpanKind.CONSUMER, `${l.attributes?.['k8s.event.type']} deployments`]);
-    }
+    assert.deepEqual(a.links.map((l) => l.context.spanId), [watchSpan.spanContext().spanId, watchSpan.spanContext().spanId], 'both link to the watch span');
+    assert.deepEqual(spans.filter((s) => s.kind === SpanKind.CONSUMER || s.name.startsWith('create ') || s.name.startsWith('update ')), [], 'no span per event');
     const user = spans.find((s) => s.name === 'user work' && s.spanContext().traceId === a.spanContext().traceId);
     assert.equal(user?.parentSpanContext?.spanId, a.spanContext().spanId, "the user's span nests under the reconcile's");
     const inside = lines.find((l) => l['msg'] === 'inside' && l['name'] === 'a')!;
@@ -140,7 +155,7 @@ describe('tracing', () => {
     assert.equal(bad.attributes['kubegen.reconcile.result'], 'terminal');
     assert.equal(bad.status.code, SpanStatusCode.ERROR);
     assert.deepEqual(bad.events.map((e) => [e.name, e.attributes?.['exception.message']]), [['exception', 'no way']]);
-    assert.deepEqual(bad.links.map((l) => l.attributes?.['kubegen.source']), ['replicasets']);
+    assert.deepEqual(bad.links.map((l) => [l.context.spanId, l.attributes?.['kubegen.source'], l.attributes?.['k8s.event.type']]), [[listSpan.spanContext().spanId, 'replicasets', 'delete']]);
     const error = lines.find((l) => l['msg'] === 'Reconciler error')!;
     assert.equal(error['trace_id'], bad.spanContext().traceId, "the error line names the reconcile's trace");
   });

@@ -5,17 +5,18 @@
  * their Tasks; how the server is asked (KEP-5866 shard selectors, the same ranges filtered here, or labels written
  * by a sharder) is decided at start (`--sharding-mode=auto`) and logged (docs/sharding.md).
  *
- * Traces (OpenTelemetry, docs/tracing.md) are exported when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (tracing.ts).
+ * Traces (OpenTelemetry, docs/tracing.md) are exported when `OTEL_EXPORTER_OTLP_ENDPOINT` is set
+ * (`startTracing` of `@kubegen/runtime/tracing/sdk`).
  *
  * Runs until SIGTERM or SIGINT, then lets in-flight reconciles finish and exits 0 (a second signal exits 1 at once).
  * Bad flags exit 2 with the usage; a manager that cannot start, or a lost shard Lease, exits 1 with one log line.
  */
 import { controllerFor, createTransport, getLogger, Manager, runMain, setupLogging } from '@kubegen/runtime';
 import { ping } from '@kubegen/runtime/metrics';
+import { startTracing } from '@kubegen/runtime/tracing/sdk';
 import { batchResource, taskResource } from './generated/fanout.kubegen.io/v1alpha1/register.js';
 import { FanoutReconciler } from './reconciler.js';
 import { parseOptions, type Options } from './options.js';
-import { startTracing } from './tracing.js';
 
 // Until the flags are read: the default logger (KUBEGEN_LOG_LEVEL, KUBEGEN_LOG_FORMAT).
 let log = getLogger().child({ component: 'fanout' });

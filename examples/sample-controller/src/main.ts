@@ -6,7 +6,8 @@
  * at once. API errors never end the process; losing the Lease does (exit 1, through `runMain`), as in client-go
  * controllers. A throwing callback is a bug and ends the process, as a panic ends a Go one.
  *
- * Traces (OpenTelemetry) are exported when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (tracing.ts, docs/tracing.md).
+ * Traces (OpenTelemetry) are exported when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (`startTracing` of
+ * `@kubegen/runtime/tracing/sdk`, docs/tracing.md).
  *
  * With `--sharding` the process is one shard of the ring `sample-controller` (see docs/sharding.md): it holds its
  * shard Lease, runs the sharder while it leads `sample-controller-sharder`, its Foo and Deployment informers select
@@ -23,6 +24,7 @@ import { LeaderElector } from '@kubegen/runtime/leaderelection';
 import { installSignalHandler, LeaderElectionLostError, ShardLostError } from '@kubegen/runtime/manager';
 import { HealthProbeServer, MetricsServer, ping, withAuthenticationAndAuthorization } from '@kubegen/runtime/metrics';
 import { Shard } from '@kubegen/runtime/sharding';
+import { startTracing } from '@kubegen/runtime/tracing/sdk';
 import { WebhookServer } from '@kubegen/runtime/webhook';
 import { Clientset } from './generated/clientset.js';
 import { fooResource } from './generated/samplecontroller.k8s.io/v1alpha1/register.js';
@@ -30,7 +32,6 @@ import { InformerFactory } from './generated/informers.js';
 import { Controller, CONTROLLER_AGENT_NAME } from './controller.js';
 import { parseOptions, type Options } from './options.js';
 import { setupWebhooks } from './webhooks.js';
-import { startTracing } from './tracing.js';
 
 const RESYNC_PERIOD_MS = 30_000;
 /** The ring (sharded controller) name of `--sharding`: labels `shard.kubegen.io/sample-controller`. */
@@ -39,7 +40,8 @@ export const SHARDING_RING = 'sample-controller';
 let log = getLogger().child({ component: CONTROLLER_AGENT_NAME });
 
 async function main(opts: Options): Promise<void> {
-  // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set (tracing.ts, docs/tracing.md); nothing loaded otherwise.
+  // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/tracing.md); nothing loaded otherwise. It also turns
+  // the runtime's tracing on: this controller has no Manager to do it.
   const stopTracing = await startTracing();
   // A plain RestConfig for every kubeconfig user (token, certificate, basic auth, exec plugin) and in-cluster.
   const clientConfig = loadClientConfig({ kubeconfig: opts.kubeconfig, context: opts.context });

@@ -6,12 +6,16 @@
  * cache.ts), `/metrics`, `/healthz` + `/readyz` (ready once discovery answered and every controller's informer has
  * synced), optional leader election.
  *
+ * Traces (OpenTelemetry, docs/tracing.md) are exported when `OTEL_EXPORTER_OTLP_ENDPOINT` is set
+ * (`startTracing` of `@kubegen/runtime/tracing/sdk`).
+ *
  * Runs until SIGTERM or SIGINT, then lets in-flight reconciles finish and exits 0 (a second signal exits 1 at once).
  * Bad flags exit 2 with the usage; a manager that cannot start (the kubeconfig, a port) exits 1 with one log line.
  */
 import { Manager, createTransport, getLogger, runMain, setupLogging } from '@kubegen/runtime';
 import { realClock } from '@kubegen/runtime/clock';
 import { ping } from '@kubegen/runtime/metrics';
+import { startTracing } from '@kubegen/runtime/tracing/sdk';
 import { selfSubjectAccessReviews } from './access.js';
 import { slimMetadata } from './cache.js';
 import { Janitor } from './janitor.js';
@@ -23,6 +27,9 @@ let log = getLogger().child({ component: 'ttl-janitor' });
 
 async function main(opts: Options): Promise<void> {
   log = setupLogging(opts.logging).child({ component: 'ttl-janitor' });
+  // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/tracing.md), before the manager: it traces through
+  // the provider the SDK registers. Nothing is loaded otherwise.
+  const stopTracing = await startTracing();
   const transport = createTransport({
     ...(opts.kubeconfig !== undefined ? { kubeconfig: opts.kubeconfig } : {}),
     ...(opts.context !== undefined ? { context: opts.context } : {}),
@@ -56,7 +63,11 @@ async function main(opts: Options): Promise<void> {
   mgr.addHealthzCheck('ping', ping);
   mgr.addReadyzCheck('discovery', () => janitor.discovered);
   log.info('starting', { dryRun: opts.dryRun, namespaces: opts.namespaces.length > 0 ? opts.namespaces : 'all', excludedNamespaces: opts.excludedNamespaces });
-  await mgr.startWithSignals();
+  try {
+    await mgr.startWithSignals();
+  } finally {
+    await stopTracing();
+  }
   log.info('stopped');
 }
 

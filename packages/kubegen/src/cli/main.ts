@@ -172,7 +172,7 @@ function addScaffoldCommands(program: Command, io: MainIO): void {
     .option('--runtime-version <range>', 'npm range of @kubegen/runtime and kubegen on the registry (default: ^ this version)')
     .option('--kubegen-from <path>', 'install kubegen from local tarballs instead: a folder of `npm pack --workspaces` tarballs, or a kubegen checkout (copied into vendor/kubegen)')
     .option('--multicluster', 'a multi-cluster project: a hub manager whose member clusters are kubeconfig Secrets in --clusters-namespace; controllers get a lane per member')
-    .option('--tracing', 'install the OpenTelemetry Node SDK\'s tracing packages (about 28 MB more in the image), so src/tracing.ts exports traces when OTEL_EXPORTER_OTLP_ENDPOINT is set')
+    .option('--tracing', 'install the OpenTelemetry Node SDK\'s tracing packages (about 28 MB more in the image), so startTracing() in src/main.ts exports traces when OTEL_EXPORTER_OTLP_ENDPOINT is set')
     .action((dir: string, flags: { domain: string; name?: string; runtimeVersion?: string; kubegenFrom?: string; multicluster?: boolean; tracing?: boolean }) =>
       scaffolding(async () => {
         const res = await initProject({

@@ -44,10 +44,10 @@ export interface InitOptions {
   multicluster?: boolean;
   /**
    * Install the OpenTelemetry Node SDK's tracing packages (`@opentelemetry/api`, `@opentelemetry/sdk-trace-node`,
-   * `@opentelemetry/resources` and the OTLP/HTTP trace exporters) as production dependencies, so that `src/tracing.ts`
-   * exports traces when the OTEL_* variables ask for them. Off by default: they add about 28 MB to the image's
-   * production install (the runtime and the rest are about 12 MB); without them `src/tracing.ts`
-   * says so in one line when traces are asked for.
+   * `@opentelemetry/resources` and the OTLP/HTTP trace exporters) as production dependencies, so that
+   * `startTracing()` in `src/main.ts` (`@kubegen/runtime/tracing/sdk`) exports traces when the OTEL_* variables ask
+   * for them. Off by default: they add about 28 MB to the image's production install (the runtime and the rest are
+   * about 12 MB); without them `startTracing()` names the packages to install when traces are asked for.
    */
   tracing?: boolean;
 }
@@ -123,7 +123,6 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: 'codegen.config.yaml', content: renderTemplate('init/codegen.config.yaml.tmpl') },
     { path: PROJECT_FILE, content: formatProjectFile(newProjectFile(v.name, v.domain, mc)) },
     { path: 'src/main.ts', content: renderTemplate(mc ? 'init/main-multicluster.ts.tmpl' : 'init/main.ts.tmpl', { ...project, leaderElectionId: `${v.name}.${v.domain}` }) },
-    { path: 'src/tracing.ts', content: renderTemplate('init/tracing.ts.tmpl') },
     // `npm run explore` (kubegen explore): the controllers to register and the scenario; single cluster only.
     ...(mc
       ? []
@@ -171,8 +170,9 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
  */
 const CERTIFICATE_PACKAGES = new Set(['@peculiar/x509', 'reflect-metadata']);
 /**
- * OpenTelemetry's api and the Node SDK's tracing packages: with `--tracing`, production dependencies (src/tracing.ts loads them in the image
- * when traces are asked for); otherwise not installed at all.
+ * OpenTelemetry's api and the Node SDK's tracing packages: with `--tracing`, production dependencies (`startTracing()`
+ * of `@kubegen/runtime/tracing/sdk`, called in src/main.ts, loads them in the image when traces are asked for);
+ * otherwise not installed at all.
  */
 const TRACING_PACKAGES = new Set([
   '@opentelemetry/api',

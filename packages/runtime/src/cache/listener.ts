@@ -1,4 +1,6 @@
+import type { SpanContext } from '@opentelemetry/api';
 import type { Logger } from '../log.js';
+import { deliveringOrigin, feedingOrigin, setDeliveringOrigin } from '../tracing/event-origin.js';
 import type { DeletedFinalStateUnknown } from './keys.js';
 
 /**
@@ -36,6 +38,8 @@ const SLICE_MS = 8;
  * One handler's private, unbounded notification buffer and its delivery loop (client-go `processorListener`).
  * The informer pushes synchronously as it updates its store; delivery happens later, asynchronously, in order.
  * Buffers are parallel arrays with a moving head: O(1) amortised per notification, no per-notification objects.
+ * While tracing is on, the informer phase span each notification came from (tracing/event-origin.ts) is kept as runs
+ * (`origins`: the sequence number from which an origin holds), and made current while it is delivered.
  */
 export class ProcessorListener<T> {
   readonly handler: ResourceEventHandler<T>;
@@ -51,6 +55,10 @@ export class ProcessorListener<T> {
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
   private syncWaiters: (() => void)[] = [];
+  /** Runs of notifications with the same origin: the first sequence number of each run, and its origin. */
+  private origins: { from: number; origin: SpanContext | undefined }[] = [];
+  private originHead = 0;
+  private lastOrigin: SpanContext | undefined;
 
   /**
    * `latency`, when given, gets the seconds each notification took the handler on its clock (until a returned
@@ -117,6 +125,8 @@ export class ProcessorListener<T> {
     this.objs = [];
     this.olds = [];
     this.head = 0;
+    this.origins = [];
+    this.originHead = 0;
     this.wakeIdle();
   }
 
@@ -131,6 +141,11 @@ export class ProcessorListener<T> {
     this.ops.push(op);
     this.objs.push(obj);
     this.olds.push(old);
+    const origin = feedingOrigin();
+    if (origin !== this.lastOrigin) {
+      this.origins.push({ from: this.pushed, origin });
+      this.lastOrigin = origin;
+    }
     this.pushed++;
     if (!this.draining) {
       this.draining = true;
@@ -152,7 +167,7 @@ export class ProcessorListener<T> {
       this.olds[i] = undefined;
       this.compact();
       try {
-        const r = this.call(op, obj, old);
+        const r = this.originHead < this.origins.length ? this.callFrom(this.delivered, op, obj, old) : this.call(op, obj, old);
         if (isThenable(r)) await r;
       } catch (err) {
         this.log.error('event handler failed', { op: OP_NAMES[op], error: err instanceof Error ? err.message : String(err) });
@@ -172,6 +187,31 @@ export class ProcessorListener<T> {
     }
     this.draining = false;
     this.wakeIdle();
+  }
+
+  /** Calls the handler with the origin of notification `seq` current (tracing on, or notifications from when it was). */
+  private callFrom(seq: number, op: Op, obj: unknown, old: unknown): unknown {
+    const runs = this.origins;
+    while (this.originHead + 1 < runs.length && runs[this.originHead + 1]!.from <= seq) this.originHead++;
+    if (this.originHead >= 64 && this.originHead * 2 >= runs.length) {
+      this.origins = runs.slice(this.originHead);
+      this.originHead = 0;
+    }
+    const run = this.origins[this.originHead]!;
+    const origin = run.from <= seq ? run.origin : undefined;
+    if (origin === undefined && run.from <= seq && this.originHead === this.origins.length - 1) {
+      // The last run, without an origin (tracing was turned off): back to the untraced path.
+      this.origins = [];
+      this.originHead = 0;
+      return this.call(op, obj, old);
+    }
+    const outer = deliveringOrigin();
+    setDeliveringOrigin(origin);
+    try {
+      return this.call(op, obj, old);
+    } finally {
+      setDeliveringOrigin(outer);
+    }
   }
 
   private call(op: Op, obj: unknown, old: unknown): unknown {

@@ -273,7 +273,7 @@ export class Reflector<T extends KubeObject> {
     if (list.pages > 1 && rv === '0') this.paginatedResult = true;
     this.handler.lastRVUnavailable = false;
     this.log.debug('listed', { items: list.items.length, pages: list.pages, resourceVersion: list.resourceVersion });
-    this.handler.replace(list.items, list.resourceVersion);
+    this.handler.replace(list.items, list.resourceVersion, span?.context);
   }
 
   /**

@@ -5,10 +5,12 @@
  * since when nothing has arrived once a watch was stopped for silence. The `Reflector` decides when to list and watch;
  * this decides nothing, it feeds and remembers.
  */
+import type { SpanContext } from '@opentelemetry/api';
 import type { Clock } from '../clock.js';
 import { ApiError, ConnectionStalledError } from '../client/errors.js';
 import type { KubeObject, Status, Watch, WatchEvent } from '../client/types.js';
 import type { Logger } from '../log.js';
+import { setFeedingOrigin } from '../tracing/event-origin.js';
 import type { WatchSpan } from '../tracing/informer-span.js';
 import { IdleTimer } from './idle-timer.js';
 import { PhaseError, VeryShortWatchError } from './reflector-errors.js';
@@ -120,7 +122,8 @@ export class WatchHandler<T extends KubeObject> {
           if (verdict === 'complete') this.swap(initial, span);
           else if (verdict === 'unexpected' && this.choice.auto) return 'ignored';
         } else {
-          this.apply(event);
+          if (span) this.applyFrom(span, event);
+          else this.apply(event);
           if (span && event.type === 'BOOKMARK') span.bookmark(event.object?.metadata?.resourceVersion ?? '');
           // A bookmark well before the server timeout means the server sends them periodically (not just at the end).
           if (event.type === 'BOOKMARK' && last - started < serverTimeoutMs - 5000) this.periodicBookmarks = true;
@@ -148,20 +151,36 @@ export class WatchHandler<T extends KubeObject> {
     const items = initial.take();
     span?.initialEventsEnd(items.length, rv);
     this.log.debug('streamed the initial state', { items: items.length, skipped: initial.skipped, resourceVersion: rv });
-    this.replace(items, rv);
+    this.replace(items, rv, span?.context);
     this.lastRVUnavailable = false;
     this.choice.synced(items.length, rv);
   }
 
-  /** Replaces the store's content with a whole state at `rv` (a list, or a WatchList's initial events); ends a stall. */
-  replace(items: T[], rv: string): void {
+  /**
+   * Replaces the store's content with a whole state at `rv` (a list, or a WatchList's initial events); ends a stall.
+   * `origin`: the phase span the state came from (tracing on), the origin of the changes it makes (event-origin.ts).
+   */
+  replace(items: T[], rv: string, origin?: SpanContext): void {
     this.stalledAt = undefined;
+    if (origin) setFeedingOrigin(origin);
     try {
       this.store.replace(items, rv);
     } catch (err) {
       this.host.report(err, 'list');
+    } finally {
+      if (origin) setFeedingOrigin(undefined);
     }
     this.lastRV = rv;
+  }
+
+  /** {@link apply} with the watch's span as the origin of the change (tracing on). */
+  private applyFrom(span: WatchSpan, event: WatchEvent<T>): void {
+    setFeedingOrigin(span.context);
+    try {
+      this.apply(event);
+    } finally {
+      setFeedingOrigin(undefined);
+    }
   }
 
   private apply(event: WatchEvent<T>): void {

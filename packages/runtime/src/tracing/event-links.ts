@@ -3,13 +3,16 @@
  *
  * Contract:
  * - An informer source calls {@link duringEvent} around its handler; a controller's sink, called synchronously by
- *   that handler, takes {@link currentEventLink}. The first sink to ask makes one short span for the event
- *   (`<type> <source>`, a root span with the event's type, resourceVersion, object and source) and every request the
- *   event enqueued links to it, with the same attributes on the link. A handler that enqueues later (after an await)
- *   links nothing.
+ *   that handler, takes {@link currentEventLink}: a link to the informer phase span the event came from (the
+ *   `watch <informer>` span of the watch that delivered it, or the `list <informer>` span of a list or relist; a
+ *   WatchList stream's initial state: its `watch` span; see event-origin.ts), the event itself on the link's
+ *   attributes (its type, resourceVersion, object and source). No span is made per event. Every request the event
+ *   enqueued gets the same link. A handler that enqueues later (after an await) links nothing, nor does an event
+ *   without a phase span (a resync, the cached objects given to a handler added late).
  * - Tracing off: `duringEvent` only calls the handler; nothing is made.
  */
 import type * as OtelApi from '@opentelemetry/api';
+import { deliveringOrigin } from './event-origin.js';
 import { activeTracing } from './otel.js';
 
 /** The object of an event, as far as a link needs it. */
@@ -24,6 +27,7 @@ interface PendingEvent {
   type: EventType;
   source: string;
   obj: EventObject;
+  origin: OtelApi.SpanContext | undefined;
   link?: OtelApi.Link;
 }
 
@@ -36,7 +40,7 @@ export function duringEvent(type: EventType, source: string, obj: EventObject, f
     return;
   }
   const outer = current;
-  current = { type, source, obj };
+  current = { type, source, obj, origin: deliveringOrigin() };
   try {
     fn();
   } finally {
@@ -44,11 +48,10 @@ export function duringEvent(type: EventType, source: string, obj: EventObject, f
   }
 }
 
-/** The link to the event being handled (its span made on the first call), or undefined when there is none. */
+/** The link for the event being handled (made on the first call), or undefined when there is none. */
 export function currentEventLink(): OtelApi.Link | undefined {
   const ev = current;
-  const t = activeTracing();
-  if (!ev || !t) return undefined;
+  if (!ev || !ev.origin || !activeTracing()) return undefined;
   if (ev.link) return ev.link;
   const md = ev.obj.metadata;
   const attributes: OtelApi.Attributes = {
@@ -58,8 +61,6 @@ export function currentEventLink(): OtelApi.Link | undefined {
     ...(md?.namespace ? { 'k8s.namespace.name': md.namespace } : {}),
     ...(md?.name ? { 'k8s.object.name': md.name } : {}),
   };
-  const span = t.tracer.startSpan(`${ev.type} ${ev.source}`, { kind: t.api.SpanKind.CONSUMER, root: true, attributes });
-  span.end();
-  ev.link = { context: span.spanContext(), attributes };
+  ev.link = { context: ev.origin, attributes };
   return ev.link;
 }

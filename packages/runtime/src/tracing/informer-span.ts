@@ -16,7 +16,10 @@
  *   number of events delivered, how it ended (`kubegen.watch.outcome`: ended, failed, idle, expired, ignored,
  *   rejected) and what the reflector does next (`rewatch` or `relist`) as an event named by the outcome. A 410 is
  *   `expired`; a WatchList request refused by a server without it (`'auto'` mode) is `rejected`, not an error.
- * - Nothing per watch event but bookmarks: an event adds no span and no span event.
+ * - Nothing per watch event but bookmarks: an event adds no span and no span event. A reconcile the event caused
+ *   links to the span instead, the event on the link (event-links.ts), through the origin the reflector sets around
+ *   its store writes (event-origin.ts): a list's `replace` with the `list` span's {@link ListSpan.context}, a watch
+ *   event or a WatchList stream's initial state with the `watch` span's.
  */
 import type * as OtelApi from '@opentelemetry/api';
 import { activeTracing } from './otel.js';
@@ -32,6 +35,8 @@ export interface ListSpan {
   restarted(): void;
   /** Ends the span with what the list brought, or with the error that failed it. */
   end(result: { pages: number; items: number; resourceVersion: string } | undefined, error?: unknown): void;
+  /** The span's context: the origin of the changes the list brings (event-origin.ts). */
+  readonly context: OtelApi.SpanContext;
 }
 
 /** One open `watch <informer>` span. */
@@ -51,7 +56,7 @@ export interface WatchSpan {
    * does next. Later calls do nothing.
    */
   end(outcome: string | undefined, next: 'rewatch' | 'relist' | undefined, error?: unknown): void;
-  /** The span's context, for the link of the relist a 410 causes. */
+  /** The span's context, for the link of the relist a 410 causes, and the origin of the events the watch brings. */
   readonly context: OtelApi.SpanContext;
 }
 
@@ -79,6 +84,7 @@ export function startListSpan(informer: string, resourceVersion: string, reason:
   });
   const ctx = api.trace.setSpan(api.context.active(), span);
   return {
+    context: span.spanContext(),
     run: (fn) => api.context.with(ctx, fn),
     restarted: () => span.addEvent('continue expired; full list'),
     end: (result, error) => {
