@@ -4,9 +4,9 @@
  */
 export {
   DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS, LeaderElectionAccessError,
-  LeaderElector
+  LeaderElector, type LeaderCallbacks, type LeaderElectorOptions
 } from '../leaderelection/leader-elector.js';
-export type { LeaderCallbacks, LeaderElectorOptions } from '../leaderelection/leader-elector.js';
-export { LeaseLock } from '../leaderelection/lease-lock.js';
-export type { LeaderElectionRecord, LeaseLockOptions, ObservedLease } from '../leaderelection/lease-lock.js';
+export {
+  LeaseLock, type LeaderElectionRecord, type LeaseLockOptions, type ObservedLease
+} from '../leaderelection/lease-lock.js';
 export { defaultLeaderElectionIdentity } from '../leaderelection/identity.js';

@@ -12,27 +12,25 @@ export {
   parseDuration, parseVersionOutput, pointWebhooksAt, PROFILE_CAPABILITIES, PROFILE_DESCRIPTIONS, profileServes,
   RBAC_KINDS, rbacFromObjects, readCrdPaths, readProjectRbac, recordForbidden, requestServiceAccountToken,
   requireCapabilities, runAsServiceAccount, setConversionWebhook, testNamespaceName, VALIDATING_WEBHOOK_RESOURCE,
-  VERSIONED_FLAGS, versionedFlags, waitForWebhook, writeTokenKubeconfig,
-} from './envtest/index.js';
-export type {
-  BinaryVersion, ClusterAssets, ClusterConfig, ClusterOptions, CrdObject, EnvtestAssets, EnvtestCapability,
-  EnvtestOptions, EnvtestProcessInfo, EnvtestProfile, EventuallyOptions, ManagedProcessOptions, ProjectRbac,
-  ProjectRbacOptions, RecordedForbidden, ServiceAccountIdentity, ServiceAccountRef, VersionedBinary, VersionedFlag,
-  WebhookEndpoint, WebhookInstallOptions,
+  VERSIONED_FLAGS, versionedFlags, waitForWebhook, writeTokenKubeconfig, type BinaryVersion, type ClusterAssets,
+  type ClusterConfig, type ClusterOptions, type CrdObject, type EnvtestAssets, type EnvtestCapability,
+  type EnvtestOptions, type EnvtestProcessInfo, type EnvtestProfile, type EventuallyOptions,
+  type ManagedProcessOptions, type ProjectRbac, type ProjectRbacOptions, type RecordedForbidden,
+  type ServiceAccountIdentity, type ServiceAccountRef, type VersionedBinary, type VersionedFlag, type WebhookEndpoint,
+  type WebhookInstallOptions
 } from './envtest/index.js';
 export {
   actionFor, actionMatches, allBuiltinResources, crdValidation, FakeDynamicClient, FakeEventRecorder,
   FakeListerWatcher, FakeRecorder, fakeResourcesFromCrd, fakeResourcesFromCrds, FakeTransport, FakeWatch,
   newFakeDynamicClient, newFakeTransport, newFakeTransportFromCrds, newFakeTransportWithOptions, ObjectTracker,
+  type CommitObserver, type FakeAction, type FakeDiscoveryFormat, type FakeFromCrdsOptions,
+  type FakeListerWatcherOptions, type FakeResource, type FakeScaleSpec, type FakeWatchListSupport,
+  type ObjectTrackerOptions, type RawRequestRecord, type Reaction, type ReactionFunc, type Reactor,
+  type RecordedEvent, type TrackerCommit, type TrackerDeleteOptions, type TrackerListOptions,
+  type TrackerPatchOptions, type TrackerValidation, type TrackerWatchOptions, type TrackerWriteOptions
 } from './fake/index.js';
-export type {
-  CommitObserver, FakeAction, FakeDiscoveryFormat, FakeFromCrdsOptions, FakeListerWatcherOptions, FakeResource,
-  FakeScaleSpec, FakeWatchListSupport, ObjectTrackerOptions, RawRequestRecord, Reaction, ReactionFunc, Reactor,
-  RecordedEvent, TrackerCommit, TrackerDeleteOptions, TrackerListOptions, TrackerPatchOptions, TrackerValidation,
-  TrackerWatchOptions, TrackerWriteOptions,
-} from './fake/index.js';
-export { GarbageCollector } from './gc/index.js';
-export type { GarbageCollectorOptions } from './gc/index.js';
-export { consistently, eventuallyObject, objectList } from './matchers.js';
+export { GarbageCollector, type GarbageCollectorOptions } from './gc/index.js';
+export {
+  consistently, eventuallyObject, objectList, type Condition, type ObjectGetter, type ObjectLister, type WaitOptions
+} from './matchers.js';
 export { readObjects } from './manifests.js';
-export type { Condition, ObjectGetter, ObjectLister, WaitOptions } from './matchers.js';
