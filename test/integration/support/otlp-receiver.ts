@@ -1,8 +1,8 @@
 /**
  * An OTLP/HTTP trace receiver for tests: a plain `node:http` server on 127.0.0.1 taking `POST /v1/traces` as JSON
  * (`http/json`) or protobuf (`http/protobuf`), decoding each export into {@link ReceivedSpan}s. Protobuf is decoded
- * by protobufjs from the OTLP trace schema (opentelemetry-proto's `trace/v1`, `common/v1`, `resource/v1`: the
- * messages and field numbers below), not by hand. Other OTLP paths are answered 200 and ignored.
+ * by protobufjs from the OTLP trace schema (opentelemetry-proto's messages and field numbers, as .proto text below),
+ * not by hand. Other OTLP paths are answered 200 and ignored.
  */
 import http from 'node:http';
 import type net from 'node:net';
@@ -27,51 +27,38 @@ export interface ReceivedSpan {
   statusCode: number;
 }
 
-const KV = { fields: { key: { type: 'string', id: 1 }, value: { type: 'AnyValue', id: 2 } } };
-const SCHEMA = {
-  nested: {
-    ExportTraceServiceRequest: { fields: { resourceSpans: { rule: 'repeated', type: 'ResourceSpans', id: 1 } } },
-    ResourceSpans: { fields: { resource: { type: 'Resource', id: 1 }, scopeSpans: { rule: 'repeated', type: 'ScopeSpans', id: 2 } } },
-    Resource: { fields: { attributes: { rule: 'repeated', type: 'KeyValue', id: 1 } } },
-    ScopeSpans: { fields: { scope: { type: 'InstrumentationScope', id: 1 }, spans: { rule: 'repeated', type: 'Span', id: 2 } } },
-    InstrumentationScope: { fields: { name: { type: 'string', id: 1 }, version: { type: 'string', id: 2 } } },
-    Span: {
-      fields: {
-        traceId: { type: 'bytes', id: 1 },
-        spanId: { type: 'bytes', id: 2 },
-        traceState: { type: 'string', id: 3 },
-        parentSpanId: { type: 'bytes', id: 4 },
-        name: { type: 'string', id: 5 },
-        kind: { type: 'int32', id: 6 },
-        startTimeUnixNano: { type: 'fixed64', id: 7 },
-        endTimeUnixNano: { type: 'fixed64', id: 8 },
-        attributes: { rule: 'repeated', type: 'KeyValue', id: 9 },
-        events: { rule: 'repeated', type: 'Event', id: 11 },
-        links: { rule: 'repeated', type: 'Link', id: 13 },
-        status: { type: 'Status', id: 15 },
-      },
-    },
-    Event: { fields: { timeUnixNano: { type: 'fixed64', id: 1 }, name: { type: 'string', id: 2 }, attributes: { rule: 'repeated', type: 'KeyValue', id: 3 } } },
-    Link: { fields: { traceId: { type: 'bytes', id: 1 }, spanId: { type: 'bytes', id: 2 }, traceState: { type: 'string', id: 3 }, attributes: { rule: 'repeated', type: 'KeyValue', id: 4 } } },
-    Status: { fields: { message: { type: 'string', id: 2 }, code: { type: 'int32', id: 3 } } },
-    KeyValue: KV,
-    AnyValue: {
-      oneofs: { value: { oneof: ['stringValue', 'boolValue', 'intValue', 'doubleValue', 'arrayValue', 'kvlistValue', 'bytesValue'] } },
-      fields: {
-        stringValue: { type: 'string', id: 1 },
-        boolValue: { type: 'bool', id: 2 },
-        intValue: { type: 'int64', id: 3 },
-        doubleValue: { type: 'double', id: 4 },
-        arrayValue: { type: 'ArrayValue', id: 5 },
-        kvlistValue: { type: 'KeyValueList', id: 6 },
-        bytesValue: { type: 'bytes', id: 7 },
-      },
-    },
-    ArrayValue: { fields: { values: { rule: 'repeated', type: 'AnyValue', id: 1 } } },
-    KeyValueList: { fields: { values: { rule: 'repeated', type: 'KeyValue', id: 1 } } },
-  },
-};
-const ExportRequest = protobuf.Root.fromJSON(SCHEMA).lookupType('ExportTraceServiceRequest');
+/**
+ * The messages of opentelemetry-proto a trace export uses (`collector/trace/v1`, `trace/v1`, `common/v1`,
+ * `resource/v1`), with their field numbers, in one package and without the fields the tests never read. protobufjs
+ * turns the field names into camelCase, as OTLP/JSON spells them.
+ */
+const OTLP_TRACE_PROTO = `
+syntax = "proto3";
+package otlp;
+message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
+message Resource { repeated KeyValue attributes = 1; }
+message ScopeSpans { InstrumentationScope scope = 1; repeated Span spans = 2; }
+message InstrumentationScope { string name = 1; string version = 2; }
+message Span {
+  bytes trace_id = 1; bytes span_id = 2; string trace_state = 3; bytes parent_span_id = 4; string name = 5; int32 kind = 6;
+  fixed64 start_time_unix_nano = 7; fixed64 end_time_unix_nano = 8; repeated KeyValue attributes = 9;
+  repeated Event events = 11; repeated Link links = 13; Status status = 15;
+}
+message Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3; }
+message Link { bytes trace_id = 1; bytes span_id = 2; string trace_state = 3; repeated KeyValue attributes = 4; }
+message Status { string message = 2; int32 code = 3; }
+message KeyValue { string key = 1; AnyValue value = 2; }
+message AnyValue {
+  oneof value {
+    string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4;
+    ArrayValue array_value = 5; KeyValueList kvlist_value = 6; bytes bytes_value = 7;
+  }
+}
+message ArrayValue { repeated AnyValue values = 1; }
+message KeyValueList { repeated KeyValue values = 1; }
+`;
+const ExportRequest = protobuf.parse(OTLP_TRACE_PROTO).root.lookupType('otlp.ExportTraceServiceRequest');
 
 type AnyValue = { stringValue?: string; boolValue?: boolean; intValue?: string | number; doubleValue?: number; arrayValue?: { values?: AnyValue[] } };
 type KeyValue = { key: string; value?: AnyValue };
