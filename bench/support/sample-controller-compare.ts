@@ -37,6 +37,9 @@ export interface ControllerMedians {
   seconds: number;
   cpuSeconds: number;
   peakRssMB: number;
+  /** Medians of RssAnon and RssFile when every Foo had its Deployment. */
+  anonMB: number;
+  fileMB: number;
   runs: ControllerResult[];
 }
 
@@ -48,6 +51,8 @@ function medians(label: string, runs: ControllerResult[]): ControllerMedians {
     seconds: median(runs.map((r) => r.seconds)),
     cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
     peakRssMB: median(runs.map((r) => r.peakRssMB)),
+    anonMB: median(runs.map((r) => r.anonMB)),
+    fileMB: median(runs.map((r) => r.fileMB)),
     runs,
   };
 }
@@ -119,6 +124,9 @@ export async function compareSampleControllers(
   for (const [e, m] of ours) if (e !== DEFAULT_HTTP_ENGINE) console.log(ratioLine(`kubegen[${e}]`, m, go));
   const def = ours.get(DEFAULT_HTTP_ENGINE)!;
   console.log(ratioLine('kubegen', def, go));
+  // Where the RSS is (issue 43): the process's own memory and the mapped file pages, for node nearly all its binary's
+  // code, shared by every process on the host that runs the same binary.
+  console.log(`RSS at the end in two parts (medians): kubegen anon ${def.anonMB.toFixed(1)} + file ${def.fileMB.toFixed(1)} MB; Go anon ${go.anonMB.toFixed(1)} + file ${go.fileMB.toFixed(1)} MB`);
   if (traced) {
     const cpuRatio = traced.cpuSeconds / def.cpuSeconds;
     console.log(

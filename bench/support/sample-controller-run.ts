@@ -18,7 +18,8 @@ import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import type { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
 import { createTestNamespace } from '@kubegen/runtime/internal/testing/envtest/envtest-namespace.js';
 import { Clientset } from '../../examples/sample-controller/src/generated/clientset.js';
-import { procCpuSeconds, procPeakRssMB } from '../../test/support/proc.js';
+import { procCpuSeconds } from '../../test/support/proc.js';
+import { procMemoryMB } from '@kubegen/runtime/internal/testing/loadtest/process-stats.js';
 import { createFoos } from './foos.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -110,6 +111,9 @@ export function spawnGoController(binary: string, env: Envtest, workers: number)
 export interface ReplicaStats {
   cpuSeconds: number;
   peakRssMB: number;
+  /** RssAnon and RssFile at that moment (the process's own memory; mapped file pages, for node its binary's code). */
+  anonMB: number;
+  fileMB: number;
 }
 
 /**
@@ -171,7 +175,10 @@ export async function measureController(
       for (const c of children) c.kill('SIGKILL');
       throw new Error(`${name}: ${outcome} before every Foo had its Deployment\n${log}`);
     }
-    const replicas = children.map((c) => ({ cpuSeconds: procCpuSeconds(c.pid!), peakRssMB: procPeakRssMB(c.pid!) }));
+    const replicas = children.map((c) => {
+      const memory = procMemoryMB(c.pid!);
+      return { cpuSeconds: procCpuSeconds(c.pid!), peakRssMB: memory.hwmMB, anonMB: memory.anonMB, fileMB: memory.fileMB };
+    });
     const loadAvg = os.loadavg()[0]!;
     for (const c of children) c.kill('SIGTERM');
     const stuck = await Promise.race([Promise.all(exits).then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 20_000).unref())]);
@@ -182,6 +189,8 @@ export async function measureController(
       seconds,
       cpuSeconds: replicas.reduce((s, r) => s + r.cpuSeconds, 0),
       peakRssMB: Math.max(...replicas.map((r) => r.peakRssMB)),
+      anonMB: replicas.reduce((s, r) => s + r.anonMB, 0),
+      fileMB: replicas.reduce((s, r) => s + r.fileMB, 0),
       replicas,
       loadAvg,
     };

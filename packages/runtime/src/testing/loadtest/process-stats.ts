@@ -21,13 +21,14 @@ export function procCpuSeconds(pid: number): number {
 }
 
 /**
- * Resident set (`VmRSS`) and its high-water mark (`VmHWM`) of `pid` in MB, from `/proc/<pid>/status`; NaN for a
- * field the kernel does not report. Throws when the process (or `/proc`) is not there.
+ * Resident set (`VmRSS`), its high-water mark (`VmHWM`) and its two parts now — `RssAnon`, the process's own memory
+ * (heap, malloc), and `RssFile`, mapped file pages (for node nearly all its binary's code, shared with every process
+ * that maps the same file) — of `pid` in MB, from `/proc/<pid>/status`; NaN for a field the kernel does not report. Throws when the process (or `/proc`) is not there.
  */
-export function procMemoryMB(pid: number | 'self'): { rssMB: number; hwmMB: number } {
+export function procMemoryMB(pid: number | 'self'): { rssMB: number; hwmMB: number; anonMB: number; fileMB: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const mb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
-  return { rssMB: mb('VmRSS'), hwmMB: mb('VmHWM') };
+  return { rssMB: mb('VmRSS'), hwmMB: mb('VmHWM'), anonMB: mb('RssAnon'), fileMB: mb('RssFile') };
 }
 
 /** CPU seconds (user + system) and resident memory (MB) summed over the live processes of group `pgid`. */
