@@ -2,6 +2,9 @@
  * One run of a scenario: a fresh fake control plane from the CRDs, a manager made by `setup` on a
  * {@link FaultTransport}, the steps one by one with the controllers settling after each, and the end state.
  *
+ * After the controllers settle, dependents whose owners are all gone are deleted (gc.ts: the garbage collection of a
+ * cluster), and the controllers settle again.
+ *
  * Settled means, for `quietMs` on end: no controller has ready work or a reconcile running, nothing waits in a queue
  * to become ready within `requeueBoundMs` (a periodic requeue further out does not count), no request, answer or
  * watch event went by, and every informer watches again after a gap. A run that does not settle within `settleMs`
@@ -24,6 +27,7 @@ import type { FakeResource } from '../fake/fake-resource.js';
 import type { FakeTransport } from '../fake/fake-transport.js';
 import type { ValidatedCrd } from '../../validation/index.js';
 import { FaultTransport, type RecordedRequest } from './faults.js';
+import { collectGarbage } from './gc.js';
 import { runStep, type ScenarioStep } from './scenario.js';
 
 /** A step of the reference run that the control plane refused (the scenario is wrong): which, and why. */
@@ -107,7 +111,9 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
       }
       if (gapStart && !gapEnd) continue; // the next step comes before the controllers see anything
       if (gapEnd) current.transport.resume();
-      const busy = await settle(() => current, restartIfCrashed, input);
+      let busy = await settle(() => current, restartIfCrashed, input);
+      // Dependents of a deleted owner go, as a cluster's garbage collector deletes them; then the controllers settle again.
+      for (let rounds = 0; !busy && rounds < 10 && collectGarbage(fake.tracker) > 0; rounds++) busy = await settle(() => current, restartIfCrashed, input);
       if (busy) {
         unsettled = { step: k, busy };
         break;

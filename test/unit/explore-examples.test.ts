@@ -1,0 +1,29 @@
+/**
+ * Every example passes `explore` with the default faults (issue 42, Done-when line 2): for each example, its
+ * scenario (examples/<name>/test/explore/scenario.yaml) runs fault-free on the in-process fake control plane, then
+ * with a crash after every write of the reference run and a watch gap across every step, plus a few `mutate`
+ * sequences of its CRD's spec; no perturbed run ends anywhere else than the reference run (or, for mutate, than a
+ * fresh run of the last spec). Each example's reference run makes writes (a crash point is tried for each).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { formatReport, type ExploreReport } from '@kubegen/runtime/testing/explore';
+import { exploreExample, exampleScenario } from '../support/explore-examples.js';
+import fanout from '../../examples/fanout/src/explore-setup.js';
+
+const FAULTS = ['crash', 'gap', 'mutate'] as const;
+
+function assertClean(name: string, report: ExploreReport): void {
+  assert.deepEqual(report.divergences, [], formatReport(report));
+  assert.ok(report.referenceRequests.length > 0, `${name}: the reference run made no write`);
+  assert.equal(report.faults.crash?.tried, report.referenceRequests.length, formatReport(report));
+  assert.equal(report.faults.gap?.tried, exampleScenario(name).length);
+}
+
+describe('explore on the examples', () => {
+  it('fanout: a Batch scaled up, down and deleted', async () => {
+    const report = await exploreExample('fanout', fanout, ['examples/fanout/config/crd'], { faults: FAULTS, mutations: 6 });
+    assertClean('fanout', report);
+    assert.ok((report.faults.mutate?.tried ?? 0) > 0, formatReport(report));
+  });
+});
