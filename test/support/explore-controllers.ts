@@ -6,7 +6,9 @@
  *   in a second write; a crash between the two leaves a child nobody knows, and the restarted controller makes a
  *   second one. Twin (`childAdopt`): before creating, looks for a child labelled with the parent's name and adopts it.
  * - `gap` bug (`copyOnDelete`): makes a child named after the parent, once, copying spec.value; deletes it only when
- *   it observes the parent's delete event. A delete and re-create of the parent hidden by a gap leaves the old copy.
+ *   it observes the parent's delete event. A delete and re-create of the parent hidden by a gap leaves the old copy
+ *   (which the garbage collector then deletes, its owner gone; the controller does not watch children, so the new
+ *   parent never gets its copy).
  *   Twin (`copyFromState`): compares the child's owner uid with the parent's and re-creates it on a mismatch, and
  *   deletes it when the parent is gone, whatever events it saw.
  * - `mutate` bug (`scaleUp`): keeps `spec.value` children named `<parent>-<i>`, creating the missing ones but never
