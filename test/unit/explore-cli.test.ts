@@ -75,10 +75,10 @@ describe('kubegen explore', () => {
     const broken = await explore('--setup', setup, '--scenario', 'broken.yaml');
     assert.equal(broken.code, 2);
     assert.match(broken.err, /^error: broken\.yaml:\d+:\d+: /);
-    file('unserved.yaml', dump([{ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' } } }, { delete: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns', name: 'x' } }]));
+    file('unserved.yaml', dump([{ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' } } }, { delete: { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'ns', name: 'x' } }]));
     const unserved = await explore('--setup', setup, '--scenario', 'unserved.yaml');
     assert.equal(unserved.code, 2);
-    assert.match(unserved.err, /^error: unserved\.yaml:7:3: step 2: v1 ConfigMap is not served/);
+    assert.match(unserved.err, /^error: unserved\.yaml:7:3: step 2: example\.com\/v1 Widget is not served/);
     file('badcrd.yaml', 'kind: CustomResourceDefinition\nspec: {\n');
     const badCrd = await runCli(dir, 'explore', '--crds', 'badcrd.yaml', '--setup', setup, '--scenario', 'scenario.yaml');
     assert.equal(badCrd.code, 2);

@@ -10,13 +10,15 @@ import { describe, it } from 'node:test';
 import { formatReport, type ExploreReport } from '@kubegen/runtime/testing/explore';
 import { exploreExample, exampleScenario } from '../support/explore-examples.js';
 import fanout from '../../examples/fanout/src/explore-setup.js';
+import kvStore from '../../examples/kv-store/src/explore-setup.js';
 
 const FAULTS = ['crash', 'gap', 'mutate'] as const;
 
 function assertClean(name: string, report: ExploreReport): void {
   assert.deepEqual(report.divergences, [], formatReport(report));
   assert.ok(report.referenceRequests.length > 0, `${name}: the reference run made no write`);
-  assert.equal(report.faults.crash?.tried, report.referenceRequests.length, formatReport(report));
+  const crash = report.faults.crash!;
+  assert.equal(crash.tried + (crash.skipped ?? 0), report.referenceRequests.length, formatReport(report));
   assert.equal(report.faults.gap?.tried, exampleScenario(name).length);
 }
 
@@ -25,5 +27,11 @@ describe('explore on the examples', () => {
     const report = await exploreExample('fanout', fanout, ['examples/fanout/config/crd'], { faults: FAULTS, mutations: 6 });
     assertClean('fanout', report);
     assert.ok((report.faults.mutate?.tried ?? 0) > 0, formatReport(report));
+  });
+
+  it('kv-store (built-in kinds): a KVStore made, grown, changed and deleted through its finalizer', async () => {
+    const report = await exploreExample('kv-store', kvStore, ['examples/kv-store/config/crd/bases'], { faults: FAULTS, mutations: 4 });
+    assertClean('kv-store', report);
+    assert.ok(report.referenceRequests.some((r) => / patch\(apply\) statefulsets default\/orders/.test(r)), report.referenceRequests.join('\n'));
   });
 });

@@ -1,18 +1,18 @@
 /**
  * `explore(opts)`: runs a scenario fault-free (the reference run), then once per fault point, and compares each
  * perturbed run's end state with the reference's (see compare.ts for what is ignored). Points are enumerated
- * systematically over the reference run: `crash@N` for every mutating request N the reference run made, `gap@K`
- * for every step K. A perturbed run that does not settle is a divergence too, as is a reference run that does not
+ * systematically over the reference run: `crash@N` for every mutating request N the reference run made (but those
+ * equivalent to an earlier one: see {@link crashPoints}), `gap@K` for every step K. A perturbed run that does not settle is a divergence too, as is a reference run that does not
  * (then nothing else is tried).
  *
  * Runs are in-process on the fake control plane, one at a time. The seed is recorded in the report and the repro
  * lines; the enumeration is exhaustive, so it orders nothing yet.
  */
 import { compareStates } from './compare.js';
-import { describeRequest } from './faults.js';
+import { describeRequest, type RecordedRequest } from './faults.js';
 import type { Divergence, ExploreReport, FaultKind } from './report.js';
 import { mutationRuns, mutationSequences, withoutObservedGeneration, type MutationSequence } from './mutate.js';
-import { runScenario, ScenarioStepError, type InjectedFault, type RunInput, type RunResult } from './runner.js';
+import { runScenario, ScenarioStepError, servedBuiltins, type InjectedFault, type RunInput, type RunResult } from './runner.js';
 import { checkScenario, describeStep } from './scenario.js';
 
 /** Options of {@link explore}: what a run needs, plus which faults to try. */
@@ -38,6 +38,27 @@ export function parsePoint(point: string): ExplorePoint {
   return m[1] === 'crash' ? { kind: 'crash', after: n } : m[1] === 'gap' ? { kind: 'gap', step: n } : { kind: 'mutate', sequence: n };
 }
 
+/**
+ * The crash points worth trying: after every mutating request of the reference run, except one that left the
+ * control plane as the request before it in the same step did (a no-op write: an apply that changed nothing). Crashing
+ * there restarts the controllers on the same state at the same step, so it is counted as `skipped`, not run.
+ */
+export function crashPoints(requests: readonly RecordedRequest[]): { points: InjectedFault[]; equivalent: number } {
+  const seen = new Set<string>();
+  const points: InjectedFault[] = [];
+  let equivalent = 0;
+  for (const r of requests) {
+    const key = r.revision !== undefined ? `${r.step} ${r.revision}` : undefined;
+    if (key !== undefined && seen.has(key)) {
+      equivalent++;
+      continue;
+    }
+    if (key !== undefined) seen.add(key);
+    points.push({ kind: 'crash', after: r.n });
+  }
+  return { points, equivalent };
+}
+
 const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.after}` : `gap@${f.step}`);
 
 /**
@@ -51,7 +72,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   const kinds = opts.faults ?? ['crash', 'gap'];
   const only = opts.only !== undefined ? parsePoint(opts.only) : undefined;
   const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
-  for (const r of opts.extraResources ?? []) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
+  for (const r of servedBuiltins(opts)) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
   checkScenario(opts.steps, (apiVersion, kind) => served.has(`${apiVersion} ${kind}`));
   const reference = await runScenario(opts);
   const report: ExploreReport = { runs: 1, faults: {}, divergences: [], referenceRequests: reference.requests.map(describeRequest), durationMs: 0, seed };
@@ -64,7 +85,11 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   const points: InjectedFault[] = [];
   if (only && only.kind !== 'mutate') points.push(only);
   else if (!only) {
-    if (kinds.includes('crash')) for (let n = 1; n <= reference.requests.length; n++) points.push({ kind: 'crash', after: n });
+    if (kinds.includes('crash')) {
+      const crash = crashPoints(reference.requests);
+      points.push(...crash.points);
+      if (crash.equivalent > 0) report.faults.crash = { tried: 0, divergences: 0, skipped: crash.equivalent };
+    }
     if (kinds.includes('gap')) for (let k = 1; k <= opts.steps.length; k++) points.push({ kind: 'gap', step: k });
   }
   for (const fault of points) {

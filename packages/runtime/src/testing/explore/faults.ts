@@ -27,6 +27,12 @@ export interface RecordedRequest {
   subresource?: string;
   patchType?: string;
   error?: string;
+  /**
+   * The control plane's newest resourceVersion once the request was answered (when the transport was given a way to
+   * read it): two requests of one step with the same revision left the stored state the same, so crashing after
+   * either restarts the controllers on the same state.
+   */
+  revision?: string;
 }
 
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -55,11 +61,16 @@ export class FaultTransport implements Transport {
   /** Watches expired after a gap whose informers have not opened a new watch yet. */
   private reopening = 0;
 
-  /** `requests` is where the mutating requests are recorded (shared by the managers of one run: numbered across them), `stepNow` the scenario step under way. */
+  /**
+   * `requests` is where the mutating requests are recorded (shared by the managers of one run: numbered across them),
+   * `stepNow` the scenario step under way, `revision` the control plane's newest resourceVersion (recorded with each
+   * answered request).
+   */
   constructor(
     private readonly inner: Transport,
     readonly requests: RecordedRequest[] = [],
     private readonly stepNow: () => number = () => 0,
+    private readonly revision?: () => string,
   ) {}
 
   get fieldManager(): string | undefined {
@@ -107,6 +118,7 @@ export class FaultTransport implements Transport {
   /** Delivers an answer, unless this request was the crash point (then the process is gone). */
   private answered<T>(record: RecordedRequest | undefined, out: T): T | Promise<T> {
     if (this.crashed) return never();
+    if (record && this.revision) record.revision = this.revision();
     if (record && this.crashAfter !== undefined && record.n >= this.crashAfter) {
       this.crash();
       return never();

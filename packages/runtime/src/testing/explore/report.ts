@@ -32,8 +32,8 @@ export interface Divergence {
 export interface ExploreReport {
   /** Runs made, the reference run included. */
   runs: number;
-  /** Per fault kind: points tried and divergences found. */
-  faults: Partial<Record<FaultKind, { tried: number; divergences: number }>>;
+  /** Per fault kind: points tried, divergences found, and points not run (`skipped`: equivalent to one tried). */
+  faults: Partial<Record<FaultKind, { tried: number; divergences: number; skipped?: number }>>;
   divergences: Divergence[];
   /** The reference run's mutating requests, described (`#1 patch(apply) parents ns/a`). */
   referenceRequests: string[];
@@ -44,8 +44,10 @@ export interface ExploreReport {
 /** The summary table and one paragraph per divergence, as `kubegen explore` prints them. */
 export function formatReport(report: ExploreReport): string {
   const lines: string[] = [];
-  const rows = Object.entries(report.faults).map(([kind, f]) => [kind, String(f!.tried), String(f!.divergences)]);
-  const header = ['FAULT', 'TRIED', 'DIVERGENCES'];
+  // SKIPPED only when a point was left out (equivalent to one tried, or beyond the budget).
+  const skips = Object.values(report.faults).some((f) => (f?.skipped ?? 0) > 0);
+  const rows = Object.entries(report.faults).map(([kind, f]) => [kind, String(f!.tried), String(f!.divergences), ...(skips ? [String(f!.skipped ?? 0)] : [])]);
+  const header = ['FAULT', 'TRIED', 'DIVERGENCES', ...(skips ? ['SKIPPED'] : [])];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const row = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   lines.push(row(header), ...rows.map(row));

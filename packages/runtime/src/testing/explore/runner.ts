@@ -22,6 +22,7 @@ import { sleep } from '../../deadline.js';
 import { nullLogger } from '../../log.js';
 import { Manager } from '../../manager/manager.js';
 import type { Runnable } from '../../manager/runnables.js';
+import { allBuiltinResources } from '../fake/builtin-resources.js';
 import { newFakeTransportFromCrds } from '../fake/fake-validation.js';
 import type { FakeResource } from '../fake/fake-resource.js';
 import type { FakeTransport } from '../fake/fake-transport.js';
@@ -52,7 +53,10 @@ export interface RunInput {
   setup: SetupFunc;
   crds: readonly ValidatedCrd[];
   steps: readonly ScenarioStep[];
-  /** Built-in resources to serve besides the CRDs (not validated). */
+  /**
+   * Built-in resources to serve besides the CRDs (not validated); default every built-in kind a current apiserver
+   * serves by default (`allBuiltinResources`: Deployments, Services, ConfigMaps, PodDisruptionBudgets, …).
+   */
   extraResources?: readonly FakeResource[];
   /** The longest a step may take to settle (default 5000 ms). */
   settleMs?: number;
@@ -79,7 +83,7 @@ export interface RunResult {
  * plane refuses throws a {@link ScenarioStepError} in the reference run (no fault), and ends a perturbed run as unsettled.
  */
 export async function runScenario(input: RunInput, fault?: InjectedFault): Promise<RunResult> {
-  const fake = await newFakeTransportFromCrds(input.crds, [], input.extraResources ? { extraResources: input.extraResources } : {});
+  const fake = await newFakeTransportFromCrds(input.crds, [], { extraResources: servedBuiltins(input) });
   const requests: RecordedRequest[] = [];
   let stepNow = 0;
   const ctx = { fake, requests, stepNow: () => stepNow };
@@ -125,6 +129,13 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
   }
 }
 
+/** The built-in resources a run serves: `extraResources`, or by default every GA built-in kind (CRDs aside). */
+export function servedBuiltins(input: Pick<RunInput, 'extraResources'>): readonly FakeResource[] {
+  return input.extraResources ?? DEFAULT_BUILTINS;
+}
+
+const DEFAULT_BUILTINS: readonly FakeResource[] = allBuiltinResources.filter((r) => r.resource !== 'customresourcedefinitions');
+
 interface Running {
   mgr: Manager;
   transport: FaultTransport;
@@ -140,7 +151,7 @@ interface RunContext {
 }
 
 async function startManager(setup: SetupFunc, ctx: RunContext, crashAfter: number | undefined): Promise<Running> {
-  const transport = new FaultTransport(ctx.fake, ctx.requests, ctx.stepNow);
+  const transport = new FaultTransport(ctx.fake, ctx.requests, ctx.stepNow, () => ctx.fake.tracker.resourceVersion);
   transport.crashAfter = crashAfter;
   const mgr = new Manager({ transport, metricsBindAddress: '0', healthProbeBindAddress: '0', logger: nullLogger, registry: new Registry(), gracefulShutdownTimeoutMs: 50 });
   const controllers: Controller[] = [];
