@@ -115,6 +115,9 @@ describe('compareStates', () => {
       { apiVersion: 'v1', kind: 'C', metadata: { namespace: 'ns', name: `p-${suffix}`, generateName: 'p-', uid: `c${uid}`, ownerReferences: [{ apiVersion: 'v1', kind: 'P', name: 'p', uid }] }, status: { at: t } },
     ];
     assert.deepEqual(compareStates(at('u1', 'abcde', '5', '2026-01-01T00:00:00Z'), at('u2', 'xyz12', '9', '2026-02-02T10:00:00.5Z')), []);
+    const cleared = at('u1', 'abcde', '5', '2026-01-01T00:00:00Z');
+    (cleared[0] as Record<string, unknown>)['status'] = {};
+    assert.deepEqual(compareStates(at('u1', 'abcde', '5', '2026-01-01T00:00:00Z'), cleared), [], 'an empty status equals no status');
     const other = at('u2', 'x', '1', '2026-01-01T00:00:00Z');
     other[1]!.metadata.ownerReferences![0]!.uid = 'gone';
     assert.deepEqual(compareStates(at('u1', 'a', '1', '2026-01-01T00:00:00Z'), other), [{ object: 'C ns/p-*', field: 'metadata.ownerReferences', reference: [{ apiVersion: 'v1', kind: 'P', name: 'p', uid: 'uid-of:P ns/p' }], perturbed: [{ apiVersion: 'v1', kind: 'P', name: 'p', uid: 'gone' }] }]);
