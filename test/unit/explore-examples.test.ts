@@ -11,6 +11,7 @@ import { formatReport, type ExploreReport } from '@kubegen/runtime/testing/explo
 import { exploreExample, exampleScenario } from '../support/explore-examples.js';
 import fanout from '../../examples/fanout/src/explore-setup.js';
 import kvStore from '../../examples/kv-store/src/explore-setup.js';
+import sampleController from '../../examples/sample-controller/src/explore-setup.js';
 
 const FAULTS = ['crash', 'gap', 'mutate'] as const;
 
@@ -33,5 +34,11 @@ describe('explore on the examples', () => {
     const report = await exploreExample('kv-store', kvStore, ['examples/kv-store/config/crd/bases'], { faults: FAULTS, mutations: 4 });
     assertClean('kv-store', report);
     assert.ok(report.referenceRequests.some((r) => / patch\(apply\) statefulsets default\/orders/.test(r)), report.referenceRequests.join('\n'));
+  });
+
+  it('sample-controller (its own queue and workers): a Foo made, scaled, its Deployment renamed, and deleted', async () => {
+    const report = await exploreExample('sample-controller', sampleController, ['examples/sample-controller/artifacts/crd.yaml'], { faults: FAULTS, mutations: 4 });
+    assertClean('sample-controller', report);
+    assert.ok(report.referenceRequests.some((r) => / create deployments default\/example-foo-2$/.test(r)), report.referenceRequests.join('\n'));
   });
 });
