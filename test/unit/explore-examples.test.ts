@@ -12,6 +12,7 @@ import { exploreExample, exampleScenario } from '../support/explore-examples.js'
 import fanout from '../../examples/fanout/src/explore-setup.js';
 import kvStore from '../../examples/kv-store/src/explore-setup.js';
 import sampleController from '../../examples/sample-controller/src/explore-setup.js';
+import ttlJanitor from '../../examples/ttl-janitor/src/explore-setup.js';
 
 const FAULTS = ['crash', 'gap', 'mutate'] as const;
 
@@ -40,5 +41,11 @@ describe('explore on the examples', () => {
     const report = await exploreExample('sample-controller', sampleController, ['examples/sample-controller/artifacts/crd.yaml'], { faults: FAULTS, mutations: 4 });
     assertClean('sample-controller', report);
     assert.ok(report.referenceRequests.some((r) => / create deployments default\/example-foo-2$/.test(r)), report.referenceRequests.join('\n'));
+  });
+
+  it('ttl-janitor (a controller per discovered resource): a TTL shortened, an unreadable TTL kept', async () => {
+    const report = await exploreExample('ttl-janitor', ttlJanitor, ['examples/ttl-janitor/test/explore/widget-crd.yaml'], { faults: FAULTS, mutations: 2 });
+    assertClean('ttl-janitor', report);
+    assert.ok(report.referenceRequests.some((r) => / delete configmaps default\/keep$/.test(r)), report.referenceRequests.join('\n'));
   });
 });
