@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { formatReport, type ExploreReport } from '@kubegen/runtime/testing/explore';
 import { exploreExample, exampleScenario } from '../support/explore-examples.js';
 import fanout from '../../examples/fanout/src/explore-setup.js';
+import fleetConfig from '../../examples/fleet-config/src/explore-setup.js';
 import kvStore from '../../examples/kv-store/src/explore-setup.js';
 import sampleController from '../../examples/sample-controller/src/explore-setup.js';
 import ttlJanitor from '../../examples/ttl-janitor/src/explore-setup.js';
@@ -47,5 +48,12 @@ describe('explore on the examples', () => {
     const report = await exploreExample('ttl-janitor', ttlJanitor, ['examples/ttl-janitor/test/explore/widget-crd.yaml'], { faults: FAULTS, mutations: 2 });
     assertClean('ttl-janitor', report);
     assert.ok(report.referenceRequests.some((r) => / delete configmaps default\/keep$/.test(r)), report.referenceRequests.join('\n'));
+  });
+
+  it('fleet-config (multi-cluster: the hub and one member): a FleetConfig made, changed and deleted', async () => {
+    const report = await exploreExample('fleet-config', fleetConfig, ['examples/fleet-config/config/crd'], { faults: FAULTS, mutations: 4 });
+    assertClean('fleet-config', report);
+    assert.ok(report.referenceRequests.some((r) => / create configmaps default\/settings$/.test(r)), report.referenceRequests.join('\n'));
+    assert.ok(report.referenceRequests.some((r) => / delete configmaps default\/settings$/.test(r)), report.referenceRequests.join('\n'));
   });
 });
