@@ -1,7 +1,8 @@
 /**
  * Every example passes `explore` with the default faults (issue 42, Done-when line 2): for each example, its
  * scenario (examples/<name>/test/explore/scenario.yaml) runs fault-free on the in-process fake control plane, then
- * with a crash after every write of the reference run and a watch gap across every step, plus a few `mutate`
+ * with a crash after every write of the reference run (but those equivalent to an earlier one), a restart onto the
+ * state before every step (stale) and a watch gap across every step, plus a few `mutate`
  * sequences of its CRD's spec; no perturbed run ends anywhere else than the reference run (or, for mutate, than a
  * fresh run of the last spec). Each example's reference run makes writes (a crash point is tried for each).
  */
@@ -15,7 +16,7 @@ import kvStore from '../../examples/kv-store/src/explore-setup.js';
 import sampleController from '../../examples/sample-controller/src/explore-setup.js';
 import ttlJanitor from '../../examples/ttl-janitor/src/explore-setup.js';
 
-const FAULTS = ['crash', 'gap', 'mutate'] as const;
+const FAULTS = ['crash', 'stale', 'gap', 'mutate'] as const;
 
 function assertClean(name: string, report: ExploreReport): void {
   assert.deepEqual(report.divergences, [], formatReport(report));
@@ -23,6 +24,7 @@ function assertClean(name: string, report: ExploreReport): void {
   const crash = report.faults.crash!;
   assert.equal(crash.tried + (crash.skipped ?? 0), report.referenceRequests.length, formatReport(report));
   assert.equal(report.faults.gap?.tried, exampleScenario(name).length);
+  assert.equal(report.faults.stale?.tried, exampleScenario(name).length);
 }
 
 describe('explore on the examples', () => {

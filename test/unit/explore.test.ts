@@ -6,19 +6,23 @@
  *   copied child (left for the garbage collector, never made again); its twin is never flagged;
  * - the mutate bug (children only ever added) is found by a spec sequence that lowers the value, against a fresh run
  *   of the last spec, with the sequence and a repro; its twin is never flagged; the same seed draws the same sequences;
+ * - the stale bug (a child without owner reference, cleaned up through a finalizer) is found only by a restart onto
+ *   the view from before the parent's deletion, as a child left behind; its twin (an owner reference) is never
+ *   flagged; every twin above runs the default faults, stale included;
  * - `--only` runs one point; a reference run that never settles is reported as non-convergence;
  * - the comparison ignores uids, resourceVersions, timestamps and generated name suffixes, and maps owner uids.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compareStates, crashPoints, explore, formatReport, type ScenarioStep } from '@kubegen/runtime/testing/explore';
-import { childController, copyController, exploreCrds, parents, scaleController } from '../support/explore-controllers.js';
+import { childController, copyController, exploreCrds, mirrorController, parents, scaleController } from '../support/explore-controllers.js';
 import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 
 const parent = (value: number): ScenarioStep => ({ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' }, spec: { value } } });
 const ref = { apiVersion: 'explore.test/v1', kind: 'Parent', namespace: 'ns', name: 'p' };
 const crashScenario: ScenarioStep[] = [parent(1), { patch: { ...ref, patch: { spec: { value: 2 } } } }];
 const gapScenario: ScenarioStep[] = [parent(1), { delete: ref }, parent(2)];
+const staleScenario: ScenarioStep[] = [parent(1), { delete: ref }];
 const crds = exploreCrds as never;
 
 describe('explore', () => {
@@ -81,6 +85,26 @@ describe('explore', () => {
     const report = await explore({ setup: scaleController(true), crds, steps: [parent(1)], faults: ['mutate'], mutations: 8 });
     assert.equal(report.faults.mutate?.tried, 8);
     assert.deepEqual(report.divergences, [], formatReport(report));
+  });
+
+  it('finds the stale bug: restarted onto a view from before the parent\'s deletion, it applies a child nothing deletes', async () => {
+    const report = await explore({ setup: mirrorController(false), crds, steps: staleScenario });
+    assert.equal(report.faults.stale?.tried, 2);
+    const stale = report.divergences.filter((d) => d.fault === 'stale');
+    assert.equal(stale.length, 1, formatReport(report));
+    assert.deepEqual(stale[0]!.at, { point: 'stale@2', step: 2, stepText: 'delete Parent ns/p' });
+    assert.deepEqual(stale[0]!.diff, [{ object: 'Child ns/p-mirror', field: '(object)', reference: 'absent', perturbed: 'present' }]);
+    assert.equal(stale[0]!.repro, '--seed 1 --only stale@2');
+    assert.deepEqual(report.divergences.filter((d) => d.fault !== 'stale'), [], 'only stale finds it');
+    assert.match(formatReport(report), /stale at stale@2: restarted after step 2 onto the state before it, then caught up \(delete Parent ns\/p\)/);
+    const one = await explore({ setup: mirrorController(false), crds, steps: staleScenario, only: 'stale@2' });
+    assert.deepEqual([one.runs, one.divergences.length], [2, 1]);
+  });
+
+  it('does not flag the stale bug twin, whose child has an owner reference the garbage collector follows', async () => {
+    const report = await explore({ setup: mirrorController(true), crds, steps: staleScenario });
+    assert.deepEqual(report.divergences, [], formatReport(report));
+    assert.equal(report.faults.stale?.tried, 2);
   });
 
   it('runs one point with only, and reports a reference run that never settles', async () => {

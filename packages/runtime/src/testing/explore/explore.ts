@@ -2,7 +2,7 @@
  * `explore(opts)`: runs a scenario fault-free (the reference run), then once per fault point, and compares each
  * perturbed run's end state with the reference's (see compare.ts for what is ignored). Points are enumerated
  * systematically over the reference run: `crash@N` for every mutating request N the reference run made (but those
- * equivalent to an earlier one: see {@link crashPoints}), `gap@K` for every step K. A perturbed run that does not settle is a divergence too, as is a reference run that does not
+ * equivalent to an earlier one: see {@link crashPoints}), `stale@K` and `gap@K` for every step K. A perturbed run that does not settle is a divergence too, as is a reference run that does not
  * (then nothing else is tried).
  *
  * Runs are in-process on the fake control plane, one at a time. The seed is recorded in the report and the repro
@@ -17,11 +17,11 @@ import { checkScenario, describeStep } from './scenario.js';
 
 /** Options of {@link explore}: what a run needs, plus which faults to try. */
 export interface ExploreOptions extends RunInput {
-  /** The fault kinds to enumerate (default `crash` and `gap`; `mutate` on request). */
+  /** The fault kinds to enumerate (default `crash`, `stale` and `gap`; `mutate` on request). */
   faults?: readonly FaultKind[];
   /** How many `mutate` sequences to draw (default 20), each of three spec changes. */
   mutations?: number;
-  /** Only this point (`crash@7`, `gap@2`, `mutate@3`), as a report's repro gives it. */
+  /** Only this point (`crash@7`, `stale@2`, `gap@2`, `mutate@3`), as a report's repro gives it. */
   only?: string;
   /** Recorded in the report and repro lines (default 1). */
   seed?: number;
@@ -30,12 +30,14 @@ export interface ExploreOptions extends RunInput {
 /** A point explore tries: a fault injected into a run, or `mutate@N`, the N-th spec sequence. */
 export type ExplorePoint = InjectedFault | { kind: 'mutate'; sequence: number };
 
-/** Parses `crash@7` / `gap@2` / `mutate@3`; throws a `TypeError` on anything else. */
+/** Parses `crash@7` / `stale@2` / `gap@2` / `mutate@3`; throws a `TypeError` on anything else. */
 export function parsePoint(point: string): ExplorePoint {
-  const m = /^(crash|gap|mutate)@([1-9]\d*)$/.exec(point.trim());
-  if (!m) throw new TypeError(`--only ${point}: expected crash@<request>, gap@<step> or mutate@<sequence> (1-based)`);
+  const m = /^(crash|stale|gap|mutate)@([1-9]\d*)$/.exec(point.trim());
+  if (!m) throw new TypeError(`--only ${point}: expected crash@<request>, stale@<step>, gap@<step> or mutate@<sequence> (1-based)`);
   const n = Number(m[2]);
-  return m[1] === 'crash' ? { kind: 'crash', after: n } : m[1] === 'gap' ? { kind: 'gap', step: n } : { kind: 'mutate', sequence: n };
+  if (m[1] === 'crash') return { kind: 'crash', after: n };
+  if (m[1] === 'mutate') return { kind: 'mutate', sequence: n };
+  return { kind: m[1] as 'stale' | 'gap', step: n };
 }
 
 /**
@@ -59,7 +61,7 @@ export function crashPoints(requests: readonly RecordedRequest[]): { points: Inj
   return { points, equivalent };
 }
 
-const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.after}` : `gap@${f.step}`);
+const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.after}` : `${f.kind}@${f.step}`);
 
 /**
  * Runs the reference and every perturbed run; see the module comment. Throws a `ScenarioError` for a scenario that is
@@ -69,7 +71,7 @@ const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.a
 export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   const started = Date.now();
   const seed = opts.seed ?? 1;
-  const kinds = opts.faults ?? ['crash', 'gap'];
+  const kinds = opts.faults ?? ['crash', 'stale', 'gap'];
   const only = opts.only !== undefined ? parsePoint(opts.only) : undefined;
   const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
   for (const r of servedBuiltins(opts)) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
@@ -90,6 +92,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
       points.push(...crash.points);
       if (crash.equivalent > 0) report.faults.crash = { tried: 0, divergences: 0, skipped: crash.equivalent };
     }
+    if (kinds.includes('stale')) for (let k = 1; k <= opts.steps.length; k++) points.push({ kind: 'stale', step: k });
     if (kinds.includes('gap')) for (let k = 1; k <= opts.steps.length; k++) points.push({ kind: 'gap', step: k });
   }
   for (const fault of points) {
@@ -156,7 +159,10 @@ function divergenceOf(opts: ExploreOptions, reference: RunResult, run: RunResult
     ? [{ object: '(run)', field: '(settle)', reference: 'settled', perturbed: `still busy after step ${run.unsettled.step}: ${run.unsettled.busy}` }]
     : compareStates(reference.state, run.state);
   if (diff.length === 0) return undefined;
-  const at = fault.kind === 'crash' ? crashPoint(opts, run, fault.after) : { point: pointOf(fault), step: fault.step, stepText: gapSteps(opts, fault.step) };
+  const at =
+    fault.kind === 'crash'
+      ? crashPoint(opts, run, fault.after)
+      : { point: pointOf(fault), step: fault.step, stepText: fault.kind === 'gap' ? gapSteps(opts, fault.step) : describeStep(opts.steps[fault.step - 1]!) };
   return { fault: fault.kind, at, diff, repro: `--seed ${seed} --only ${pointOf(fault)}` };
 }
 

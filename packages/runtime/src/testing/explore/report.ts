@@ -5,11 +5,14 @@
 import type { FieldDiff } from './compare.js';
 
 /** The faults explore enumerates (`reference`: the fault-free run itself did not settle). */
-export type FaultKind = 'crash' | 'gap' | 'mutate';
+export type FaultKind = 'crash' | 'stale' | 'gap' | 'mutate';
 
-/** Where a fault was injected: `crash` after mutating request `request` (during `step`); `gap` across `step`. */
+/**
+ * Where a fault was injected: `crash` after mutating request `request` (during `step`); `stale` in a restart after
+ * `step` onto the state before it; `gap` across `step`.
+ */
 export interface DivergencePoint {
-  /** The point as `--only` takes it: `crash@7`, `gap@2`. */
+  /** The point as `--only` takes it: `crash@7`, `stale@2`, `gap@2`. */
   point: string;
   /** The step (1-based) during which the fault hit (a gap: its first step), and the step(s) as a line (`apply Parent ns/a`; a gap's two steps joined by `; `). */
   step: number;
@@ -53,7 +56,14 @@ export function formatReport(report: ExploreReport): string {
   lines.push(row(header), ...rows.map(row));
   lines.push(`${report.runs} runs (${report.referenceRequests.length} writes in the reference run), ${report.divergences.length} divergence(s), ${(report.durationMs / 1000).toFixed(1)} s`);
   for (const d of report.divergences) {
-    const where = d.fault === 'mutate' ? `spec changed after step ${d.at.step}` : d.fault === 'gap' ? `watches paused across step ${d.at.step}${d.at.stepText.includes(';') ? ` and ${d.at.step + 1}` : ''}` : `during step ${d.at.step}`;
+    const where =
+      d.fault === 'mutate'
+        ? `spec changed after step ${d.at.step}`
+        : d.fault === 'gap'
+          ? `watches paused across step ${d.at.step}${d.at.stepText.includes(';') ? ` and ${d.at.step + 1}` : ''}`
+          : d.fault === 'stale'
+            ? `restarted after step ${d.at.step} onto the state before it, then caught up`
+            : `during step ${d.at.step}`;
     lines.push('', `${d.fault} at ${d.at.point}: ${where} (${d.at.stepText})${d.at.requestText ? `, right after ${d.at.requestText}` : ''}`);
     for (const f of d.diff.slice(0, 20)) lines.push(`  ${f.object} ${f.field}: reference ${show(f.reference)}, perturbed ${show(f.perturbed)}`);
     if (d.diff.length > 20) lines.push(`  … ${d.diff.length - 20} more`);

@@ -12,11 +12,14 @@
  *
  * The fault, if any, is injected here: `crash@N` kills the manager right after its N-th mutating request was
  * answered (counted over the whole run) and starts a new one from `setup` on the same state; `gap@K` pauses the
- * watches before step K and resumes them after step K+1 (after step K when it is the last).
+ * watches before step K and resumes them after step K+1 (after step K when it is the last); `stale@K` (Sieve's time
+ * travel) lets the run settle after step K, kills the manager and starts a new one whose reads are answered from the
+ * state as it was before step K (stale.ts; its writes go to the live state), lets it settle on that view, then
+ * catches its informers up with the live state (a relist) and settles again.
  */
 import { Registry } from 'prom-client';
 import type { Controller } from '../../controller/controller.js';
-import type { KubeObject } from '../../client/types.js';
+import type { KubeObject, Transport } from '../../client/types.js';
 import { realClock } from '../../clock.js';
 import { sleep } from '../../deadline.js';
 import { nullLogger } from '../../log.js';
@@ -29,6 +32,7 @@ import type { FakeTransport } from '../fake/fake-transport.js';
 import type { ValidatedCrd } from '../../validation/index.js';
 import { FaultTransport, type RecordedRequest } from './faults.js';
 import { collectGarbage } from './gc.js';
+import { snapshotOf, staleView } from './stale.js';
 import { runStep, type ScenarioStep } from './scenario.js';
 
 /** A step of the reference run that the control plane refused (the scenario is wrong): which, and why. */
@@ -46,7 +50,7 @@ export class ScenarioStepError extends Error {
 export type SetupFunc = (mgr: Manager) => void | Promise<void>;
 
 /** A fault injected into one run; none for the reference run. */
-export type InjectedFault = { kind: 'crash'; after: number } | { kind: 'gap'; step: number };
+export type InjectedFault = { kind: 'crash'; after: number } | { kind: 'gap'; step: number } | { kind: 'stale'; step: number };
 
 /** What a run needs. */
 export interface RunInput {
@@ -88,6 +92,8 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
   let stepNow = 0;
   const ctx = { fake, requests, stepNow: () => stepNow };
   let current = await startManager(input.setup, ctx, fault?.kind === 'crash' ? fault.after : undefined);
+  // stale@K: the state as it was before step K, for the manager restarted after it.
+  let before: KubeObject[] | undefined;
   let crashed = false;
   const restartIfCrashed = async (): Promise<void> => {
     if (!current.transport.crashed || crashed) return;
@@ -105,6 +111,7 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
       const gapStart = fault?.kind === 'gap' && fault.step === k;
       const gapEnd = fault?.kind === 'gap' && (fault.step === k - 1 || (fault.step === k && k === steps.length));
       if (gapStart) current.transport.pause();
+      if (fault?.kind === 'stale' && fault.step === k) before = snapshotOf(endState(fake));
       try {
         await runStep(fake, fake.tracker, steps[i]!);
       } catch (err) {
@@ -115,9 +122,23 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
       }
       if (gapStart && !gapEnd) continue; // the next step comes before the controllers see anything
       if (gapEnd) current.transport.resume();
-      let busy = await settle(() => current, restartIfCrashed, input);
-      // Dependents of a deleted owner go, as a cluster's garbage collector deletes them; then the controllers settle again.
-      for (let rounds = 0; !busy && rounds < 10 && collectGarbage(fake.tracker) > 0; rounds++) busy = await settle(() => current, restartIfCrashed, input);
+      const settleAll = async (): Promise<string | undefined> => {
+        let busy = await settle(() => current, restartIfCrashed, input);
+        // Dependents of a deleted owner go, as a cluster's garbage collector deletes them; then the controllers settle again.
+        for (let rounds = 0; !busy && rounds < 10 && collectGarbage(fake.tracker) > 0; rounds++) busy = await settle(() => current, restartIfCrashed, input);
+        return busy;
+      };
+      let busy = await settleAll();
+      if (!busy && before) {
+        // stale@K: a new manager on the view of before step K, settled there, then caught up with the live state.
+        current.transport.crash();
+        current.stop.abort();
+        current = await startManager(input.setup, ctx, undefined, await staleView(input.crds, servedBuiltins(input), before));
+        before = undefined;
+        busy = await settle(() => current, restartIfCrashed, input);
+        current.transport.catchUp();
+        busy ??= await settleAll();
+      }
       if (busy) {
         unsettled = { step: k, busy };
         break;
@@ -150,9 +171,10 @@ interface RunContext {
   stepNow: () => number;
 }
 
-async function startManager(setup: SetupFunc, ctx: RunContext, crashAfter: number | undefined): Promise<Running> {
+async function startManager(setup: SetupFunc, ctx: RunContext, crashAfter: number | undefined, stale?: Transport): Promise<Running> {
   const transport = new FaultTransport(ctx.fake, ctx.requests, ctx.stepNow, () => ctx.fake.tracker.resourceVersion);
   transport.crashAfter = crashAfter;
+  transport.staleView = stale;
   const mgr = new Manager({ transport, metricsBindAddress: '0', healthProbeBindAddress: '0', logger: nullLogger, registry: new Registry(), gracefulShutdownTimeoutMs: 50 });
   const controllers: Controller[] = [];
   const add = mgr.add.bind(mgr);
