@@ -71,6 +71,19 @@ describe('kubegen explore', () => {
     assert.match(r.out, /stale at stale@2: restarted after step 2 onto the state before it, then caught up \(delete Parent ns\/p\)\n {2}Child ns\/p-mirror \(object\): reference "absent", perturbed "present"\n {2}reproduce: --seed 1 --only stale@2/);
   });
 
+  it('--budget: runs a sample of the points named by --seed, printing what it skipped; a bad budget exits 2', async () => {
+    const r = await explore('--setup', path.join(setups, 'child-leak.js'), '--scenario', 'scenario.yaml', '--faults', 'crash,gap', '--budget', '2', '--seed', '5', '--report', 'budget.json');
+    assert.ok(r.code === 0 || r.code === 1, r.err + r.out);
+    assert.match(r.out, /^FAULT +TRIED +DIVERGENCES +SKIPPED\n/);
+    assert.match(r.out, /^budget 2 runs, seed 5: a seeded sample of the points; [1-9]\d* skipped/m);
+    const report = JSON.parse(readFileSync(path.join(dir, 'budget.json'), 'utf8'));
+    assert.equal(report.runs, 2);
+    assert.deepEqual(report.budget, { runs: 2 });
+    const bad = await explore('--setup', path.join(setups, 'child-leak.js'), '--scenario', 'scenario.yaml', '--budget', 'soon');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /^error: --budget soon: expected a number of runs \(200\) or a duration/);
+  });
+
   it('exits 2 on bad input, naming the file (and line)', async () => {
     const setup = path.join(setups, 'child-adopt.js');
     const missing = await explore('--setup', 'nowhere.js', '--scenario', 'scenario.yaml');

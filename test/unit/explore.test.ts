@@ -14,7 +14,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareStates, crashPoints, explore, formatReport, type ScenarioStep } from '@kubegen/runtime/testing/explore';
+import { compareStates, crashPoints, explore, formatReport, parseBudget, planRuns, type ScenarioStep } from '@kubegen/runtime/testing/explore';
 import { childController, copyController, exploreCrds, mirrorController, parents, scaleController } from '../support/explore-controllers.js';
 import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 
@@ -120,6 +120,41 @@ describe('explore', () => {
     assert.equal(busy.runs, 1);
     assert.equal(busy.divergences[0]?.fault, 'reference');
     assert.match(String(busy.divergences[0]?.diff[0]?.perturbed), /spin/);
+  });
+});
+
+describe('budget', () => {
+  it('runs a seeded sample of the points within a budget of runs, counts the rest as skipped, and names the seed', async () => {
+    const full = await explore({ setup: childController(false), crds, steps: crashScenario, faults: ['crash', 'gap'] });
+    const points = (full.faults.crash?.tried ?? 0) + (full.faults.gap?.tried ?? 0);
+    assert.ok(points >= 4, formatReport(full));
+    const sample = async (seed: number) => explore({ setup: childController(false), crds, steps: crashScenario, faults: ['crash', 'gap'], budget: { runs: 3 }, seed });
+    const a = await sample(7);
+    assert.equal(a.runs, 3, formatReport(a));
+    const tried = (a.faults.crash?.tried ?? 0) + (a.faults.gap?.tried ?? 0);
+    const skipped = (a.faults.crash?.skipped ?? 0) + (a.faults.gap?.skipped ?? 0) - (full.faults.crash?.skipped ?? 0);
+    assert.deepEqual([tried, skipped], [2, points - 2]);
+    assert.deepEqual(a.budget, { runs: 3 });
+    for (const d of a.divergences) assert.match(d.repro, /^--seed 7 --only /);
+    assert.match(formatReport(a), /^FAULT +TRIED +DIVERGENCES +SKIPPED$/m);
+    assert.match(formatReport(a), /^budget 3 runs, seed 7: a seeded sample of the points; \d+ skipped/m);
+    const b = await sample(7);
+    assert.deepEqual([b.faults, b.divergences.map((d) => d.at.point)], [a.faults, a.divergences.map((d) => d.at.point)], 'the same seed, the same sample');
+    const big = await explore({ setup: childController(false), crds, steps: crashScenario, faults: ['crash', 'gap'], budget: { runs: 1000 } });
+    assert.deepEqual(big.faults, full.faults, 'a budget larger than the enumeration runs all of it');
+  });
+
+  it('parses runs and durations; plans a sample whose costs fit, the same for the same seed', () => {
+    assert.deepEqual([parseBudget('200'), parseBudget('90s'), parseBudget('2m'), parseBudget('500ms')], [{ runs: 200 }, { durationMs: 90_000 }, { durationMs: 120_000 }, { durationMs: 500 }]);
+    for (const bad of ['0', 'ten', '5x', '-3', '']) assert.throws(() => parseBudget(bad), /expected a number of runs \(200\) or a duration/);
+    const items = Array.from({ length: 10 }, (_, i) => ({ i, cost: i % 3 === 0 ? 2 : 1 }));
+    const plan = planRuns(items, { runs: 6 }, 3);
+    assert.ok(plan.take.reduce((n, x) => n + x.cost, 0) <= 5);
+    assert.deepEqual(plan.take.map((x) => x.i), [...plan.take.map((x) => x.i)].sort((p, q) => p - q), 'in enumeration order');
+    assert.equal(plan.take.length + plan.left.length, 10);
+    assert.deepEqual(planRuns(items, { runs: 6 }, 3), plan);
+    assert.notDeepEqual([1, 2, 3, 4, 5].map((s) => planRuns(items, { runs: 6 }, s).take.map((x) => x.i).join()), Array(5).fill(plan.take.map((x) => x.i).join()), 'other seeds, other samples');
+    assert.deepEqual(planRuns(items, { durationMs: 10 }, 3).take.length, 10, 'a duration orders every point');
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * `kubegen explore --setup <module.js> --crds <file|dir>… --scenario <scenario.yaml> [--faults crash,stale,gap,mutate]
- * [--only <fault>@<point>] [--seed N] [--report <file.json>]`: runs the scenario on the in-process fake control plane
+ * [--only <fault>@<point>] [--seed N] [--budget <runs|duration>] [--report <file.json>]`: runs the scenario on the in-process fake control plane
  * fault-free, then once per fault point (`@kubegen/runtime/testing/explore`), and prints the summary table and each
  * divergence. Exit 0 when nothing diverged, 1 when anything did, 2 on bad input: a setup module that does not load or
  * has no default function, a CRD or scenario that does not parse or is not well formed (named `file:line:col`, as
@@ -23,6 +23,7 @@ export interface ExploreFlags {
   faults?: string;
   only?: string;
   seed?: string;
+  budget?: string;
   report?: string;
 }
 
@@ -44,7 +45,8 @@ export function addExploreCommand(program: Command, io: MainIO, setExit: (code: 
     .requiredOption('--scenario <file>', 'YAML list of steps: - apply: <object> | - delete: {apiVersion, kind, namespace, name} | - patch: {…, patch: <merge patch>}')
     .option('--faults <list>', `fault kinds to enumerate, comma-separated (${FAULTS.join(', ')}; mutate: 20 sequences of spec changes from the CRD schema, each compared with a fresh run of the last spec)`, DEFAULT_FAULTS.join(','))
     .option('--only <point>', 'run only this fault point, as a report\'s repro names it (crash@7, stale@2, gap@2, mutate@3)')
-    .option('--seed <n>', 'recorded in the report and its repro lines', '1')
+    .option('--seed <n>', 'seeds the mutate sequences and the sample a --budget takes; recorded in the report and its repro lines', '1')
+    .option('--budget <runs|duration>', 'run at most this many runs (200) or for this long (90s, 2m): a sample of the points drawn with --seed; the report counts what it skipped')
     .option('--report <file>', 'write the report as JSON: { runs, faults, divergences: [{ fault, at, diff, repro }] }')
     .action(async (flags: ExploreFlags) => {
       try {
@@ -63,6 +65,12 @@ async function runExplore(flags: ExploreFlags, io: MainIO): Promise<number> {
   const seed = Number(flags.seed ?? '1');
   if (!Number.isInteger(seed)) throw new ExploreInputError(`--seed must be an integer, not ${flags.seed}`);
   const ex = await import('@kubegen/runtime/testing/explore');
+  let budget: ReturnType<typeof ex.parseBudget> | undefined;
+  try {
+    if (flags.budget !== undefined) budget = ex.parseBudget(flags.budget);
+  } catch (err) {
+    throw new ExploreInputError((err as Error).message);
+  }
   if (flags.only !== undefined) {
     try {
       ex.parsePoint(flags.only);
@@ -75,7 +83,7 @@ async function runExplore(flags: ExploreFlags, io: MainIO): Promise<number> {
   const setup = await loadSetup(path.resolve(io.cwd, flags.setup), io.cwd);
   let report;
   try {
-    report = await ex.explore({ setup: setup as never, crds: crds as never, steps: scenario.steps as never, faults: faults as ('crash' | 'stale' | 'gap' | 'mutate')[], seed, ...(flags.only !== undefined ? { only: flags.only } : {}) });
+    report = await ex.explore({ setup: setup as never, crds: crds as never, steps: scenario.steps as never, faults: faults as ('crash' | 'stale' | 'gap' | 'mutate')[], seed, ...(budget ? { budget } : {}), ...(flags.only !== undefined ? { only: flags.only } : {}) });
   } catch (err) {
     const step = (err as { step?: unknown }).step;
     if (err instanceof ex.ScenarioError || err instanceof ex.ScenarioStepError) {

@@ -5,11 +5,13 @@
  * equivalent to an earlier one: see {@link crashPoints}), `stale@K` and `gap@K` for every step K. A perturbed run that does not settle is a divergence too, as is a reference run that does not
  * (then nothing else is tried).
  *
- * Runs are in-process on the fake control plane, one at a time. The seed is recorded in the report and the repro
- * lines; the enumeration is exhaustive, so it orders nothing yet.
+ * Runs are in-process on the fake control plane, one at a time. The seed draws the `mutate` sequences and, with a
+ * `budget` smaller than the enumeration, the sample of points run (budget.ts); it is recorded in the report and
+ * every repro line.
  */
 import { compareStates } from './compare.js';
 import { describeRequest, type RecordedRequest } from './faults.js';
+import { planRuns, type Budget } from './budget.js';
 import type { Divergence, ExploreReport, FaultKind } from './report.js';
 import { mutationRuns, mutationSequences, withoutObservedGeneration, type MutationSequence } from './mutate.js';
 import { runScenario, ScenarioStepError, servedBuiltins, type InjectedFault, type RunInput, type RunResult } from './runner.js';
@@ -23,8 +25,13 @@ export interface ExploreOptions extends RunInput {
   mutations?: number;
   /** Only this point (`crash@7`, `stale@2`, `gap@2`, `mutate@3`), as a report's repro gives it. */
   only?: string;
-  /** Recorded in the report and repro lines (default 1). */
+  /**
+   * Seeds the `mutate` sequences and, with a budget, the sample of points (default 1): the same seed draws the same;
+   * every repro line names it.
+   */
   seed?: number;
+  /** At most this many runs, or this much time (budget.ts): a seeded sample of the points; the rest is `skipped`. */
+  budget?: Budget;
 }
 
 /** A point explore tries: a fault injected into a run, or `mutate@N`, the N-th spec sequence. */
@@ -61,6 +68,25 @@ export function crashPoints(requests: readonly RecordedRequest[]): { points: Inj
   return { points, equivalent };
 }
 
+/** One run (two for a mutate sequence: it and its fresh twin) of the enumeration. */
+interface Task {
+  kind: FaultKind;
+  cost: number;
+  fault?: InjectedFault;
+  seq?: MutationSequence;
+  n?: number;
+}
+
+function skip(report: ExploreReport, kind: FaultKind): void {
+  const tally = (report.faults[kind] ??= { tried: 0, divergences: 0 });
+  tally.skipped = (tally.skipped ?? 0) + 1;
+}
+
+/** Where a divergence's point comes in the enumeration (the reference first). */
+function order(tasks: readonly Task[], d: Divergence): number {
+  return tasks.findIndex((t) => (t.fault ? pointOf(t.fault) : `mutate@${t.n}`) === d.at.point);
+}
+
 const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.after}` : `${f.kind}@${f.step}`);
 
 /**
@@ -95,33 +121,40 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
     if (kinds.includes('stale')) for (let k = 1; k <= opts.steps.length; k++) points.push({ kind: 'stale', step: k });
     if (kinds.includes('gap')) for (let k = 1; k <= opts.steps.length; k++) points.push({ kind: 'gap', step: k });
   }
-  for (const fault of points) {
-    const tally = (report.faults[fault.kind] ??= { tried: 0, divergences: 0 });
+  const tasks: Task[] = points.map((fault) => ({ kind: fault.kind, cost: 1, fault }));
+  if (only?.kind === 'mutate' || (!only && kinds.includes('mutate'))) {
+    const sequences = mutationSequences(opts.crds, opts.steps, seed, Math.max(opts.mutations ?? 20, only?.kind === 'mutate' ? only.sequence : 0));
+    const tried = only?.kind === 'mutate' ? sequences.slice(only.sequence - 1, only.sequence) : sequences;
+    report.faults.mutate ??= { tried: 0, divergences: 0 };
+    for (const seq of tried) tasks.push({ kind: 'mutate', cost: 2, seq, n: sequences.indexOf(seq) + 1 });
+  }
+  const plan = planRuns(tasks, only ? undefined : opts.budget, seed);
+  for (const t of plan.left) skip(report, t.kind);
+  const deadline = opts.budget && 'durationMs' in opts.budget ? started + opts.budget.durationMs : Infinity;
+  for (const t of plan.take) {
+    if (Date.now() >= deadline) {
+      skip(report, t.kind);
+      continue;
+    }
+    const tally = (report.faults[t.kind] ??= { tried: 0, divergences: 0 });
+    let d: Divergence | undefined | 'skipped';
+    if (t.fault) {
+      const run = await runScenario(opts, t.fault);
+      d = divergenceOf(opts, reference, run, t.fault, seed);
+    } else {
+      d = await mutationDivergence(opts, t.seq!, t.n!, seed);
+      if (d === 'skipped') continue; // a sequence the control plane refuses: not a run of the fault
+    }
     tally.tried++;
-    const run = await runScenario(opts, fault);
-    report.runs++;
-    const d = divergenceOf(opts, reference, run, fault, seed);
+    report.runs += t.cost;
     if (d) {
       tally.divergences++;
       report.divergences.push(d);
     }
   }
-  if (only?.kind === 'mutate' || (!only && kinds.includes('mutate'))) {
-    const sequences = mutationSequences(opts.crds, opts.steps, seed, Math.max(opts.mutations ?? 20, only?.kind === 'mutate' ? only.sequence : 0));
-    const tried = only?.kind === 'mutate' ? sequences.slice(only.sequence - 1, only.sequence) : sequences;
-    const tally = (report.faults.mutate ??= { tried: 0, divergences: 0 });
-    for (const seq of tried) {
-      const n = sequences.indexOf(seq) + 1;
-      const d = await mutationDivergence(opts, seq, n, seed);
-      if (d === 'skipped') continue;
-      tally.tried++;
-      report.runs += 2;
-      if (d) {
-        tally.divergences++;
-        report.divergences.push(d);
-      }
-    }
-  }
+  // Sampled or cut short: divergences in the order of the enumeration, as an exhaustive run lists them.
+  report.divergences.sort((a, b) => order(tasks, a) - order(tasks, b));
+  if (opts.budget && !only) report.budget = opts.budget;
   report.durationMs = Date.now() - started;
   return report;
 }

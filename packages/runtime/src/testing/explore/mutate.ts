@@ -133,8 +133,8 @@ function changed(v: unknown, s: Schema, rand: () => number): unknown {
   return longer.length <= maxLen ? longer : str;
 }
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
+/** mulberry32: a small deterministic PRNG (numbers in [0, 1)), the same for the same seed. */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -42,6 +42,8 @@ export interface ExploreReport {
   referenceRequests: string[];
   durationMs: number;
   seed: number;
+  /** The budget the points were sampled within (budget.ts), when one was given; `skipped` counts what it left out. */
+  budget?: { runs: number } | { durationMs: number };
 }
 
 /** The summary table and one paragraph per divergence, as `kubegen explore` prints them. */
@@ -55,6 +57,11 @@ export function formatReport(report: ExploreReport): string {
   const row = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   lines.push(row(header), ...rows.map(row));
   lines.push(`${report.runs} runs (${report.referenceRequests.length} writes in the reference run), ${report.divergences.length} divergence(s), ${(report.durationMs / 1000).toFixed(1)} s`);
+  if (report.budget) {
+    const b = 'runs' in report.budget ? `${report.budget.runs} runs` : `${(report.budget.durationMs / 1000).toFixed(1)} s`;
+    const left = Object.values(report.faults).reduce((n, f) => n + (f?.skipped ?? 0), 0);
+    lines.push(`budget ${b}, seed ${report.seed}: a seeded sample of the points; ${left} skipped (equivalent crash points included)`);
+  }
   for (const d of report.divergences) {
     const where =
       d.fault === 'mutate'
