@@ -57,5 +57,6 @@ describe('explore on the examples', () => {
     assertClean('fleet-config', report);
     assert.ok(report.referenceRequests.some((r) => / create configmaps default\/settings$/.test(r)), report.referenceRequests.join('\n'));
     assert.ok(report.referenceRequests.some((r) => / delete configmaps default\/settings$/.test(r)), report.referenceRequests.join('\n'));
+    assert.ok((report.faults.mutate?.tried ?? 0) > 0, 'spec.data, a map, is mutated');
   });
 });
