@@ -16,6 +16,7 @@
  *   the view as `pause()` + `resume()` end a gap: every informer relists the live state.
  * - `lastActivity` is the time of the last request, answer or watch event, which the settle check waits past.
  */
+import { ApiError } from '../../client/errors.js';
 import type { RawRequestInit, RawResponse, ResourceRequest, Transport, Watch, WatchEvent } from '../../client/types.js';
 
 /** One mutating request as recorded: its number (1-based), what it did, and whether it failed. */
@@ -65,6 +66,10 @@ export class FaultTransport implements Transport {
   private readonly open = new Map<Watch<unknown>, OpenWatch>();
   /** Per watched target: watches expired by a gap whose informer has not watched again yet. */
   private readonly reopening = new Map<string, number>();
+  /** The targets listed from the stale view (each must relist once caught up). */
+  private readonly staleListed = new Set<string>();
+  /** Per watched target: watches to answer 410 when they open (listed from the stale view, not watching at catch-up). */
+  private readonly expireOnOpen = new Map<string, number>();
 
   /**
    * `requests` is where the mutating requests are recorded (shared by the managers of one run: numbered across them),
@@ -95,7 +100,10 @@ export class FaultTransport implements Transport {
     if (this.crashed) return never();
     this.touch();
     if (req.verb === 'list' && this.paused) await this.paused.release;
-    if (this.staleView && (req.verb === 'list' || req.verb === 'get')) return this.staleView.request<T>(req).finally(() => this.touch());
+    if (this.staleView && (req.verb === 'list' || req.verb === 'get')) {
+      if (req.verb === 'list') this.staleListed.add(watchKey(req));
+      return this.staleView.request<T>(req).finally(() => this.touch());
+    }
     const mutating = MUTATING.has(req.verb) && req.resource.resource !== 'events';
     let record: RecordedRequest | undefined;
     if (mutating) {
@@ -146,6 +154,11 @@ export class FaultTransport implements Transport {
     this.touch();
     if (this.paused) await this.paused.release;
     const key = watchKey(req);
+    if (count(this.expireOnOpen, key, -1)) {
+      // Listed from a stale view, not yet watching when it caught up: expired, so the informer relists the live state.
+      count(this.reopening, key, 1);
+      throw new ApiError({ code: 410, reason: 'Expired', message: 'explore: watch expired after a stale view' });
+    }
     const inner = await (this.staleView ?? this.inner).watch<T>(req);
     count(this.reopening, key, -1);
     if (this.crashed) {
@@ -210,13 +223,18 @@ export class FaultTransport implements Transport {
   /** Ends a stale view: the informers relist from the live control plane (see the module comment). */
   catchUp(): void {
     this.pause();
+    // Informers that listed from the view but are not watching now (a list under way, a watch about to open) relist
+    // at their next watch; the watching ones are expired in-stream by resume().
+    const watching = new Set([...this.open.values()].map((w) => w.key));
+    for (const key of this.staleListed) if (!watching.has(key)) count(this.expireOnOpen, key, 1);
+    this.staleListed.clear();
     this.staleView = undefined;
     this.resume();
   }
 
   /** Whether every informer has relisted and watches again since the last gap. */
   get caughtUp(): boolean {
-    return !this.paused && this.reopening.size === 0;
+    return !this.paused && this.reopening.size === 0 && this.expireOnOpen.size === 0;
   }
 
   private touch(): void {
