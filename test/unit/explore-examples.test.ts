@@ -25,6 +25,7 @@ function assertClean(name: string, report: ExploreReport): void {
   assert.equal(crash.tried + (crash.skipped ?? 0), report.referenceRequests.length, formatReport(report));
   assert.equal(report.faults.gap?.tried, exampleScenario(name).length);
   assert.equal(report.faults.stale?.tried, exampleScenario(name).length);
+  assert.match(formatReport(report), /^FAULT .*\ncrash .*\nstale .*\ngap .*\n(mutate .*\n)?\d+ runs/, 'rows in the order crash, stale, gap, mutate');
 }
 
 describe('explore on the examples', () => {

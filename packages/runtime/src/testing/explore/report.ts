@@ -46,12 +46,18 @@ export interface ExploreReport {
   budget?: { runs: number } | { durationMs: number };
 }
 
-/** The summary table and one paragraph per divergence, as `kubegen explore` prints them. */
+/** The order of the summary table's rows. */
+const FAULT_ORDER: readonly FaultKind[] = ['crash', 'stale', 'gap', 'mutate'];
+
+/** The summary table (a row per fault tried, in the order crash, stale, gap, mutate) and one paragraph per divergence, as `kubegen explore` prints them. */
 export function formatReport(report: ExploreReport): string {
   const lines: string[] = [];
   // SKIPPED only when a point was left out (equivalent to one tried, or beyond the budget).
   const skips = Object.values(report.faults).some((f) => (f?.skipped ?? 0) > 0);
-  const rows = Object.entries(report.faults).map(([kind, f]) => [kind, String(f!.tried), String(f!.divergences), ...(skips ? [String(f!.skipped ?? 0)] : [])]);
+  const rows = FAULT_ORDER.filter((k) => report.faults[k]).map((kind) => {
+    const f = report.faults[kind]!;
+    return [kind, String(f.tried), String(f.divergences), ...(skips ? [String(f.skipped ?? 0)] : [])];
+  });
   const header = ['FAULT', 'TRIED', 'DIVERGENCES', ...(skips ? ['SKIPPED'] : [])];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const row = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
