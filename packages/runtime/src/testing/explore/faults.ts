@@ -70,6 +70,8 @@ export class FaultTransport implements Transport {
   private readonly staleListed = new Set<string>();
   /** Per watched target: watches to answer 410 when they open (listed from the stale view, not watching at catch-up). */
   private readonly expireOnOpen = new Map<string, number>();
+  /** Lists the stale view is answering now. */
+  private staleListsInFlight = 0;
 
   /**
    * `requests` is where the mutating requests are recorded (shared by the managers of one run: numbered across them),
@@ -101,8 +103,13 @@ export class FaultTransport implements Transport {
     this.touch();
     if (req.verb === 'list' && this.paused) await this.paused.release;
     if (this.staleView && (req.verb === 'list' || req.verb === 'get')) {
-      if (req.verb === 'list') this.staleListed.add(watchKey(req));
-      return this.staleView.request<T>(req).finally(() => this.touch());
+      if (req.verb !== 'list') return this.staleView.request<T>(req).finally(() => this.touch());
+      this.staleListed.add(watchKey(req));
+      this.staleListsInFlight++;
+      return this.staleView.request<T>(req).finally(() => {
+        this.staleListsInFlight--;
+        this.touch();
+      });
     }
     const mutating = MUTATING.has(req.verb) && req.resource.resource !== 'events';
     let record: RecordedRequest | undefined;
@@ -234,7 +241,9 @@ export class FaultTransport implements Transport {
 
   /** Whether every informer has relisted and watches again since the last gap. */
   get caughtUp(): boolean {
-    return !this.paused && this.reopening.size === 0 && this.expireOnOpen.size === 0;
+    // Not expireOnOpen: a one-off list (not an informer's) is never followed by a watch. An informer's list still
+    // under way is waited for; its watch then opens at once and is counted in reopening until it watches again.
+    return !this.paused && this.reopening.size === 0 && this.staleListsInFlight === 0;
   }
 
   private touch(): void {
