@@ -49,7 +49,8 @@ function commandSection(cmd: Command): string {
     md += '\n| option | description |\n|---|---|\n';
     for (const opt of options) {
       const required = opt.mandatory ? ' (required)' : '';
-      md += `| \`${help.optionTerm(opt)}\` | ${cell(help.optionDescription(opt))}${required} |\n`;
+      // A | splits a table cell even inside a code span (GFM): escaped, as in `--budget <runs\|duration>`.
+      md += `| \`${help.optionTerm(opt).replace(/\|/g, '\\|')}\` | ${cell(help.optionDescription(opt))}${required} |\n`;
     }
   }
   const subcommands = help.visibleCommands(cmd);

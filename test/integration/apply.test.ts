@@ -2,7 +2,8 @@
  * Typed server-side apply against a real Kubernetes 1.36 CRD apiserver (the `crd-only` envtest profile; issue 12):
  * conflicts come back as `ApplyConflictError` naming the owner and the field, `force` moves ownership, a field a
  * manager stops applying is removed, the default field manager is the program's name, list-map entries of two
- * managers merge by key, status applies own status fields. Every step also runs on the fake tracker, which must
+ * managers merge by key, status applies own status fields, a field a manager stopped applying (an empty spec, or
+ * nothing) is set again by its next apply. Every step also runs on the fake tracker, which must
  * answer the same (objects, managedFields, conflicts): the fake's apply is checked against the real thing.
  */
 import assert from 'node:assert/strict';
@@ -20,6 +21,7 @@ import type { KubeList, KubeObject, ResourceDescriptor, Transport } from '@kubeg
 import { crdResourceInfo, installCrds, parseCrds } from '@kubegen/runtime/internal/testing/envtest/envtest-crds.js';
 import type { JSONSchemaProps } from 'kubegen/internal/model/index.js';
 import { newFakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import { crdValidation } from '@kubegen/runtime/internal/testing/fake/fake-validation.js';
 import { fixture } from '../support/paths.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
@@ -83,6 +85,15 @@ async function scenario(gadgets: Gadgets, name: string): Promise<Map<string, Out
   await step('default manager shares color', { spec: { color: 'red' } });
   await step('st applies status', { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, { fieldManager: 'st' }, true);
   await step('st2 conflicts on status', { status: { conditions: [{ type: 'Ready', status: 'False' }] } }, { fieldManager: 'st2' }, true);
+  // Another object: a manager that stops applying a field, then applies it again (the fake once left no spec).
+  const again = async (label: string, config: Omit<GadgetApply, 'apiVersion' | 'kind' | 'metadata'>): Promise<void> => {
+    steps.set(label, await outcome(gadgets.apply(gadget(`${name}-again`, config), { fieldManager: 'c' })).catch((err: unknown) => ({ error: String(err) }) as never));
+  };
+  await again('c applies replicas 0', { spec: { replicas: 0 } });
+  await again('c applies an empty spec', { spec: {} });
+  await again('c applies replicas 1', { spec: { replicas: 1 } });
+  await again('c applies nothing', {});
+  await again('c applies replicas 1 again', { spec: { replicas: 1 } });
   return steps;
 }
 
@@ -102,7 +113,9 @@ describe('typed server-side apply on the CRD apiserver 1.36 (envtest crd-only), 
     real = await scenario(new ResourceClient<Gadget, KubeList<Gadget>, GadgetApply>(env.transport, info, ns), name);
     const schema = (crd!.spec.versions[0]!.schema as { openAPIV3Schema: JSONSchemaProps }).openAPIV3Schema;
     const descriptor: ResourceDescriptor = { ...info, statusSubresource: true, associativeLists: associativeLists(schema) };
-    const transport: Transport = newFakeTransport([descriptor]);
+    const transport = newFakeTransport([descriptor]);
+    // The CRD's schema too, as the apiserver validates the result of an apply (a null the merge leaves is refused).
+    transport.tracker.validation = await crdValidation([crd!] as never);
     fake = await scenario(new ResourceClient<Gadget, KubeList<Gadget>, GadgetApply>(transport, descriptor, ns), name);
   });
   after(async () => {
@@ -168,6 +181,16 @@ describe('typed server-side apply on the CRD apiserver 1.36 (envtest crd-only), 
     const c = at(real, 'st2 conflicts on status');
     assert.ok('conflict' in c);
     assert.deepEqual(c.conflict.conflicts, [{ field: '.status.conditions[type="Ready"].status', manager: 'st', message: 'conflict with "st" with subresource "status"' }]);
+  });
+
+  it('a field a manager stopped applying (spec {} or nothing) is set again by its next apply', () => {
+    // Structured-merge-diff leaves spec (owned as {}) null once replicas goes: the CRD's schema refuses it.
+    assert.match(String((at(real, 'c applies an empty spec') as unknown as { error: string }).error), /is invalid: spec: Invalid value: "null": spec in body must be of type object/);
+    assert.deepEqual(objectAt(real, 'c applies replicas 1').spec, { replicas: 1 });
+    assert.equal(objectAt(real, 'c applies nothing').spec, undefined);
+    const last = objectAt(real, 'c applies replicas 1 again');
+    assert.deepEqual(last.spec, { replicas: 1 });
+    assert.deepEqual(last.managedFields.map((e) => [e.manager, e.fieldsV1]), [['c', { 'f:spec': { 'f:replicas': {} } }]]);
   });
 
   it('the fake tracker answers every step as the apiserver did (objects, managedFields, conflicts)', () => {

@@ -6,12 +6,20 @@
  *   in a second write; a crash between the two leaves a child nobody knows, and the restarted controller makes a
  *   second one. Twin (`childAdopt`): before creating, looks for a child labelled with the parent's name and adopts it.
  * - `gap` bug (`copyOnDelete`): makes a child named after the parent, once, copying spec.value; deletes it only when
- *   it observes the parent's delete event. A delete and re-create of the parent hidden by a gap leaves the old copy.
+ *   it observes the parent's delete event. A delete and re-create of the parent hidden by a gap leaves the old copy
+ *   (which the garbage collector then deletes, its owner gone; the controller does not watch children, so the new
+ *   parent never gets its copy).
  *   Twin (`copyFromState`): compares the child's owner uid with the parent's and re-creates it on a mismatch, and
  *   deletes it when the parent is gone, whatever events it saw.
  * - `mutate` bug (`scaleUp`): keeps `spec.value` children named `<parent>-<i>`, creating the missing ones but never
  *   deleting any, so lowering the value leaves children a fresh run with the last value does not have. Twin
  *   (`scaleBoth`): also deletes the children whose index is at or above the value.
+ *
+ * - `stale` bug (`mirrorUnowned`): server-side applies a child `<parent>-mirror` (spec.value copied) on every
+ *   reconcile, and cleans it up through a finalizer on the parent, but puts no owner reference on it. Restarted after
+ *   the parent's deletion onto a view from before it (a lagging apiserver), it applies the child again, to the live
+ *   state: once caught up, nothing deletes it. Twin (`mirrorOwned`): the child has an owner reference to the parent,
+ *   so the garbage collector takes what a stale view made.
  *
  * Each module's default export is a `setup(mgr)`, as `kubegen explore --setup` loads it.
  */
@@ -133,6 +141,38 @@ export function scaleController(down: boolean): (mgr: Manager) => void {
         }
         if (!down) return;
         for (const c of have) if (index(c) >= want) await cs.delete(c.metadata!.name!).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+      });
+  };
+}
+
+/** The finalizer of the mirror controllers. */
+export const MIRROR_FINALIZER = 'explore.test/mirror';
+
+/** The stale bug, or (owned) its twin: see the module comment. */
+export function mirrorController(owned: boolean): (mgr: Manager) => void {
+  return (mgr) => {
+    controllerFor(mgr, parents)
+      .named(owned ? 'mirror-owned' : 'mirror-unowned')
+      .withOptions({ skipNameValidation: true })
+      .complete(async (req) => {
+        const ps = mgr.getClient().resource<Obj>(parents, req.namespace);
+        const cs = mgr.getClient().resource<Obj>(children, req.namespace);
+        const parent = await ps.get(req.name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        if (!parent) return;
+        const name = `${req.name}-mirror`;
+        const finalizers = parent.metadata?.finalizers ?? [];
+        if (parent.metadata?.deletionTimestamp) {
+          if (!finalizers.includes(MIRROR_FINALIZER)) return;
+          await cs.delete(name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+          await ps.update({ ...parent, metadata: { ...parent.metadata, finalizers: finalizers.filter((f) => f !== MIRROR_FINALIZER) } });
+          return;
+        }
+        if (!finalizers.includes(MIRROR_FINALIZER)) {
+          await ps.update({ ...parent, metadata: { ...parent.metadata, finalizers: [...finalizers, MIRROR_FINALIZER] } });
+          return;
+        }
+        const meta = { name, namespace: req.namespace, ...(owned ? { ownerReferences: ownerRef(parent) } : {}) };
+        await cs.apply({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: meta, spec: { value: parent.spec?.value ?? 0 } }, { fieldManager: 'mirror', force: true });
       });
   };
 }

@@ -1,6 +1,7 @@
 /**
  * `kubegen explore` (issue 42, item 4): exit 0 when no fault point diverges (the crash bug's twin), 1 when one does
- * (the crash bug: the summary table, the crash point and its repro on stdout, the JSON report with the divergence),
+ * (the crash bug: the summary table, the crash point and its repro on stdout, the JSON report with the divergence;
+ * the stale bug under --faults stale, naming the step),
  * 2 on bad input: a setup module that does not load, a scenario that does not parse or names an unserved kind (with
  * file and line), a CRD that does not parse, an unknown fault.
  */
@@ -30,10 +31,10 @@ describe('kubegen explore', () => {
   it('exits 0 when nothing diverges', async () => {
     const r = await explore('--setup', path.join(setups, 'child-adopt.js'), '--scenario', 'scenario.yaml', '--report', 'out/report.json');
     assert.equal(r.code, 0, r.err + r.out);
-    assert.match(r.out, /^FAULT +TRIED +DIVERGENCES\ncrash +\d+ +0\ngap +2 +0\n/);
+    assert.match(r.out, /^FAULT +TRIED +DIVERGENCES\ncrash +\d+ +0\nstale +2 +0\ngap +2 +0\n/);
     const report = JSON.parse(readFileSync(path.join(dir, 'out/report.json'), 'utf8'));
     assert.deepEqual(report.divergences, []);
-    assert.equal(report.runs, report.faults.crash.tried + report.faults.gap.tried + 1);
+    assert.equal(report.runs, report.faults.crash.tried + report.faults.stale.tried + report.faults.gap.tried + 1);
   });
 
   it('exits 1 with the crash point, its diff and repro when the crash bug is there', async () => {
@@ -62,6 +63,27 @@ describe('kubegen explore', () => {
     assert.match(only.out, /^mutate +1 +1$/m);
   });
 
+  it('--faults stale: exits 1 on the controller whose child outlives a restart onto a stale view, naming the step', async () => {
+    file('stale.yaml', dump([{ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' }, spec: { value: 1 } } }, { delete: ref }]));
+    const r = await explore('--setup', path.join(setups, 'mirror-unowned.js'), '--scenario', 'stale.yaml', '--faults', 'stale');
+    assert.equal(r.code, 1, r.err + r.out);
+    assert.match(r.out, /^FAULT +TRIED +DIVERGENCES\nstale +2 +1\n/);
+    assert.match(r.out, /stale at stale@2: restarted after step 2 onto the state before it, then caught up \(delete Parent ns\/p\)\n {2}Child ns\/p-mirror \(object\): reference "absent", perturbed "present"\n {2}reproduce: --seed 1 --only stale@2/);
+  });
+
+  it('--budget: runs a sample of the points named by --seed, printing what it skipped; a bad budget exits 2', async () => {
+    const r = await explore('--setup', path.join(setups, 'child-leak.js'), '--scenario', 'scenario.yaml', '--faults', 'crash,gap', '--budget', '2', '--seed', '5', '--report', 'budget.json');
+    assert.ok(r.code === 0 || r.code === 1, r.err + r.out);
+    assert.match(r.out, /^FAULT +TRIED +DIVERGENCES +SKIPPED\n/);
+    assert.match(r.out, /^budget 2 runs, seed 5: a seeded sample of the points; [1-9]\d* skipped/m);
+    const report = JSON.parse(readFileSync(path.join(dir, 'budget.json'), 'utf8'));
+    assert.equal(report.runs, 2);
+    assert.deepEqual(report.budget, { runs: 2 });
+    const bad = await explore('--setup', path.join(setups, 'child-leak.js'), '--scenario', 'scenario.yaml', '--budget', 'soon');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /^error: --budget soon: expected a number of runs \(200\) or a duration/);
+  });
+
   it('exits 2 on bad input, naming the file (and line)', async () => {
     const setup = path.join(setups, 'child-adopt.js');
     const missing = await explore('--setup', 'nowhere.js', '--scenario', 'scenario.yaml');
@@ -75,10 +97,10 @@ describe('kubegen explore', () => {
     const broken = await explore('--setup', setup, '--scenario', 'broken.yaml');
     assert.equal(broken.code, 2);
     assert.match(broken.err, /^error: broken\.yaml:\d+:\d+: /);
-    file('unserved.yaml', dump([{ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' } } }, { delete: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns', name: 'x' } }]));
+    file('unserved.yaml', dump([{ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' } } }, { delete: { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'ns', name: 'x' } }]));
     const unserved = await explore('--setup', setup, '--scenario', 'unserved.yaml');
     assert.equal(unserved.code, 2);
-    assert.match(unserved.err, /^error: unserved\.yaml:7:3: step 2: v1 ConfigMap is not served/);
+    assert.match(unserved.err, /^error: unserved\.yaml:7:3: step 2: example\.com\/v1 Widget is not served/);
     file('badcrd.yaml', 'kind: CustomResourceDefinition\nspec: {\n');
     const badCrd = await runCli(dir, 'explore', '--crds', 'badcrd.yaml', '--setup', setup, '--scenario', 'scenario.yaml');
     assert.equal(badCrd.code, 2);

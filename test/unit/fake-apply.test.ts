@@ -14,6 +14,8 @@ import type { KubeList, KubeObject } from '@kubegen/runtime/internal/client/type
 import type { FakeResource } from '@kubegen/runtime/internal/testing/fake/fake-resource.js';
 import { newFakeTransportWithOptions } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
 import type { FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import { newFakeTransportFromCrds } from '@kubegen/runtime/internal/testing/fake/fake-validation.js';
+import { exploreCrds } from '../support/explore-controllers.js';
 import { FIXED_NOW } from './fake-fixtures.js';
 
 interface Port { name?: string; protocol?: string; port?: number }
@@ -157,6 +159,40 @@ describe('fake server-side apply: ownership', () => {
     assert.deepEqual(entries(c).map((e) => [e.manager, e.time]), [['b', undefined], ['a', '2024-05-06T07:08:09Z']], 'a no-op apply: no time; sorted by time');
     const d = await gadgets.apply(gadget({ replicas: 2, color: 'red' }), { fieldManager: 'a' });
     assert.deepEqual(entries(d).map((e) => [e.manager, e.time]), [['b', undefined], ['a', '2024-05-06T07:09:09Z']]);
+  });
+
+  it('a field applied again after its manager applied nothing of it is set again (spec {value}, {}, {value})', async () => {
+    const { gadgets } = setup();
+    await gadgets.apply(gadget({ replicas: 0 }), { fieldManager: 'a' });
+    const empty = await gadgets.apply(gadget({}), { fieldManager: 'a' });
+    // Owned as {}, emptied by the removal: null, as structured-merge-diff leaves it (a CRD whose spec is not
+    // nullable refuses it, as the 1.36 apiserver does: test/integration/apply.test.ts; this fake has no schema).
+    assert.equal(empty.spec, null);
+    assert.deepEqual(fieldsOf(empty, 'a'), { 'f:spec': {} });
+    const again = await gadgets.apply(gadget({ replicas: 1 }), { fieldManager: 'a' });
+    assert.deepEqual(again.spec, { replicas: 1 }, 'spec itself is released, but replicas below it is applied: it stays');
+    assert.deepEqual(fieldsOf(again, 'a'), { 'f:spec': { 'f:replicas': {} } });
+  });
+
+  it('with the CRD schema, the null an emptied {} leaves is refused with the apiserver\'s 422, and the object kept', async () => {
+    const fake = await newFakeTransportFromCrds(exploreCrds as never);
+    const parents = new ResourceClient<KubeObject & { spec?: { value?: number } }>(fake, fake.tracker.resourceFor('explore.test/v1', 'Parent')!, 'ns');
+    const parent = (spec?: object) => ({ apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { name: 'p' }, ...(spec ? { spec } : {}) }) as never;
+    await parents.apply(parent({ value: 0 }), { fieldManager: 'a' });
+    await assert.rejects(parents.apply(parent({}), { fieldManager: 'a' }), { message: 'Parent.explore.test "p" is invalid: spec: Invalid value: "null": spec in body must be of type object: "null"' });
+    assert.deepEqual((await parents.get('p')).spec, { value: 0 });
+    assert.deepEqual((await parents.apply(parent({ value: 1 }), { fieldManager: 'a' })).spec, { value: 1 });
+  });
+
+  it('a manager that applies nothing any more owns nothing: its entry goes, and a new apply sets its fields again', async () => {
+    const { gadgets } = setup();
+    await gadgets.apply(gadget({ replicas: 0 }), { fieldManager: 'a' });
+    const none = await gadgets.apply(gadget(undefined), { fieldManager: 'a' });
+    assert.equal(none.spec, undefined, 'replicas released and removed, then spec left empty');
+    assert.equal(none.metadata!.managedFields, undefined, 'no entry left (not the stored one kept)');
+    const again = await gadgets.apply(gadget({ replicas: 1 }), { fieldManager: 'a' });
+    assert.deepEqual(again.spec, { replicas: 1 });
+    assert.deepEqual(fieldsOf(again, 'a'), { 'f:spec': { 'f:replicas': {} } });
   });
 
   it('removes the objects a removal leaves empty, unless someone owns them as such', async () => {

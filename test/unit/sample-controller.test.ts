@@ -149,6 +149,27 @@ describe('sample-controller syncHandler', () => {
     assert.equal(stored.spec?.replicas, 3);
   });
 
+  it('deletes the Deployment an earlier spec named (deploymentName changed, then removed), as explore --faults mutate asks', async () => {
+    const foo = newFoo('test', 1);
+    const old = newDeployment(foo);
+    const other = { ...newDeployment(newFoo('other', 1)), metadata: { ...newDeployment(newFoo('other', 1)).metadata, ownerReferences: [] } };
+    foo.spec!.deploymentName = 'renamed';
+    foo.status = { availableReplicas: 1 };
+    const { client, controller } = await fixture([foo, old, other]);
+    await controller.syncHandler('default/test');
+    const names = (await new KubeClientset(client.transport).appsV1.deployments('default').list()).items.map((d) => d.metadata?.name).sort();
+    assert.deepEqual(names, ['other-deployment', 'renamed']);
+    // No name at all: its Deployments go and the status no longer counts any replica, as for a Foo made without one.
+    await until(() => controller['deployments'].lister.namespace('default').list().length === 2);
+    delete foo.spec!.deploymentName;
+    await client.samplecontrollerV1alpha1.foos('default').update(foo);
+    await until(() => controller['foos'].lister.namespace('default').get('test')?.spec?.deploymentName === undefined);
+    await controller.syncHandler('default/test');
+    const left = (await new KubeClientset(client.transport).appsV1.deployments('default').list()).items.map((d) => d.metadata?.name);
+    assert.deepEqual(left, ['other-deployment']);
+    assert.deepEqual((await client.samplecontrollerV1alpha1.foos('default').get('test')).status ?? {}, {});
+  });
+
   it('does nothing for a Foo that is gone or names no Deployment', async () => {
     const foo = newFoo('test', 1);
     delete foo.spec!.deploymentName;

@@ -41,6 +41,8 @@ test('init --multicluster + create api + generate: a multi-cluster manager, Secr
     const binding = parse(read(dir, 'config/rbac/clusters_role_binding.yaml')) as any;
     assert.deepEqual([binding.kind, binding.roleRef.name, binding.subjects], ['RoleBinding', 'clusters-role', [{ kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' }]]);
     assert.match(read(dir, 'README.md'), /## Many clusters\n\nThis project was made with `kubegen init --multicluster`/);
+    assert.deepEqual(Object.keys((parse(read(dir, '.github/workflows/test.yml')) as { jobs: object }).jobs), ['test'], 'no explore job: a multi-cluster project has no explore setup');
+    assert.ok(!fs.existsSync(path.join(dir, 'src/explore-setup.ts')));
     const setup = read(dir, 'test/envtest/setup.ts');
     assert.match(setup, /Envtest\.start\(\{ crdPaths \}\), Envtest\.start\(\{ crdPaths \}\)/, 'a hub and a member');
     assert.match(setup, /labels: \{ \[KUBECONFIG_SECRET_LABEL\]: 'true' \}/);

@@ -61,7 +61,8 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     };
     assert.deepEqual(fs.readdirSync(path.join(dir, '.github/workflows')).sort(), ['image.yml', 'lint.yml', 'test-envtest.yml', 'test.yml']);
     assert.deepEqual(runs('lint.yml'), ['npm ci', 'npm run lint', 'npm run verify']);
-    assert.deepEqual(runs('test.yml'), ['npm ci', 'npm test']);
+    assert.deepEqual(runs('test.yml'), ['npm ci', 'npm test', 'npm ci', 'npm run explore']);
+    assert.deepEqual(Object.keys((parse(read(dir, '.github/workflows/test.yml')) as { jobs: object }).jobs), ['test', 'explore'], 'an explore job next to the tests');
     assert.deepEqual(runs('test-envtest.yml').map((r) => r.split('\n').at(-1)), ['npm ci', 'npm run setup-envtest', 'npm run test:envtest']);
     assert.match(read(dir, '.github/workflows/test-envtest.yml'), /key: envtest-\$\{\{ runner\.os \}\}-\$\{\{ hashFiles\('node_modules\/@kubegen\/runtime\/hack\/setup-envtest\.sh'\) \}\}/);
     assert.deepEqual(runs('image.yml'), ['docker build -t fleet-operator:${GITHUB_SHA::12} .']);

@@ -1,7 +1,8 @@
 /**
  * The sample controller (a port of k8s.io/sample-controller `controller.go`): keeps, for every Foo, a Deployment
  * named `spec.deploymentName` with `spec.replicas` replicas, owned by the Foo, and copies the Deployment's
- * `status.availableReplicas` into the Foo's status.
+ * `status.availableReplicas` into the Foo's status. Unlike the Go original, the Deployments a Foo controls under
+ * another name (an earlier `spec.deploymentName`) are deleted, so that the end state depends on the last spec only.
  *
  * Foo add/update events enqueue the Foo's key; Deployment add/update/delete events enqueue the Foo that controls the
  * Deployment. `run(workers, signal)` waits for both caches, then runs `workers` loops that each take one key at a
@@ -28,6 +29,8 @@ import type { Foo, FooInformer } from './generated/samplecontroller.k8s.io/v1alp
 import { FOO_API_VERSION, FOO_KIND, newDeployment } from './new-deployment.js';
 
 export const CONTROLLER_AGENT_NAME = 'sample-controller';
+/** The Deployment informer's index of the Deployments a Foo controls, by the Foo's uid. */
+export const FOO_OWNER_INDEX = 'sample-controller/foo-owner';
 /** Reason of the event recorded when a Foo is synced successfully. */
 export const SUCCESS_SYNCED = 'Synced';
 /** Reason of the event recorded when the Deployment exists but is not controlled by the Foo. */
@@ -82,6 +85,12 @@ export class Controller {
     initControllerMetrics(this.metrics, CONTROLLER_AGENT_NAME);
     for (const informer of this.informers()) this.metrics.sourceSynced.set({ ...this.metricLabels, source: informer.name }, 0);
 
+    // The Deployments each Foo controls, by the Foo's uid: what deleteOtherDeployments reads, without a namespace scan.
+    if (!this.deployments.informer.getIndexer().hasIndex(FOO_OWNER_INDEX)) {
+      this.deployments.informer.addIndexers({
+        [FOO_OWNER_INDEX]: (d) => (d.metadata?.ownerReferences ?? []).filter((r) => r.controller === true && r.kind === FOO_KIND).map((r) => r.uid),
+      });
+    }
     this.log.info('Setting up event handlers');
     this.foos.informer.addEventHandler({
       onAdd: (foo) => this.enqueueFoo(foo),
@@ -216,8 +225,14 @@ export class Controller {
 
     const deploymentName = foo.spec?.deploymentName;
     if (!deploymentName) {
-      // Nothing to do until the spec names a Deployment (an update of the Foo will enqueue it again).
+      // Nothing to run until the spec names a Deployment (an update of the Foo will enqueue it again): the Deployments
+      // an earlier spec named go, and the status says nothing is available, as for a Foo that never named one.
       this.log.error(`${key}: deployment name must be specified`, { resourceName: key });
+      await this.deleteOtherDeployments(foo, undefined);
+      if (foo.status?.availableReplicas !== undefined) {
+        const { availableReplicas: _, ...status } = foo.status;
+        await this.sample.samplecontrollerV1alpha1.foos(namespace).updateStatus({ ...asFoo(foo), status });
+      }
       return;
     }
 
@@ -238,8 +253,26 @@ export class Controller {
       deployment = await this.kube.appsV1.deployments(namespace).update(newDeployment(foo, this.shard?.labelsFor(foo)));
     }
 
+    await this.deleteOtherDeployments(foo, deploymentName);
     await this.updateFooStatus(foo, deployment);
     this.recorder.event(asFoo(foo), 'Normal', SUCCESS_SYNCED, MESSAGE_RESOURCE_SYNCED);
+  }
+
+  /**
+   * Deletes the Deployments `foo` controls other than `keep`: those an earlier spec named (`spec.deploymentName`
+   * changed or removed). Without it a Foo renamed from a to b keeps both, where a Foo made with b has one (found by
+   * `kubegen explore --faults mutate`). A Deployment already gone is fine.
+   */
+  private async deleteOtherDeployments(foo: Foo, keep: string | undefined): Promise<void> {
+    const namespace = foo.metadata?.namespace ?? '';
+    for (const d of this.deployments.informer.getIndexer().byIndex(FOO_OWNER_INDEX, foo.metadata?.uid ?? '')) {
+      const name = d.metadata?.name ?? '';
+      if (name === keep || d.metadata?.namespace !== namespace || !isControlledBy(d, foo)) continue;
+      this.log.info('Delete deployment resource no longer named by the Foo', { foo: `${namespace}/${foo.metadata?.name}`, deployment: name });
+      await this.kube.appsV1.deployments(namespace).delete(name).catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+    }
   }
 
   /** Writes `status.availableReplicas` from the Deployment through the status subresource (on a copy of `foo`). */

@@ -1,6 +1,6 @@
 /**
- * `kubegen explore --setup <module.js> --crds <file|dir>… --scenario <scenario.yaml> [--faults crash,gap,mutate]
- * [--only <fault>@<point>] [--seed N] [--report <file.json>]`: runs the scenario on the in-process fake control plane
+ * `kubegen explore --setup <module.js> --crds <file|dir>… --scenario <scenario.yaml> [--faults crash,stale,gap,mutate]
+ * [--only <fault>@<point>] [--seed N] [--budget <runs|duration>] [--report <file.json>]`: runs the scenario on the in-process fake control plane
  * fault-free, then once per fault point (`@kubegen/runtime/testing/explore`), and prints the summary table and each
  * divergence. Exit 0 when nothing diverged, 1 when anything did, 2 on bad input: a setup module that does not load or
  * has no default function, a CRD or scenario that does not parse or is not well formed (named `file:line:col`, as
@@ -23,28 +23,30 @@ export interface ExploreFlags {
   faults?: string;
   only?: string;
   seed?: string;
+  budget?: string;
   report?: string;
 }
 
 /** Bad input: printed as `error: <message>`, exit 2. */
 class ExploreInputError extends Error {}
 
-const FAULTS = ['crash', 'gap', 'mutate'] as const;
+const FAULTS = ['crash', 'stale', 'gap', 'mutate'] as const;
 /** The faults tried without --faults (mutate on request). */
-const DEFAULT_FAULTS = ['crash', 'gap'];
+const DEFAULT_FAULTS = ['crash', 'stale', 'gap'];
 const MANIFEST_EXT = /\.(ya?ml|json)$/i;
 
 /** Adds `explore` to the command tree. */
 export function addExploreCommand(program: Command, io: MainIO, setExit: (code: number) => void): void {
   program
     .command('explore')
-    .description('find controller bugs: run a scenario fault-free on an in-process fake control plane, then crash the controllers after each of their writes and hide steps from their watches, and compare every end state with the fault-free one; exit 0 when none diverges, 1 when any does, 2 on bad input')
+    .description('find controller bugs: run a scenario fault-free on an in-process fake control plane, then crash the controllers after each of their writes, restart them onto the state before each step (a lagging apiserver) and hide steps from their watches, and compare every end state with the fault-free one; exit 0 when none diverges, 1 when any does, 2 on bad input')
     .requiredOption('--setup <module>', 'an ES module whose default export setup(mgr) registers the controllers on a Manager')
     .requiredOption('--crds <path>', 'a CRD file or folder; repeat the flag (or separate with commas) for more', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)])
     .requiredOption('--scenario <file>', 'YAML list of steps: - apply: <object> | - delete: {apiVersion, kind, namespace, name} | - patch: {…, patch: <merge patch>}')
     .option('--faults <list>', `fault kinds to enumerate, comma-separated (${FAULTS.join(', ')}; mutate: 20 sequences of spec changes from the CRD schema, each compared with a fresh run of the last spec)`, DEFAULT_FAULTS.join(','))
-    .option('--only <point>', 'run only this fault point, as a report\'s repro names it (crash@7, gap@2, mutate@3)')
-    .option('--seed <n>', 'recorded in the report and its repro lines', '1')
+    .option('--only <point>', 'run only this fault point, as a report\'s repro names it (crash@7, stale@2, gap@2, mutate@3)')
+    .option('--seed <n>', 'seeds the mutate sequences and the sample a --budget takes; recorded in the report and its repro lines', '1')
+    .option('--budget <runs|duration>', 'run at most this many runs (200) or for this long (90s, 2m): a sample of the points drawn with --seed; the report counts what it skipped')
     .option('--report <file>', 'write the report as JSON: { runs, faults, divergences: [{ fault, at, diff, repro }] }')
     .action(async (flags: ExploreFlags) => {
       try {
@@ -63,6 +65,12 @@ async function runExplore(flags: ExploreFlags, io: MainIO): Promise<number> {
   const seed = Number(flags.seed ?? '1');
   if (!Number.isInteger(seed)) throw new ExploreInputError(`--seed must be an integer, not ${flags.seed}`);
   const ex = await import('@kubegen/runtime/testing/explore');
+  let budget: ReturnType<typeof ex.parseBudget> | undefined;
+  try {
+    if (flags.budget !== undefined) budget = ex.parseBudget(flags.budget);
+  } catch (err) {
+    throw new ExploreInputError((err as Error).message);
+  }
   if (flags.only !== undefined) {
     try {
       ex.parsePoint(flags.only);
@@ -75,7 +83,7 @@ async function runExplore(flags: ExploreFlags, io: MainIO): Promise<number> {
   const setup = await loadSetup(path.resolve(io.cwd, flags.setup), io.cwd);
   let report;
   try {
-    report = await ex.explore({ setup: setup as never, crds: crds as never, steps: scenario.steps as never, faults: faults as ('crash' | 'gap' | 'mutate')[], seed, ...(flags.only !== undefined ? { only: flags.only } : {}) });
+    report = await ex.explore({ setup: setup as never, crds: crds as never, steps: scenario.steps as never, faults: faults as ('crash' | 'stale' | 'gap' | 'mutate')[], seed, ...(budget ? { budget } : {}), ...(flags.only !== undefined ? { only: flags.only } : {}) });
   } catch (err) {
     const step = (err as { step?: unknown }).step;
     if (err instanceof ex.ScenarioError || err instanceof ex.ScenarioStepError) {

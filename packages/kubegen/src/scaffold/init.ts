@@ -64,7 +64,7 @@ export interface ScaffoldResult {
 
 /**
  * The GitHub Actions workflows under `.github/workflows/` (kubebuilder's lint, test and test-e2e, for this
- * toolchain): type check, lint and verify; unit tests; the envtest suite; the image. test/integration/newcomer.test.ts
+ * toolchain): type check, lint and verify; unit tests (and, in a single-cluster project, `npm run explore`); the envtest suite; the image. test/integration/newcomer.test.ts
  * runs their steps in a fresh clone of a scaffolded project.
  */
 export const WORKFLOWS = ['lint', 'test', 'test-envtest', 'image'] as const;
@@ -157,10 +157,17 @@ export function initFiles(v: InitValues): ScaffoldFile[] {
     { path: '.dockerignore', content: renderTemplate('init/dockerignore.tmpl') },
     { path: '.gitignore', content: renderTemplate('init/gitignore.tmpl') },
     { path: 'README.md', content: renderTemplate('init/README.md.tmpl', { ...project, multiclusterSection: mc ? renderTemplate('init/README-multicluster.md.tmpl', project) : '' }) },
-    ...WORKFLOWS.map((w) => ({ path: `.github/workflows/${w}.yml`, content: renderTemplate(`init/workflow-${w}.yml.tmpl`, w === 'image' ? project : {}) })),
+    ...WORKFLOWS.map((w) => ({ path: `.github/workflows/${w}.yml`, content: renderTemplate(`init/workflow-${w}.yml.tmpl`, workflowValues(w, v.name, mc)) })),
     ...monitoringScaffoldFiles(v.name),
     ...v.source.files,
   ];
+}
+
+/** What a workflow template takes: the image's name; the test workflow's explore job (single-cluster projects: `npm run explore`). */
+function workflowValues(w: (typeof WORKFLOWS)[number], name: string, multicluster: boolean): Record<string, string> {
+  if (w === 'image') return { projectName: name };
+  if (w === 'test') return { exploreJob: multicluster ? '' : renderTemplate('init/workflow-test-explore-job.yml.tmpl') };
+  return {};
 }
 
 /**

@@ -167,6 +167,24 @@ export class MultiClusterController implements ClusterAware {
     return this.clusters().map((name) => laneStatus(this.lanes.get(name)!));
   }
 
+  /**
+   * Each lane's `Controller` (the hub's first), as they are now: what a harness reads to tell whether the controller
+   * is idle in every cluster (`kubegen explore`'s settle check, with {@link parkedRequests}).
+   */
+  laneControllers(): Controller[] {
+    return this.clusters().map((name) => this.lanes.get(name)!.controller);
+  }
+
+  /**
+   * Requests waiting outside any queue in lanes parked now (their cluster's informers failed): they go back to their
+   * lane's queue at the first status tick that finds the cluster healthy again.
+   */
+  parkedRequests(): number {
+    let n = 0;
+    for (const lane of this.lanes.values()) if (lane.parked) n += lane.failedKeys.size;
+    return n;
+  }
+
   /** The hub lane's sync (what the manager's readiness check of this controller reports). */
   syncStatus(): SyncStatus {
     return this.lanes.get(HUB_CLUSTER)!.controller.syncStatus();

@@ -53,6 +53,11 @@ export interface ValidateOptions {
   old?: unknown;
   /** The request's namespace, set on a namespaced object that names none (as a client fills it from its context). */
   namespace?: string;
+  /**
+   * The object is the result of a server-side apply, not a request body: it is not decoded again, so a null the merge
+   * left where the schema is not nullable is refused (as the apiserver refuses it), not dropped.
+   */
+  merged?: boolean;
 }
 
 /** What the apiserver would make of one write. */
@@ -144,21 +149,21 @@ export class CrdValidator {
     }
 
     if (operation === 'create') generateNameIfAsked(object);
-    const decoded = this.decode(object, version);
+    const decoded = this.decode(object, version, options.merged === true);
     if (decoded.error) return { errors: [decoded.error], unknownFields: decoded.unknownFields, object };
     prepare(object, old, operation, version.status);
     const errors = operation === 'status' ? this.validateStatusWrite(object, old ?? {}, version) : this.validateWrite(object, old, version);
     return { errors, unknownFields: decoded.unknownFields, object };
   }
 
-  /** The decoding step: metadata coercion, pruning, non-nullable nulls, embedded metadata, defaults. */
-  private decode(object: JsonObject, version: VersionEntry): { object: JsonObject; unknownFields: string[]; error?: FieldError } {
+  /** The decoding step: metadata coercion, pruning, non-nullable nulls (unless `keepNulls`), embedded metadata, defaults. */
+  private decode(object: JsonObject, version: VersionEntry, keepNulls = false): { object: JsonObject; unknownFields: string[]; error?: FieldError } {
     const meta = coerceObjectMeta(object, '');
     const unknownFields = [...meta.unknown];
     if (meta.error) return { object, unknownFields, error: meta.error };
     if (!this.preserveUnknownFields) {
       unknownFields.push(...pruneUnknownFields(object, version.schema));
-      pruneNonNullableNulls(object, version.schema);
+      if (!keepNulls) pruneNonNullableNulls(object, version.schema);
     }
     const embedded = { unknown: [] as string[], errors: [] as FieldError[] };
     coerceEmbeddedMeta(object, { ...version.schema, 'x-kubernetes-embedded-resource': false }, '', embedded);

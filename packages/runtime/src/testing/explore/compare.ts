@@ -3,8 +3,9 @@
  * `uid`, `resourceVersion`, `creationTimestamp`, `deletionTimestamp`, `managedFields`, `generation`, the random
  * suffix of a generated name (`metadata.generateName` set: the name becomes `<generateName>*`, and so does any
  * string equal to it elsewhere, as a name recorded in a status), any RFC 3339
- * timestamp (condition transition times), and any string that is the uid of an object in the same state (an owner
- * reference's uid becomes `uid-of:<kind> <namespace>/<name>`). Objects are then keyed by kind, namespace and
+ * timestamp (condition transition times), any string that is the uid of an object in the same state (an owner
+ * reference's uid becomes `uid-of:<kind> <namespace>/<name>`), and any empty mapping (`status: {}` equals no
+ * status: both decode to the same Go value, and a controller that clears its status leaves `{}`). Objects are then keyed by kind, namespace and
  * (normalised) name; several objects under one key (two children generated from one prefix) are compared as a
  * list, so a leaked duplicate shows as an extra object.
  */
@@ -56,10 +57,18 @@ function scrub(v: unknown, uids: Map<string, string>): unknown {
   if (Array.isArray(v)) return v.map((x) => scrub(x, uids));
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) o[k] = scrub(o[k], uids);
+    for (const k of Object.keys(o)) {
+      o[k] = scrub(o[k], uids);
+      // An empty mapping reads as no mapping (`status: {}` and no status decode to the same Go value).
+      if (isEmptyMapping(o[k])) delete o[k];
+    }
     return o;
   }
   return v;
+}
+
+function isEmptyMapping(v: unknown): boolean {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
 /** JSON with sorted keys: equal values give equal strings. */

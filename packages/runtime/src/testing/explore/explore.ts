@@ -1,44 +1,93 @@
 /**
  * `explore(opts)`: runs a scenario fault-free (the reference run), then once per fault point, and compares each
  * perturbed run's end state with the reference's (see compare.ts for what is ignored). Points are enumerated
- * systematically over the reference run: `crash@N` for every mutating request N the reference run made, `gap@K`
- * for every step K. A perturbed run that does not settle is a divergence too, as is a reference run that does not
+ * systematically over the reference run: `crash@N` for every mutating request N the reference run made (but those
+ * equivalent to an earlier one: see {@link crashPoints}), `stale@K` and `gap@K` for every step K. A perturbed run that does not settle is a divergence too, as is a reference run that does not
  * (then nothing else is tried).
  *
- * Runs are in-process on the fake control plane, one at a time. The seed is recorded in the report and the repro
- * lines; the enumeration is exhaustive, so it orders nothing yet.
+ * Runs are in-process on the fake control plane, one at a time. The seed draws the `mutate` sequences and, with a
+ * `budget` smaller than the enumeration, the sample of points run (budget.ts); it is recorded in the report and
+ * every repro line.
  */
 import { compareStates } from './compare.js';
-import { describeRequest } from './faults.js';
+import { describeRequest, type RecordedRequest } from './faults.js';
+import { planRuns, type Budget } from './budget.js';
 import type { Divergence, ExploreReport, FaultKind } from './report.js';
 import { mutationRuns, mutationSequences, withoutObservedGeneration, type MutationSequence } from './mutate.js';
-import { runScenario, ScenarioStepError, type InjectedFault, type RunInput, type RunResult } from './runner.js';
+import { runScenario, ScenarioStepError, servedBuiltins, type InjectedFault, type RunInput, type RunResult } from './runner.js';
 import { checkScenario, describeStep } from './scenario.js';
 
 /** Options of {@link explore}: what a run needs, plus which faults to try. */
 export interface ExploreOptions extends RunInput {
-  /** The fault kinds to enumerate (default `crash` and `gap`; `mutate` on request). */
+  /** The fault kinds to enumerate (default `crash`, `stale` and `gap`; `mutate` on request). */
   faults?: readonly FaultKind[];
   /** How many `mutate` sequences to draw (default 20), each of three spec changes. */
   mutations?: number;
-  /** Only this point (`crash@7`, `gap@2`, `mutate@3`), as a report's repro gives it. */
+  /** Only this point (`crash@7`, `stale@2`, `gap@2`, `mutate@3`), as a report's repro gives it. */
   only?: string;
-  /** Recorded in the report and repro lines (default 1). */
+  /**
+   * Seeds the `mutate` sequences and, with a budget, the sample of points (default 1): the same seed draws the same;
+   * every repro line names it.
+   */
   seed?: number;
+  /** At most this many runs, or this much time (budget.ts): a seeded sample of the points; the rest is `skipped`. */
+  budget?: Budget;
 }
 
 /** A point explore tries: a fault injected into a run, or `mutate@N`, the N-th spec sequence. */
 export type ExplorePoint = InjectedFault | { kind: 'mutate'; sequence: number };
 
-/** Parses `crash@7` / `gap@2` / `mutate@3`; throws a `TypeError` on anything else. */
+/** Parses `crash@7` / `stale@2` / `gap@2` / `mutate@3`; throws a `TypeError` on anything else. */
 export function parsePoint(point: string): ExplorePoint {
-  const m = /^(crash|gap|mutate)@([1-9]\d*)$/.exec(point.trim());
-  if (!m) throw new TypeError(`--only ${point}: expected crash@<request>, gap@<step> or mutate@<sequence> (1-based)`);
+  const m = /^(crash|stale|gap|mutate)@([1-9]\d*)$/.exec(point.trim());
+  if (!m) throw new TypeError(`--only ${point}: expected crash@<request>, stale@<step>, gap@<step> or mutate@<sequence> (1-based)`);
   const n = Number(m[2]);
-  return m[1] === 'crash' ? { kind: 'crash', after: n } : m[1] === 'gap' ? { kind: 'gap', step: n } : { kind: 'mutate', sequence: n };
+  if (m[1] === 'crash') return { kind: 'crash', after: n };
+  if (m[1] === 'mutate') return { kind: 'mutate', sequence: n };
+  return { kind: m[1] as 'stale' | 'gap', step: n };
 }
 
-const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.after}` : `gap@${f.step}`);
+/**
+ * The crash points worth trying: after every mutating request of the reference run, except one that left the
+ * control plane as the request before it in the same step did (a no-op write: an apply that changed nothing). Crashing
+ * there restarts the controllers on the same state at the same step, so it is counted as `skipped`, not run.
+ */
+export function crashPoints(requests: readonly RecordedRequest[]): { points: InjectedFault[]; equivalent: number } {
+  const seen = new Set<string>();
+  const points: InjectedFault[] = [];
+  let equivalent = 0;
+  for (const r of requests) {
+    const key = r.revision !== undefined ? `${r.step} ${r.revision}` : undefined;
+    if (key !== undefined && seen.has(key)) {
+      equivalent++;
+      continue;
+    }
+    if (key !== undefined) seen.add(key);
+    points.push({ kind: 'crash', after: r.n });
+  }
+  return { points, equivalent };
+}
+
+/** One run (two for a mutate sequence: it and its fresh twin) of the enumeration. */
+interface Task {
+  kind: FaultKind;
+  cost: number;
+  fault?: InjectedFault;
+  seq?: MutationSequence;
+  n?: number;
+}
+
+function skip(report: ExploreReport, kind: FaultKind): void {
+  const tally = (report.faults[kind] ??= { tried: 0, divergences: 0 });
+  tally.skipped = (tally.skipped ?? 0) + 1;
+}
+
+/** Where a divergence's point comes in the enumeration (the reference first). */
+function order(tasks: readonly Task[], d: Divergence): number {
+  return tasks.findIndex((t) => (t.fault ? pointOf(t.fault) : `mutate@${t.n}`) === d.at.point);
+}
+
+const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.after}` : `${f.kind}@${f.step}`);
 
 /**
  * Runs the reference and every perturbed run; see the module comment. Throws a `ScenarioError` for a scenario that is
@@ -48,10 +97,10 @@ const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.a
 export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   const started = Date.now();
   const seed = opts.seed ?? 1;
-  const kinds = opts.faults ?? ['crash', 'gap'];
+  const kinds = opts.faults ?? ['crash', 'stale', 'gap'];
   const only = opts.only !== undefined ? parsePoint(opts.only) : undefined;
   const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
-  for (const r of opts.extraResources ?? []) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
+  for (const r of servedBuiltins(opts)) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
   checkScenario(opts.steps, (apiVersion, kind) => served.has(`${apiVersion} ${kind}`));
   const reference = await runScenario(opts);
   const report: ExploreReport = { runs: 1, faults: {}, divergences: [], referenceRequests: reference.requests.map(describeRequest), durationMs: 0, seed };
@@ -64,36 +113,48 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   const points: InjectedFault[] = [];
   if (only && only.kind !== 'mutate') points.push(only);
   else if (!only) {
-    if (kinds.includes('crash')) for (let n = 1; n <= reference.requests.length; n++) points.push({ kind: 'crash', after: n });
+    if (kinds.includes('crash')) {
+      const crash = crashPoints(reference.requests);
+      points.push(...crash.points);
+      if (crash.equivalent > 0) report.faults.crash = { tried: 0, divergences: 0, skipped: crash.equivalent };
+    }
+    if (kinds.includes('stale')) for (let k = 1; k <= opts.steps.length; k++) points.push({ kind: 'stale', step: k });
     if (kinds.includes('gap')) for (let k = 1; k <= opts.steps.length; k++) points.push({ kind: 'gap', step: k });
   }
-  for (const fault of points) {
-    const tally = (report.faults[fault.kind] ??= { tried: 0, divergences: 0 });
+  const tasks: Task[] = points.map((fault) => ({ kind: fault.kind, cost: 1, fault }));
+  if (only?.kind === 'mutate' || (!only && kinds.includes('mutate'))) {
+    const sequences = mutationSequences(opts.crds, opts.steps, seed, Math.max(opts.mutations ?? 20, only?.kind === 'mutate' ? only.sequence : 0));
+    const tried = only?.kind === 'mutate' ? sequences.slice(only.sequence - 1, only.sequence) : sequences;
+    report.faults.mutate ??= { tried: 0, divergences: 0 };
+    for (const seq of tried) tasks.push({ kind: 'mutate', cost: 2, seq, n: sequences.indexOf(seq) + 1 });
+  }
+  const plan = planRuns(tasks, only ? undefined : opts.budget, seed);
+  for (const t of plan.left) skip(report, t.kind);
+  const deadline = opts.budget && 'durationMs' in opts.budget ? started + opts.budget.durationMs : Infinity;
+  for (const t of plan.take) {
+    if (Date.now() >= deadline) {
+      skip(report, t.kind);
+      continue;
+    }
+    const tally = (report.faults[t.kind] ??= { tried: 0, divergences: 0 });
+    let d: Divergence | undefined | 'skipped';
+    if (t.fault) {
+      const run = await runScenario(opts, t.fault);
+      d = divergenceOf(opts, reference, run, t.fault, seed);
+    } else {
+      d = await mutationDivergence(opts, t.seq!, t.n!, seed);
+      if (d === 'skipped') continue; // a sequence the control plane refuses: not a run of the fault
+    }
     tally.tried++;
-    const run = await runScenario(opts, fault);
-    report.runs++;
-    const d = divergenceOf(opts, reference, run, fault, seed);
+    report.runs += t.cost;
     if (d) {
       tally.divergences++;
       report.divergences.push(d);
     }
   }
-  if (only?.kind === 'mutate' || (!only && kinds.includes('mutate'))) {
-    const sequences = mutationSequences(opts.crds, opts.steps, seed, Math.max(opts.mutations ?? 20, only?.kind === 'mutate' ? only.sequence : 0));
-    const tried = only?.kind === 'mutate' ? sequences.slice(only.sequence - 1, only.sequence) : sequences;
-    const tally = (report.faults.mutate ??= { tried: 0, divergences: 0 });
-    for (const seq of tried) {
-      const n = sequences.indexOf(seq) + 1;
-      const d = await mutationDivergence(opts, seq, n, seed);
-      if (d === 'skipped') continue;
-      tally.tried++;
-      report.runs += 2;
-      if (d) {
-        tally.divergences++;
-        report.divergences.push(d);
-      }
-    }
-  }
+  // Sampled or cut short: divergences in the order of the enumeration, as an exhaustive run lists them.
+  report.divergences.sort((a, b) => order(tasks, a) - order(tasks, b));
+  if (opts.budget && !only) report.budget = opts.budget;
   report.durationMs = Date.now() - started;
   return report;
 }
@@ -131,7 +192,10 @@ function divergenceOf(opts: ExploreOptions, reference: RunResult, run: RunResult
     ? [{ object: '(run)', field: '(settle)', reference: 'settled', perturbed: `still busy after step ${run.unsettled.step}: ${run.unsettled.busy}` }]
     : compareStates(reference.state, run.state);
   if (diff.length === 0) return undefined;
-  const at = fault.kind === 'crash' ? crashPoint(opts, run, fault.after) : { point: pointOf(fault), step: fault.step, stepText: gapSteps(opts, fault.step) };
+  const at =
+    fault.kind === 'crash'
+      ? crashPoint(opts, run, fault.after)
+      : { point: pointOf(fault), step: fault.step, stepText: fault.kind === 'gap' ? gapSteps(opts, fault.step) : describeStep(opts.steps[fault.step - 1]!) };
   return { fault: fault.kind, at, diff, repro: `--seed ${seed} --only ${pointOf(fault)}` };
 }
 

@@ -4,7 +4,8 @@
  * state with a fault-free run's. `explore(opts)` is what `kubegen explore` runs; call it from a `node:test` suite to
  * get the same report. See docs/explore.md.
  */
-export { explore, parsePoint, type ExploreOptions, type ExplorePoint } from './explore.js';
+export { parseBudget, planRuns, type Budget } from './budget.js';
+export { crashPoints, explore, parsePoint, type ExploreOptions, type ExplorePoint } from './explore.js';
 export { mutationRuns, mutationSequences, type MutationSequence } from './mutate.js';
 export { formatReport, type Divergence, type DivergencePoint, type ExploreReport, type FaultKind } from './report.js';
 export { compareStates, normalizeState, type FieldDiff } from './compare.js';

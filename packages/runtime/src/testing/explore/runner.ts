@@ -2,6 +2,9 @@
  * One run of a scenario: a fresh fake control plane from the CRDs, a manager made by `setup` on a
  * {@link FaultTransport}, the steps one by one with the controllers settling after each, and the end state.
  *
+ * After the controllers settle, dependents whose owners are all gone are deleted (gc.ts: the garbage collection of a
+ * cluster), and the controllers settle again.
+ *
  * Settled means, for `quietMs` on end: no controller has ready work or a reconcile running, nothing waits in a queue
  * to become ready within `requeueBoundMs` (a periodic requeue further out does not count), no request, answer or
  * watch event went by, and every informer watches again after a gap. A run that does not settle within `settleMs`
@@ -9,21 +12,27 @@
  *
  * The fault, if any, is injected here: `crash@N` kills the manager right after its N-th mutating request was
  * answered (counted over the whole run) and starts a new one from `setup` on the same state; `gap@K` pauses the
- * watches before step K and resumes them after step K+1 (after step K when it is the last).
+ * watches before step K and resumes them after step K+1 (after step K when it is the last); `stale@K` (Sieve's time
+ * travel) lets the run settle after step K, kills the manager and starts a new one whose reads are answered from the
+ * state as it was before step K (stale.ts; its writes go to the live state), lets it settle on that view, then
+ * catches its informers up with the live state (a relist) and settles again.
  */
 import { Registry } from 'prom-client';
 import type { Controller } from '../../controller/controller.js';
-import type { KubeObject } from '../../client/types.js';
+import type { KubeObject, Transport } from '../../client/types.js';
 import { realClock } from '../../clock.js';
 import { sleep } from '../../deadline.js';
 import { nullLogger } from '../../log.js';
 import { Manager } from '../../manager/manager.js';
 import type { Runnable } from '../../manager/runnables.js';
+import { allBuiltinResources } from '../fake/builtin-resources.js';
 import { newFakeTransportFromCrds } from '../fake/fake-validation.js';
 import type { FakeResource } from '../fake/fake-resource.js';
 import type { FakeTransport } from '../fake/fake-transport.js';
 import type { ValidatedCrd } from '../../validation/index.js';
 import { FaultTransport, type RecordedRequest } from './faults.js';
+import { collectGarbage } from './gc.js';
+import { snapshotOf, staleView } from './stale.js';
 import { runStep, type ScenarioStep } from './scenario.js';
 
 /** A step of the reference run that the control plane refused (the scenario is wrong): which, and why. */
@@ -41,14 +50,17 @@ export class ScenarioStepError extends Error {
 export type SetupFunc = (mgr: Manager) => void | Promise<void>;
 
 /** A fault injected into one run; none for the reference run. */
-export type InjectedFault = { kind: 'crash'; after: number } | { kind: 'gap'; step: number };
+export type InjectedFault = { kind: 'crash'; after: number } | { kind: 'gap'; step: number } | { kind: 'stale'; step: number };
 
 /** What a run needs. */
 export interface RunInput {
   setup: SetupFunc;
   crds: readonly ValidatedCrd[];
   steps: readonly ScenarioStep[];
-  /** Built-in resources to serve besides the CRDs (not validated). */
+  /**
+   * Built-in resources to serve besides the CRDs (not validated); default every built-in kind a current apiserver
+   * serves by default (`allBuiltinResources`: Deployments, Services, ConfigMaps, PodDisruptionBudgets, …).
+   */
   extraResources?: readonly FakeResource[];
   /** The longest a step may take to settle (default 5000 ms). */
   settleMs?: number;
@@ -75,11 +87,13 @@ export interface RunResult {
  * plane refuses throws a {@link ScenarioStepError} in the reference run (no fault), and ends a perturbed run as unsettled.
  */
 export async function runScenario(input: RunInput, fault?: InjectedFault): Promise<RunResult> {
-  const fake = await newFakeTransportFromCrds(input.crds, [], input.extraResources ? { extraResources: input.extraResources } : {});
+  const fake = await newFakeTransportFromCrds(input.crds, [], { extraResources: servedBuiltins(input) });
   const requests: RecordedRequest[] = [];
   let stepNow = 0;
   const ctx = { fake, requests, stepNow: () => stepNow };
   let current = await startManager(input.setup, ctx, fault?.kind === 'crash' ? fault.after : undefined);
+  // stale@K: the state as it was before step K, for the manager restarted after it.
+  let before: KubeObject[] | undefined;
   let crashed = false;
   const restartIfCrashed = async (): Promise<void> => {
     if (!current.transport.crashed || crashed) return;
@@ -97,6 +111,7 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
       const gapStart = fault?.kind === 'gap' && fault.step === k;
       const gapEnd = fault?.kind === 'gap' && (fault.step === k - 1 || (fault.step === k && k === steps.length));
       if (gapStart) current.transport.pause();
+      if (fault?.kind === 'stale' && fault.step === k) before = snapshotOf(endState(fake));
       try {
         await runStep(fake, fake.tracker, steps[i]!);
       } catch (err) {
@@ -107,7 +122,23 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
       }
       if (gapStart && !gapEnd) continue; // the next step comes before the controllers see anything
       if (gapEnd) current.transport.resume();
-      const busy = await settle(() => current, restartIfCrashed, input);
+      const settleAll = async (): Promise<string | undefined> => {
+        let busy = await settle(() => current, restartIfCrashed, input);
+        // Dependents of a deleted owner go, as a cluster's garbage collector deletes them; then the controllers settle again.
+        for (let rounds = 0; !busy && rounds < 10 && collectGarbage(fake.tracker) > 0; rounds++) busy = await settle(() => current, restartIfCrashed, input);
+        return busy;
+      };
+      let busy = await settleAll();
+      if (!busy && before) {
+        // stale@K: a new manager on the view of before step K, settled there, then caught up with the live state.
+        current.transport.crash();
+        current.stop.abort();
+        current = await startManager(input.setup, ctx, undefined, await staleView(input.crds, servedBuiltins(input), before));
+        before = undefined;
+        busy = await settle(() => current, restartIfCrashed, input);
+        current.transport.catchUp();
+        busy ??= await settleAll();
+      }
       if (busy) {
         unsettled = { step: k, busy };
         break;
@@ -118,6 +149,13 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
     current.stop.abort();
   }
 }
+
+/** The built-in resources a run serves: `extraResources`, or by default every GA built-in kind (CRDs aside). */
+export function servedBuiltins(input: Pick<RunInput, 'extraResources'>): readonly FakeResource[] {
+  return input.extraResources ?? DEFAULT_BUILTINS;
+}
+
+const DEFAULT_BUILTINS: readonly FakeResource[] = allBuiltinResources.filter((r) => r.resource !== 'customresourcedefinitions');
 
 interface Running {
   mgr: Manager;
@@ -133,9 +171,10 @@ interface RunContext {
   stepNow: () => number;
 }
 
-async function startManager(setup: SetupFunc, ctx: RunContext, crashAfter: number | undefined): Promise<Running> {
-  const transport = new FaultTransport(ctx.fake, ctx.requests, ctx.stepNow);
+async function startManager(setup: SetupFunc, ctx: RunContext, crashAfter: number | undefined, stale?: Transport): Promise<Running> {
+  const transport = new FaultTransport(ctx.fake, ctx.requests, ctx.stepNow, () => ctx.fake.tracker.resourceVersion);
   transport.crashAfter = crashAfter;
+  transport.staleView = stale;
   const mgr = new Manager({ transport, metricsBindAddress: '0', healthProbeBindAddress: '0', logger: nullLogger, registry: new Registry(), gracefulShutdownTimeoutMs: 50 });
   const controllers: Controller[] = [];
   const add = mgr.add.bind(mgr);

@@ -18,7 +18,8 @@
  *   applier instead.
  * - A field the manager applied before and leaves out now is released, and removed from the object when nobody
  *   else owns it (or anything below it), with the objects that removal leaves empty; a list-map entry's key fields
- *   stay while the entry does.
+ *   stay while the entry does. An object the configuration gives as `{}` that the removal leaves empty becomes
+ *   `null` (structured-merge-diff's result: the apiserver then refuses it where the schema is not nullable).
  * - `managedFields` is sorted as the apiserver sorts it; the applier's `time` moves only when the object changes.
  * - With a status subresource, an apply to the main resource ignores (and owns nothing of) `status`, and one to the
  *   `status` subresource takes only `status`; its entry carries `subresource: status`.
@@ -93,14 +94,19 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
 
   const released = [...(mine?.set ?? new Map<string, FieldPath>()).entries()].filter(([k]) => !applied.has(k)).map(([, p]) => p);
   released.sort((a, b) => b.length - a.length);
-  const owned = (p: FieldPath): boolean => others.some((o) => ownsAtOrBelow(o.set, p)) || applied.has(JSON.stringify(p));
+  // A released object stays while anyone owns it or anything below it, this apply included (`spec` applied as `{}`,
+  // then as `{value: 1}`: `spec` itself is released, `spec.value` applied).
+  const owned = (p: FieldPath): boolean => others.some((o) => ownsAtOrBelow(o.set, p)) || ownsAtOrBelow(applied, p);
   for (const p of released) {
     if (owned(p) || isRetainedKeyField(merged, p)) continue;
     removeAt(merged, p);
-    // An object left empty by the removal goes too, unless someone owns it as such.
+    // An object left empty by the removal goes too, unless someone owns it as such. One this configuration gives as
+    // `{}` becomes null, as structured-merge-diff leaves it (the 1.36 apiserver then refuses a non-nullable one).
     for (let up = p.slice(0, -1); up.length > 0 && up[up.length - 1]!.startsWith('f:') && up[0] !== 'f:metadata'; up = up.slice(0, -1)) {
       const at = valueAt(merged, up);
-      if (!at.found || !isObject(at.value) || Object.keys(at.value).length > 0 || owned(up)) break;
+      if (!at.found || !isObject(at.value) || Object.keys(at.value).length > 0) break;
+      if (applied.has(JSON.stringify(up))) (valueAt(merged, up.slice(0, -1)).value as Record<string, unknown>)[up[up.length - 1]!.slice(2)] = null;
+      if (owned(up)) break;
       removeAt(merged, up);
     }
   }

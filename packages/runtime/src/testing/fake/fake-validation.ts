@@ -24,10 +24,10 @@ export async function crdValidation(crds: readonly ValidatedCrd[], options: { co
     validators.set(`${v.group}/${v.kind}`, v);
   }
   return {
-    validate(res, operation, obj, old) {
+    validate(res, operation, obj, old, merged) {
       const v = validators.get(`${res.group}/${res.kind}`);
       if (!v) return undefined;
-      const r = v.validate(obj, { operation, ...(old ? { old } : {}) });
+      const r = v.validate(obj, { operation, ...(old ? { old } : {}), ...(merged ? { merged } : {}) });
       return { object: r.object as KubeObject, causes: r.errors.map((e) => ({ type: e.reason, field: e.path, message: e.message })) };
     },
   };

@@ -332,7 +332,8 @@ export class ObjectTracker {
       apiVersion: apiVersionOf(res),
     });
     if (!existing) return this.create(res, ns, obj, opts);
-    return this.updateAs(res, ns, obj, sub === 'status' ? 'status' : 'main', opts, name, obj.metadata?.managedFields);
+    // The apply decides managedFields: none left (a manager that applied nothing, alone) is none, not the stored ones.
+    return this.updateAs(res, ns, obj, sub === 'status' ? 'status' : 'main', opts, name, obj.metadata?.managedFields ?? []);
   }
 
   private updateAs(
@@ -369,9 +370,10 @@ export class ObjectTracker {
       next.apiVersion = apiVersionOf(res);
       next.kind = res.kind;
     }
-    if (managedFields) next.metadata!.managedFields = managedFields;
+    if (managedFields && managedFields.length > 0) next.metadata!.managedFields = managedFields;
+    else if (managedFields) delete next.metadata!.managedFields;
     next.metadata!.resourceVersion = stored.resourceVersion;
-    const checked = this.validation?.validate(res, mode === 'status' ? 'status' : 'update', next, existing);
+    const checked = this.validation?.validate(res, mode === 'status' ? 'status' : 'update', next, existing, managedFields !== undefined);
     if (checked) next = checked.object;
     const causes = checked ? checked.causes : validateObjectMeta(res, next.metadata!);
     if (stored.deletionTimestamp) {

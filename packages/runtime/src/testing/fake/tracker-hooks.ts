@@ -12,7 +12,8 @@ import type { FakeResource } from './fake-resource.js';
 
 /** What the tracker asks before storing a write (undefined: the resource has no schema here, store as is). */
 export interface TrackerValidation {
-  validate(res: ResourceInfo, operation: WriteOperation, obj: KubeObject, old: KubeObject | undefined): { object: KubeObject; causes: FieldCause[] } | undefined;
+  /** `merged`: `obj` is a server-side apply's result (see `ValidateOptions.merged`), not a request body. */
+  validate(res: ResourceInfo, operation: WriteOperation, obj: KubeObject, old: KubeObject | undefined, merged?: boolean): { object: KubeObject; causes: FieldCause[] } | undefined;
 }
 
 /** One stored (`obj` set) or deleted (`obj` undefined) object of `res`; `prev` is its state before, if any. */

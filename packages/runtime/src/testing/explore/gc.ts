@@ -1,0 +1,35 @@
+/**
+ * The garbage collection a real control plane does between two steps of a run (kube-controller-manager's
+ * collector, background propagation only): an object with owner references none of whose owners exists any more
+ * (no object of the run has the uid) is deleted, and so on down the chain. Explore runs it after the controllers
+ * settle, then lets them settle again, so that an owner's deletion ends with its dependents gone in every run, as
+ * it does on a cluster (without it, dependents outlive their owner, holding uids that differ between runs).
+ */
+import type { KubeObject } from '../../client/types.js';
+import type { ObjectTracker } from '../fake/object-tracker.js';
+
+/** Deletes every object all of whose owners are gone, until none is left; returns how many were deleted. */
+export function collectGarbage(tracker: ObjectTracker): number {
+  let deleted = 0;
+  for (;;) {
+    const all: { r: ReturnType<ObjectTracker['resources']>[number]; o: KubeObject }[] = [];
+    for (const r of tracker.resources()) {
+      if (r.resource === 'events' || r.resource === 'customresourcedefinitions') continue;
+      for (const o of tracker.list(r, undefined).items) all.push({ r, o });
+    }
+    const uids = new Set(all.map(({ o }) => o.metadata?.uid).filter(Boolean));
+    const orphans = all.filter(({ o }) => {
+      const refs = o.metadata?.ownerReferences ?? [];
+      return refs.length > 0 && !o.metadata?.deletionTimestamp && refs.every((ref) => !uids.has(ref.uid));
+    });
+    if (orphans.length === 0) return deleted;
+    for (const { r, o } of orphans) {
+      try {
+        tracker.delete(r, o.metadata?.namespace, o.metadata!.name!);
+        deleted++;
+      } catch {
+        // Gone meanwhile: nothing to collect.
+      }
+    }
+  }
+}
