@@ -61,6 +61,16 @@ export const exploreCrds = [crd(parents, true), crd(children, false)];
 
 const ownerRef = (p: Obj): NonNullable<KubeObject['metadata']>['ownerReferences'] => [{ apiVersion: 'explore.test/v1', kind: 'Parent', name: p.metadata!.name!, uid: p.metadata!.uid!, controller: true }];
 
+/** The parents' and children's clients of the manager in `namespace`. */
+function clientsOf(mgr: Manager, namespace: string | undefined) {
+  return { ps: mgr.getClient().resource<Obj>(parents, namespace), cs: mgr.getClient().resource<Obj>(children, namespace) };
+}
+
+/** What `p` resolves to, or undefined when it fails with NotFound (controller-runtime's `client.IgnoreNotFound`). */
+function orNotFound<T>(p: Promise<T>): Promise<T | undefined> {
+  return p.catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+}
+
 /** The crash bug, or (adopt) its twin: see the module comment. */
 export function childController(adopt: boolean): (mgr: Manager) => void {
   return (mgr) => {
@@ -69,15 +79,9 @@ export function childController(adopt: boolean): (mgr: Manager) => void {
       .owns(children)
       .withOptions({ skipNameValidation: true })
       .complete(async (req) => {
-        const ps = mgr.getClient().resource<Obj>(parents, req.namespace);
-        const cs = mgr.getClient().resource<Obj>(children, req.namespace);
-        let parent: Obj;
-        try {
-          parent = await ps.get(req.name);
-        } catch (err) {
-          if (isNotFound(err)) return;
-          throw err;
-        }
+        const { ps, cs } = clientsOf(mgr, req.namespace);
+        const parent = await orNotFound(ps.get(req.name));
+        if (!parent) return;
         const value = parent.spec?.value ?? 0;
         let name = parent.status?.child;
         if (!name && adopt) name = (await cs.list({ labelSelector: `parent=${req.name}` })).items[0]?.metadata?.name;
@@ -101,15 +105,14 @@ export function copyController(fromState: boolean): (mgr: Manager) => void {
       .withOptions({ skipNameValidation: true })
       .watches(parents, { delete: (o) => void deleted.add(`${(o as Obj).metadata?.namespace}/${(o as Obj).metadata?.name}`) })
       .complete(async (req) => {
-        const ps = mgr.getClient().resource<Obj>(parents, req.namespace);
-        const cs = mgr.getClient().resource<Obj>(children, req.namespace);
+        const { ps, cs } = clientsOf(mgr, req.namespace);
         const name = `${req.name}-copy`;
         const key = `${req.namespace}/${req.name}`;
-        const child = await cs.get(name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
-        const parent = await ps.get(req.name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        const child = await orNotFound(cs.get(name));
+        const parent = await orNotFound(ps.get(req.name));
         const stale = fromState ? child && (!parent || child.metadata?.ownerReferences?.[0]?.uid !== parent.metadata?.uid) : child && deleted.has(key);
         if (stale) {
-          await cs.delete(name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+          await orNotFound(cs.delete(name));
           deleted.delete(key);
           return parent ? { requeue: true } : undefined;
         }
@@ -128,9 +131,8 @@ export function scaleController(down: boolean): (mgr: Manager) => void {
       .owns(children)
       .withOptions({ skipNameValidation: true })
       .complete(async (req) => {
-        const ps = mgr.getClient().resource<Obj>(parents, req.namespace);
-        const cs = mgr.getClient().resource<Obj>(children, req.namespace);
-        const parent = await ps.get(req.name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        const { ps, cs } = clientsOf(mgr, req.namespace);
+        const parent = await orNotFound(ps.get(req.name));
         if (!parent) return;
         const want = Math.max(0, parent.spec?.value ?? 0);
         const have = (await cs.list({ labelSelector: `parent=${req.name}` })).items;
@@ -140,7 +142,7 @@ export function scaleController(down: boolean): (mgr: Manager) => void {
           await cs.create({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: { name: `${req.name}-${i}`, namespace: req.namespace, labels: { parent: req.name }, ownerReferences: ownerRef(parent) }, spec: { value: i } });
         }
         if (!down) return;
-        for (const c of have) if (index(c) >= want) await cs.delete(c.metadata!.name!).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        for (const c of have) if (index(c) >= want) await orNotFound(cs.delete(c.metadata!.name!));
       });
   };
 }
@@ -155,15 +157,14 @@ export function mirrorController(owned: boolean): (mgr: Manager) => void {
       .named(owned ? 'mirror-owned' : 'mirror-unowned')
       .withOptions({ skipNameValidation: true })
       .complete(async (req) => {
-        const ps = mgr.getClient().resource<Obj>(parents, req.namespace);
-        const cs = mgr.getClient().resource<Obj>(children, req.namespace);
-        const parent = await ps.get(req.name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        const { ps, cs } = clientsOf(mgr, req.namespace);
+        const parent = await orNotFound(ps.get(req.name));
         if (!parent) return;
         const name = `${req.name}-mirror`;
         const finalizers = parent.metadata?.finalizers ?? [];
         if (parent.metadata?.deletionTimestamp) {
           if (!finalizers.includes(MIRROR_FINALIZER)) return;
-          await cs.delete(name).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+          await orNotFound(cs.delete(name));
           await ps.update({ ...parent, metadata: { ...parent.metadata, finalizers: finalizers.filter((f) => f !== MIRROR_FINALIZER) } });
           return;
         }

@@ -11,6 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+// prng: explore's seeded PRNG (mulberry32), so a failing subset can be replayed from the seed in the message.
+import { prng } from '@kubegen/runtime/internal/testing/explore/mutate.js';
 import { main } from 'kubegen/internal/cli/main.js';
 import type { MainIO } from 'kubegen/internal/cli/main.js';
 import { parseConfigText } from 'kubegen/internal/config/config-file.js';
@@ -73,17 +75,6 @@ function withoutSchemas(resources: readonly ResourceModel[]): ResourceModel[] {
   return resources.map((r) => ({ ...r, versions: r.versions.map((v) => ({ ...v, schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } })) }));
 }
 
-/** A small seeded PRNG (mulberry32), so a failing subset can be replayed from the seed in the message. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('group accessors', () => {
   it('come from the DNS labels but the top-level domain, camel-cased, so no two groups of a Crossplane v2 provider clash', () => {

@@ -9,59 +9,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compareStates, mutationRuns, mutationSequences, type ScenarioStep } from '@kubegen/runtime/testing/explore';
 import { mergePatch, withoutObservedGeneration } from '@kubegen/runtime/internal/testing/explore/mutate.js';
+import { readObjects } from '@kubegen/runtime/testing';
 import { createValidator } from '@kubegen/runtime/validation';
+import { fixture } from '../support/paths.js';
 
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'apps.nested.test' },
-  spec: {
-    group: 'nested.test',
-    scope: 'Namespaced',
-    names: { kind: 'App', plural: 'apps', singular: 'app', listKind: 'AppList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                required: ['replicas'],
-                properties: {
-                  replicas: { type: 'integer', minimum: 0, maximum: 5 },
-                  mode: { type: 'string', enum: ['fast', 'safe', 'off'] },
-                  template: {
-                    type: 'object',
-                    required: ['image'],
-                    properties: {
-                      image: { type: 'string', minLength: 1, maxLength: 20 },
-                      pullPolicy: { type: 'string', enum: ['Always', 'IfNotPresent', 'Never'] },
-                      resources: { type: 'object', properties: { cpu: { type: 'integer', minimum: 1, maximum: 8 }, burst: { type: 'boolean' } } },
-                    },
-                  },
-                  ports: {
-                    type: 'array',
-                    maxItems: 4,
-                    'x-kubernetes-list-type': 'map',
-                    'x-kubernetes-list-map-keys': ['name'],
-                    items: { type: 'object', required: ['name', 'port'], properties: { name: { type: 'string', maxLength: 15 }, port: { type: 'integer', minimum: 1, maximum: 65535 }, protocol: { type: 'string', enum: ['TCP', 'UDP'] } } },
-                  },
-                  tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string', maxLength: 10 } },
-                  labels: { type: 'object', additionalProperties: { type: 'string', maxLength: 10 } },
-                  checksum: { type: 'string', pattern: '^[0-9a-f]{8}$' },
-                },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+/** apps.nested.test: nested objects, a list-map, a set, a map, enums, bounds and a pattern. */
+const [crd] = readObjects(fixture('explore', 'nested-crd.yaml'));
 
 const start = { replicas: 2, template: { image: 'web', resources: { cpu: 2 } }, ports: [{ name: 'http', port: 80 }], tags: ['a'], labels: { team: 'x' }, checksum: '0badcafe' };
 const steps: ScenarioStep[] = [{ apply: { apiVersion: 'nested.test/v1', kind: 'App', metadata: { namespace: 'ns', name: 'a' }, spec: start } }];
