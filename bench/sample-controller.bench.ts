@@ -70,7 +70,14 @@ async function main(): Promise<void> {
         : {}),
       ...(receiver ? { tracing: { endpoint: receiver.endpoint } } : {}),
     });
-    if (receiver) console.log(`tracing: ${receiver.spans.length} spans received (${receiver.contentTypes.length} exports)`);
+    if (receiver) {
+      // Every span the controllers made reaches the receiver (each process flushes on SIGTERM): compare the counts per
+      // name with what the runs did (a reconcile and a create, an update and an event per Foo).
+      const byName = new Map<string, number>();
+      for (const s of receiver.spans) byName.set(s.name, (byName.get(s.name) ?? 0) + 1);
+      const names = [...byName].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${name} ${count}`).join(', ');
+      console.log(`tracing: ${receiver.spans.length} spans received (${receiver.contentTypes.length} exports): ${names}`);
+    }
   } finally {
     await env.stop();
     await receiver?.close();
