@@ -15,7 +15,8 @@
  *   `OTEL_RESOURCE_ATTRIBUTES` and the host, OS and process; registers it globally (the async-hooks context manager,
  *   the W3C `traceparent` propagator) and turns the runtime's tracing on (`enableTracing`), so a controller run
  *   without a manager is traced too. The SDK reads the other standard variables itself (`OTEL_EXPORTER_OTLP_HEADERS`,
- *   `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, …).
+ *   `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, …). For the OTLP/HTTP exporters it first installs sdk-http.ts's resolve hook
+ *   (their `import('http')` without loading Node's undici).
  * - It rejects, before loading anything, an exporter other than `otlp`, `console` or `none`, and a protocol other
  *   than those three; and, when a package cannot be loaded, with an error naming the npm packages to install. These
  *   packages are optional peer dependencies of the runtime (`kubegen init --tracing` installs them).
@@ -25,6 +26,7 @@
  * a second of CPU and 40 MB of memory at start (docs/tracing.md, Cost).
  */
 import { enableTracing } from './otel.js';
+import { routeExporterHttpImport } from './sdk-http.js';
 
 /** What is used of `@opentelemetry/sdk-trace-node` (loaded by name, so the runtime compiles and installs without it). */
 interface SdkTraceNode {
@@ -82,6 +84,8 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const protocol = env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] || env['OTEL_EXPORTER_OTLP_PROTOCOL'] || 'http/protobuf';
   const exporterPackage = OTLP_EXPORTERS[protocol];
   if (exporterName === 'otlp' && exporterPackage === undefined) throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}: expected http/protobuf, http/json or grpc`);
+  // The OTLP/HTTP exporters' import('http') without undici (sdk-http.ts).
+  if (exporterName === 'otlp' && protocol !== 'grpc') routeExporterHttpImport();
   const sdk = await load<SdkTraceNode>('@opentelemetry/sdk-trace-node');
   const resources = await load<Resources>('@opentelemetry/resources');
   const exporter = exporterName === 'console' ? new sdk.ConsoleSpanExporter() : new (await load<{ OTLPTraceExporter: new () => unknown }>(exporterPackage!)).OTLPTraceExporter();
