@@ -12,7 +12,8 @@
  *   `@opentelemetry/exporter-trace-otlp-proto`; `http/json`: `@opentelemetry/exporter-trace-otlp-http`; `grpc`:
  *   `@opentelemetry/exporter-trace-otlp-grpc`), or the console exporter (`OTEL_TRACES_EXPORTER=console`); starts a
  *   `NodeTracerProvider` with a batch span processor and the resource from `OTEL_SERVICE_NAME`,
- *   `OTEL_RESOURCE_ATTRIBUTES` and the host, OS and process; registers it globally (the async-hooks context manager,
+ *   `OTEL_RESOURCE_ATTRIBUTES` and the host, OS and process (settled before it resolves: the host id is read
+ *   asynchronously); registers it globally (the async-hooks context manager,
  *   the W3C `traceparent` propagator) and turns the runtime's tracing on (`enableTracing`), so a controller run
  *   without a manager is traced too. The SDK reads the other standard variables itself (`OTEL_EXPORTER_OTLP_HEADERS`,
  *   `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, …). For the OTLP/HTTP exporters it first installs sdk-http.ts's resolve hook
@@ -37,7 +38,7 @@ interface SdkTraceNode {
 
 /** What is used of `@opentelemetry/resources`. */
 interface Resources {
-  defaultResource(): { merge(other: unknown): unknown };
+  defaultResource(): { merge(other: unknown): { waitForAsyncAttributes?(): Promise<void> } };
   detectResources(config: { detectors: unknown[] }): unknown;
   envDetector: unknown;
   hostDetector: unknown;
@@ -90,10 +91,10 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const resources = await load<Resources>('@opentelemetry/resources');
   const exporter = exporterName === 'console' ? new sdk.ConsoleSpanExporter() : new (await load<{ OTLPTraceExporter: new () => unknown }>(exporterPackage!)).OTLPTraceExporter();
   const { envDetector, hostDetector, osDetector, processDetector } = resources;
-  const provider = new sdk.NodeTracerProvider({
-    resource: resources.defaultResource().merge(resources.detectResources({ detectors: [envDetector, hostDetector, osDetector, processDetector] })),
-    spanProcessors: [new sdk.BatchSpanProcessor(exporter)],
-  });
+  const resource = resources.defaultResource().merge(resources.detectResources({ detectors: [envDetector, hostDetector, osDetector, processDetector] }));
+  // Settled before the first span: else the batch processor asks every span of its first batch to wait for them.
+  await resource.waitForAsyncAttributes?.();
+  const provider = new sdk.NodeTracerProvider({ resource, spanProcessors: [new sdk.BatchSpanProcessor(exporter)] });
   provider.register(); // the async-hooks context manager (spans nest) and the W3C propagators (traceparent)
   await enableTracing();
   return () => provider.shutdown();
