@@ -9,8 +9,8 @@
  *   it resolves with a no-op.
  * - Asked for, it loads `@opentelemetry/sdk-trace-node`, `@opentelemetry/resources` and the exporter
  *   `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` / `OTEL_EXPORTER_OTLP_PROTOCOL` names (`http/protobuf`, the default:
- *   `@opentelemetry/exporter-trace-otlp-proto`; `http/json`: `@opentelemetry/exporter-trace-otlp-http`; `grpc`:
- *   `@opentelemetry/exporter-trace-otlp-grpc`), or the console exporter (`OTEL_TRACES_EXPORTER=console`); starts a
+ *   `@opentelemetry/exporter-trace-otlp-proto`, built from its trace parts alone: sdk-exporter.ts; `http/json`:
+ *   `@opentelemetry/exporter-trace-otlp-http`; `grpc`: `@opentelemetry/exporter-trace-otlp-grpc`), or the console exporter (`OTEL_TRACES_EXPORTER=console`); starts a
  *   `NodeTracerProvider` with a batch span processor and the resource from `OTEL_SERVICE_NAME`,
  *   `OTEL_RESOURCE_ATTRIBUTES` and the host, OS and process (settled before it resolves: the host id is read
  *   asynchronously); registers it globally (the async-hooks context manager,
@@ -27,6 +27,7 @@
  * a second of CPU and 40 MB of memory at start (docs/tracing.md, Cost).
  */
 import { enableTracing } from './otel.js';
+import { leanOtlpProtoTraceExporter } from './sdk-exporter.js';
 import { routeExporterHttpImport } from './sdk-http.js';
 
 /** What is used of `@opentelemetry/sdk-trace-node` (loaded by name, so the runtime compiles and installs without it). */
@@ -89,7 +90,11 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   if (exporterName === 'otlp' && protocol !== 'grpc') routeExporterHttpImport();
   const sdk = await load<SdkTraceNode>('@opentelemetry/sdk-trace-node');
   const resources = await load<Resources>('@opentelemetry/resources');
-  const exporter = exporterName === 'console' ? new sdk.ConsoleSpanExporter() : new (await load<{ OTLPTraceExporter: new () => unknown }>(exporterPackage!)).OTLPTraceExporter();
+  const exporter =
+    exporterName === 'console'
+      ? new sdk.ConsoleSpanExporter()
+      : ((protocol === 'http/protobuf' ? leanOtlpProtoTraceExporter() : undefined) ??
+        new (await load<{ OTLPTraceExporter: new () => unknown }>(exporterPackage!)).OTLPTraceExporter());
   const { envDetector, hostDetector, osDetector, processDetector } = resources;
   const resource = resources.defaultResource().merge(resources.detectResources({ detectors: [envDetector, hostDetector, osDetector, processDetector] }));
   // Settled before the first span: else the batch processor asks every span of its first batch to wait for them.
