@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT } from '../support/paths.js';
 
@@ -49,6 +50,19 @@ describe('the OTLP/HTTP exporter without undici (tracing/sdk-http.ts)', () => {
        console.log(JSON.stringify({ ...result, othersGetNodeHttp: typeof own.createServer === 'function' && own.request === http.request }));`,
     );
     assert.deepEqual(r, { installed: true, again: true, same: true, keys: ['Agent', 'request'], undici: false, othersGetNodeHttp: true });
+  });
+
+  it('without exporter-http.js beside it (the runtime bundled into one file): no hook, the exporter imports node:http itself', () => {
+    const alone = path.join(dir, 'alone');
+    fs.mkdirSync(alone, { recursive: true });
+    fs.copyFileSync(path.join(REPO_ROOT, 'packages/runtime/dist/tracing/sdk-http.js'), path.join(alone, 'sdk-http.mjs'));
+    const r = child(
+      `const { routeExporterHttpImport } = await import(${JSON.stringify(pathToFileURL(path.join(alone, 'sdk-http.mjs')).href)});
+       const installed = routeExporterHttpImport();
+       const ns = await req(${JSON.stringify(probe)})();
+       console.log(JSON.stringify({ installed, createServer: typeof ns.createServer }));`,
+    );
+    assert.deepEqual(r, { installed: false, createServer: 'function' });
   });
 
   for (const protocol of ['http/protobuf', 'http/json']) {

@@ -9,9 +9,11 @@
  *   `node:http` asked by a file of `@opentelemetry/otlp-exporter-base` with exporter-http.ts: the `request` and
  *   `Agent` of `node:http` (the only values the exporter takes from it), loaded with `require`. Every other
  *   resolution, `https` included, goes on unchanged.
- * - Returns whether the hook is installed: false on a Node without `module.registerHooks` (the exporter then imports
- *   `node:http` as before; nothing else changes).
+ * - Returns whether the hook is installed: false on a Node without `module.registerHooks`, or when exporter-http.js
+ *   is not beside this module (the runtime bundled into one file); the exporter then imports `node:http` as before,
+ *   and nothing else changes.
  */
+import fs from 'node:fs';
 import nodeModule from 'node:module';
 
 /** `module.registerHooks` as far as it is used here (Node >= 22.15). */
@@ -33,11 +35,13 @@ export function routeExporterHttpImport(): boolean {
   if (installed) return true;
   const registerHooks = (nodeModule as unknown as { registerHooks?: RegisterHooks }).registerHooks;
   if (typeof registerHooks !== 'function') return false;
-  const target = new URL('./exporter-http.js', import.meta.url).href;
+  const target = new URL('./exporter-http.js', import.meta.url);
+  // Bundled into one file, the runtime has no exporter-http.js beside it: then the exporter imports node:http itself.
+  if (!fs.existsSync(target)) return false;
   registerHooks({
     resolve: (specifier, context, nextResolve) =>
       (specifier === 'http' || specifier === 'node:http') && context.parentURL?.includes(EXPORTER_BASE)
-        ? { url: target, format: 'module', shortCircuit: true }
+        ? { url: target.href, format: 'module', shortCircuit: true }
         : nextResolve(specifier, context),
   });
   installed = true;
