@@ -9,15 +9,15 @@
  *   it resolves with a no-op.
  * - Asked for, it loads `@opentelemetry/sdk-trace-node`, `@opentelemetry/resources` and the exporter
  *   `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` / `OTEL_EXPORTER_OTLP_PROTOCOL` names (`http/protobuf`, the default:
- *   `@opentelemetry/exporter-trace-otlp-proto`, built from its trace parts alone: sdk-exporter.ts; `http/json`:
+ *   `@opentelemetry/exporter-trace-otlp-proto`, only its trace parts loaded; `http/json`:
  *   `@opentelemetry/exporter-trace-otlp-http`; `grpc`: `@opentelemetry/exporter-trace-otlp-grpc`), or the console exporter (`OTEL_TRACES_EXPORTER=console`); starts a
  *   `NodeTracerProvider` with a batch span processor and the resource from `OTEL_SERVICE_NAME`,
  *   `OTEL_RESOURCE_ATTRIBUTES` and the host, OS and process (settled before it resolves: the host id is read
  *   asynchronously); registers it globally (the async-hooks context manager,
  *   the W3C `traceparent` propagator) and turns the runtime's tracing on (`enableTracing`), so a controller run
  *   without a manager is traced too. The SDK reads the other standard variables itself (`OTEL_EXPORTER_OTLP_HEADERS`,
- *   `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, …). For the OTLP/HTTP exporters it first installs sdk-http.ts's resolve hook
- *   (their `import('http')` without loading Node's undici).
+ *   `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, …). For the OTLP/HTTP exporters it first installs a resolve hook so that
+ *   their `import('http')` does not load Node's undici (docs/tracing.md, Cost).
  * - It rejects, before loading anything, an exporter other than `otlp`, `console` or `none`, and a protocol other
  *   than those three; and, when a package cannot be loaded, with an error naming the npm packages to install. These
  *   packages are optional peer dependencies of the runtime (`kubegen init --tracing` installs them).
