@@ -14,7 +14,8 @@
  * by side, the ratios and the goals (issues 4, 14 and 28), judged on the default engine.
  * `--tracing` (issue 41) adds the default engine with OpenTelemetry on — the SDK started by the controller's
  * `startTracing()` (`@kubegen/runtime/tracing/sdk`), every span sampled, exported as OTLP/HTTP protobuf to a receiver this bench runs — to the same rounds,
- * and prints tracing's on/off ratios and the number of spans received.
+ * and prints tracing's on/off ratios, the spans received per name, and whether any were dropped (fewer `create
+ * deployments` or `update foos/status` spans than traced runs x Foos).
  * The measurement is bench/support/sample-controller-compare.ts, shared with `bench:scale`.
  */
 import { parseArgs } from 'node:util';
@@ -70,7 +71,19 @@ async function main(): Promise<void> {
         : {}),
       ...(receiver ? { tracing: { endpoint: receiver.endpoint } } : {}),
     });
-    if (receiver) console.log(`tracing: ${receiver.spans.length} spans received (${receiver.contentTypes.length} exports)`);
+    if (receiver) {
+      // Every span the controllers made reaches the receiver (each process flushes on SIGTERM): compare the counts per
+      // name with what the runs did (a reconcile and a create, an update and an event per Foo).
+      const byName = new Map<string, number>();
+      for (const s of receiver.spans) byName.set(s.name, (byName.get(s.name) ?? 0) + 1);
+      const names = [...byName].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${name} ${count}`).join(', ');
+      console.log(`tracing: ${receiver.spans.length} spans received (${receiver.contentTypes.length} exports): ${names}`);
+      // Each traced run creates a Deployment and updates the status of every Foo at least once: fewer such spans
+      // than runs x Foos were dropped (a full queue, or a last batch not flushed on SIGTERM).
+      const expected = Number(values.runs) * Number(values.foos);
+      const short = ['create deployments', 'update foos/status'].filter((name) => (byName.get(name) ?? 0) < expected);
+      console.log(`tracing: spans dropped: ${short.length === 0 ? 'none' : short.map((name) => `${name} ${byName.get(name) ?? 0} < ${expected}`).join(', ')}`);
+    }
   } finally {
     await env.stop();
     await receiver?.close();

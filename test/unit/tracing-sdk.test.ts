@@ -82,6 +82,10 @@ describe('startTracing (@kubegen/runtime/tracing/sdk)', () => {
       assert.equal(isTracingEnabled(), true);
       const span = trace.getTracer('t').startSpan('s');
       assert.equal(span.isRecording(), true, 'a real (SDK) span, not the api no-op'); // not ended: nothing to export
+      // The resource's attributes (the host id is read asynchronously) settled before startTracing resolved.
+      const { resource } = span as unknown as { resource: { asyncAttributesPending: boolean; attributes: Record<string, unknown> } };
+      assert.equal(resource.asyncAttributesPending, false);
+      assert.equal(typeof resource.attributes['host.name'], 'string');
     } finally {
       await stop();
     }

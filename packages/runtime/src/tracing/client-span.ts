@@ -13,6 +13,7 @@
  */
 import type * as OtelApi from '@opentelemetry/api';
 import { activeTracing } from './otel.js';
+import { recordSpanError } from './span-error.js';
 
 /** What a request path names: `/api/v1/namespaces/ns/pods/name/status`, `/apis/g/v/foos`. */
 export interface RequestTarget {
@@ -123,10 +124,7 @@ class OpenClientSpan implements ClientSpan {
     const { span, api } = this;
     if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
     if (error !== undefined) {
-      const err = error instanceof Error ? error : new Error(String(error));
-      span.setAttribute('error.type', err.name || 'Error');
-      span.recordException(err);
-      span.setStatus({ code: api.SpanStatusCode.ERROR, message: err.message });
+      recordSpanError(api, span, error);
     } else if (statusCode !== undefined && statusCode >= 400) {
       span.setAttribute('error.type', String(statusCode));
       span.setStatus({ code: api.SpanStatusCode.ERROR });

@@ -23,6 +23,7 @@
  */
 import type * as OtelApi from '@opentelemetry/api';
 import { activeTracing } from './otel.js';
+import { recordSpanError } from './span-error.js';
 
 /** Why a reflector lists: its first list, after a 410 (`expired`), or after another error. */
 export type ListReason = 'initial' | 'expired' | 'error';
@@ -60,14 +61,6 @@ export interface WatchSpan {
   readonly context: OtelApi.SpanContext;
 }
 
-/** Records `error` on `span` (status ERROR, an `exception` event, `error.type`). */
-function fail(api: typeof OtelApi, span: OtelApi.Span, error: unknown): void {
-  const err = error instanceof Error ? error : new Error(String(error));
-  span.setAttribute('error.type', err.name || 'Error');
-  span.recordException(err);
-  span.setStatus({ code: api.SpanStatusCode.ERROR, message: err.message });
-}
-
 /**
  * Opens the span of one (re)list of `informer` at `resourceVersion` ('' = consistent read), or returns undefined
  * when tracing is off. `cause`: the watch whose 410 led to it.
@@ -89,7 +82,7 @@ export function startListSpan(informer: string, resourceVersion: string, reason:
     restarted: () => span.addEvent('continue expired; full list'),
     end: (result, error) => {
       if (result) span.setAttributes({ 'kubegen.list.pages': result.pages, 'kubegen.list.items': result.items, 'k8s.resource_version': result.resourceVersion });
-      if (error !== undefined) fail(api, span, error);
+      if (error !== undefined) recordSpanError(api, span, error);
       span.end();
     },
   };
@@ -128,7 +121,7 @@ export function startWatchSpan(informer: string, resourceVersion: string, initia
         span.setAttribute('kubegen.watch.outcome', outcome);
         span.addEvent(outcome, next ? { 'kubegen.watch.next': next } : undefined);
       }
-      if (error !== undefined) fail(api, span, error);
+      if (error !== undefined) recordSpanError(api, span, error);
       span.end();
     },
   };

@@ -15,6 +15,7 @@
 import type * as OtelApi from '@opentelemetry/api';
 import { currentEventLink } from './event-links.js';
 import { activeTracing } from './otel.js';
+import { recordSpanError } from './span-error.js';
 
 /** Links kept per request: more events than this coalesced into one request are counted, not linked. */
 export const MAX_EVENT_LINKS = 64;
@@ -90,12 +91,7 @@ export class ReconcileTracing {
       end: (result, error, requeueAfterMs) => {
         span.setAttribute('kubegen.reconcile.result', result);
         if (requeueAfterMs !== undefined) span.setAttribute('kubegen.reconcile.requeue_after_ms', requeueAfterMs);
-        if (error !== undefined) {
-          const err = error instanceof Error ? error : new Error(String(error));
-          span.setAttribute('error.type', err.name || 'Error');
-          span.recordException(err);
-          span.setStatus({ code: api.SpanStatusCode.ERROR, message: err.message });
-        }
+        if (error !== undefined) recordSpanError(api, span, error);
         span.end();
       },
     };
