@@ -9,15 +9,14 @@
  *   it resolves with a no-op.
  * - Asked for, it loads `@opentelemetry/sdk-trace-node`, `@opentelemetry/resources` and the exporter
  *   `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` / `OTEL_EXPORTER_OTLP_PROTOCOL` names (`http/protobuf`, the default:
- *   `@opentelemetry/exporter-trace-otlp-proto`, only its trace parts loaded; `http/json`:
+ *   `@opentelemetry/exporter-trace-otlp-proto`; `http/json`:
  *   `@opentelemetry/exporter-trace-otlp-http`; `grpc`: `@opentelemetry/exporter-trace-otlp-grpc`), or the console exporter (`OTEL_TRACES_EXPORTER=console`); starts a
  *   `NodeTracerProvider` with a batch span processor and the resource from `OTEL_SERVICE_NAME`,
  *   `OTEL_RESOURCE_ATTRIBUTES` and the host, OS and process (settled before it resolves: the host id is read
  *   asynchronously); registers it globally (the async-hooks context manager,
  *   the W3C `traceparent` propagator) and turns the runtime's tracing on (`enableTracing`), so a controller run
  *   without a manager is traced too. The SDK reads the other standard variables itself (`OTEL_EXPORTER_OTLP_HEADERS`,
- *   `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, …). For the OTLP/HTTP exporters it first installs a resolve hook so that
- *   their `import('http')` does not load Node's undici (docs/tracing.md, Cost).
+ *   `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, …).
  * - It rejects, before loading anything, an exporter other than `otlp`, `console` or `none`, and a protocol other
  *   than those three; and, when a package cannot be loaded, with an error naming the npm packages to install. These
  *   packages are optional peer dependencies of the runtime (`kubegen init --tracing` installs them).
@@ -27,8 +26,6 @@
  * a second of CPU and 40 MB of memory at start (docs/tracing.md, Cost).
  */
 import { enableTracing } from './otel.js';
-import { leanOtlpProtoTraceExporter } from './sdk-exporter.js';
-import { routeExporterHttpImport } from './sdk-http.js';
 
 /** What is used of `@opentelemetry/sdk-trace-node` (loaded by name, so the runtime compiles and installs without it). */
 interface SdkTraceNode {
@@ -86,15 +83,12 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const protocol = env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] || env['OTEL_EXPORTER_OTLP_PROTOCOL'] || 'http/protobuf';
   const exporterPackage = OTLP_EXPORTERS[protocol];
   if (exporterName === 'otlp' && exporterPackage === undefined) throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}: expected http/protobuf, http/json or grpc`);
-  // The OTLP/HTTP exporters' import('http') without undici (sdk-http.ts).
-  if (exporterName === 'otlp' && protocol !== 'grpc') routeExporterHttpImport();
   const sdk = await load<SdkTraceNode>('@opentelemetry/sdk-trace-node');
   const resources = await load<Resources>('@opentelemetry/resources');
   const exporter =
     exporterName === 'console'
       ? new sdk.ConsoleSpanExporter()
-      : ((protocol === 'http/protobuf' ? leanOtlpProtoTraceExporter() : undefined) ??
-        new (await load<{ OTLPTraceExporter: new () => unknown }>(exporterPackage!)).OTLPTraceExporter());
+      : new (await load<{ OTLPTraceExporter: new () => unknown }>(exporterPackage!)).OTLPTraceExporter();
   const { envDetector, hostDetector, osDetector, processDetector } = resources;
   const resource = resources.defaultResource().merge(resources.detectResources({ detectors: [envDetector, hostDetector, osDetector, processDetector] }));
   // Settled before the first span: else the batch processor asks every span of its first batch to wait for them.
