@@ -27,6 +27,8 @@ import type { KubeObject, ResourceInfo } from '@kubegen/runtime/internal/client/
 import { isNotFound } from '@kubegen/runtime/internal/client/errors.js';
 import { controllerFor } from '@kubegen/runtime/internal/builder/builder.js';
 import type { Manager } from '@kubegen/runtime/internal/manager/manager.js';
+import type { Request } from '@kubegen/runtime/internal/reconcile/request.js';
+import type { Result } from '@kubegen/runtime/internal/reconcile/reconciler.js';
 
 export const parents: ResourceInfo = { group: 'explore.test', version: 'v1', resource: 'parents', kind: 'Parent', listKind: 'ParentList', namespaced: true };
 export const children: ResourceInfo = { group: 'explore.test', version: 'v1', resource: 'children', kind: 'Child', listKind: 'ChildList', namespaced: true };
@@ -71,28 +73,39 @@ function orNotFound<T>(p: Promise<T>): Promise<T | undefined> {
   return p.catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
 }
 
+/**
+ * Registers a controller named `name` for Parents (owning Children when `owns`) whose reconcile is given the Parent
+ * and both clients; a Parent that is gone is left alone.
+ */
+function parentController(
+  mgr: Manager,
+  name: string,
+  owns: boolean,
+  reconcile: (parent: Obj, clients: ReturnType<typeof clientsOf>, req: Request) => Promise<Result | void>,
+): void {
+  const builder = controllerFor(mgr, parents).named(name);
+  (owns ? builder.owns(children) : builder).withOptions({ skipNameValidation: true }).complete(async (req) => {
+    const clients = clientsOf(mgr, req.namespace);
+    const parent = await orNotFound(clients.ps.get(req.name));
+    return parent ? reconcile(parent, clients, req) : undefined;
+  });
+}
+
 /** The crash bug, or (adopt) its twin: see the module comment. */
 export function childController(adopt: boolean): (mgr: Manager) => void {
   return (mgr) => {
-    controllerFor(mgr, parents)
-      .named(adopt ? 'child-adopt' : 'child-leak')
-      .owns(children)
-      .withOptions({ skipNameValidation: true })
-      .complete(async (req) => {
-        const { ps, cs } = clientsOf(mgr, req.namespace);
-        const parent = await orNotFound(ps.get(req.name));
-        if (!parent) return;
-        const value = parent.spec?.value ?? 0;
-        let name = parent.status?.child;
-        if (!name && adopt) name = (await cs.list({ labelSelector: `parent=${req.name}` })).items[0]?.metadata?.name;
-        if (!name) {
-          const child = await cs.create({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: { generateName: `${req.name}-`, namespace: req.namespace, labels: { parent: req.name }, ownerReferences: ownerRef(parent) }, spec: { value } });
-          name = child.metadata!.name!;
-        }
-        if (parent.status?.child !== name) await ps.updateStatus({ ...parent, status: { child: name } });
-        const child = await cs.get(name);
-        if (child.spec?.value !== value) await cs.update({ ...child, spec: { value } });
-      });
+    parentController(mgr, adopt ? 'child-adopt' : 'child-leak', true, async (parent, { ps, cs }, req) => {
+      const value = parent.spec?.value ?? 0;
+      let name = parent.status?.child;
+      if (!name && adopt) name = (await cs.list({ labelSelector: `parent=${req.name}` })).items[0]?.metadata?.name;
+      if (!name) {
+        const child = await cs.create({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: { generateName: `${req.name}-`, namespace: req.namespace, labels: { parent: req.name }, ownerReferences: ownerRef(parent) }, spec: { value } });
+        name = child.metadata!.name!;
+      }
+      if (parent.status?.child !== name) await ps.updateStatus({ ...parent, status: { child: name } });
+      const child = await cs.get(name);
+      if (child.spec?.value !== value) await cs.update({ ...child, spec: { value } });
+    });
   };
 }
 
@@ -126,24 +139,17 @@ export function copyController(fromState: boolean): (mgr: Manager) => void {
 /** The mutate bug (only scales up), or (down) its twin: see the module comment. */
 export function scaleController(down: boolean): (mgr: Manager) => void {
   return (mgr) => {
-    controllerFor(mgr, parents)
-      .named(down ? 'scale-both' : 'scale-up')
-      .owns(children)
-      .withOptions({ skipNameValidation: true })
-      .complete(async (req) => {
-        const { ps, cs } = clientsOf(mgr, req.namespace);
-        const parent = await orNotFound(ps.get(req.name));
-        if (!parent) return;
-        const want = Math.max(0, parent.spec?.value ?? 0);
-        const have = (await cs.list({ labelSelector: `parent=${req.name}` })).items;
-        const index = (c: Obj): number => Number(c.metadata!.name!.slice(req.name.length + 1));
-        for (let i = 0; i < want; i++) {
-          if (have.some((c) => index(c) === i)) continue;
-          await cs.create({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: { name: `${req.name}-${i}`, namespace: req.namespace, labels: { parent: req.name }, ownerReferences: ownerRef(parent) }, spec: { value: i } });
-        }
-        if (!down) return;
-        for (const c of have) if (index(c) >= want) await orNotFound(cs.delete(c.metadata!.name!));
-      });
+    parentController(mgr, down ? 'scale-both' : 'scale-up', true, async (parent, { cs }, req) => {
+      const want = Math.max(0, parent.spec?.value ?? 0);
+      const have = (await cs.list({ labelSelector: `parent=${req.name}` })).items;
+      const index = (c: Obj): number => Number(c.metadata!.name!.slice(req.name.length + 1));
+      for (let i = 0; i < want; i++) {
+        if (have.some((c) => index(c) === i)) continue;
+        await cs.create({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: { name: `${req.name}-${i}`, namespace: req.namespace, labels: { parent: req.name }, ownerReferences: ownerRef(parent) }, spec: { value: i } });
+      }
+      if (!down) return;
+      for (const c of have) if (index(c) >= want) await orNotFound(cs.delete(c.metadata!.name!));
+    });
   };
 }
 
@@ -153,27 +159,21 @@ export const MIRROR_FINALIZER = 'explore.test/mirror';
 /** The stale bug, or (owned) its twin: see the module comment. */
 export function mirrorController(owned: boolean): (mgr: Manager) => void {
   return (mgr) => {
-    controllerFor(mgr, parents)
-      .named(owned ? 'mirror-owned' : 'mirror-unowned')
-      .withOptions({ skipNameValidation: true })
-      .complete(async (req) => {
-        const { ps, cs } = clientsOf(mgr, req.namespace);
-        const parent = await orNotFound(ps.get(req.name));
-        if (!parent) return;
-        const name = `${req.name}-mirror`;
-        const finalizers = parent.metadata?.finalizers ?? [];
-        if (parent.metadata?.deletionTimestamp) {
-          if (!finalizers.includes(MIRROR_FINALIZER)) return;
-          await orNotFound(cs.delete(name));
-          await ps.update({ ...parent, metadata: { ...parent.metadata, finalizers: finalizers.filter((f) => f !== MIRROR_FINALIZER) } });
-          return;
-        }
-        if (!finalizers.includes(MIRROR_FINALIZER)) {
-          await ps.update({ ...parent, metadata: { ...parent.metadata, finalizers: [...finalizers, MIRROR_FINALIZER] } });
-          return;
-        }
-        const meta = { name, namespace: req.namespace, ...(owned ? { ownerReferences: ownerRef(parent) } : {}) };
-        await cs.apply({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: meta, spec: { value: parent.spec?.value ?? 0 } }, { fieldManager: 'mirror', force: true });
-      });
+    parentController(mgr, owned ? 'mirror-owned' : 'mirror-unowned', false, async (parent, { ps, cs }, req) => {
+      const name = `${req.name}-mirror`;
+      const finalizers = parent.metadata?.finalizers ?? [];
+      if (parent.metadata?.deletionTimestamp) {
+        if (!finalizers.includes(MIRROR_FINALIZER)) return;
+        await orNotFound(cs.delete(name));
+        await ps.update({ ...parent, metadata: { ...parent.metadata, finalizers: finalizers.filter((f) => f !== MIRROR_FINALIZER) } });
+        return;
+      }
+      if (!finalizers.includes(MIRROR_FINALIZER)) {
+        await ps.update({ ...parent, metadata: { ...parent.metadata, finalizers: [...finalizers, MIRROR_FINALIZER] } });
+        return;
+      }
+      const meta = { name, namespace: req.namespace, ...(owned ? { ownerReferences: ownerRef(parent) } : {}) };
+      await cs.apply({ apiVersion: 'explore.test/v1', kind: 'Child', metadata: meta, spec: { value: parent.spec?.value ?? 0 } }, { fieldManager: 'mirror', force: true });
+    });
   };
 }
