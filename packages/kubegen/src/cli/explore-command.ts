@@ -10,8 +10,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
-import { parseDocuments, positionIn, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
+import { lazyPositions, parseDocuments, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
 import { InputError } from '../model/index.js';
 import { ExitCode } from './errors.js';
 import type { MainIO } from './io.js';
@@ -117,15 +116,11 @@ async function parseFile(file: string, cwd: string): Promise<{ docs: SourceDoc[]
   } catch (err) {
     throw new ExploreInputError(err instanceof InputError ? err.message : `${shown(file, cwd)}: ${(err as Error).message}`);
   }
-  let tree: { docs: Document.Parsed[]; lines: LineCounter } | undefined;
+  const position = lazyPositions(text);
   return {
     docs,
     locate(doc, at) {
-      if (!tree) {
-        const lines = new LineCounter();
-        tree = { docs: parseAllDocuments(text, { lineCounter: lines, version: '1.2', schema: 'core', merge: false }) as Document.Parsed[], lines };
-      }
-      const { line, column } = positionIn(tree.docs[doc], tree.lines, at);
+      const { line, column } = position(doc, at);
       return `${shown(file, cwd)}:${line}:${column > 0 ? column : 1}`;
     },
   };

@@ -9,8 +9,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
 import type { CompileRules, CrdValidator, FieldError } from '@kubegen/runtime/validation';
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
-import { parseDocuments, positionIn, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
+import { lazyPositions, parseDocuments, type JsonPath, type SourceDoc } from '../parse/crd/yaml-source.js';
 import { InputError } from '../model/index.js';
 import { ExitCode } from './errors.js';
 import type { MainIO } from './io.js';
@@ -89,15 +88,11 @@ async function readDocs(file: string, cwd: string, problems: ValidateProblem[]):
     else problems.push({ file: shown, line: 0, column: 0, path: '', reason: 'InputError', message: e instanceof Error ? e.message : String(e) });
     return { docs: [], locate: () => ({ file: shown, line: 0, column: 0 }) };
   }
-  let tree: { docs: Document.Parsed[]; lines: LineCounter } | undefined;
+  const position = lazyPositions(text);
   return {
     docs,
     locate(doc, jsonPath) {
-      if (!tree) {
-        const lines = new LineCounter();
-        tree = { docs: parseAllDocuments(text, { lineCounter: lines, version: '1.2', schema: 'core', merge: false }) as Document.Parsed[], lines };
-      }
-      return { file: shown, ...positionIn(tree.docs[doc.index], tree.lines, jsonPath) };
+      return { file: shown, ...position(doc.index, jsonPath) };
     },
   };
 }

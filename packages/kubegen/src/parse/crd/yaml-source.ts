@@ -87,6 +87,22 @@ export function positionIn(doc: Document.Parsed | undefined, lines: LineCounter,
 }
 
 /**
+ * Positions in `text`'s documents, parsed again with node ranges only when a position is first asked for (the
+ * happy path never pays for it): line and column of the node at `path` in document `doc` (0-based), as
+ * {@link positionIn} gives them.
+ */
+export function lazyPositions(text: string): (doc: number, path: JsonPath) => { line: number; column: number } {
+  let tree: { docs: Document.Parsed[]; lines: LineCounter } | undefined;
+  return (doc, path) => {
+    if (!tree) {
+      const lines = new LineCounter();
+      tree = { docs: parseAllDocuments(text, { lineCounter: lines, version: '1.2', schema: 'core', merge: false }) as Document.Parsed[], lines };
+    }
+    return positionIn(tree.docs[doc], tree.lines, path);
+  };
+}
+
+/**
  * YAML nesting the reader accepts: each schema level is two (its mapping and `properties`), so this takes schemas
  * nested far deeper than the 200 levels kube-apiserver is known to accept.
  */
