@@ -106,6 +106,7 @@ export async function envtestPlane(env: Envtest, input: PlaneInput & { scenarioN
     staleView: (objects) => staleView(input.crds, input.builtins, objects),
     async dispose() {
       if (env.profile !== 'crd-only') await deleteTestNamespace(http, ns);
+      http.close();
     },
   };
 }
