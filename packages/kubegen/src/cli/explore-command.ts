@@ -42,7 +42,7 @@ const ENVTEST_PROFILES = ['full', 'crd-only'] as const;
 export function addExploreCommand(program: Command, io: MainIO, setExit: (code: number) => void): void {
   program
     .command('explore')
-    .description('find controller bugs: run a scenario fault-free on an in-process fake control plane, then crash the controllers after each of their writes, restart them onto the state before each step (a lagging apiserver) and hide steps from their watches, and compare every end state with the fault-free one; exit 0 when none diverges, 1 when any does, 2 on bad input')
+    .description('find controller bugs: run a scenario fault-free on an in-process fake control plane (--envtest: a real one), then crash the controllers after each of their writes, restart them onto the state before each step (a lagging apiserver) and hide steps from their watches, and compare every end state with the fault-free one; exit 0 when none diverges, 1 when any does, 2 on bad input')
     .requiredOption('--setup <module>', 'an ES module whose default export setup(mgr) registers the controllers on a Manager')
     .requiredOption('--crds <path>', 'a CRD file or folder; repeat the flag (or separate with commas) for more', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)])
     .requiredOption('--scenario <file>', 'YAML list of steps: - apply: <object> | - delete: {apiVersion, kind, namespace, name} | - patch: {…, patch: <merge patch>}')
