@@ -2,7 +2,8 @@
  * `explore` on a real control plane (issue 42, `--envtest`): the crash bug of support/explore-controllers.ts (a
  * generated child recorded in status by a second write) is found on kube-apiserver 1.20 (`full`), each run in a
  * namespace of its own, with the same diff and repro as in-process; its twin (which adopts the child it finds) is not
- * flagged; `kubegen explore --envtest crd-only` finds the bug on the CRD apiserver 1.36 and exits 1; a cluster-scoped
+ * flagged under crash and gap; the stale bug (a child without owner reference) is found by a restart onto a frozen
+ * view of the run's namespace from before the delete; `kubegen explore --envtest crd-only` finds the bug on the CRD apiserver 1.36 and exits 1; a cluster-scoped
  * object in the scenario is refused with exit 2, naming it.
  */
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { dump } from 'js-yaml';
 import { explore, formatReport, type ScenarioStep } from '@kubegen/runtime/testing/explore';
 import { Envtest } from '@kubegen/runtime/internal/testing/envtest/envtest.js';
-import { childController, exploreCrds } from '../support/explore-controllers.js';
+import { childController, exploreCrds, mirrorController } from '../support/explore-controllers.js';
 import { runCli } from '../support/cli.js';
 
 const ref = { apiVersion: 'explore.test/v1', kind: 'Parent', namespace: 'ns', name: 'p' };
@@ -43,6 +44,16 @@ describe('explore --envtest', () => {
     assert.deepEqual(first.diff, [{ object: 'Child ns/p-*', field: '(object)', reference: 'present', perturbed: '2 objects' }]);
     assert.equal(first.repro, '--seed 1 --only crash@1');
     assert.match(formatReport(report), /on envtest full: a namespace per run/);
+  });
+
+  it('finds the stale bug: a restart onto the view from before the delete leaves a child nobody deletes', async () => {
+    const report = await explore({ setup: mirrorController(false), crds, steps: [steps[0]!, { delete: ref }], faults: ['stale'], envtest: env });
+    assert.equal(report.faults.stale?.tried, 2, formatReport(report));
+    assert.deepEqual(
+      report.divergences.map((d) => [d.at.point, d.diff]),
+      [['stale@2', [{ object: 'Child ns/p-mirror', field: '(object)', reference: 'absent', perturbed: 'present' }]]],
+      formatReport(report),
+    );
   });
 
   it('does not flag the twin, which adopts the child it finds by label', async () => {

@@ -14,8 +14,12 @@
  * - `stale` answers the restarted manager's reads from a frozen in-process copy of the run's namespace as it was
  *   (stale.ts), with the apiserver's resourceVersions; its writes go to the apiserver.
  * - Crash points are not deduplicated (the apiserver's newest resourceVersion is not read after every request).
+ * - Before the first run, {@link waitUntilServing} waits for the apiserver to list and watch every CRD kind: a CRD
+ *   apiserver 1.36 answers 429 "storage is (re)initializing" for a while after a CRD is installed, and an informer
+ *   backing off from it would let a run look settled before its controllers saw anything.
  */
 import { ApiError } from '../../client/errors.js';
+import { ResourceClient } from '../../client/resource-client.js';
 import type { KubeObject, ResourceInfo, ResourceRequest, Transport } from '../../client/types.js';
 import type { Envtest } from '../envtest/envtest.js';
 import { createTestNamespace, deleteTestNamespace, testNamespaceName } from '../envtest/envtest-namespace.js';
@@ -34,7 +38,7 @@ export function checkEnvtestScenario(steps: readonly ScenarioStep[], namespaced:
     if (!namespaced(ref.apiVersion, ref.kind)) {
       throw new ScenarioError(i + 1, `${ref.kind} ${ref.name} is cluster-scoped: --envtest runs every run in a namespace of its own on one apiserver and cannot keep cluster-scoped objects of different runs apart (run it in-process)`);
     }
-    if (ref.namespace && ns && ref.namespace !== ns) throw new ScenarioError(i + 1, `${ref.kind} ${ref.namespace}/${ref.name}: --envtest takes a scenario in one namespace (the run's), this one also uses ${ns}`);
+    if (ref.namespace && ns && ref.namespace !== ns) throw new ScenarioError(i + 1, `${ref.kind} ${ref.namespace}/${ref.name}: --envtest takes a scenario in one namespace (each run gets one of its own), and an earlier step uses ${ns}`);
     ns ??= ref.namespace;
   });
   return ns ?? 'default';
@@ -50,6 +54,36 @@ function inNamespace(step: ScenarioStep, ns: string): ScenarioStep {
   if ('apply' in step) return { apply: { ...step.apply, metadata: { ...step.apply.metadata, namespace: ns } } };
   if ('delete' in step) return { delete: { ...step.delete, namespace: ns } };
   return { patch: { ...step.patch, namespace: ns } };
+}
+
+/**
+ * Resolves once `env` lists and watches every namespaced kind of `crds` (each answered once without error), retrying
+ * every 100 ms; throws after `timeoutMs` (default 30 s) with the last error.
+ */
+export async function waitUntilServing(env: Envtest, crds: PlaneInput['crds'], timeoutMs = 30_000): Promise<void> {
+  const http = env.transport();
+  const deadline = Date.now() + timeoutMs;
+  try {
+    const seen = new Set<string>();
+    for (const r of crdResources(crds)) {
+      if (!r.namespaced || seen.has(`${r.group}/${r.resource}`)) continue;
+      seen.add(`${r.group}/${r.resource}`);
+      const client = new ResourceClient<KubeObject>(http, r, 'explore-probe');
+      for (;;) {
+        try {
+          const list = await client.list();
+          const w = await client.watch({ resourceVersion: list.metadata?.resourceVersion ?? '', allowWatchBookmarks: true });
+          w.stop();
+          break;
+        } catch (err) {
+          if (Date.now() > deadline) throw new Error(`explore: the apiserver does not serve ${r.resource}.${r.group} after ${timeoutMs} ms: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    }
+  } finally {
+    http.close();
+  }
 }
 
 /** A fresh namespace of `env` for one run whose scenario uses `scenarioNamespace` (see the module comment). */

@@ -18,7 +18,7 @@ import { mutationRuns, mutationSequences, withoutObservedGeneration, type Mutati
 import { runScenario, ScenarioStepError, servedBuiltins, type InjectedFault, type RunInput, type RunResult } from './runner.js';
 import { checkScenario, describeStep } from './scenario.js';
 import { Envtest } from '../envtest/envtest.js';
-import { checkEnvtestScenario, envtestPlane } from './envtest-plane.js';
+import { checkEnvtestScenario, envtestPlane, waitUntilServing } from './envtest-plane.js';
 import { crdResources } from './plane.js';
 
 /** The envtest profiles explore runs on (`cluster` is not one: its controller-manager would collect garbage on its own). */
@@ -110,8 +110,9 @@ const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.a
  */
 export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   if (!opts.envtest) return exploreOn(opts);
+  checkServed(opts);
   const served = [...crdResources(opts.crds), ...servedBuiltins(opts)];
-  const scenarioNamespace = checkEnvtestScenario(checkScenario(opts.steps, () => true), (apiVersion, kind) =>
+  const scenarioNamespace = checkEnvtestScenario(opts.steps, (apiVersion, kind) =>
     served.some((r) => `${r.group ? `${r.group}/` : ''}${r.version}` === apiVersion && r.kind === kind && r.namespaced),
   );
   const given = typeof opts.envtest === 'object' ? opts.envtest : undefined;
@@ -121,9 +122,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   try {
     const builtins = env.profile === 'crd-only' ? [] : servedBuiltins(opts);
     const runOpts: ExploreOptions = { ...opts, extraResources: builtins, quietMs: opts.quietMs ?? 200, plane: () => envtestPlane(env, { crds: opts.crds, builtins, scenarioNamespace }) };
-    // A warm-up run, discarded: on an apiserver whose CRDs were just installed, the first watches of a kind can miss
-    // its first events (seen on crd-only: the first reference run's controllers saw nothing and it "settled" at once).
-    await runScenario(runOpts).catch(() => undefined);
+    await waitUntilServing(env, opts.crds);
     const report = await exploreOn(runOpts);
     report.controlPlane = `envtest ${env.profile}`;
     return report;
@@ -132,14 +131,19 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   }
 }
 
+/** Checks the scenario's shape and that every kind it names is served (a CRD given, or a built-in served); throws a `ScenarioError`. */
+function checkServed(opts: ExploreOptions): void {
+  const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
+  for (const r of servedBuiltins(opts)) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
+  checkScenario(opts.steps, (apiVersion, kind) => served.has(`${apiVersion} ${kind}`));
+}
+
 async function exploreOn(opts: ExploreOptions): Promise<ExploreReport> {
   const started = Date.now();
   const seed = opts.seed ?? 1;
   const kinds = opts.faults ?? ['crash', 'stale', 'gap'];
   const only = opts.only !== undefined ? parsePoint(opts.only) : undefined;
-  const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
-  for (const r of servedBuiltins(opts)) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
-  checkScenario(opts.steps, (apiVersion, kind) => served.has(`${apiVersion} ${kind}`));
+  checkServed(opts);
   const reference = await runScenario(opts);
   const report: ExploreReport = { runs: 1, faults: {}, divergences: [], referenceRequests: reference.requests.map(describeRequest), durationMs: 0, seed };
   if (reference.unsettled) {
