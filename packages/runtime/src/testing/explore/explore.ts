@@ -17,7 +17,7 @@ import type { Divergence, ExploreReport, FaultKind } from './report.js';
 import { mutationRuns, mutationSequences, withoutObservedGeneration, type MutationSequence } from './mutate.js';
 import { runScenario, ScenarioStepError, servedBuiltins, type InjectedFault, type RunInput, type RunResult } from './runner.js';
 import { checkScenario, describeStep } from './scenario.js';
-import { Envtest } from '../envtest/envtest.js';
+import type { Envtest } from '../envtest/envtest.js';
 import { checkEnvtestScenario, envtestPlane, waitUntilServing } from './envtest-plane.js';
 import { crdResources } from './plane.js';
 
@@ -118,7 +118,9 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   const given = typeof opts.envtest === 'object' ? opts.envtest : undefined;
   if (given?.profile === 'cluster') throw new TypeError('explore: the envtest `cluster` profile is not supported (its controller-manager collects garbage on its own; use full or crd-only)');
   const profile: ExploreEnvtestProfile = typeof opts.envtest === 'string' ? opts.envtest : 'full';
-  const env = given ?? (await Envtest.start({ profile, crds: opts.crds as object[], ...(profile === 'crd-only' ? { garbageCollector: false } : {}) }));
+  // Loaded here: the in-process path never needs the envtest harness.
+  const { Envtest: EnvtestClass } = await import('../envtest/envtest.js');
+  const env = given ?? (await EnvtestClass.start({ profile, crds: opts.crds as object[], ...(profile === 'crd-only' ? { garbageCollector: false } : {}) }));
   try {
     const builtins = env.profile === 'crd-only' ? [] : servedBuiltins(opts);
     const runOpts: ExploreOptions = { ...opts, extraResources: builtins, quietMs: opts.quietMs ?? 200, plane: () => envtestPlane(env, { crds: opts.crds, builtins, scenarioNamespace }) };
