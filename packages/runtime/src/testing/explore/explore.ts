@@ -42,7 +42,7 @@ export interface ExploreOptions extends RunInput {
   /**
    * Runs on a real control plane instead of the in-process fake: `true` or a profile (default `full`) starts one
    * envtest with the CRDs for the exploration and stops it at the end; an `Envtest` already started (the CRDs
-   * installed; not `cluster`) is used as it is. Every run gets a fresh namespace; the scenario must be namespaced, in
+   * installed; not `cluster`, and `crd-only` only with `garbageCollector: false`) is used as it is. Every run gets a fresh namespace; the scenario must be namespaced, in
    * one namespace (a `ScenarioError` otherwise). `quietMs` defaults to 200 there. See envtest-plane.ts.
    */
   envtest?: boolean | ExploreEnvtestProfile | Envtest;
@@ -117,6 +117,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   );
   const given = typeof opts.envtest === 'object' ? opts.envtest : undefined;
   if (given?.profile === 'cluster') throw new TypeError('explore: the envtest `cluster` profile is not supported (its controller-manager collects garbage on its own; use full or crd-only)');
+  if (given?.garbageCollector) throw new TypeError('explore: start the crd-only envtest with garbageCollector: false (explore collects garbage itself, between settles)');
   const profile: ExploreEnvtestProfile = typeof opts.envtest === 'string' ? opts.envtest : 'full';
   // Loaded here: the in-process path never needs the envtest harness.
   const { Envtest: EnvtestClass } = await import('../envtest/envtest.js');

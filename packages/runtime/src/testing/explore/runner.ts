@@ -1,5 +1,6 @@
 /**
- * One run of a scenario: a fresh fake control plane from the CRDs, a manager made by `setup` on a
+ * One run of a scenario: a fresh control plane (plane.ts: by default an in-process fake from the CRDs; with explore's
+ * `envtest` option a fresh namespace of a real apiserver, envtest-plane.ts), a manager made by `setup` on a
  * {@link FaultTransport}, the steps one by one with the controllers settling after each, and the end state.
  *
  * After the controllers settle, dependents whose owners are all gone are deleted (gc.ts: the garbage collection of a
@@ -30,10 +31,10 @@ import type { FakeResource } from '../fake/fake-resource.js';
 import type { ValidatedCrd } from '../../validation/index.js';
 import { FaultTransport, type RecordedRequest } from './faults.js';
 import { fakePlane, type RunPlane } from './plane.js';
-
-export { endState } from './plane.js';
 import { snapshotOf } from './stale.js';
 import type { ScenarioStep } from './scenario.js';
+
+export { endState } from './plane.js';
 
 /** A step of the reference run that the control plane refused (the scenario is wrong): which, and why. */
 export class ScenarioStepError extends Error {
