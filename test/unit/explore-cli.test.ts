@@ -3,7 +3,8 @@
  * (the crash bug: the summary table, the crash point and its repro on stdout, the JSON report with the divergence;
  * the stale bug under --faults stale, naming the step),
  * 2 on bad input: a setup module that does not load, a scenario that does not parse or names an unserved kind (with
- * file and line), a CRD that does not parse, an unknown fault.
+ * file and line), a CRD that does not parse, an unknown fault; with --envtest, an unknown profile and a scenario in
+ * two namespaces (before any apiserver starts; the rest of --envtest is test/integration/explore-envtest.test.ts).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -108,5 +109,20 @@ describe('kubegen explore', () => {
     const fault = await explore('--setup', setup, '--scenario', 'scenario.yaml', '--faults', 'crash,nope');
     assert.equal(fault.code, 2);
     assert.match(fault.err, /unknown fault nope/);
+  });
+
+  it('--envtest: a profile it does not know, or a scenario in two namespaces, exits 2 before any apiserver starts', async () => {
+    const setup = path.join(setups, 'child-adopt.js');
+    const profile = await explore('--setup', setup, '--scenario', 'scenario.yaml', '--envtest', 'cluster');
+    assert.equal(profile.code, 2);
+    assert.match(profile.err, /^error: --envtest: unknown profile cluster \(known: full, crd-only\)/);
+    file('two-ns.yaml', dump([{ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' } } }, { apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'other', name: 'q' } } }]));
+    const twoNs = await explore('--setup', setup, '--scenario', 'two-ns.yaml', '--envtest');
+    assert.equal(twoNs.code, 2, twoNs.err + twoNs.out);
+    assert.match(twoNs.err, /^error: two-ns\.yaml:\d+:\d+: step 2: Parent other\/q: --envtest takes a scenario in one namespace \(each run gets one of its own\), and an earlier step uses ns/);
+    file('unserved-envtest.yaml', dump([{ apply: { apiVersion: 'explore.test/v1', kind: 'Parent', metadata: { namespace: 'ns', name: 'p' } } }, { delete: { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'ns', name: 'x' } }]));
+    const unserved = await explore('--setup', setup, '--scenario', 'unserved-envtest.yaml', '--envtest');
+    assert.equal(unserved.code, 2);
+    assert.match(unserved.err, /step 2: example\.com\/v1 Widget is not served/);
   });
 });

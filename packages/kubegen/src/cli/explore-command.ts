@@ -1,10 +1,11 @@
 /**
  * `kubegen explore --setup <module.js> --crds <file|dir>… --scenario <scenario.yaml> [--faults crash,stale,gap,mutate]
- * [--only <fault>@<point>] [--seed N] [--budget <runs|duration>] [--report <file.json>]`: runs the scenario on the in-process fake control plane
- * fault-free, then once per fault point (`@kubegen/runtime/testing/explore`), and prints the summary table and each
+ * [--only <fault>@<point>] [--seed N] [--budget <runs|duration>] [--envtest [full|crd-only]] [--report <file.json>]`: runs the
+ * scenario on the in-process fake control plane (with `--envtest`, on one real apiserver, a namespace per run) fault-free, then once per fault point (`@kubegen/runtime/testing/explore`), and prints the summary table and each
  * divergence. Exit 0 when nothing diverged, 1 when anything did, 2 on bad input: a setup module that does not load or
  * has no default function, a CRD or scenario that does not parse or is not well formed (named `file:line:col`, as
- * `kubegen validate` names its problems), a step the control plane refuses in the fault-free run.
+ * `kubegen validate` names its problems), a step the control plane refuses in the fault-free run, a scenario
+ * `--envtest` cannot run (a cluster-scoped object, more than one namespace).
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -24,6 +25,7 @@ export interface ExploreFlags {
   seed?: string;
   budget?: string;
   report?: string;
+  envtest?: string | boolean;
 }
 
 /** Bad input: printed as `error: <message>`, exit 2. */
@@ -33,12 +35,13 @@ const FAULTS = ['crash', 'stale', 'gap', 'mutate'] as const;
 /** The faults tried without --faults (mutate on request). */
 const DEFAULT_FAULTS = ['crash', 'stale', 'gap'];
 const MANIFEST_EXT = /\.(ya?ml|json)$/i;
+const ENVTEST_PROFILES = ['full', 'crd-only'] as const;
 
 /** Adds `explore` to the command tree. */
 export function addExploreCommand(program: Command, io: MainIO, setExit: (code: number) => void): void {
   program
     .command('explore')
-    .description('find controller bugs: run a scenario fault-free on an in-process fake control plane, then crash the controllers after each of their writes, restart them onto the state before each step (a lagging apiserver) and hide steps from their watches, and compare every end state with the fault-free one; exit 0 when none diverges, 1 when any does, 2 on bad input')
+    .description('find controller bugs: run a scenario fault-free on an in-process fake control plane (--envtest: a real one), then crash the controllers after each of their writes, restart them onto the state before each step (a lagging apiserver) and hide steps from their watches, and compare every end state with the fault-free one; exit 0 when none diverges, 1 when any does, 2 on bad input')
     .requiredOption('--setup <module>', 'an ES module whose default export setup(mgr) registers the controllers on a Manager')
     .requiredOption('--crds <path>', 'a CRD file or folder; repeat the flag (or separate with commas) for more', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)])
     .requiredOption('--scenario <file>', 'YAML list of steps: - apply: <object> | - delete: {apiVersion, kind, namespace, name} | - patch: {…, patch: <merge patch>}')
@@ -46,6 +49,7 @@ export function addExploreCommand(program: Command, io: MainIO, setExit: (code: 
     .option('--only <point>', 'run only this fault point, as a report\'s repro names it (crash@7, stale@2, gap@2, mutate@3)')
     .option('--seed <n>', 'seeds the mutate sequences and the sample a --budget takes; recorded in the report and its repro lines', '1')
     .option('--budget <runs|duration>', 'run at most this many runs (200) or for this long (90s, 2m): a sample of the points drawn with --seed; the report counts what it skipped')
+    .option('--envtest [profile]', `run on a real control plane instead of the in-process fake: one envtest (${ENVTEST_PROFILES.join(' or ')}; default full, kube-apiserver 1.20 from $KUBEBUILDER_ASSETS; crd-only: 1.36 from $KUBEGEN_ENVTEST_1_36_ASSETS) with the CRDs, a fresh namespace per run; the scenario must be namespaced, in one namespace`)
     .option('--report <file>', 'write the report as JSON: { runs, faults, divergences: [{ fault, at, diff, repro }] }')
     .action(async (flags: ExploreFlags) => {
       try {
@@ -77,12 +81,14 @@ async function runExplore(flags: ExploreFlags, io: MainIO): Promise<number> {
       throw new ExploreInputError((err as Error).message);
     }
   }
+  const envtest = flags.envtest === undefined || flags.envtest === false ? undefined : flags.envtest === true ? 'full' : flags.envtest;
+  if (envtest !== undefined && !(ENVTEST_PROFILES as readonly string[]).includes(envtest)) throw new ExploreInputError(`--envtest: unknown profile ${envtest} (known: ${ENVTEST_PROFILES.join(', ')})`);
   const crds = await readCrds(flags.crds, io.cwd);
   const scenario = await readScenario(path.resolve(io.cwd, flags.scenario), io.cwd);
   const setup = await loadSetup(path.resolve(io.cwd, flags.setup), io.cwd);
   let report;
   try {
-    report = await ex.explore({ setup: setup as never, crds: crds as never, steps: scenario.steps as never, faults: faults as ('crash' | 'stale' | 'gap' | 'mutate')[], seed, ...(budget ? { budget } : {}), ...(flags.only !== undefined ? { only: flags.only } : {}) });
+    report = await ex.explore({ setup: setup as never, crds: crds as never, steps: scenario.steps as never, faults: faults as ('crash' | 'stale' | 'gap' | 'mutate')[], seed, ...(budget ? { budget } : {}), ...(flags.only !== undefined ? { only: flags.only } : {}), ...(envtest ? { envtest: envtest as 'full' | 'crd-only' } : {}) });
   } catch (err) {
     const step = (err as { step?: unknown }).step;
     if (err instanceof ex.ScenarioError || err instanceof ex.ScenarioStepError) {

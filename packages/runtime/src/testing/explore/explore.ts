@@ -5,7 +5,8 @@
  * equivalent to an earlier one: see {@link crashPoints}), `stale@K` and `gap@K` for every step K. A perturbed run that does not settle is a divergence too, as is a reference run that does not
  * (then nothing else is tried).
  *
- * Runs are in-process on the fake control plane, one at a time. The seed draws the `mutate` sequences and, with a
+ * Runs are in-process on the fake control plane, one at a time; with `envtest`, on one real apiserver, each run in a
+ * namespace of its own (envtest-plane.ts). The seed draws the `mutate` sequences and, with a
  * `budget` smaller than the enumeration, the sample of points run (budget.ts); it is recorded in the report and
  * every repro line.
  */
@@ -16,6 +17,12 @@ import type { Divergence, ExploreReport, FaultKind } from './report.js';
 import { mutationRuns, mutationSequences, withoutObservedGeneration, type MutationSequence } from './mutate.js';
 import { runScenario, ScenarioStepError, servedBuiltins, type InjectedFault, type RunInput, type RunResult } from './runner.js';
 import { checkScenario, describeStep } from './scenario.js';
+import type { Envtest } from '../envtest/envtest.js';
+import { checkEnvtestScenario, envtestPlane, waitUntilServing } from './envtest-plane.js';
+import { crdResources } from './plane.js';
+
+/** The envtest profiles explore runs on (`cluster` is not one: its controller-manager would collect garbage on its own). */
+export type ExploreEnvtestProfile = 'full' | 'crd-only';
 
 /** Options of {@link explore}: what a run needs, plus which faults to try. */
 export interface ExploreOptions extends RunInput {
@@ -32,6 +39,13 @@ export interface ExploreOptions extends RunInput {
   seed?: number;
   /** At most this many runs, or this much time (budget.ts): a seeded sample of the points; the rest is `skipped`. */
   budget?: Budget;
+  /**
+   * Runs on a real control plane instead of the in-process fake: `true` or a profile (default `full`) starts one
+   * envtest with the CRDs for the exploration and stops it at the end; an `Envtest` already started (the CRDs
+   * installed; not `cluster`, and `crd-only` only with `garbageCollector: false`) is used as it is. Every run gets a fresh namespace; the scenario must be namespaced, in
+   * one namespace (a `ScenarioError` otherwise). `quietMs` defaults to 200 there. See envtest-plane.ts.
+   */
+  envtest?: boolean | ExploreEnvtestProfile | Envtest;
 }
 
 /** A point explore tries: a fault injected into a run, or `mutate@N`, the N-th spec sequence. */
@@ -95,13 +109,44 @@ const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.a
  * a bad `only`.
  */
 export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
+  if (!opts.envtest) return exploreOn(opts);
+  checkServed(opts);
+  const served = [...crdResources(opts.crds), ...servedBuiltins(opts)];
+  const scenarioNamespace = checkEnvtestScenario(opts.steps, (apiVersion, kind) =>
+    served.some((r) => `${r.group ? `${r.group}/` : ''}${r.version}` === apiVersion && r.kind === kind && r.namespaced),
+  );
+  const given = typeof opts.envtest === 'object' ? opts.envtest : undefined;
+  if (given?.profile === 'cluster') throw new TypeError('explore: the envtest `cluster` profile is not supported (its controller-manager collects garbage on its own; use full or crd-only)');
+  if (given?.garbageCollector) throw new TypeError('explore: start the crd-only envtest with garbageCollector: false (explore collects garbage itself, between settles)');
+  const profile: ExploreEnvtestProfile = typeof opts.envtest === 'string' ? opts.envtest : 'full';
+  // Loaded here: the in-process path never needs the envtest harness.
+  const { Envtest: EnvtestClass } = await import('../envtest/envtest.js');
+  const env = given ?? (await EnvtestClass.start({ profile, crds: opts.crds as object[], ...(profile === 'crd-only' ? { garbageCollector: false } : {}) }));
+  try {
+    const builtins = env.profile === 'crd-only' ? [] : servedBuiltins(opts);
+    const runOpts: ExploreOptions = { ...opts, extraResources: builtins, quietMs: opts.quietMs ?? 200, plane: () => envtestPlane(env, { crds: opts.crds, builtins, scenarioNamespace }) };
+    await waitUntilServing(env, opts.crds);
+    const report = await exploreOn(runOpts);
+    report.controlPlane = `envtest ${env.profile}`;
+    return report;
+  } finally {
+    if (!given) await env.stop();
+  }
+}
+
+/** Checks the scenario's shape and that every kind it names is served (a CRD given, or a built-in served); throws a `ScenarioError`. */
+function checkServed(opts: ExploreOptions): void {
+  const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
+  for (const r of servedBuiltins(opts)) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
+  checkScenario(opts.steps, (apiVersion, kind) => served.has(`${apiVersion} ${kind}`));
+}
+
+async function exploreOn(opts: ExploreOptions): Promise<ExploreReport> {
   const started = Date.now();
   const seed = opts.seed ?? 1;
   const kinds = opts.faults ?? ['crash', 'stale', 'gap'];
   const only = opts.only !== undefined ? parsePoint(opts.only) : undefined;
-  const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
-  for (const r of servedBuiltins(opts)) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
-  checkScenario(opts.steps, (apiVersion, kind) => served.has(`${apiVersion} ${kind}`));
+  checkServed(opts);
   const reference = await runScenario(opts);
   const report: ExploreReport = { runs: 1, faults: {}, divergences: [], referenceRequests: reference.requests.map(describeRequest), durationMs: 0, seed };
   if (reference.unsettled) {

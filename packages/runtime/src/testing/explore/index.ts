@@ -5,10 +5,12 @@
  * get the same report. See docs/explore.md.
  */
 export { parseBudget, planRuns, type Budget } from './budget.js';
-export { crashPoints, explore, parsePoint, type ExploreOptions, type ExplorePoint } from './explore.js';
+export { crashPoints, explore, parsePoint, type ExploreEnvtestProfile, type ExploreOptions, type ExplorePoint } from './explore.js';
 export { mutationRuns, mutationSequences, type MutationSequence } from './mutate.js';
 export { formatReport, type Divergence, type DivergencePoint, type ExploreReport, type FaultKind } from './report.js';
 export { compareStates, normalizeState, type FieldDiff } from './compare.js';
 export { runScenario, endState, ScenarioStepError, type InjectedFault, type RunInput, type RunResult, type SetupFunc } from './runner.js';
 export { checkScenario, describeStep, ScenarioError, SCENARIO_FIELD_MANAGER, type ObjectRef, type ScenarioStep } from './scenario.js';
 export { describeRequest, FaultTransport, type RecordedRequest } from './faults.js';
+export { fakePlane, type PlaneInput, type RunPlane } from './plane.js';
+export { checkEnvtestScenario, envtestPlane } from './envtest-plane.js';

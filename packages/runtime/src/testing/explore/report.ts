@@ -44,6 +44,8 @@ export interface ExploreReport {
   seed: number;
   /** The budget the points were sampled within (budget.ts), when one was given; `skipped` counts what it left out. */
   budget?: { runs: number } | { durationMs: number };
+  /** Where the runs ran when not in-process: `envtest full`, `envtest crd-only` (each run in a namespace of its own). */
+  controlPlane?: string;
 }
 
 /** The order of the summary table's rows. */
@@ -63,6 +65,7 @@ export function formatReport(report: ExploreReport): string {
   const row = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   lines.push(row(header), ...rows.map(row));
   lines.push(`${report.runs} runs (${report.referenceRequests.length} writes in the reference run), ${report.divergences.length} divergence(s), ${(report.durationMs / 1000).toFixed(1)} s`);
+  if (report.controlPlane) lines.push(`on ${report.controlPlane}: a namespace per run, garbage collected by explore between settles, crash points not deduplicated`);
   if (report.budget) {
     const b = 'runs' in report.budget ? `${report.budget.runs} runs` : `${(report.budget.durationMs / 1000).toFixed(1)} s`;
     const left = Object.values(report.faults).reduce((n, f) => n + (f?.skipped ?? 0), 0);

@@ -1,5 +1,6 @@
 /**
- * One run of a scenario: a fresh fake control plane from the CRDs, a manager made by `setup` on a
+ * One run of a scenario: a fresh control plane (plane.ts: by default an in-process fake from the CRDs; with explore's
+ * `envtest` option a fresh namespace of a real apiserver, envtest-plane.ts), a manager made by `setup` on a
  * {@link FaultTransport}, the steps one by one with the controllers settling after each, and the end state.
  *
  * After the controllers settle, dependents whose owners are all gone are deleted (gc.ts: the garbage collection of a
@@ -26,14 +27,14 @@ import { nullLogger } from '../../log.js';
 import { Manager } from '../../manager/manager.js';
 import type { Runnable } from '../../manager/runnables.js';
 import { allBuiltinResources } from '../fake/builtin-resources.js';
-import { newFakeTransportFromCrds } from '../fake/fake-validation.js';
 import type { FakeResource } from '../fake/fake-resource.js';
-import type { FakeTransport } from '../fake/fake-transport.js';
 import type { ValidatedCrd } from '../../validation/index.js';
 import { FaultTransport, type RecordedRequest } from './faults.js';
-import { collectGarbage } from './gc.js';
-import { snapshotOf, staleView } from './stale.js';
-import { runStep, type ScenarioStep } from './scenario.js';
+import { fakePlane, type RunPlane } from './plane.js';
+import { snapshotOf } from './stale.js';
+import type { ScenarioStep } from './scenario.js';
+
+export { endState } from './plane.js';
 
 /** A step of the reference run that the control plane refused (the scenario is wrong): which, and why. */
 export class ScenarioStepError extends Error {
@@ -68,6 +69,11 @@ export interface RunInput {
   requeueBoundMs?: number;
   /** How long everything must be still to count as settled (default 30 ms). */
   quietMs?: number;
+  /**
+   * Makes each run's control plane (default: a fresh in-process fake from the CRDs, plane.ts; explore's `envtest`
+   * option: a fresh namespace of a real apiserver, envtest-plane.ts).
+   */
+  plane?: () => Promise<RunPlane>;
 }
 
 /** What a run found. */
@@ -87,10 +93,10 @@ export interface RunResult {
  * plane refuses throws a {@link ScenarioStepError} in the reference run (no fault), and ends a perturbed run as unsettled.
  */
 export async function runScenario(input: RunInput, fault?: InjectedFault): Promise<RunResult> {
-  const fake = await newFakeTransportFromCrds(input.crds, [], { extraResources: servedBuiltins(input) });
+  const plane = await (input.plane ?? (() => fakePlane({ crds: input.crds, builtins: servedBuiltins(input) })))();
   const requests: RecordedRequest[] = [];
   let stepNow = 0;
-  const ctx = { fake, requests, stepNow: () => stepNow };
+  const ctx = { plane, requests, stepNow: () => stepNow };
   let current = await startManager(input.setup, ctx, fault?.kind === 'crash' ? fault.after : undefined);
   // stale@K: the state as it was before step K, for the manager restarted after it.
   let before: KubeObject[] | undefined;
@@ -111,9 +117,9 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
       const gapStart = fault?.kind === 'gap' && fault.step === k;
       const gapEnd = fault?.kind === 'gap' && (fault.step === k - 1 || (fault.step === k && k === steps.length));
       if (gapStart) current.transport.pause();
-      if (fault?.kind === 'stale' && fault.step === k) before = snapshotOf(endState(fake));
+      if (fault?.kind === 'stale' && fault.step === k) before = snapshotOf(await plane.rawState());
       try {
-        await runStep(fake, fake.tracker, steps[i]!);
+        await plane.runStep(steps[i]!);
       } catch (err) {
         // The reference run's step failing is the scenario's fault; a perturbed run's, a divergence.
         if (!fault) throw new ScenarioStepError(k, err);
@@ -125,7 +131,7 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
       const settleAll = async (): Promise<string | undefined> => {
         let busy = await settle(() => current, restartIfCrashed, input);
         // Dependents of a deleted owner go, as a cluster's garbage collector deletes them; then the controllers settle again.
-        for (let rounds = 0; !busy && rounds < 10 && collectGarbage(fake.tracker) > 0; rounds++) busy = await settle(() => current, restartIfCrashed, input);
+        for (let rounds = 0; !busy && rounds < 10 && (await plane.collectGarbage()) > 0; rounds++) busy = await settle(() => current, restartIfCrashed, input);
         return busy;
       };
       let busy = await settleAll();
@@ -133,7 +139,7 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
         // stale@K: a new manager on the view of before step K, settled there, then caught up with the live state.
         current.transport.crash();
         current.stop.abort();
-        current = await startManager(input.setup, ctx, undefined, await staleView(input.crds, servedBuiltins(input), before));
+        current = await startManager(input.setup, ctx, undefined, await plane.staleView(before));
         before = undefined;
         busy = await settle(() => current, restartIfCrashed, input);
         current.transport.catchUp();
@@ -144,9 +150,11 @@ export async function runScenario(input: RunInput, fault?: InjectedFault): Promi
         break;
       }
     }
-    return { state: endState(fake), requests, ...(unsettled ? { unsettled } : {}), crashed };
+    return { state: await plane.state(), requests, ...(unsettled ? { unsettled } : {}), crashed };
   } finally {
+    current.transport.crash();
     current.stop.abort();
+    await plane.dispose();
   }
 }
 
@@ -166,16 +174,16 @@ interface Running {
 }
 
 interface RunContext {
-  fake: FakeTransport;
+  plane: RunPlane;
   requests: RecordedRequest[];
   stepNow: () => number;
 }
 
 async function startManager(setup: SetupFunc, ctx: RunContext, crashAfter: number | undefined, stale?: Transport): Promise<Running> {
-  const transport = new FaultTransport(ctx.fake, ctx.requests, ctx.stepNow, () => ctx.fake.tracker.resourceVersion);
+  const transport = new FaultTransport(ctx.plane.transport, ctx.requests, ctx.stepNow, ctx.plane.revision);
   transport.crashAfter = crashAfter;
   transport.staleView = stale;
-  const mgr = new Manager({ transport, metricsBindAddress: '0', healthProbeBindAddress: '0', logger: nullLogger, registry: new Registry(), gracefulShutdownTimeoutMs: 50 });
+  const mgr = new Manager({ transport: ctx.plane.scope(transport), metricsBindAddress: '0', healthProbeBindAddress: '0', logger: nullLogger, registry: new Registry(), gracefulShutdownTimeoutMs: 50 });
   const controllers: Controller[] = [];
   const add = mgr.add.bind(mgr);
   mgr.add = (r: Runnable): void => {
@@ -225,15 +233,5 @@ function busyOf(run: Running, boundMs: number): string | undefined {
     if (next !== undefined && next - run.mgr.clock.now() <= boundMs) return `controller ${c.name}: a retry or requeue due in ${Math.max(0, next - run.mgr.clock.now())} ms`;
   }
   return undefined;
-}
-
-/** Every object of every served kind (Events excluded), from the tracker. */
-export function endState(fake: FakeTransport): KubeObject[] {
-  const out: KubeObject[] = [];
-  for (const r of fake.tracker.resources()) {
-    if (r.resource === 'events' || r.resource === 'customresourcedefinitions') continue;
-    out.push(...fake.tracker.list(r, undefined).items);
-  }
-  return out;
 }
 

@@ -4,8 +4,7 @@
  * objects by `apiVersion`, `kind`, `namespace` and `name`; the kind must be served (a CRD given to explore or a
  * built-in resource passed as an extra).
  */
-import type { KubeObject, Transport } from '../../client/types.js';
-import type { ObjectTracker } from '../fake/object-tracker.js';
+import type { KubeObject, ResourceInfo, Transport } from '../../client/types.js';
 
 /** A scenario that is not well formed: `step` is the 1-based step at fault (0: the scenario as a whole). */
 export class ScenarioError extends TypeError {
@@ -72,10 +71,10 @@ export function checkScenario(steps: unknown, served: (apiVersion: string, kind:
 }
 
 /**
- * Sends `step` through `transport` (the fake's own, not a controller's). A delete of an object that is already gone
+ * Sends `step` through `transport` (the control plane's own, not a controller's; `tracker` resolves its kind). A delete of an object that is already gone
  * and a patch of a missing object are errors: the scenario is wrong.
  */
-export async function runStep(transport: Transport, tracker: ObjectTracker, step: ScenarioStep): Promise<void> {
+export async function runStep(transport: Transport, tracker: { resourceFor(apiVersion: string, kind: string): ResourceInfo | undefined }, step: ScenarioStep): Promise<void> {
   const [verb, ref] = stepParts(step);
   const resource = tracker.resourceFor(ref.apiVersion, ref.kind)!;
   const target = { resource, ...(ref.namespace && resource.namespaced ? { namespace: ref.namespace } : {}), name: ref.name };
