@@ -15,6 +15,7 @@ import { lazyPositions, parseDocuments, type JsonPath, type SourceDoc } from '..
 import { InputError } from '../model/index.js';
 import { ExitCode } from './errors.js';
 import type { MainIO } from './io.js';
+import { CRD_PATHS_OPTION } from './crd-paths-option.js';
 
 export interface ExploreFlags {
   setup: string;
@@ -43,7 +44,7 @@ export function addExploreCommand(program: Command, io: MainIO, setExit: (code: 
     .command('explore')
     .description('find controller bugs: run a scenario fault-free on an in-process fake control plane (--envtest: a real one), then crash the controllers after each of their writes, restart them onto the state before each step (a lagging apiserver) and hide steps from their watches, and compare every end state with the fault-free one; exit 0 when none diverges, 1 when any does, 2 on bad input')
     .requiredOption('--setup <module>', 'an ES module whose default export setup(mgr) registers the controllers on a Manager')
-    .requiredOption('--crds <path>', 'a CRD file or folder; repeat the flag (or separate with commas) for more', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)])
+    .requiredOption(...CRD_PATHS_OPTION)
     .requiredOption('--scenario <file>', 'YAML list of steps: - apply: <object> | - delete: {apiVersion, kind, namespace, name} | - patch: {…, patch: <merge patch>}')
     .option('--faults <list>', `fault kinds to enumerate, comma-separated (${FAULTS.join(', ')}; mutate: 20 sequences of spec changes from the CRD schema, each compared with a fresh run of the last spec)`, DEFAULT_FAULTS.join(','))
     .option('--only <point>', 'run only this fault point, as a report\'s repro names it (crash@7, stale@2, gap@2, mutate@3)')

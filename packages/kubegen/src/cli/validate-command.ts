@@ -13,6 +13,7 @@ import { lazyPositions, parseDocuments, type JsonPath, type SourceDoc } from '..
 import { InputError } from '../model/index.js';
 import { ExitCode } from './errors.js';
 import type { MainIO } from './io.js';
+import { CRD_PATHS_OPTION } from './crd-paths-option.js';
 
 export interface ValidateFlags {
   crds?: string[];
@@ -225,7 +226,7 @@ export function addValidateCommand(program: Command, io: MainIO, setExit: (code:
     .command('validate')
     .description('check manifests against their CRDs offline, as the apiserver would on create; every error as file:line:col: field.path: message, exit 1 on any')
     .argument('<manifests...>', 'manifest files or folders (YAML or JSON, many documents per file)')
-    .requiredOption('--crds <path>', 'a CRD file or folder; repeat the flag (or separate with commas) for more', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)])
+    .requiredOption(...CRD_PATHS_OPTION)
     .option('--strict', 'unknown fields are errors (kubectl apply\'s default), not warnings')
     .option('-o, --output <format>', 'text or json', 'text')
     .action(async (manifests: string[], flags: ValidateFlags) => {
