@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import { ApiError, ConnectionStalledError } from '../client/errors.js';
 import type { KubeObject, Status, Watch, WatchEvent } from '../client/types.js';
 import type { Logger } from '../log.js';
-import { setFeedingOrigin } from '../tracing/event-origin.js';
+import { feedingFrom } from '../tracing/event-origin.js';
 import type { WatchSpan } from '../tracing/informer-span.js';
 import { IdleTimer } from './idle-timer.js';
 import { PhaseError, VeryShortWatchError } from './reflector-errors.js';
@@ -122,7 +122,7 @@ export class WatchHandler<T extends KubeObject> {
           if (verdict === 'complete') this.swap(initial, span);
           else if (verdict === 'unexpected' && this.choice.auto) return 'ignored';
         } else {
-          if (span) this.applyFrom(span, event);
+          if (span) feedingFrom(span.context, () => this.apply(event));
           else this.apply(event);
           if (span && event.type === 'BOOKMARK') span.bookmark(event.object?.metadata?.resourceVersion ?? '');
           // A bookmark well before the server timeout means the server sends them periodically (not just at the end).
@@ -162,25 +162,12 @@ export class WatchHandler<T extends KubeObject> {
    */
   replace(items: T[], rv: string, origin?: SpanContext): void {
     this.stalledAt = undefined;
-    if (origin) setFeedingOrigin(origin);
     try {
-      this.store.replace(items, rv);
+      feedingFrom(origin, () => this.store.replace(items, rv));
     } catch (err) {
       this.host.report(err, 'list');
-    } finally {
-      if (origin) setFeedingOrigin(undefined);
     }
     this.lastRV = rv;
-  }
-
-  /** {@link apply} with the watch's span as the origin of the change (tracing on). */
-  private applyFrom(span: WatchSpan, event: WatchEvent<T>): void {
-    setFeedingOrigin(span.context);
-    try {
-      this.apply(event);
-    } finally {
-      setFeedingOrigin(undefined);
-    }
   }
 
   private apply(event: WatchEvent<T>): void {

@@ -3,7 +3,7 @@
  * reflector that applies it to the handler that receives it, so a reconcile can link to that span (event-links.ts).
  *
  * Contract:
- * - The reflector sets {@link setFeedingOrigin} to its open phase span's context around each synchronous store write
+ * - The reflector runs each synchronous store write in {@link feedingFrom} with its open phase span's context
  *   (a watch event, a list's or a WatchList stream's whole state) and clears it after; it only does so while tracing
  *   is on (it has a span), so with tracing off {@link feedingOrigin} is always undefined.
  * - A listener reads {@link feedingOrigin} when a change is pushed to it (one variable read), keeps it beside the
@@ -22,9 +22,18 @@ export function feedingOrigin(): OtelApi.SpanContext | undefined {
   return feeding;
 }
 
-/** Sets (a span context) or clears (undefined) the phase span of the store write in progress. */
-export function setFeedingOrigin(origin: OtelApi.SpanContext | undefined): void {
+/**
+ * Runs the synchronous store write `write` with `origin` as its feeding origin, cleared after (also when it throws);
+ * with no origin (tracing off) it only runs it.
+ */
+export function feedingFrom<R>(origin: OtelApi.SpanContext | undefined, write: () => R): R {
+  if (!origin) return write();
   feeding = origin;
+  try {
+    return write();
+  } finally {
+    feeding = undefined;
+  }
 }
 
 /** The phase span of the notification being delivered to a handler, or undefined. */

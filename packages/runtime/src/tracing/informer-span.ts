@@ -61,24 +61,42 @@ export interface WatchSpan {
   readonly context: OtelApi.SpanContext;
 }
 
+/** An informer phase's span as opened, with what both kinds of phase span hand out. */
+interface PhaseSpan {
+  api: typeof OtelApi;
+  span: OtelApi.Span;
+  context: OtelApi.SpanContext;
+  run<R>(fn: () => Promise<R>): Promise<R>;
+}
+
+/**
+ * Opens an informer phase's INTERNAL root span `name` (an informer's phases belong to no reconcile), and its `run`,
+ * which makes it current; undefined while tracing is off.
+ */
+function startPhaseSpan(name: string, attributes: OtelApi.Attributes, links: OtelApi.Link[] = []): PhaseSpan | undefined {
+  const t = activeTracing();
+  if (!t) return undefined;
+  const { api } = t;
+  const span = t.tracer.startSpan(name, { kind: api.SpanKind.INTERNAL, root: true, attributes, links });
+  const ctx = api.trace.setSpan(api.context.active(), span);
+  return { api, span, context: span.spanContext(), run: (fn) => api.context.with(ctx, fn) };
+}
+
 /**
  * Opens the span of one (re)list of `informer` at `resourceVersion` ('' = consistent read), or returns undefined
  * when tracing is off. `cause`: the watch whose 410 led to it.
  */
 export function startListSpan(informer: string, resourceVersion: string, reason: ListReason, cause?: OtelApi.SpanContext): ListSpan | undefined {
-  const t = activeTracing();
-  if (!t) return undefined;
-  const { api } = t;
-  const span = t.tracer.startSpan(`list ${informer}`, {
-    kind: api.SpanKind.INTERNAL,
-    root: true,
-    attributes: { 'kubegen.informer': informer, 'kubegen.list.reason': reason, 'kubegen.list.requested_resource_version': resourceVersion },
-    links: cause ? [{ context: cause, attributes: { 'kubegen.link': 'expired watch' } }] : [],
-  });
-  const ctx = api.trace.setSpan(api.context.active(), span);
+  const phase = startPhaseSpan(
+    `list ${informer}`,
+    { 'kubegen.informer': informer, 'kubegen.list.reason': reason, 'kubegen.list.requested_resource_version': resourceVersion },
+    cause ? [{ context: cause, attributes: { 'kubegen.link': 'expired watch' } }] : [],
+  );
+  if (!phase) return undefined;
+  const { api, span } = phase;
   return {
-    context: span.spanContext(),
-    run: (fn) => api.context.with(ctx, fn),
+    context: phase.context,
+    run: phase.run,
     restarted: () => span.addEvent('continue expired; full list'),
     end: (result, error) => {
       if (result) span.setAttributes({ 'kubegen.list.pages': result.pages, 'kubegen.list.items': result.items, 'k8s.resource_version': result.resourceVersion });
@@ -93,23 +111,17 @@ export function startListSpan(informer: string, resourceVersion: string, reason:
  * undefined when tracing is off.
  */
 export function startWatchSpan(informer: string, resourceVersion: string, initialEvents: boolean): WatchSpan | undefined {
-  const t = activeTracing();
-  if (!t) return undefined;
-  const { api } = t;
-  const span = t.tracer.startSpan(`watch ${informer}`, {
-    kind: api.SpanKind.INTERNAL,
-    root: true,
-    attributes: {
-      'kubegen.informer': informer,
-      'kubegen.watch.resource_version': resourceVersion,
-      ...(initialEvents ? { 'kubegen.watch.send_initial_events': true } : {}),
-    },
+  const phase = startPhaseSpan(`watch ${informer}`, {
+    'kubegen.informer': informer,
+    'kubegen.watch.resource_version': resourceVersion,
+    ...(initialEvents ? { 'kubegen.watch.send_initial_events': true } : {}),
   });
-  const ctx = api.trace.setSpan(api.context.active(), span);
+  if (!phase) return undefined;
+  const { api, span } = phase;
   let ended = false;
   return {
-    context: span.spanContext(),
-    run: (fn) => api.context.with(ctx, fn),
+    context: phase.context,
+    run: phase.run,
     established: () => span.addEvent('established'),
     bookmark: (rv) => span.addEvent('bookmark', { 'k8s.resource_version': rv }),
     initialEventsEnd: (items, rv) => span.addEvent('initial events end', { 'kubegen.list.items': items, 'k8s.resource_version': rv }),
