@@ -23,6 +23,7 @@ import { ResourceClient } from '../../client/resource-client.js';
 import type { KubeObject, ResourceInfo, ResourceRequest, Transport } from '../../client/types.js';
 import type { Envtest } from '../envtest/envtest.js';
 import { createTestNamespace, deleteTestNamespace, testNamespaceName } from '../envtest/envtest-namespace.js';
+import { orphans } from './gc.js';
 import { crdResources, type PlaneInput, type RunPlane } from './plane.js';
 import { runStep, ScenarioError, type ScenarioStep } from './scenario.js';
 import { staleView } from './stale.js';
@@ -116,14 +117,9 @@ export async function envtestPlane(env: Envtest, input: PlaneInput & { scenarioN
     async collectGarbage() {
       let deleted = 0;
       for (let round = 0; round < 10; round++) {
-        const all = await rawState();
-        const uids = new Set(all.map((o) => o.metadata?.uid).filter(Boolean));
-        const orphans = all.filter((o) => {
-          const refs = o.metadata?.ownerReferences ?? [];
-          return refs.length > 0 && !o.metadata?.deletionTimestamp && refs.every((ref) => !uids.has(ref.uid));
-        });
-        if (orphans.length === 0) break;
-        for (const o of orphans) {
+        const found = orphans(await rawState(), (o) => o);
+        if (found.length === 0) break;
+        for (const o of found) {
           const r = resolver.resourceFor(o.apiVersion!, o.kind!)!;
           await http.request({ verb: 'delete', resource: r, namespace: ns, name: o.metadata!.name!, query: { propagationPolicy: 'Background' } }).then(
             () => deleted++,

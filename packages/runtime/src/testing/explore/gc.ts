@@ -8,6 +8,19 @@
 import type { KubeObject } from '../../client/types.js';
 import type { ObjectTracker } from '../fake/object-tracker.js';
 
+/**
+ * The entries whose object has owner references, none of which names an object among `entries` (by uid), and is not
+ * being deleted already: what the collector deletes next (the rule both control planes of explore apply).
+ */
+export function orphans<E>(entries: readonly E[], objectOf: (entry: E) => KubeObject): E[] {
+  const uids = new Set(entries.map((e) => objectOf(e).metadata?.uid).filter(Boolean));
+  return entries.filter((e) => {
+    const md = objectOf(e).metadata;
+    const refs = md?.ownerReferences ?? [];
+    return refs.length > 0 && !md?.deletionTimestamp && refs.every((ref) => !uids.has(ref.uid));
+  });
+}
+
 /** Deletes every object all of whose owners are gone, until none is left; returns how many were deleted. */
 export function collectGarbage(tracker: ObjectTracker): number {
   let deleted = 0;
@@ -17,13 +30,9 @@ export function collectGarbage(tracker: ObjectTracker): number {
       if (r.resource === 'events' || r.resource === 'customresourcedefinitions') continue;
       for (const o of tracker.list(r, undefined).items) all.push({ r, o });
     }
-    const uids = new Set(all.map(({ o }) => o.metadata?.uid).filter(Boolean));
-    const orphans = all.filter(({ o }) => {
-      const refs = o.metadata?.ownerReferences ?? [];
-      return refs.length > 0 && !o.metadata?.deletionTimestamp && refs.every((ref) => !uids.has(ref.uid));
-    });
-    if (orphans.length === 0) return deleted;
-    for (const { r, o } of orphans) {
+    const found = orphans(all, ({ o }) => o);
+    if (found.length === 0) return deleted;
+    for (const { r, o } of found) {
       try {
         tracker.delete(r, o.metadata?.namespace, o.metadata!.name!);
         deleted++;
