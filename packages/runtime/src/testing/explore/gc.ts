@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from '../../client/types.js';
 import type { ObjectTracker } from '../fake/object-tracker.js';
+import { trackedObjects } from './tracked-objects.js';
 
 /**
  * The entries whose object has owner references, none of which names an object among `entries` (by uid), and is not
@@ -25,16 +26,11 @@ export function orphans<E>(entries: readonly E[], objectOf: (entry: E) => KubeOb
 export function collectGarbage(tracker: ObjectTracker): number {
   let deleted = 0;
   for (;;) {
-    const all: { r: ReturnType<ObjectTracker['resources']>[number]; o: KubeObject }[] = [];
-    for (const r of tracker.resources()) {
-      if (r.resource === 'events' || r.resource === 'customresourcedefinitions') continue;
-      for (const o of tracker.list(r, undefined).items) all.push({ r, o });
-    }
-    const found = orphans(all, ({ o }) => o);
+    const found = orphans(trackedObjects(tracker), (e) => e.object);
     if (found.length === 0) return deleted;
-    for (const { r, o } of found) {
+    for (const { resource, object } of found) {
       try {
-        tracker.delete(r, o.metadata?.namespace, o.metadata!.name!);
+        tracker.delete(resource, object.metadata?.namespace, object.metadata!.name!);
         deleted++;
       } catch {
         // Gone meanwhile: nothing to collect.

@@ -11,6 +11,7 @@ import type { ValidatedCrd } from '../../validation/index.js';
 import { collectGarbage } from './gc.js';
 import { runStep, type ScenarioStep } from './scenario.js';
 import { staleView } from './stale.js';
+import { trackedObjects } from './tracked-objects.js';
 import type { FakeTransport } from '../fake/fake-transport.js';
 
 /** One run's control plane (see the module comment). */
@@ -74,12 +75,7 @@ export function crdResources(crds: readonly ValidatedCrd[]): ResourceInfo[] {
   );
 }
 
-/** Every object of every served kind (Events excluded), from the tracker. */
+/** Every object of every served kind (Events and CRDs excluded: tracked-objects.ts), from the tracker. */
 export function endState(fake: FakeTransport): KubeObject[] {
-  const out: KubeObject[] = [];
-  for (const r of fake.tracker.resources()) {
-    if (r.resource === 'events' || r.resource === 'customresourcedefinitions') continue;
-    out.push(...fake.tracker.list(r, undefined).items);
-  }
-  return out;
+  return trackedObjects(fake.tracker).map((e) => e.object);
 }
