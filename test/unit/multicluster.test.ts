@@ -29,6 +29,8 @@ import { StaticKubeconfigProvider } from '@kubegen/runtime/internal/multicluster
 import { clusterRequestFromKey, clusterRequestKey, formatClusterRequest, HUB_CLUSTER } from '@kubegen/runtime/internal/multicluster/request.js';
 import { HashRing } from '@kubegen/runtime/internal/sharding/ring.js';
 import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import { disableTracing, enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
+import { inMemoryTracing } from '../support/in-memory-tracing.js';
 import { until } from '../support/wait.js';
 
 const cm = builtinResources.configMaps;
@@ -373,6 +375,37 @@ describe('a multi-cluster controller', () => {
     await assert.rejects(mgr.engage('', new Cluster({ transport: member, logger: nullLogger }), new AbortController().signal), /"" is the hub/);
     stop.abort();
     await run;
+  });
+});
+
+describe('a multi-cluster controller, traced', () => {
+  const { exporter, provider } = inMemoryTracing();
+
+  it("names the lane's cluster and the for kind on each reconcile span, and links the watch events that caused it", async () => {
+    await enableTracing({ tracerProvider: provider });
+    exporter.reset();
+    const f = fleet({ members: ['m1'] });
+    const stop = new AbortController();
+    const run = f.mgr.start(stop.signal);
+    f.engage('m1');
+    await until(async () => JSON.stringify(await f.memberData('m1')) === '{"k":"v"}', 'm1 converged', 5000);
+    const m1 = new KubeClientset(f.members.get('m1')!).coreV1.configMaps('ns');
+    const drifted = await m1.update({ ...(await m1.get('desired')), data: { k: 'drift' } });
+    await until(async () => JSON.stringify(await f.memberData('m1')) === '{"k":"v"}', 'm1 drift undone', 5000);
+    stop.abort();
+    await run;
+    disableTracing();
+    const reconciles = exporter.getFinishedSpans().filter((s) => s.name === 'reconcile fleet');
+    assert.ok(reconciles.length >= 2, `${reconciles.length} reconcile spans`);
+    for (const s of reconciles) {
+      assert.equal(s.attributes['kubegen.cluster'], 'm1', 'only the member lane reconciles (fan-out)');
+      assert.equal(s.attributes['k8s.resource.kind'], 'ConfigMap');
+      assert.equal(s.attributes['k8s.resource.group'], '');
+      assert.equal(s.attributes['k8s.object.name'], 'desired');
+    }
+    const events = reconciles.flatMap((s) => s.links.map((l) => `${l.attributes?.['k8s.event.type']} ${l.attributes?.['k8s.resource_version']}`));
+    assert.ok(events.some((e) => e.startsWith('create ')), `the hub object's fan-out is linked: ${events.join(', ')}`);
+    assert.ok(events.includes(`update ${drifted.metadata!.resourceVersion}`), `the member's drift is linked: ${events.join(', ')}`);
   });
 });
 

@@ -102,6 +102,8 @@ export interface ControllerOptions {
   skipNameValidation?: boolean;
   /** The kind this controller reconciles (the builder's `for()`), named on its reconcile spans. */
   forKind?: { group: string; kind: string };
+  /** More attributes of every reconcile span (a multi-cluster lane's `kubegen.cluster`). */
+  spanAttributes?: Readonly<Record<string, string>>;
 }
 
 /** Default `cacheSyncTimeoutMs` of a controller: 2 min, as controller-runtime's `CacheSyncTimeout`. */
@@ -165,7 +167,7 @@ export class Controller {
     this.log = (opts.logger ?? getLogger()).child({ controller: this.name });
     this.repeats = new RepeatFilter(this.clock);
     this.metrics = controllerMetrics(opts.registry);
-    this.tracing = new ReconcileTracing(this.name, opts.forKind);
+    this.tracing = new ReconcileTracing(this.name, opts.forKind, opts.spanAttributes);
     const queueOptions = {
       name: this.name,
       clock: this.clock,
@@ -184,7 +186,7 @@ export class Controller {
   }
 
   /** Requests go through here: the queue collapses duplicates (the watch events' trace links are kept beside it). */
-  readonly sink: RequestSink = {
+  readonly sink: Required<RequestSink> = {
     add: (req: Request) => {
       const key = requestKey(req);
       this.tracing.noteEvent(key);

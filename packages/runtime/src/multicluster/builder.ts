@@ -161,7 +161,12 @@ export class MultiClusterControllerBuilder extends BuilderSettings {
       reconciler,
       hub: mgr.hub,
       sourcesFor,
-      controller: { cacheSyncTimeoutMs: local.controllerDefaults.cacheSyncTimeoutMs, usePriorityQueue: local.controllerDefaults.usePriorityQueue, ...controllerOptions },
+      controller: {
+        cacheSyncTimeoutMs: local.controllerDefaults.cacheSyncTimeoutMs,
+        usePriorityQueue: local.controllerDefaults.usePriorityQueue,
+        ...controllerOptions,
+        ...(forKind ? { forKind: { group: forKind.group, kind: forKind.kind } } : {}),
+      },
       ...(needLeaderElection !== undefined ? { needLeaderElection } : {}),
       registry: local.registry,
       clock: local.clock,

@@ -80,7 +80,7 @@ export interface MultiClusterControllerOptions {
   /** The sources of a cluster's lane (the builder makes them from the controller's watches). */
   sourcesFor(clusterName: string, cluster: Cluster): Source[];
   /** Settings of every lane's `Controller` (`maxConcurrentReconciles` is per cluster). */
-  controller?: Omit<ControllerOptions, 'name' | 'reconciler' | 'registry' | 'clock' | 'logger'>;
+  controller?: Omit<ControllerOptions, 'name' | 'reconciler' | 'registry' | 'clock' | 'logger' | 'spanAttributes'>;
   /** Default true: runs while the manager leads. */
   needLeaderElection?: boolean;
   /** How long a disengaged cluster's in-flight reconciles are awaited (default 30 s). */
@@ -152,8 +152,10 @@ export class MultiClusterController implements ClusterAware {
       lane.failedKeys.add(laneKey(request));
       return true;
     }
-    if (opts) lane.controller.queue.addWithOpts(opts, laneKey(request));
-    else lane.controller.queue.add(laneKey(request));
+    // Through the lane controller's sink: the watch event's trace link is kept for the reconcile it causes.
+    const req = { namespace: request.namespace, name: request.name };
+    if (opts) lane.controller.sink.addWithOpts(opts, req);
+    else lane.controller.sink.add(req);
     return true;
   }
 
@@ -234,6 +236,7 @@ export class MultiClusterController implements ClusterAware {
       ...this.opts.controller,
       name: this.name,
       reconciler: reconcile,
+      spanAttributes: { 'kubegen.cluster': name === HUB_CLUSTER ? 'hub' : name },
       needLeaderElection: this.needLeaderElection,
       ...(this.opts.registry ? { registry: this.opts.registry } : {}),
       clock: this.clock,

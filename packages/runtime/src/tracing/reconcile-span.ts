@@ -52,6 +52,7 @@ export class ReconcileTracing {
   constructor(
     private readonly controller: string,
     private readonly forKind: { group: string; kind: string } | undefined,
+    private readonly extraAttributes: Readonly<Record<string, string>> = {},
   ) {}
 
   /** Keeps the current watch event's link for `key` (nothing when tracing is off or no event is current). */
@@ -73,6 +74,7 @@ export class ReconcileTracing {
     const { api } = t;
     const attributes: OtelApi.Attributes = {
       'kubegen.controller': this.controller,
+      ...this.extraAttributes,
       ...(this.forKind ? { 'k8s.resource.group': this.forKind.group, 'k8s.resource.kind': this.forKind.kind } : {}),
       ...(info.namespace ? { 'k8s.namespace.name': info.namespace } : {}),
       'k8s.object.name': info.name,
