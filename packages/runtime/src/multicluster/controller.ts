@@ -5,8 +5,9 @@
  *
  * Contract:
  * - Requests carry their cluster ({@link ClusterRequest}); the reconciler gets it, and in its context the lane's
- *   `Cluster` (cached client, recorder, RESTMapper). Log lines of a lane carry `cluster`; the
- *   `kubegen_multicluster_*` metrics carry it as a label.
+ *   `Cluster` (cached client, recorder, RESTMapper). Log lines of a lane carry `cluster`, its reconcile spans
+ *   `kubegen.cluster` (with links to the watch events that enqueued them); the `kubegen_multicluster_*` metrics carry
+ *   it as a label.
  * - Handlers may enqueue a request for any cluster (`{ cluster, namespace, name }`): it goes to that cluster's lane;
  *   a request without `cluster` goes to the lane of the cluster the event came from (for a fan-out watch of a hub
  *   kind, the member lane the source feeds). A request for a cluster that is not engaged is dropped (debug line).
