@@ -29,6 +29,11 @@ import { StaticKubeconfigProvider } from '@kubegen/runtime/internal/multicluster
 import { clusterRequestFromKey, clusterRequestKey, formatClusterRequest, HUB_CLUSTER } from '@kubegen/runtime/internal/multicluster/request.js';
 import { HashRing } from '@kubegen/runtime/internal/sharding/ring.js';
 import { newFakeTransport, type FakeTransport } from '@kubegen/runtime/internal/testing/fake/fake-transport.js';
+import type { RequestSink } from '@kubegen/runtime/internal/handler/handler.js';
+import { MultiClusterController } from '@kubegen/runtime/internal/multicluster/controller.js';
+import type { Source } from '@kubegen/runtime/internal/source/source.js';
+import { duringEvent } from '@kubegen/runtime/internal/tracing/event-links.js';
+import { setDeliveringOrigin } from '@kubegen/runtime/internal/tracing/event-origin.js';
 import { disableTracing, enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
 import { inMemoryTracing } from '../support/in-memory-tracing.js';
 import { until } from '../support/wait.js';
@@ -406,6 +411,64 @@ describe('a multi-cluster controller, traced', () => {
     const events = reconciles.flatMap((s) => s.links.map((l) => `${l.attributes?.['k8s.event.type']} ${l.attributes?.['k8s.resource_version']}`));
     assert.ok(events.some((e) => e.startsWith('create ')), `the hub object's fan-out is linked: ${events.join(', ')}`);
     assert.ok(events.includes(`update ${drifted.metadata!.resourceVersion}`), `the member's drift is linked: ${events.join(', ')}`);
+  });
+
+  it('links an event that came while the lane was parked to the reconcile once its cluster is back', async () => {
+    await enableTracing({ tracerProvider: provider });
+    exporter.reset();
+    // m1's one source: synced at once, its informer's error set by the test; what it is handed is the lane's sink.
+    let sink: RequestSink | undefined;
+    let failing: { error: unknown } | undefined;
+    const source: Source & { informers(): { name: string; lastError(): { error: unknown } | undefined }[] } = {
+      description: 'stub',
+      start: (s: RequestSink) => void (sink = s),
+      hasSynced: () => true,
+      whenSynced: async () => true,
+      syncError: () => undefined,
+      informers: () => [{ name: 'stub', lastError: () => failing }],
+    };
+    const reconciled: string[] = [];
+    const registry = new Registry();
+    const mc = new MultiClusterController({
+      name: 'parked',
+      reconciler: (req) => void reconciled.push(req.name),
+      hub: new Cluster({ transport: newFakeTransport([cm]), logger: nullLogger }),
+      sourcesFor: (name) => (name === 'm1' ? [source] : []),
+      registry,
+      logger: nullLogger,
+    });
+    // m1's /version fails while it is down: the lane stays parked until the test brings it back.
+    const m1 = newFakeTransport([cm]);
+    let down = false;
+    const raw = m1.raw.bind(m1);
+    m1.raw = async (...args) => (down ? Promise.reject(new Error('connection refused')) : raw(...args));
+    const stop = new AbortController();
+    const run = mc.start(stop.signal);
+    void mc.engage('m1', new Cluster({ name: 'm1', transport: m1, logger: nullLogger }), stop.signal);
+    const m1Synced = async (): Promise<string | undefined> =>
+      /kubegen_multicluster_cluster_synced\{controller="parked",cluster="m1"\} (\d)/.exec(await registry.metrics())?.[1];
+    await until(async () => (await m1Synced()) === '1', 'm1 healthy', 5000);
+    down = true;
+    failing = { error: new Error('connection refused') };
+    await until(async () => (await m1Synced()) === '0', 'm1 parked', 5000);
+    // A watch event while parked: its request waits outside the queue.
+    const watchSpan = provider.getTracer('test').startSpan('watch stub');
+    setDeliveringOrigin(watchSpan.spanContext());
+    duringEvent('update', 'stub', { metadata: { namespace: 'ns', name: 'held', resourceVersion: '42' } }, () => sink!.add({ namespace: 'ns', name: 'held' }));
+    setDeliveringOrigin(undefined);
+    watchSpan.end();
+    assert.equal(mc.parkedRequests(), 1);
+    down = false;
+    await until(() => reconciled.includes('held'), 'the held request reconciled once m1 is back', 5000);
+    stop.abort();
+    await run;
+    disableTracing();
+    const [span] = exporter.getFinishedSpans().filter((s) => s.name === 'reconcile parked' && s.attributes['k8s.object.name'] === 'held');
+    assert.equal(span?.attributes['kubegen.cluster'], 'm1');
+    assert.deepEqual(
+      span!.links.map((l) => [l.context.spanId, l.attributes?.['k8s.event.type'], l.attributes?.['k8s.resource_version']]),
+      [[watchSpan.spanContext().spanId, 'update', '42']],
+    );
   });
 });
 

@@ -185,6 +185,15 @@ export class Controller {
     });
   }
 
+  /**
+   * Keeps the current watch event's trace link for `req` without enqueueing it, for a request held back and added to
+   * `queue` later (a multi-cluster lane's, while its cluster is out of reach); its reconcile then links that event.
+   * Nothing while tracing is off.
+   */
+  noteEvent(req: Request): void {
+    this.tracing.noteEvent(requestKey(req));
+  }
+
   /** Requests go through here: the queue collapses duplicates (the watch events' trace links are kept beside it). */
   readonly sink: Required<RequestSink> = {
     add: (req: Request) => {

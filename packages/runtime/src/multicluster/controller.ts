@@ -148,13 +148,14 @@ export class MultiClusterController implements ClusterAware {
       this.log.debug('request for a cluster that is not engaged; dropped', { cluster: request.cluster, namespace: request.namespace, name: request.name });
       return false;
     }
+    // The watch event's trace link is kept for the reconcile the request causes, now or once the lane is back.
+    const req = { namespace: request.namespace, name: request.name };
     if (lane.parked) {
       // The cluster is out of reach: its requests wait, collapsed, until it is back (no reconcile bound to fail).
+      lane.controller.noteEvent(req);
       lane.failedKeys.add(laneKey(request));
       return true;
     }
-    // Through the lane controller's sink: the watch event's trace link is kept for the reconcile it causes.
-    const req = { namespace: request.namespace, name: request.name };
     if (opts) lane.controller.sink.addWithOpts(opts, req);
     else lane.controller.sink.add(req);
     return true;
