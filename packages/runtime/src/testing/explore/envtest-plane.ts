@@ -20,7 +20,7 @@
  */
 import { ApiError } from '../../client/errors.js';
 import { ResourceClient } from '../../client/resource-client.js';
-import type { KubeObject, ResourceInfo, ResourceRequest, Transport } from '../../client/types.js';
+import { apiVersionOf, type KubeObject, type ResourceInfo, type ResourceRequest, type Transport } from '../../client/types.js';
 import type { Envtest } from '../envtest/envtest.js';
 import { createTestNamespace, deleteTestNamespace, testNamespaceName } from '../envtest/envtest-namespace.js';
 import { orphans } from './gc.js';
@@ -92,7 +92,7 @@ export async function envtestPlane(env: Envtest, input: PlaneInput & { scenarioN
   const http = env.transport();
   const ns = env.profile === 'crd-only' ? testNamespaceName('explore') : await createTestNamespace(http, 'explore');
   const resources: ResourceInfo[] = [...crdResources(input.crds), ...input.builtins];
-  const resolver = { resourceFor: (apiVersion: string, kind: string) => resources.find((r) => `${r.group ? `${r.group}/` : ''}${r.version}` === apiVersion && r.kind === kind) };
+  const resolver = { resourceFor: (apiVersion: string, kind: string) => resources.find((r) => apiVersionOf(r) === apiVersion && r.kind === kind) };
   // One version per group and resource (the first served), namespaced only, Events aside.
   const listed = new Map<string, ResourceInfo>();
   for (const r of resources) if (r.namespaced && r.resource !== 'events' && !listed.has(`${r.group}/${r.resource}`)) listed.set(`${r.group}/${r.resource}`, r);
@@ -106,7 +106,7 @@ export async function envtestPlane(env: Envtest, input: PlaneInput & { scenarioN
         if (err instanceof ApiError && (err.code === 404 || err.code === 405)) continue; // not served by this profile
         throw err;
       }
-      for (const o of list.items ?? []) out.push({ ...o, apiVersion: `${r.group ? `${r.group}/` : ''}${r.version}`, kind: r.kind });
+      for (const o of list.items ?? []) out.push({ ...o, apiVersion: apiVersionOf(r), kind: r.kind });
     }
     return out;
   };

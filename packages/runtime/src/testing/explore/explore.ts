@@ -10,6 +10,7 @@
  * `budget` smaller than the enumeration, the sample of points run (budget.ts); it is recorded in the report and
  * every repro line.
  */
+import { apiVersionOf, type ResourceInfo } from '../../client/types.js';
 import { compareStates } from './compare.js';
 import { describeRequest, type RecordedRequest } from './faults.js';
 import { planRuns, type Budget } from './budget.js';
@@ -111,10 +112,8 @@ const pointOf = (f: InjectedFault): string => (f.kind === 'crash' ? `crash@${f.a
 export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
   if (!opts.envtest) return exploreOn(opts);
   checkServed(opts);
-  const served = [...crdResources(opts.crds), ...servedBuiltins(opts)];
-  const scenarioNamespace = checkEnvtestScenario(opts.steps, (apiVersion, kind) =>
-    served.some((r) => `${r.group ? `${r.group}/` : ''}${r.version}` === apiVersion && r.kind === kind && r.namespaced),
-  );
+  const served = servedResources(opts);
+  const scenarioNamespace = checkEnvtestScenario(opts.steps, (apiVersion, kind) => served.some((r) => apiVersionOf(r) === apiVersion && r.kind === kind && r.namespaced));
   const given = typeof opts.envtest === 'object' ? opts.envtest : undefined;
   if (given?.profile === 'cluster') throw new TypeError('explore: the envtest `cluster` profile is not supported (its controller-manager collects garbage on its own; use full or crd-only)');
   if (given?.garbageCollector) throw new TypeError('explore: start the crd-only envtest with garbageCollector: false (explore collects garbage itself, between settles)');
@@ -136,9 +135,13 @@ export async function explore(opts: ExploreOptions): Promise<ExploreReport> {
 
 /** Checks the scenario's shape and that every kind it names is served (a CRD given, or a built-in served); throws a `ScenarioError`. */
 function checkServed(opts: ExploreOptions): void {
-  const served = new Set(opts.crds.flatMap((c) => c.spec.versions.filter((v) => v.served !== false).map((v) => `${c.spec.group}/${v.name} ${c.spec.names.kind}`)));
-  for (const r of servedBuiltins(opts)) served.add(`${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`);
+  const served = new Set(servedResources(opts).map((r) => `${apiVersionOf(r)} ${r.kind}`));
   checkScenario(opts.steps, (apiVersion, kind) => served.has(`${apiVersion} ${kind}`));
+}
+
+/** Every resource a run serves: each served version of the CRDs, and the built-ins served. */
+function servedResources(opts: ExploreOptions): ResourceInfo[] {
+  return [...crdResources(opts.crds), ...servedBuiltins(opts)];
 }
 
 async function exploreOn(opts: ExploreOptions): Promise<ExploreReport> {
