@@ -11,6 +11,7 @@
 import * as fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { TRACING_SDK_PACKAGES } from '@kubegen/runtime/tracing/sdk';
 import { ScaffoldError } from './errors.js';
 import { assertNoneExist, writeNewFiles } from './files.js';
 import type { ScaffoldFile } from './files.js';
@@ -181,13 +182,7 @@ const CERTIFICATE_PACKAGES = new Set(['@peculiar/x509', 'reflect-metadata']);
  * of `@kubegen/runtime/tracing/sdk`, called in src/main.ts, loads them in the image when traces are asked for);
  * otherwise not installed at all.
  */
-const TRACING_PACKAGES = new Set([
-  '@opentelemetry/api',
-  '@opentelemetry/exporter-trace-otlp-http',
-  '@opentelemetry/exporter-trace-otlp-proto',
-  '@opentelemetry/resources',
-  '@opentelemetry/sdk-trace-node',
-]);
+const TRACING_PACKAGES = new Set(TRACING_SDK_PACKAGES);
 
 /** The compiler checks `npm run lint` adds to the project's tsconfig.json (which `build` uses as is). */
 const LINT_FLAGS = ['--noUnusedLocals', '--noUnusedParameters', '--noImplicitReturns', '--allowUnreachableCode', 'false', '--allowUnusedLabels', 'false'];
