@@ -7,34 +7,25 @@
  * counters are stored under the names the text format gives them. No apiserver: the controller is fed by hand.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { context } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Controller } from '@kubegen/runtime/internal/controller/controller.js';
 import { nullLogger } from '@kubegen/runtime/internal/log.js';
 import { MetricsServer } from '@kubegen/runtime/internal/metrics/server/server.js';
-import { disableTracing, enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
+import { enableTracing } from '@kubegen/runtime/internal/tracing/otel.js';
 import { startPrometheus, type PrometheusProcess } from './support/prometheus.js';
+import { inMemoryTracing } from '../support/in-memory-tracing.js';
 import { eventually } from '../support/wait.js';
 
 describe('reconcile-time exemplars scraped by Prometheus (OpenMetrics)', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const { exporter, provider } = inMemoryTracing();
   const registry = new Registry();
   const server = new MetricsServer({ bindAddress: '127.0.0.1:0', registry, logger: nullLogger });
   let prom: PrometheusProcess | undefined;
 
-  before(() => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  });
   after(async () => {
     await prom?.stop();
     await server.close();
-    disableTracing();
-    await provider.shutdown();
-    context.disable();
   });
 
   it('ingests the exposition with the exemplar of the sampled reconcile', async () => {

@@ -12,10 +12,8 @@ import http from 'node:http';
 import type net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { HTTP_ENGINES, HttpTransport } from '@kubegen/runtime/internal/client/http-transport.js';
 import { Controller } from '@kubegen/runtime/internal/controller/controller.js';
 import { createLogger } from '@kubegen/runtime/internal/log.js';
@@ -25,6 +23,7 @@ import { setDeliveringOrigin } from '@kubegen/runtime/internal/tracing/event-ori
 import { disableTracing, enableTracing, traceLogFields } from '@kubegen/runtime/internal/tracing/otel.js';
 import { parseRequestTarget } from '@kubegen/runtime/internal/tracing/client-span.js';
 import { isTracingEnabled } from '@kubegen/runtime/internal/tracing/index.js';
+import { inMemoryTracing } from '../support/in-memory-tracing.js';
 
 describe('parseRequestTarget', () => {
   it('names the verb, group, resource, subresource, namespace and name of a request path', () => {
@@ -43,23 +42,14 @@ describe('parseRequestTarget', () => {
 });
 
 describe('tracing', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const contextManager = new AsyncLocalStorageContextManager();
+  const { exporter, provider } = inMemoryTracing();
 
   before(() => {
-    context.setGlobalContextManager(contextManager.enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     // The user's own spans come from the global provider (what NodeSDK or provider.register() set).
     trace.setGlobalTracerProvider(provider);
   });
-  after(async () => {
-    disableTracing();
-    await provider.shutdown();
-    context.disable();
-    propagation.disable();
-    trace.disable();
-  });
+  after(() => propagation.disable());
 
   /** A controller reconciling with `fn`, its log lines in `lines`. */
   function controller(fn: ConstructorParameters<typeof Controller>[0]['reconciler'], lines: Record<string, unknown>[]): Controller {
