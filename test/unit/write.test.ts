@@ -36,7 +36,6 @@ function snapshot(dir: string): Record<string, string> {
 function faultyFs(overrides: Partial<WriterFs>): WriterFs {
   return {
     mkdir: (p, o) => fsp.mkdir(p, o),
-    mkdtemp: (p) => fsp.mkdtemp(p),
     writeFile: (p, d) => fsp.writeFile(p, d),
     rename: (a, b) => fsp.rename(a, b),
     rm: (p, o) => fsp.rm(p, o),

@@ -15,6 +15,7 @@ import { addExploreCommand } from './explore-command.js';
 import { addDeleteCommand } from './delete-api-command.js';
 import { addDevCommand } from './dev-command.js';
 import { addValidateCommand } from './validate-command.js';
+import { addBundleCommand } from './bundle-command.js';
 import { formatScaffoldResult } from './scaffold-report.js';
 import { defaultPipeline } from './pipeline.js';
 import { editDistance, formatUnknownOptions, parseBool, unknownOptions } from './suggest.js';
@@ -37,6 +38,7 @@ export type { MainIO } from './io.js';
  *   codegen create webhook --group <g> --version <v> --kind <Kind> [--defaulting] [--programmatic-validation] [--conversion]
  *   codegen delete api --group <g> --version <v> --kind <Kind> [--dry-run] [--keep-changed]   (delete-api-command.ts)
  *   codegen dashboard [--out <dir> | --only <file>] [--name <project>]
+ *   codegen bundle [entry] [--out <dir>] [--external <pkg>...]   (bundle-command.ts)
  *
  * Without `--crds`/`--out`, values come from `codegen.config.yaml|yml|json` in the current directory (see `config/`).
  * Every mistyped option of a command line is named at once with the closest one (suggest.ts).
@@ -120,6 +122,7 @@ export function buildProgram(io: MainIO, pipeline?: Pipeline, argv: readonly str
   addDeleteCommand(program, io, (code) => (exitCode = code));
   addDevCommand(program, io, (code) => (exitCode = code));
   addValidateCommand(program, io, (code) => (exitCode = code));
+  addBundleCommand(program, io, (code) => (exitCode = code));
   return { program, exitCode: () => exitCode };
 }
 

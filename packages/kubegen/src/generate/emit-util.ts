@@ -146,6 +146,13 @@ export class RuntimeNames {
 }
 
 /**
+ * The lazy loader a generated module of the built-in API declares for {@link lazyGetter} (`require` of an ES module,
+ * Node >= 22.12). `kubegen bundle` finds it to turn the module's `load("./…")` calls into `require`s the bundler
+ * follows (bundle/lazy-loaders.ts), so a bundle keeps them lazy and holds their modules.
+ */
+export const LAZY_LOADER = 'const load = createRequire(import.meta.url);';
+
+/**
  * A getter of a lazily built member of the built-in API's clientset or informer factory: the group/version's module
  * `spec` (a string literal) is loaded on first use with the file's `load` (a `createRequire`), its class `cls` built
  * with `arg` and kept in the private field `#<member>`. `what` starts the doc comment.

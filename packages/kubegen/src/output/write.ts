@@ -28,7 +28,6 @@ import { checkGeneratedHeaders, checkGeneratedPaths, MARKER_FILE, withMarker } f
 /** The file-system calls the writer makes; injectable so tests can make any step fail. */
 export interface WriterFs {
   mkdir(p: string, opts: { recursive: true }): Promise<string | undefined>;
-  mkdtemp(prefix: string): Promise<string>;
   writeFile(p: string, data: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   rm(p: string, opts: { recursive: true; force: true }): Promise<void>;
@@ -139,32 +138,42 @@ async function startsWithHeader(file: string): Promise<boolean> {
  * left).
  */
 export async function writeOutput(outDir: string, files: readonly GeneratedFile[], opts: WriteOptions = {}): Promise<WriteResult> {
-  const fs = opts.fs ?? defaultFs;
   const out = path.resolve(outDir);
-  const parent = path.dirname(out);
-  const base = path.basename(out);
-  if (parent === out) throw new OutputOwnershipError(out, 'the file-system root');
+  if (path.dirname(out) === out) throw new OutputOwnershipError(out, 'the file-system root');
   checkGeneratedPaths(files);
   checkGeneratedHeaders(files);
   await assertOwnedOutput(out);
 
-  const all = withMarker(files);
+  return { ...(await replaceFolder(out, withMarker(files), opts)), files: files.length };
+}
+
+/**
+ * Replaces the folder `out` (absolute) with exactly `files`, atomically (the module comment's temp folder, rename
+ * away, rename in): what {@link writeOutput} does once the output is checked, and what `kubegen bundle` does with
+ * the bundle's files. The caller has checked that `out` is its own to replace. `files` in the result counts them all.
+ */
+export async function replaceFolder(out: string, files: readonly GeneratedFile[], opts: WriteOptions = {}): Promise<WriteResult> {
+  const fs = opts.fs ?? defaultFs;
+  const parent = path.dirname(out);
+  const base = path.basename(out);
   const createdParent = await fs.mkdir(parent, { recursive: true });
   await removeStaleSiblings(parent, base, fs);
   let tmp: string | undefined;
   let old: string | undefined;
   let swapped = false;
   try {
-    tmp = await fs.mkdtemp(path.join(parent, `.${base}.kubegen-tmp-${process.pid}-`));
+    // mkdir, not mkdtemp: the folder gets the umask's permissions (mkdtemp's 0700 would keep a container's user out).
+    tmp = path.join(parent, `.${base}.kubegen-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+    await fs.mkdir(tmp, { recursive: true });
     const tmpDir = tmp;
     const dirs = new Set<string>();
-    for (const f of all) {
+    for (const f of files) {
       const d = path.posix.dirname(f.path);
       if (d !== '.') dirs.add(d);
     }
     // Sorted so parents come first; recursive mkdir makes each call idempotent anyway.
     for (const d of [...dirs].sort()) await fs.mkdir(path.join(tmpDir, ...d.split('/')), { recursive: true });
-    await forEachLimit(all, opts.concurrency ?? 16, (f) => fs.writeFile(path.join(tmpDir, ...f.path.split('/')), f.content));
+    await forEachLimit(files, opts.concurrency ?? 16, (f) => fs.writeFile(path.join(tmpDir, ...f.path.split('/')), f.content));
 
     const exists = await pathExists(out);
     if (exists) {
@@ -275,7 +284,6 @@ export function isCode(e: unknown, code: string): boolean {
 
 const defaultFs: WriterFs = {
   mkdir: (p, o) => nodeFs.mkdir(p, o),
-  mkdtemp: (p) => nodeFs.mkdtemp(p),
   writeFile: (p, d) => nodeFs.writeFile(p, d),
   rename: (a, b) => nodeFs.rename(a, b),
   rm: (p, o) => nodeFs.rm(p, o),

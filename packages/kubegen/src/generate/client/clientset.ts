@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../../model/index.js';
-import { HEADER, lazyGetter, literal } from '../emit-util.js';
+import { HEADER, LAZY_LOADER, lazyGetter, literal } from '../emit-util.js';
 import { groupVersionClientName, groupVersionDir, groupVersionMember } from '../names.js';
 
 /**
@@ -75,7 +75,7 @@ function emitLazyClientset(gvs: GroupVersion[], groupIds: Map<string, string>, r
     `import type { Transport } from ${literal(runtimeImport)};`,
     ...imports,
     '',
-    'const load = createRequire(import.meta.url);',
+    LAZY_LOADER,
     '',
     '/**',
     ' * Typed clients for every built-in group/version client-go has one for, sharing one transport; each group/version',

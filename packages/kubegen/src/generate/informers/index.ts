@@ -1,6 +1,6 @@
 import type { GroupVersion } from '../../model/index.js';
 import type { GroupVersionContext } from '../context.js';
-import { HEADER, lazyGetter, literal, RuntimeNames, runtimeEntry } from '../emit-util.js';
+import { HEADER, LAZY_LOADER, lazyGetter, literal, RuntimeNames, runtimeEntry } from '../emit-util.js';
 import { groupVersionDir, groupVersionMember, kindIdentifier, pluralMember, resourceConstName } from '../names.js';
 import { typeImportLines } from '../user-types.js';
 import type { RootClassOptions } from '../client/clientset.js';
@@ -173,7 +173,7 @@ function emitLazyInformers(gvs: GroupVersion[], groupIds: Map<string, string>, r
     `import type { SharedInformerFactory } from ${literal(runtimeEntry(runtimeImport, 'cache'))};`,
     ...imports,
     '',
-    'const load = createRequire(import.meta.url);',
+    LAZY_LOADER,
     '',
     '/**',
     ' * Typed informers and listers for the built-in kinds, from a runtime `SharedInformerFactory` (ask for the same kind',

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { main, type MainIO } from 'kubegen/internal/cli/main.js';
+import { BUNDLE_MARKER, bundleForImage, runtimeOptionalPeers } from 'kubegen/internal/bundle/bundle.js';
+import { rewriteLazyLoads } from 'kubegen/internal/bundle/lazy-loaders.js';
+import { HEADER, LAZY_LOADER } from 'kubegen/internal/generate/emit-util.js';
+import { InputErrors, InputError } from 'kubegen/internal/model/errors.js';
+import { REPO_ROOT } from '../support/paths.js';
+
+/**
+ * A compiled controller's entry: the runtime's index, a lazily loaded built-in group/version, and its metrics registry
+ * (prom-client, which the runtime loads from node_modules with a `require` of its own); tracing, which loads the
+ * OpenTelemetry api by name.
+ */
+const MAIN = `import { KubeClientset, metricsRegistry } from '@kubegen/runtime';
+import { enableTracing } from '@kubegen/runtime/tracing';
+if (process.env.TRACE) await enableTracing();
+const cs = new KubeClientset({ request: async () => ({}) });
+console.log(JSON.stringify({ deployments: typeof cs.appsV1.deployments, pods: typeof cs.coreV1.pods, metrics: metricsRegistry.contentType }));
+`;
+
+function capture(cwd: string) {
+  let err = '';
+  const io: MainIO = { cwd, env: {}, stdout: () => undefined, stderr: { write: (s: string) => void (err += s), isTTY: false, columns: 80 }, now: () => 0 };
+  return { io, err: () => err };
+}
+
+/** Every file under `dir` with its bytes, `/`-separated relative paths. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (f.isFile()) out[path.relative(dir, path.join(f.parentPath, f.name))] = fs.readFileSync(path.join(f.parentPath, f.name), 'utf8');
+  }
+  return out;
+}
+
+describe('kubegen bundle', () => {
+  let project: string;
+  before(() => {
+    // A project folder whose packages resolve from the repository's node_modules, as an installed project's would.
+    project = fs.mkdtempSync(path.join(os.tmpdir(), 'kubegen-bundle-'));
+    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(project, 'node_modules'));
+    fs.writeFileSync(path.join(project, 'package.json'), '{"type":"module"}\n');
+    fs.mkdirSync(path.join(project, 'dist/src'), { recursive: true });
+    fs.writeFileSync(path.join(project, 'dist/src/main.js'), MAIN);
+  });
+  after(() => fs.rmSync(project, { recursive: true, force: true }));
+
+  it('bundles the entry and the runtime into dist/image/main.js, which runs and loads a built-in group/version lazily', async () => {
+    const c = capture(project);
+    assert.equal(await main(['bundle'], c.io), 0, c.err());
+    assert.match(c.err(), /^bundled dist\/src\/main\.js into dist\/image\/main\.js \(\d+ files, \d+ kB of JavaScript\)\n$/);
+    const image = path.join(project, 'dist/image');
+    const files = fs.readdirSync(image);
+    assert.ok(files.includes(BUNDLE_MARKER) && files.includes('main.js.map'), files.join(' '));
+    // The folder has the umask's permissions, as mkdir gives them (the image's non-root user reads it).
+    fs.mkdirSync(path.join(project, 'dist/plain'));
+    assert.equal(fs.statSync(image).mode & 0o777, fs.statSync(path.join(project, 'dist/plain')).mode & 0o777);
+    fs.rmdirSync(path.join(project, 'dist/plain'));
+    const bundled = fs.readFileSync(path.join(image, 'main.js'), 'utf8');
+    assert.ok(bundled.startsWith(`${HEADER}\n`));
+    // The runtime's modules are in the bundle: nothing of it is imported from node_modules.
+    assert.doesNotMatch(bundled, /from ["']@kubegen\/runtime/);
+    assert.ok(!bundled.includes(LAZY_LOADER), 'the lazy loader is rewritten');
+    const ran = JSON.parse(execFileSync(process.execPath, [path.join(image, 'main.js')], { cwd: project, encoding: 'utf8' })) as Record<string, unknown>;
+    assert.deepEqual(ran, { deployments: 'function', pods: 'function', metrics: 'text/plain; version=0.0.4; charset=utf-8' });
+    // The compiled files' own source maps are followed: the map names the runtime's TypeScript.
+    const map = JSON.parse(fs.readFileSync(path.join(image, 'main.js.map'), 'utf8')) as { sources: string[] };
+    assert.ok(map.sources.some((s) => s.endsWith('packages/runtime/src/api/clientset.ts')), map.sources.slice(0, 5).join(' '));
+  });
+
+  it("leaves the runtime's optional peers to node_modules, loaded by name when asked for", async () => {
+    const peers = runtimeOptionalPeers(project);
+    assert.ok(peers.includes('@opentelemetry/api') && peers.includes('undici') && peers.includes('@peculiar/x509'), peers.join(' '));
+    const res = await bundleForImage({ cwd: project, external: ['left-pad'] });
+    assert.deepEqual(res.external, [...peers, 'left-pad']);
+    const js = Object.entries(snapshot(res.out)).filter(([f]) => f.endsWith('.js')).map(([, text]) => text).join('\n');
+    assert.match(js, /import\("@opentelemetry\/api"\)/, 'the runtime still imports the OpenTelemetry api by name');
+    assert.ok(!js.includes('ProxyTracerProvider'), "the OpenTelemetry api's own code is not bundled");
+  });
+
+  it('the same input gives the same bytes', async () => {
+    const first = snapshot((await bundleForImage({ cwd: project })).out);
+    const second = snapshot((await bundleForImage({ cwd: project })).out);
+    assert.deepEqual(second, first);
+  });
+
+  it('refuses an entry with a syntax error, naming file:line:column, and leaves the last bundle as it was', async () => {
+    await bundleForImage({ cwd: project });
+    const before = snapshot(path.join(project, 'dist/image'));
+    fs.writeFileSync(path.join(project, 'dist/src/broken.js'), 'export const a = 1;\nexport const b = ;\n');
+    const c = capture(project);
+    assert.equal(await main(['bundle', 'dist/src/broken.js'], c.io), 1);
+    assert.match(c.err(), /^error: dist\/src\/broken\.js:2:18: Unexpected ";"\n$/);
+    await assert.rejects(bundleForImage({ cwd: project, entry: 'dist/src/broken.js' }), (err: unknown) => err instanceof InputErrors || err instanceof InputError);
+    assert.deepEqual(snapshot(path.join(project, 'dist/image')), before);
+    assert.deepEqual(fs.readdirSync(path.join(project, 'dist')).sort(), ['image', 'src'], 'no temp folder left');
+  });
+
+  it('refuses a missing entry and an output folder it did not write, writing nothing', async () => {
+    const c = capture(project);
+    assert.equal(await main(['bundle', 'dist/src/nope.js', '--out', 'dist/other'], c.io), 1);
+    assert.match(c.err(), /^error: dist\/src\/nope\.js: no such file/);
+    assert.ok(!fs.existsSync(path.join(project, 'dist/other')));
+    fs.mkdirSync(path.join(project, 'dist/mine'));
+    fs.writeFileSync(path.join(project, 'dist/mine/notes.txt'), 'mine');
+    const d = capture(project);
+    assert.equal(await main(['bundle', '--out', 'dist/mine'], d.io), 1);
+    assert.match(d.err(), /not a folder kubegen bundle wrote \(no \.kubegen-bundle; it holds notes\.txt\); nothing was written/);
+    assert.deepEqual(fs.readdirSync(path.join(project, 'dist/mine')), ['notes.txt']);
+  });
+});
+
+describe('rewriteLazyLoads', () => {
+  const LAZY = `import { createRequire } from "node:module";\n${LAZY_LOADER}\nexport const a = () => load("./apps/v1/client.js");\n`;
+
+  it("makes a lazy loader's calls requires the bundler follows", () => {
+    assert.equal(rewriteLazyLoads(LAZY, 'clientset.js'), 'import { createRequire } from "node:module";\n\nexport const a = () => require("./apps/v1/client.js");\n');
+  });
+
+  it('leaves a module without the loader alone, and refuses a call it cannot follow', () => {
+    assert.equal(rewriteLazyLoads('const x = load("./a.js");\n', 'other.js'), undefined);
+    assert.throws(() => rewriteLazyLoads(`${LAZY_LOADER}\nload(name);\n`, 'clientset.js'), /clientset\.js: a call of its lazy loader that is not load\("\.\/…"\)/);
+  });
+});
