@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main, type MainIO } from 'kubegen/internal/cli/main.js';
 import { BUNDLE_MARKER, bundleForImage, runtimeOptionalPeers } from 'kubegen/internal/bundle/bundle.js';
-import { rewriteLazyLoads } from 'kubegen/internal/bundle/lazy-loaders.js';
+import { rewriteRequireCalls } from 'kubegen/internal/bundle/require-calls.js';
 import { HEADER, LAZY_LOADER } from 'kubegen/internal/generate/emit-util.js';
 import { InputErrors, InputError } from 'kubegen/internal/model/errors.js';
 import { REPO_ROOT } from '../support/paths.js';
@@ -63,8 +63,10 @@ describe('kubegen bundle', () => {
     fs.rmdirSync(path.join(project, 'dist/plain'));
     const bundled = fs.readFileSync(path.join(image, 'main.js'), 'utf8');
     assert.ok(bundled.startsWith(`${HEADER}\n`));
-    // The runtime's modules are in the bundle: nothing of it is imported from node_modules.
+    // The runtime's modules are in the bundle, and prom-client's classes: nothing of them is loaded from node_modules.
     assert.doesNotMatch(bundled, /from ["']@kubegen\/runtime/);
+    assert.doesNotMatch(bundled, /require\(["']prom-client/);
+    assert.match(bundled, /node_modules\/prom-client\/lib\/registry\.js/);
     assert.ok(!bundled.includes(LAZY_LOADER), 'the lazy loader is rewritten');
     const ran = JSON.parse(execFileSync(process.execPath, [path.join(image, 'main.js')], { cwd: project, encoding: 'utf8' })) as Record<string, unknown>;
     assert.deepEqual(ran, { deployments: 'function', pods: 'function', metrics: 'text/plain; version=0.0.4; charset=utf-8' });
@@ -115,15 +117,25 @@ describe('kubegen bundle', () => {
   });
 });
 
-describe('rewriteLazyLoads', () => {
+describe('rewriteRequireCalls', () => {
   const LAZY = `import { createRequire } from "node:module";\n${LAZY_LOADER}\nexport const a = () => load("./apps/v1/client.js");\n`;
 
   it("makes a lazy loader's calls requires the bundler follows", () => {
-    assert.equal(rewriteLazyLoads(LAZY, 'clientset.js'), 'import { createRequire } from "node:module";\n\nexport const a = () => require("./apps/v1/client.js");\n');
+    assert.equal(rewriteRequireCalls(LAZY, 'clientset.js'), `import { createRequire } from "node:module";\n${LAZY_LOADER}\nexport const a = () => require("./apps/v1/client.js");\n`);
   });
 
-  it('leaves a module without the loader alone, and refuses a call it cannot follow', () => {
-    assert.equal(rewriteLazyLoads('const x = load("./a.js");\n', 'other.js'), undefined);
-    assert.throws(() => rewriteLazyLoads(`${LAZY_LOADER}\nload(name);\n`, 'clientset.js'), /clientset\.js: a call of its lazy loader that is not load\("\.\/…"\)/);
+  it("follows a loader named require and an inline one, and leaves built-ins, variables and resolve to the loader", () => {
+    const prom = `const require = createRequire(import.meta.url);\nexport const R = require('prom-client/lib/registry');\nconst y = () => createRequire(import.meta.url)('js-yaml');\nconst h = createRequire(import.meta.url)('node:http');\n`;
+    assert.equal(
+      rewriteRequireCalls(prom, 'prom.js'),
+      `const requireHere_ = createRequire(import.meta.url);\nexport const R = require("prom-client/lib/registry");\nconst y = () => require("js-yaml");\nconst h = createRequire(import.meta.url)('node:http');\n`,
+    );
+    const optional = `const requireHere = createRequire(import.meta.url);\nrequireHere.resolve(p.probe);\nrequireHere(name);\nmy_requireHere('x');\nrequireHere('re2js');\n`;
+    assert.equal(rewriteRequireCalls(optional, 'optional.js'), `const requireHere = createRequire(import.meta.url);\nrequireHere.resolve(p.probe);\nrequireHere(name);\nmy_requireHere('x');\nrequire("re2js");\n`);
+  });
+
+  it('leaves a module without a loader alone, and refuses a lazy loader call it cannot follow', () => {
+    assert.equal(rewriteRequireCalls('const x = load("./a.js");\n', 'other.js'), undefined);
+    assert.throws(() => rewriteRequireCalls(`${LAZY_LOADER}\nload(name);\n`, 'clientset.js'), /clientset\.js: a call of its lazy loader that is not load\("\.\/…"\)/);
   });
 });

@@ -93,7 +93,8 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.doesNotMatch(read(dir, 'Dockerfile'), /vendor/, 'a registry install copies no vendored tarballs');
     // The image runs node with V8 flags NODE_OPTIONS refuses; node must accept them together with the manager's env.
     const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(read(dir, 'Dockerfile'))![1]!) as string[];
-    assert.deepEqual(entrypoint, ['node', '--no-concurrent-recompilation', 'dist/src/main.js']);
+    assert.deepEqual(entrypoint, ['node', '--no-concurrent-recompilation', 'dist/image/main.js']);
+    assert.equal(pkg['scripts'].build, 'tsc -p tsconfig.json && kubegen bundle --quiet', 'npm run build writes the bundle the image runs');
     const envValue = (name: string): string => container.env.find((e: { name: string }) => e.name === name)?.value;
     assert.equal(envValue('MALLOC_ARENA_MAX'), '2');
     const heapLimit = spawnSync(process.execPath, [...entrypoint.slice(1, -1), '-p', "require('v8').getHeapStatistics().heap_size_limit"], {
@@ -202,6 +203,13 @@ test('init + create api + generate: the scaffold compiles under --strict and its
     assert.equal(start.status, 1, start.stderr);
     const lines = start.stderr.trim().split('\n').map((l) => JSON.parse(l) as { level: string; msg: string });
     assert.deepEqual(lines.map((l) => [l.level, l.msg]), [['error', 'manager failed']]);
+    // The second half of `npm run build`: the bundle the image runs starts the same manager, and fails the same way.
+    const bundle = await cli(dir, 'bundle', '--quiet');
+    assert.equal(bundle.code, 0, bundle.err);
+    const image = spawnSync(process.execPath, ['dist/image/main.js', '--kubeconfig', path.join(tmp, 'missing'), '--metrics-bind-address', '0'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    assert.equal(image.status, 1, image.stderr);
+    assert.deepEqual(image.stderr.trim().split("\n").map((l) => (JSON.parse(l) as { msg: string }).msg), ["manager failed"], image.stderr);
+    assert.doesNotMatch(fs.readFileSync(path.join(dir, 'dist/image/main.js'), 'utf8'), /from "@kubegen\/runtime/, 'the runtime is in the bundle');
 
     // Without NODE_TEST_CONTEXT the child reports to its own stdout instead of to this test runner.
     const env = { ...process.env };

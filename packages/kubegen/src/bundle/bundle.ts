@@ -8,11 +8,12 @@
  * module loader has one module to link instead of 200 (docs/loadtest.md has the figures: `npm run bench:startup`).
  *
  * Contract of {@link bundleForImage}:
- * - Follows static imports and dynamic imports of string literals; the built-in API's lazily loaded group/version
- *   modules through lazy-loaders.ts. Left to be loaded from `node_modules` at run time: the runtime's optional peer
+ * - Follows static imports, dynamic imports of string literals, and what a module loads with a `createRequire` of
+ *   its own by a string literal (require-calls.ts: the built-in API's lazily loaded group/version modules,
+ *   prom-client's classes). Left to be loaded from `node_modules` at run time: the runtime's optional peer
  *   dependencies (OpenTelemetry, undici, certificates: loaded by name when asked for, installed or not), the packages
- *   `external` names, and what code loads with a `require` of its own (prom-client's parts). So the image keeps the
- *   project's production `node_modules` (the scaffold's Dockerfile does), and the bundle runs from inside the project.
+ *   `external` names, and what is required by a specifier in a variable. So the image keeps the project's production
+ *   `node_modules` (the scaffold's Dockerfile does), and the bundle runs from inside the project.
  * - Writes `<out>/<entry's name>.js`, its chunks, a `.map` beside each (the compiled files' own source maps followed
  *   back to the TypeScript; sources not embedded) and the marker file {@link BUNDLE_MARKER}; every `.js` starts with
  *   the generated header. The folder is replaced as a whole, atomically (output/write.ts); a folder that exists
@@ -28,7 +29,7 @@ import type { BuildFailure, Message } from 'esbuild';
 import { HEADER } from '../generate/emit-util.js';
 import { CliInputError, InputError, InputErrors } from '../model/errors.js';
 import { OutputOwnershipError, replaceFolder } from '../output/write.js';
-import { lazyLoaders } from './lazy-loaders.js';
+import { followRequireCalls } from './require-calls.js';
 
 /** The marker file that says "this folder is the bundle `kubegen bundle` writes". */
 export const BUNDLE_MARKER = '.kubegen-bundle';
@@ -92,9 +93,11 @@ export async function bundleForImage(opts: BundleOptions): Promise<BundleResult>
       target: 'node22',
       sourcemap: 'linked',
       sourcesContent: false,
-      banner: { js: HEADER },
+      // A `require` for what is still required at run time (Node built-ins, a specifier in a variable): esbuild's
+      // own shim throws in an ES module without one.
+      banner: { js: `${HEADER}\nimport { createRequire as createRequire_ } from "node:module";\nconst require = createRequire_(import.meta.url);` },
       external,
-      plugins: [lazyLoaders()],
+      plugins: [followRequireCalls()],
       logLevel: 'silent',
     });
   } catch (err) {

@@ -148,7 +148,7 @@ export class RuntimeNames {
 /**
  * The lazy loader a generated module of the built-in API declares for {@link lazyGetter} (`require` of an ES module,
  * Node >= 22.12). `kubegen bundle` finds it to turn the module's `load("./…")` calls into `require`s the bundler
- * follows (bundle/lazy-loaders.ts), so a bundle keeps them lazy and holds their modules.
+ * follows (bundle/require-calls.ts), so a bundle keeps them lazy and holds their modules.
  */
 export const LAZY_LOADER = 'const load = createRequire(import.meta.url);';
 
