@@ -7,10 +7,12 @@
  * every Foo has its Deployment (seen by a watch), the controller's CPU seconds (`/proc/<pid>/stat` utime + stime)
  * and peak RSS (`/proc/<pid>/status` VmHWM) at that moment, and the load average. After each run its namespace's
  * Foos and Deployments are deleted, so the Go controller (which watches every namespace) only sees its own. R rounds
- * (default 5), every controller once per round, the order alternating; medians. Ours runs with the scaffold's
- * `NODE_OPTIONS` and `MALLOC_ARENA_MAX` (what a scaffolded project deploys); `--node-flags="..."` runs it with
- * Node's defaults plus those flags instead (`--node-flags=` for Node's defaults alone); by default the default engine
- * also runs with Node's defaults in the same rounds (`--no-both-settings`: not). Prints the controllers side
+ * (default 5), every controller once per round, the order alternating; medians. Ours runs as a scaffolded project
+ * deploys it: bundled by `kubegen bundle` (dist/image/main.js, what the scaffold's image runs; built by this bench)
+ * with the scaffold's `NODE_OPTIONS`, `MALLOC_ARENA_MAX` and ENTRYPOINT flags; `--node-flags="..."` runs tsc's
+ * modules with Node's defaults plus those flags instead (`--node-flags=` for Node's defaults alone). By default the
+ * default engine also runs in the same rounds as tsc's modules with the scaffold's settings, with no flags (runMain's
+ * memory policy) and with Node's defaults (`--no-both-settings`: not). Prints the controllers side
  * by side, the ratios and the goals (issues 4, 14 and 28), judged on the default engine.
  * `--tracing` (issue 41) adds the default engine with OpenTelemetry on — the SDK started by the controller's
  * `startTracing()` (`@kubegen/runtime/tracing/sdk`), every span sampled, exported as OTLP/HTTP protobuf to a receiver this bench runs — to the same rounds,
@@ -27,6 +29,7 @@ import {
   envtestAssets,
   envtestBinary,
   nodeFlagSettings,
+  bundleSampleController,
   requireSampleControllerBuilt,
   scaffoldNodeSettings,
   SAMPLE_CONTROLLER_CRD,
@@ -54,7 +57,11 @@ async function main(): Promise<void> {
   const env = await Envtest.start({ assetsDir: assets, crdPaths: [SAMPLE_CONTROLLER_CRD], attachOutput: false });
   try {
     const flags = values['node-flags'];
-    const node = flags === undefined ? scaffoldNodeSettings() : nodeFlagSettings(flags.split(' ').filter(Boolean));
+    const scaffold = scaffoldNodeSettings();
+    const node =
+      flags === undefined
+        ? { ...scaffold, main: await bundleSampleController(), label: `${scaffold.label}, bundled (kubegen bundle: dist/image/main.js, as the image runs it)` }
+        : nodeFlagSettings(flags.split(' ').filter(Boolean));
     await compareSampleControllers(env, Number(values.foos), Number(values.workers), goBinary, {
       runs: Number(values.runs),
       engines,
@@ -64,6 +71,7 @@ async function main(): Promise<void> {
       ...(values['both-settings'] && flags === undefined
         ? {
             alsoWith: [
+              { ...scaffold, label: "tsc's modules, the scaffold's settings" },
               { ...nodeFlagSettings([]), label: 'no flags (memory policy)' },
               { flags: [], env: { KUBEGEN_MEMORY_POLICY: 'off' }, label: "Node's defaults (policy off)" },
             ],

@@ -61,7 +61,7 @@ function row(m: ControllerMedians): string {
   const f = (xs: number[], digits: number, width: number): string => `${median(xs).toFixed(digits).padStart(width)} ${spread(xs, digits).padEnd(13)}`;
   const { runs } = m;
   return (
-    `${m.label.padEnd(30)} ${f(runs.map((r) => r.seconds), 2, 6)} ${f(runs.map((r) => r.cpuSeconds), 2, 6)} ${f(runs.map((r) => r.peakRssMB), 1, 6)} ` +
+    `${m.label.padEnd(44)} ${f(runs.map((r) => r.seconds), 2, 6)} ${f(runs.map((r) => r.cpuSeconds), 2, 6)} ${f(runs.map((r) => r.peakRssMB), 1, 6)} ` +
     runs.map((r) => r.loadAvg.toFixed(1)).join(' ')
   );
 }
@@ -117,9 +117,9 @@ export async function compareSampleControllers(
   );
   const go = medians('sample-controller-fast (Go)', results.get(GO)!);
   console.log(`sample-controller: ${n} Foos, ${workers} workers, ${runs} run(s) each, order alternating; kubegen ran with ${node.label}`);
-  console.log(`${'controller (medians)'.padEnd(30)} ${'seconds [min–max]'.padEnd(20)} ${'CPU-s [min–max]'.padEnd(20)} ${'peak RSS MB'.padEnd(20)} load avg (1 min) per run`);
+  console.log(`${'controller (medians)'.padEnd(44)} ${'seconds [min–max]'.padEnd(20)} ${'CPU-s [min–max]'.padEnd(20)} ${'peak RSS MB'.padEnd(20)} load avg (1 min) per run`);
   const traced = opts.tracing ? medians(`kubegen ${DEFAULT_HTTP_ENGINE} + tracing`, results.get(TRACED)!) : undefined;
-  const otherMedians = [...others].map(([key, settings]) => ({ settings, m: medians(`${DEFAULT_HTTP_ENGINE}, ${settings.label}`.slice(0, 30), results.get(key)!) }));
+  const otherMedians = [...others].map(([key, settings]) => ({ settings, m: medians(`${DEFAULT_HTTP_ENGINE}, ${settings.label}`.slice(0, 44), results.get(key)!) }));
   for (const m of [...ours.values(), ...(traced ? [traced] : []), ...otherMedians.map((o) => o.m), go]) console.log(row(m));
   for (const [e, m] of ours) if (e !== DEFAULT_HTTP_ENGINE) console.log(ratioLine(`kubegen[${e}]`, m, go));
   const def = ours.get(DEFAULT_HTTP_ENGINE)!;

@@ -21,6 +21,7 @@ import { Clientset } from '../../examples/sample-controller/src/generated/client
 import { procCpuSeconds } from '../../test/support/proc.js';
 import { procMemoryMB } from '@kubegen/runtime/internal/testing/loadtest/process-stats.js';
 import { createFoos } from './foos.js';
+import { bundleForImage } from 'kubegen/internal/bundle/bundle.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The TypeScript sample-controller (`npm run build:examples`). */
@@ -41,6 +42,17 @@ export function envtestBinary(name: string, assets = envtestAssets()): string {
   return p;
 }
 
+/**
+ * Bundles the built sample-controller as a scaffolded project's `npm run build` does for its image (`kubegen bundle`:
+ * examples/sample-controller/dist/main.js into dist/image/main.js); resolves with the bundle's main file.
+ */
+export async function bundleSampleController(): Promise<string> {
+  requireSampleControllerBuilt();
+  const cwd = path.dirname(path.dirname(SAMPLE_CONTROLLER_MAIN));
+  const res = await bundleForImage({ cwd, entry: 'dist/main.js', out: 'dist/image' });
+  return path.join(cwd, res.main);
+}
+
 /** Throws when the TypeScript sample-controller has not been built. */
 export function requireSampleControllerBuilt(): void {
   if (!fs.existsSync(SAMPLE_CONTROLLER_MAIN)) throw new Error(`${SAMPLE_CONTROLLER_MAIN} is missing: run npm run build:examples`);
@@ -52,6 +64,8 @@ export interface NodeSettings {
   env: Record<string, string>;
   /** Says where the settings come from, for the printed figures. */
   label: string;
+  /** The sample controller's file to run: default {@link SAMPLE_CONTROLLER_MAIN} (tsc's modules). */
+  main?: string;
 }
 
 const SCAFFOLD_TEMPLATES = path.join(ROOT, 'packages/kubegen/templates/init');
@@ -96,7 +110,7 @@ export function spawnKubegenController(
   extraArgs: string[] = [],
   node: NodeSettings = scaffoldNodeSettings(),
 ): ChildProcess {
-  return spawn(process.execPath, [...node.flags, SAMPLE_CONTROLLER_MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, `--workers=${workers}`, ...extraArgs], {
+  return spawn(process.execPath, [...node.flags, node.main ?? SAMPLE_CONTROLLER_MAIN, `--kubeconfig=${env.kubeconfigPath}`, `--namespace=${ns}`, `--workers=${workers}`, ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...node.env, KUBEGEN_LOG_LEVEL: 'info' },
   });
