@@ -79,7 +79,7 @@ export function scaffoldNodeSettings(): NodeSettings {
   const dockerfile = path.join(SCAFFOLD_TEMPLATES, 'Dockerfile.tmpl');
   const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(fs.readFileSync(dockerfile, 'utf8'));
   const argv = entrypoint ? (JSON.parse(entrypoint[1]!) as string[]) : [];
-  if (argv[0] !== 'node' || argv.at(-1) !== 'dist/src/main.js') throw new Error(`${dockerfile}: no ENTRYPOINT ["node", ..., "dist/src/main.js"]`);
+  if (argv[0] !== 'node' || argv.at(-1) !== 'dist/image/main.js') throw new Error(`${dockerfile}: no ENTRYPOINT ["node", ..., "dist/image/main.js"]`);
   const manager = path.join(SCAFFOLD_TEMPLATES, 'manager.yaml.tmpl');
   const text = fs.readFileSync(manager, 'utf8');
   const value = (name: string): string => {
