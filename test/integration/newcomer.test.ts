@@ -12,8 +12,8 @@
  *   Dockerfile replayed for the image, its ENTRYPOINT loads) → kubegen loadtest of its manager (30 objects, churn, an apiserver restart) → install-crds + samples on the shared control plane → the built manager reconciles the sample
  *   to Ready → SIGTERM → exit 0 → npm run dev (local control plane: kubectl apply of the sample reaches Ready, an edit
  *   is picked up, Ctrl-C leaves no process) → npm prune --omit=dev leaves no generator in node_modules, no
- *   @kubernetes/client-node, no CEL or protobuf package (@bufbuild/*, re2js), and at most 25 MB → the pruned manager
- *   still runs, serving its metrics over HTTPS (a self-signed certificate) to the admin only. The node_modules size
+ *   @kubernetes/client-node, no CEL or protobuf package (@bufbuild/*, re2js), and at most 25 MB → the pruned manager,
+ *   as `npm run build` bundled it for the image (kubegen bundle), still runs, serving its metrics over HTTPS (a self-signed certificate) to the admin only. The node_modules size
  *   and the idle manager's RSS are printed as diagnostics (README quotes them).
  * Before the RBAC check, the project's envtest suite runs once on the whole-cluster profile a user asks for with
  * ENVTEST_PROFILE=cluster (controller-manager, scheduler, 3 hollow nodes: issue 26); every other run is on `full`.
@@ -77,14 +77,15 @@ const tarJson = (file: string, member: string, cwd: string, e: NodeJS.ProcessEnv
   JSON.parse(run('tar', ['xzfO', file, member], { cwd, env: e }).stdout) as Record<string, any>;
 
 /**
- * Starts the project's manager with `node`, waits for the sample to be Ready, checks its secured metrics (the
+ * Starts the project's manager (`main`: tsc's `dist/src/main.js`, or the bundle `dist/image/main.js` the image runs)
+ * with `node`, waits for the sample to be Ready, checks its secured metrics (the
  * default: HTTPS with a self-signed certificate, 401 without a token, 200 for the admin), measures idle RSS,
  * SIGTERMs it.
  */
-async function runManager(node: string, project: string, e: NodeJS.ProcessEnv, namespace: string, name: string): Promise<{ rss: number }> {
+async function runManager(node: string, main: string, project: string, e: NodeJS.ProcessEnv, namespace: string, name: string): Promise<{ rss: number }> {
   const probePort = await freePort();
   const metricsPort = await freePort();
-  const child = spawn(node, ['dist/src/main.js', '--kubeconfig', env.kubeconfigPath, '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${probePort}`], {
+  const child = spawn(node, [main, '--kubeconfig', env.kubeconfigPath, '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${probePort}`], {
     cwd: project,
     // Run locally as the README says: without the webhooks (they need the certificate cert-manager gives in a cluster).
     env: { ...e, ENABLE_WEBHOOKS: 'false' },
@@ -312,7 +313,7 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   assert.match(rendered, /name: fleet-operator-controller-manager-metrics-service\n  namespace: fleet-operator-system/);
   assert.match(rendered, /\n  name: fleet-operator-metrics-reader\n/, 'the ClusterRole scrapers are bound to');
   const devNode = path.join(project, 'node_modules/.bin/node'); // what `npm start` runs
-  const dev = await runManager(devNode, project, userEnv, namespace, 'frigate-sample');
+  const dev = await runManager(devNode, 'dist/src/main.js', project, userEnv, namespace, 'frigate-sample');
   const devModules = treeSize(path.join(project, 'node_modules'));
 
   // 5b. npm run dev (support/newcomer-dev.ts): a local control plane, the manager as its ServiceAccount with the
@@ -329,11 +330,12 @@ test('a newcomer installs kubegen from tarballs, scaffolds, tests and runs a con
   t.diagnostic(`production install (npm prune --omit=dev): ${(prodModules / MB).toFixed(1)} MB in node_modules: ${packageSizes(path.join(project, 'node_modules')).map(([p, n]) => `${p} ${(n / MB).toFixed(1)}`).join(', ')}`);
   assert.ok(prodModules <= PRODUCTION_INSTALL_MAX_MB * MB, `the production install is ${(prodModules / MB).toFixed(1)} MB, more than ${PRODUCTION_INSTALL_MAX_MB} MB`);
   await new ResourceClient<KubeObject>(env.transport, FRIGATES, namespace).create({ apiVersion: 'ships.newcomer.kubegen.dev/v1', kind: 'Frigate', metadata: { name: 'frigate-two' }, spec: {} } as KubeObject);
-  const prod = await runManager(process.execPath, project, userEnv, namespace, 'frigate-two');
+  // The bundle `npm run build` wrote (kubegen bundle), what the image's ENTRYPOINT runs.
+  const prod = await runManager(process.execPath, 'dist/image/main.js', project, userEnv, namespace, 'frigate-two');
 
   const mb = (n: number): string => `${(n / MB).toFixed(1)} MB`;
   t.diagnostic(`node_modules: ${mb(devModules)} with dev dependencies, ${mb(prodModules)} after npm prune --omit=dev`);
-  t.diagnostic(`idle manager RSS (one controller, 1 object): ${mb(dev.rss)} (dev install), ${mb(prod.rss)} (production install)`);
+  t.diagnostic(`idle manager RSS (one controller, 1 object): ${mb(dev.rss)} (dev install, tsc's modules), ${mb(prod.rss)} (production install, the bundle)`);
   assert.ok(prodModules < devModules, 'pruning removes the dev dependencies');
 });
 
