@@ -12,19 +12,11 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { DynamicClient } from '@kubegen/runtime/internal/dynamic/dynamic-client.js';
 import { runCli, runCodegenBin } from '../support/cli.js';
 import { fixture, SAMPLE_CRD } from '../support/paths.js';
+import { treeSnapshot } from '../support/tree.js';
 import { sharedEnv, type TestEnv } from './support/env.js';
 
 const GROUP_FILE = fixture('cluster-input', 'cluster.kubegen.dev.yaml');
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
-
-/** Every file under `root` by relative path, with its content. */
-function readTree(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const f of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (f.isFile()) out[path.relative(root, path.join(f.parentPath, f.name))] = fs.readFileSync(path.join(f.parentPath, f.name), 'utf8');
-  }
-  return out;
-}
 
 describe('kubegen --from-cluster against kube-apiserver', () => {
   let env: TestEnv;
@@ -47,9 +39,9 @@ describe('kubegen --from-cluster against kube-apiserver', () => {
     assert.match(cluster.out, /generated \d+ files for 1 kinds/);
     const file = await runCli(dir, 'generate', '--crds', SAMPLE_CRD, '--out', 'from-file', '-q');
     assert.equal(file.code, 0, file.err);
-    const generated = readTree(path.join(dir, 'from-cluster'));
+    const generated = treeSnapshot(path.join(dir, 'from-cluster'));
     assert.ok(Object.keys(generated).some((f) => f.endsWith('types.ts')));
-    assert.deepEqual(generated, readTree(path.join(dir, 'from-file')));
+    assert.deepEqual(generated, treeSnapshot(path.join(dir, 'from-file')));
   });
 
   it('--group selects the group\'s CRDs (the same bytes as their file); verify agrees, then notices a change in the cluster', async () => {
@@ -57,10 +49,10 @@ describe('kubegen --from-cluster against kube-apiserver', () => {
     const gen = await runCli(dir, 'generate', ...args);
     assert.equal(gen.code, 0, gen.err);
     assert.match(gen.out, /for 2 kinds/);
-    assert.deepEqual(Object.keys(readTree(path.join(dir, 'gen'))).filter((f) => f.endsWith('types.ts')).sort(), ['cluster.kubegen.dev/v1/types.ts', 'cluster.kubegen.dev/v1beta1/types.ts']);
+    assert.deepEqual(Object.keys(treeSnapshot(path.join(dir, 'gen'))).filter((f) => f.endsWith('types.ts')).sort(), ['cluster.kubegen.dev/v1/types.ts', 'cluster.kubegen.dev/v1beta1/types.ts']);
     const file = await runCli(dir, 'generate', '--crds', GROUP_FILE, '--out', 'from-file', '-q');
     assert.equal(file.code, 0, file.err);
-    assert.deepEqual(readTree(path.join(dir, 'gen')), readTree(path.join(dir, 'from-file')));
+    assert.deepEqual(treeSnapshot(path.join(dir, 'gen')), treeSnapshot(path.join(dir, 'from-file')));
     assert.equal((await runCli(dir, 'verify', ...args)).code, 0);
 
     // A field added to the CRD in the cluster: verify sees the generated types out of date.
@@ -96,8 +88,8 @@ describe('kubegen --from-cluster against kube-apiserver', () => {
     assert.equal(r.code, 0, r.stderr);
     const flags = await runCli(dir, 'generate', '--from-cluster', '--crd', 'gizmos.cluster.kubegen.dev', '--out', 'from-flags', '-q');
     assert.equal(flags.code, 0, flags.err);
-    const fromConfig = readTree(path.join(dir, 'from-config'));
+    const fromConfig = treeSnapshot(path.join(dir, 'from-config'));
     assert.ok(Object.keys(fromConfig).includes('cluster.kubegen.dev/v1/types.ts'));
-    assert.deepEqual(fromConfig, readTree(path.join(dir, 'from-flags')));
+    assert.deepEqual(fromConfig, treeSnapshot(path.join(dir, 'from-flags')));
   });
 });

@@ -10,6 +10,7 @@ import { rewriteRequireCalls } from 'kubegen/internal/bundle/require-calls.js';
 import { HEADER, LAZY_LOADER } from 'kubegen/internal/generate/emit-util.js';
 import { InputErrors, InputError } from 'kubegen/internal/model/errors.js';
 import { REPO_ROOT } from '../support/paths.js';
+import { treeSnapshot } from '../support/tree.js';
 
 /**
  * A compiled controller's entry: the runtime's index, a lazily loaded built-in group/version, and its metrics registry
@@ -27,15 +28,6 @@ function capture(cwd: string) {
   let err = '';
   const io: MainIO = { cwd, env: {}, stdout: () => undefined, stderr: { write: (s: string) => void (err += s), isTTY: false, columns: 80 }, now: () => 0 };
   return { io, err: () => err };
-}
-
-/** Every file under `dir` with its bytes, `/`-separated relative paths. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const f of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (f.isFile()) out[path.relative(dir, path.join(f.parentPath, f.name))] = fs.readFileSync(path.join(f.parentPath, f.name), 'utf8');
-  }
-  return out;
 }
 
 describe('kubegen bundle', () => {
@@ -80,26 +72,26 @@ describe('kubegen bundle', () => {
     assert.ok(peers.includes('@opentelemetry/api') && peers.includes('undici') && peers.includes('@peculiar/x509'), peers.join(' '));
     const res = await bundleForImage({ cwd: project, external: ['left-pad'] });
     assert.deepEqual(res.external, [...peers, 'left-pad']);
-    const js = Object.entries(snapshot(res.out)).filter(([f]) => f.endsWith('.js')).map(([, text]) => text).join('\n');
+    const js = Object.entries(treeSnapshot(res.out)).filter(([f]) => f.endsWith('.js')).map(([, text]) => text).join('\n');
     assert.match(js, /import\("@opentelemetry\/api"\)/, 'the runtime still imports the OpenTelemetry api by name');
     assert.ok(!js.includes('ProxyTracerProvider'), "the OpenTelemetry api's own code is not bundled");
   });
 
   it('the same input gives the same bytes', async () => {
-    const first = snapshot((await bundleForImage({ cwd: project })).out);
-    const second = snapshot((await bundleForImage({ cwd: project })).out);
+    const first = treeSnapshot((await bundleForImage({ cwd: project })).out);
+    const second = treeSnapshot((await bundleForImage({ cwd: project })).out);
     assert.deepEqual(second, first);
   });
 
   it('refuses an entry with a syntax error, naming file:line:column, and leaves the last bundle as it was', async () => {
     await bundleForImage({ cwd: project });
-    const before = snapshot(path.join(project, 'dist/image'));
+    const before = treeSnapshot(path.join(project, 'dist/image'));
     fs.writeFileSync(path.join(project, 'dist/src/broken.js'), 'export const a = 1;\nexport const b = ;\n');
     const c = capture(project);
     assert.equal(await main(['bundle', 'dist/src/broken.js'], c.io), 1);
     assert.match(c.err(), /^error: dist\/src\/broken\.js:2:18: Unexpected ";"\n$/);
     await assert.rejects(bundleForImage({ cwd: project, entry: 'dist/src/broken.js' }), (err: unknown) => err instanceof InputErrors || err instanceof InputError);
-    assert.deepEqual(snapshot(path.join(project, 'dist/image')), before);
+    assert.deepEqual(treeSnapshot(path.join(project, 'dist/image')), before);
     assert.deepEqual(fs.readdirSync(path.join(project, 'dist')).sort(), ['image', 'src'], 'no temp folder left');
   });
 

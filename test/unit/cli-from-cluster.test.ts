@@ -23,6 +23,7 @@ import { parseCrdObjects } from 'kubegen/internal/parse/crd/cluster.js';
 import { parseCrdText } from 'kubegen/internal/parse/crd/index.js';
 import { InputError, InputErrors } from 'kubegen/internal/model/errors.js';
 import { fixture } from '../support/paths.js';
+import { treeSnapshot } from '../support/tree.js';
 import { builtinResources } from '@kubegen/runtime/internal/builtin/resources.js';
 
 const CRD_RESOURCE = builtinResources.customResourceDefinitions;
@@ -242,14 +243,6 @@ describe('kubegen generate --from-cluster (main, on the fake transport)', () => 
     return { code, out, err, closed, connects };
   }
 
-  function readTree(root: string): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const f of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
-      if (f.isFile()) out[path.relative(root, path.join(f.parentPath, f.name))] = fs.readFileSync(path.join(f.parentPath, f.name), 'utf8');
-    }
-    return out;
-  }
-
   it('writes what --crds <file> writes, byte for byte; verify agrees; the connection is closed', async () => {
     const fake = newFakeTransport([CRD_RESOURCE], asServed(fooCrd()), ...CLUSTER.slice(1));
     const cluster = await run(fake, 'generate', '--from-cluster', '--kubeconfig', 'kc.yaml', '--context', 'dev', '--crd', 'foos.samplecontroller.k8s.io', '--out', 'from-cluster', '-q');
@@ -258,9 +251,9 @@ describe('kubegen generate --from-cluster (main, on the fake transport)', () => 
     assert.equal(cluster.closed, 1);
     const file = await run(fake, 'generate', '--crds', FOO_FILE, '--out', 'from-file', '-q');
     assert.equal(file.code, 0, file.err);
-    const generated = readTree(path.join(dir, 'from-cluster'));
+    const generated = treeSnapshot(path.join(dir, 'from-cluster'));
     assert.ok(Object.keys(generated).length > 5);
-    assert.deepEqual(generated, readTree(path.join(dir, 'from-file')));
+    assert.deepEqual(generated, treeSnapshot(path.join(dir, 'from-file')));
     const verify = await run(fake, 'verify', '--from-cluster', '--crd', 'foos.samplecontroller.k8s.io', '--out', 'from-cluster');
     assert.equal(verify.code, 0, verify.err);
     const wider = await run(fake, 'verify', '--from-cluster', '--group', 'test.kubegen.dev', 'samplecontroller.k8s.io', '--out', 'from-cluster');
