@@ -11,8 +11,9 @@
  * deploys it: bundled by `kubegen bundle` (dist/image/main.js, what the scaffold's image runs; built by this bench)
  * with the scaffold's `NODE_OPTIONS`, `MALLOC_ARENA_MAX` and ENTRYPOINT flags; `--node-flags="..."` runs tsc's
  * modules with Node's defaults plus those flags instead (`--node-flags=` for Node's defaults alone). By default the
- * default engine also runs in the same rounds as tsc's modules with the scaffold's settings, with no flags (runMain's
- * memory policy) and with Node's defaults (`--no-both-settings`: not). Prints the controllers side
+ * default engine also runs in the same rounds as tsc's modules with the scaffold's settings, bundled with no flags
+ * (runMain's memory policy alone), as tsc's modules with no flags and with Node's defaults (`--no-both-settings`:
+ * not). Prints the controllers side
  * by side, the ratios and the goals (issues 4, 14 and 28), judged on the default engine.
  * `--tracing` (issue 41) adds the default engine with OpenTelemetry on — the SDK started by the controller's
  * `startTracing()` (`@kubegen/runtime/tracing/sdk`), every span sampled, exported as OTLP/HTTP protobuf to a receiver this bench runs — to the same rounds,
@@ -72,6 +73,8 @@ async function main(): Promise<void> {
         ? {
             alsoWith: [
               { ...scaffold, label: "tsc's modules, the scaffold's settings" },
+              // The image's file started with no flags at all (a Helm chart of a user's own): runMain's policy only.
+              { ...nodeFlagSettings([]), main: node.main, label: 'bundled, no flags (memory policy)' },
               { ...nodeFlagSettings([]), label: 'no flags (memory policy)' },
               { flags: [], env: { KUBEGEN_MEMORY_POLICY: 'off' }, label: "Node's defaults (policy off)" },
             ],
