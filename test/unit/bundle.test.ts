@@ -77,6 +77,31 @@ describe('kubegen bundle', () => {
     assert.ok(!js.includes('ProxyTracerProvider'), "the OpenTelemetry api's own code is not bundled");
   });
 
+  it("bundles the validation layer with CEL, which runs from the bundle as from tsc's modules", async () => {
+    // A CRD with a CEL rule: the layer loads @bufbuild/cel (dynamically) and re2js (through its createRequire loader).
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: {
+          type: 'object', 'x-kubernetes-validations': [{ rule: 'self.min <= self.max', message: 'min must not exceed max' }],
+          properties: { min: { type: 'integer' }, max: { type: 'integer' }, name: { type: 'string', pattern: '^[a-z]+$' } } } } } } }],
+      },
+    };
+    fs.writeFileSync(path.join(project, 'dist/src/validate.js'), `import { createValidator } from '@kubegen/runtime/validation';
+const v = await createValidator(${JSON.stringify(crd)});
+const check = (spec) => v.validate({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'd' }, spec }).errors.map((e) => e.path + ': ' + e.detail);
+console.log(JSON.stringify([check({ min: 1, max: 2, name: 'ok' }), check({ min: 3, max: 2, name: 'Not ok' })]));
+`);
+    const res = await bundleForImage({ cwd: project, entry: 'dist/src/validate.js', out: 'dist/validate-image' });
+    const run = (file: string): unknown => JSON.parse(execFileSync(process.execPath, [file], { cwd: project, encoding: 'utf8' }));
+    const bundled = run(path.join(project, res.main));
+    assert.deepEqual(bundled, run(path.join(project, 'dist/src/validate.js')));
+    assert.deepEqual((bundled as string[][])[0], []);
+    assert.deepEqual((bundled as string[][])[1]!.length, 2, JSON.stringify(bundled));
+    fs.rmSync(res.out, { recursive: true });
+  });
+
   it('the same input gives the same bytes', async () => {
     const first = treeSnapshot((await bundleForImage({ cwd: project })).out);
     const second = treeSnapshot((await bundleForImage({ cwd: project })).out);
