@@ -28,7 +28,7 @@ import * as path from 'node:path';
 import type { BuildFailure, Message } from 'esbuild';
 import { HEADER } from '../generate/emit-util.js';
 import { CliInputError, InputError, InputErrors } from '../model/errors.js';
-import { OutputOwnershipError, replaceFolder } from '../output/write.js';
+import { isCode, OutputOwnershipError, replaceFolder } from '../output/write.js';
 import { followRequireCalls } from './require-calls.js';
 
 /** The marker file that says "this folder is the bundle `kubegen bundle` writes". */
@@ -70,12 +70,12 @@ export interface BundleResult {
 export async function bundleForImage(opts: BundleOptions): Promise<BundleResult> {
   const entry = path.resolve(opts.cwd, opts.entry ?? 'dist/src/main.js');
   const out = path.resolve(opts.cwd, opts.out ?? 'dist/image');
-  try {
-    if (!(await fs.stat(entry)).isFile()) throw new CliInputError(`${path.relative(opts.cwd, entry)}: not a file`);
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== 'ENOENT') throw err;
-    throw new CliInputError(`${path.relative(opts.cwd, entry)}: no such file (compile the project first: tsc)`);
-  }
+  const stat = await fs.stat(entry).catch((err: unknown) => {
+    if (isCode(err, 'ENOENT')) return undefined;
+    throw err;
+  });
+  if (!stat) throw new CliInputError(`${path.relative(opts.cwd, entry)}: no such file (compile the project first: tsc)`);
+  if (!stat.isFile()) throw new CliInputError(`${path.relative(opts.cwd, entry)}: not a file`);
   await assertBundleFolder(out);
   const external = [...runtimeOptionalPeers(opts.cwd), ...(opts.external ?? [])];
   const esbuild = await import('esbuild');
@@ -144,7 +144,7 @@ async function assertBundleFolder(out: string): Promise<void> {
     if (!st.isDirectory()) throw new OutputOwnershipError(out, `${path.basename(out)} is not a folder`);
     entries = (await fs.readdir(out)).sort();
   } catch (err) {
-    if ((err as { code?: unknown }).code === 'ENOENT') return;
+    if (isCode(err, 'ENOENT')) return;
     throw err;
   }
   if (entries.length === 0 || entries.includes(BUNDLE_MARKER)) return;
