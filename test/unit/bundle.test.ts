@@ -1,21 +1,24 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { main, type MainIO } from 'kubegen/internal/cli/main.js';
 import { BUNDLE_MARKER, bundleForImage, runtimeOptionalPeers } from 'kubegen/internal/bundle/bundle.js';
+import { bundleInstalledPeers } from 'kubegen/internal/bundle/optional-peers.js';
 import { rewriteRequireCalls } from 'kubegen/internal/bundle/require-calls.js';
 import { HEADER, LAZY_LOADER } from 'kubegen/internal/generate/emit-util.js';
 import { InputErrors, InputError } from 'kubegen/internal/model/errors.js';
+import { OtlpReceiver } from '../integration/support/otlp-receiver.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { treeSnapshot } from '../support/tree.js';
 
 /**
  * A compiled controller's entry: the runtime's index, a lazily loaded built-in group/version, and its metrics registry
  * (prom-client, which the runtime loads from node_modules with a `require` of its own); tracing, which loads the
- * OpenTelemetry api by name.
+ * OpenTelemetry api (bundled: the project has it installed).
  */
 const MAIN = `import { KubeClientset, metricsRegistry } from '@kubegen/runtime';
 import { enableTracing } from '@kubegen/runtime/tracing';
@@ -23,6 +26,8 @@ if (process.env.TRACE) await enableTracing();
 const cs = new KubeClientset({ request: async () => ({}) });
 console.log(JSON.stringify({ deployments: typeof cs.appsV1.deployments, pods: typeof cs.coreV1.pods, metrics: metricsRegistry.contentType }));
 `;
+
+const execFileAsync = promisify(execFile);
 
 function capture(cwd: string) {
   let err = '';
@@ -67,14 +72,58 @@ describe('kubegen bundle', () => {
     assert.ok(map.sources.some((s) => s.endsWith('packages/runtime/src/api/clientset.ts')), map.sources.slice(0, 5).join(' '));
   });
 
-  it("leaves the runtime's optional peers to node_modules, loaded by name when asked for", async () => {
+  it("bundles the runtime's optional peers the project has installed: the tracing SDK exports from the bundle", async () => {
     const peers = runtimeOptionalPeers(project);
     assert.ok(peers.includes('@opentelemetry/api') && peers.includes('undici') && peers.includes('@peculiar/x509'), peers.join(' '));
-    const res = await bundleForImage({ cwd: project, external: ['left-pad'] });
-    assert.deepEqual(res.external, [...peers, 'left-pad']);
-    const js = Object.entries(treeSnapshot(res.out)).filter(([f]) => f.endsWith('.js')).map(([, text]) => text).join('\n');
-    assert.match(js, /import\("@opentelemetry\/api"\)/, 'the runtime still imports the OpenTelemetry api by name');
-    assert.ok(!js.includes('ProxyTracerProvider'), "the OpenTelemetry api's own code is not bundled");
+    // A controller's main.ts as the scaffold writes it with --tracing: the SDK started first, a span of its own.
+    fs.writeFileSync(path.join(project, 'dist/src/traced.js'), `import { startTracing } from '@kubegen/runtime/tracing/sdk';
+import { trace } from '@opentelemetry/api';
+const stop = await startTracing();
+trace.getTracer('bundle-test').startSpan('from the bundle').end();
+await stop();
+`);
+    const res = await bundleForImage({ cwd: project, entry: 'dist/src/traced.js', out: 'dist/traced-image', external: ['left-pad'] });
+    try {
+      assert.deepEqual(res.external, ['left-pad'], 'every optional peer is installed here: none is left to node_modules');
+      const js = Object.entries(treeSnapshot(res.out)).filter(([f]) => f.endsWith('.js')).map(([, text]) => text).join('\n');
+      assert.doesNotMatch(js, /import\("@opentelemetry\//, 'no OpenTelemetry package is loaded by name');
+      assert.match(js, /node_modules\/@opentelemetry\/sdk-trace-base\//);
+      assert.match(js, /node_modules\/@opentelemetry\/exporter-trace-otlp-proto\//);
+      const receiver = await OtlpReceiver.start();
+      try {
+        for (const protocol of ['http/protobuf', 'http/json']) {
+          const env = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_SERVICE_NAME: 'bundled' };
+          await execFileAsync(process.execPath, [path.join(project, res.main)], { cwd: project, env });
+        }
+        assert.deepEqual(receiver.spans.map((sp) => [sp.name, sp.encoding, sp.resource['service.name']]), [['from the bundle', 'protobuf', 'bundled'], ['from the bundle', 'json', 'bundled']]);
+      } finally {
+        await receiver.close();
+      }
+    } finally {
+      fs.rmSync(res.out, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves an optional peer the project has not installed to node_modules: the bundle builds, the import fails when run', async () => {
+    fs.writeFileSync(path.join(project, 'dist/src/absent.js'), `const api = await import('@opentelemetry/api');
+const absent = await import('kubegen-absent-peer/sub').then(() => 'loaded', (err) => err.code);
+console.log(JSON.stringify({ api: typeof api.trace.getTracer, absent }));
+`);
+    const left = new Set<string>();
+    const { build } = await import('esbuild');
+    const out = path.join(project, 'dist/absent-out');
+    await build({ absWorkingDir: project, entryPoints: [path.join(project, 'dist/src/absent.js')], outdir: out, bundle: true, format: 'esm', platform: 'node', logLevel: 'silent',
+      plugins: [bundleInstalledPeers(['@opentelemetry/api', 'kubegen-absent-peer'], left)] });
+    try {
+      assert.deepEqual([...left], ['kubegen-absent-peer']);
+      const text = fs.readFileSync(path.join(out, 'absent.js'), 'utf8');
+      assert.match(text, /import\("kubegen-absent-peer\/sub"\)/);
+      assert.ok(text.includes('ProxyTracerProvider'), 'the installed peer is bundled');
+      const ran = JSON.parse(execFileSync(process.execPath, [path.join(out, 'absent.js')], { cwd: project, encoding: 'utf8' })) as unknown;
+      assert.deepEqual(ran, { api: 'function', absent: 'ERR_MODULE_NOT_FOUND' });
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it("bundles the validation layer with CEL, which runs from the bundle as from tsc's modules", async () => {

@@ -10,10 +10,12 @@
  * Contract of {@link bundleForImage}:
  * - Follows static imports, dynamic imports of string literals, and what a module loads with a `createRequire` of
  *   its own by a string literal (require-calls.ts: the built-in API's lazily loaded group/version modules,
- *   prom-client's classes). Left to be loaded from `node_modules` at run time: the runtime's optional peer
- *   dependencies (OpenTelemetry, undici, certificates: loaded by name when asked for, installed or not), the packages
- *   `external` names, and what is required by a specifier in a variable. So the image keeps the project's production
- *   `node_modules` (the scaffold's Dockerfile does), and the bundle runs from inside the project.
+ *   prom-client's classes). The runtime's optional peer dependencies (OpenTelemetry, undici, certificates) are
+ *   bundled when the project has them installed (optional-peers.ts), in the chunk that loads them on first use. Left
+ *   to be loaded from `node_modules` at run time: optional peers the project has not installed (the runtime's loader
+ *   then says what to install, when asked for), the packages `external` names, and what is required by a specifier
+ *   in a variable. So the image keeps the project's production `node_modules` (the scaffold's Dockerfile does), and
+ *   the bundle runs from inside the project.
  * - Writes `<out>/<entry's name>.js`, its chunks, a `.map` beside each (the compiled files' own source maps followed
  *   back to the TypeScript; sources not embedded) and the marker file {@link BUNDLE_MARKER}; every `.js` starts with
  *   the generated header. The folder is replaced as a whole, atomically (output/write.ts); a folder that exists
@@ -29,6 +31,7 @@ import type { BuildFailure, Message } from 'esbuild';
 import { HEADER } from '../generate/emit-util.js';
 import { CliInputError, InputError, InputErrors } from '../model/errors.js';
 import { isCode, OutputOwnershipError, replaceFolder } from '../output/write.js';
+import { bundleInstalledPeers } from './optional-peers.js';
 import { followRequireCalls } from './require-calls.js';
 
 /** The marker file that says "this folder is the bundle `kubegen bundle` writes". */
@@ -60,7 +63,7 @@ export interface BundleResult {
   chunks: number;
   /** Bytes of JavaScript written (source maps not counted). */
   bytes: number;
-  /** The packages left to `node_modules`. */
+  /** The packages left to `node_modules`: the optional peers not installed, then `external`'s. */
   external: string[];
   /** esbuild's warnings, one line each (`file:line:col: text`). */
   warnings: string[];
@@ -77,7 +80,7 @@ export async function bundleForImage(opts: BundleOptions): Promise<BundleResult>
   if (!stat) throw new CliInputError(`${path.relative(opts.cwd, entry)}: no such file (compile the project first: tsc)`);
   if (!stat.isFile()) throw new CliInputError(`${path.relative(opts.cwd, entry)}: not a file`);
   await assertBundleFolder(out);
-  const external = [...runtimeOptionalPeers(opts.cwd), ...(opts.external ?? [])];
+  const peersLeft = new Set<string>();
   const esbuild = await import('esbuild');
   let result;
   try {
@@ -96,8 +99,8 @@ export async function bundleForImage(opts: BundleOptions): Promise<BundleResult>
       // A `require` for what is still required at run time (Node built-ins, a specifier in a variable): esbuild's
       // own shim throws in an ES module without one.
       banner: { js: `${HEADER}\nimport { createRequire as createRequire_ } from "node:module";\nconst require = createRequire_(import.meta.url);` },
-      external,
-      plugins: [followRequireCalls()],
+      external: [...(opts.external ?? [])],
+      plugins: [bundleInstalledPeers(runtimeOptionalPeers(opts.cwd), peersLeft), followRequireCalls()],
       logLevel: 'silent',
     });
   } catch (err) {
@@ -113,7 +116,7 @@ export async function bundleForImage(opts: BundleOptions): Promise<BundleResult>
     main: path.relative(opts.cwd, path.join(out, `${path.basename(entry, path.extname(entry))}.js`)),
     chunks: js.length,
     bytes: js.reduce((n, f) => n + Buffer.byteLength(f.content), 0),
-    external,
+    external: [...[...peersLeft].sort(), ...(opts.external ?? [])],
     warnings: result.warnings.map((m) => formatMessage(m, opts.cwd, entry)),
   };
 }

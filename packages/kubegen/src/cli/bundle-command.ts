@@ -15,7 +15,7 @@ export function addBundleCommand(program: Command, io: MainIO, setExit: (code: n
     .description("bundle the compiled controller and @kubegen/runtime into one ES module for the image (dist/image/main.js), with source maps; what the runtime loads when used stays in chunks of its own")
     .argument('[entry]', 'the compiled entry point', 'dist/src/main.js')
     .option('--out <dir>', 'output folder, replaced as a whole', 'dist/image')
-    .option('--external <packages...>', "more packages to load from node_modules at run time (the runtime's optional peers always are)")
+    .option('--external <packages...>', "more packages to load from node_modules at run time (the runtime's optional peers are when not installed)")
     .option('-q, --quiet', 'print only errors')
     .action(async (entry: string, flags: { out: string; external?: string[]; quiet?: boolean }) => {
       const res = await bundleForImage({ cwd: io.cwd, entry, out: flags.out, external: flags.external ?? [] });

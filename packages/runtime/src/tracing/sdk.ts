@@ -60,10 +60,27 @@ export const TRACING_SDK_PACKAGES: readonly string[] = [
   '@opentelemetry/exporter-trace-otlp-http',
 ];
 
-/** Loads `specifier`, or throws naming what to install. */
+/**
+ * The installed packages' loaders: `import()`s of string literals, so that a bundler follows them (`kubegen bundle`
+ * puts what the project has installed into the image's bundle). The gRPC exporter, which `kubegen init --tracing`
+ * does not install, is loaded by name.
+ */
+const LOADERS: Readonly<Record<string, () => Promise<unknown>>> = {
+  '@opentelemetry/sdk-trace-node': () => import('@opentelemetry/sdk-trace-node'),
+  '@opentelemetry/resources': () => import('@opentelemetry/resources'),
+  '@opentelemetry/exporter-trace-otlp-proto': () => import('@opentelemetry/exporter-trace-otlp-proto'),
+  '@opentelemetry/exporter-trace-otlp-http': () => import('@opentelemetry/exporter-trace-otlp-http'),
+};
+
+/**
+ * Loads `specifier`, or throws naming what to install. The packages are CommonJS: Node's namespace of one has its
+ * named exports and `default` (its `module.exports`), a bundle's has `default` alone, so `default` is what is used.
+ */
 async function load<M>(specifier: string): Promise<M> {
   try {
-    return (await import(specifier)) as M;
+    const loader = LOADERS[specifier];
+    const ns = (await (loader ? loader() : import(specifier))) as { default?: unknown };
+    return (ns.default !== null && typeof ns.default === 'object' ? ns.default : ns) as M;
   } catch (err) {
     const install = specifier.endsWith('-grpc') ? `npm install ${specifier}` : `npm install ${TRACING_SDK_PACKAGES.join(' ')}`;
     throw new Error(`traces are asked for (OTEL_* variables), but ${specifier} cannot be loaded: ${install} (${(err as Error).message})`, { cause: err });
