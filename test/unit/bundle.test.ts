@@ -126,6 +126,32 @@ console.log(JSON.stringify({ api: typeof api.trace.getTracer, absent }));
     }
   });
 
+  it("gives a dynamically imported CommonJS package Node's namespace (named exports and default): certificates, undici, the SDK", async () => {
+    fs.writeFileSync(path.join(project, 'dist/src/namespaces.js'), `import { generateServingCertificate } from '@kubegen/runtime/webhook';
+await import('reflect-metadata');
+const keys = {};
+for (const [name, load] of [['x509', () => import('@peculiar/x509')], ['undici', () => import('undici')], ['sdk', () => import('@opentelemetry/sdk-trace-node')], ['prom', () => import('prom-client')]]) {
+  const ns = await load();
+  keys[name] = Object.keys(ns).sort();
+  keys[name + '.default'] = ns.default === undefined ? 'none' : Object.keys(ns.default).length > 0 ? 'module.exports' : 'empty';
+}
+const cert = await generateServingCertificate({ hosts: ['localhost'] });
+console.log(JSON.stringify({ keys, cert: cert.cert.startsWith('-----BEGIN CERTIFICATE-----') }));
+`);
+    const res = await bundleForImage({ cwd: project, entry: 'dist/src/namespaces.js', out: 'dist/namespaces-image' });
+    try {
+      const run = (file: string): { keys: Record<string, string[] | string>; cert: boolean } => JSON.parse(execFileSync(process.execPath, [file], { cwd: project, encoding: 'utf8' }));
+      const fromNode = run(path.join(project, 'dist/src/namespaces.js'));
+      const bundled = run(path.join(project, res.main));
+      assert.deepEqual(bundled, fromNode);
+      assert.equal(bundled.cert, true, 'the runtime makes a certificate with the bundled @peculiar/x509');
+      assert.ok((bundled.keys['x509'] as string[]).includes('cryptoProvider') && (bundled.keys['undici'] as string[]).includes('Pool'), JSON.stringify(bundled.keys).slice(0, 300));
+      assert.equal(bundled.keys['x509.default'], 'module.exports');
+    } finally {
+      fs.rmSync(res.out, { recursive: true, force: true });
+    }
+  });
+
   it("bundles the validation layer with CEL, which runs from the bundle as from tsc's modules", async () => {
     // A CRD with a CEL rule: the layer loads @bufbuild/cel (dynamically) and re2js (through its createRequire loader).
     const crd = {

@@ -8,7 +8,8 @@
  * module loader has one module to link instead of 200 (docs/loadtest.md has the figures: `npm run bench:startup`).
  *
  * Contract of {@link bundleForImage}:
- * - Follows static imports, dynamic imports of string literals, and what a module loads with a `createRequire` of
+ * - Follows static imports, dynamic imports of string literals (one of a CommonJS module resolves with Node's
+ *   namespace of it, named exports and `default`: cjs-namespace.ts), and what a module loads with a `createRequire` of
  *   its own by a string literal (require-calls.ts: the built-in API's lazily loaded group/version modules,
  *   prom-client's classes). The runtime's optional peer dependencies (OpenTelemetry, undici, certificates) are
  *   bundled when the project has them installed (optional-peers.ts), in the chunk that loads them on first use. Left
@@ -31,6 +32,7 @@ import type { BuildFailure, Message } from 'esbuild';
 import { HEADER } from '../generate/emit-util.js';
 import { CliInputError, InputError, InputErrors } from '../model/errors.js';
 import { isCode, OutputOwnershipError, replaceFolder } from '../output/write.js';
+import { commonJsNamespaces } from './cjs-namespace.js';
 import { bundleInstalledPeers } from './optional-peers.js';
 import { followRequireCalls } from './require-calls.js';
 
@@ -100,7 +102,7 @@ export async function bundleForImage(opts: BundleOptions): Promise<BundleResult>
       // own shim throws in an ES module without one.
       banner: { js: `${HEADER}\nimport { createRequire as createRequire_ } from "node:module";\nconst require = createRequire_(import.meta.url);` },
       external: [...(opts.external ?? [])],
-      plugins: [bundleInstalledPeers(runtimeOptionalPeers(opts.cwd), peersLeft), followRequireCalls()],
+      plugins: [commonJsNamespaces(), bundleInstalledPeers(runtimeOptionalPeers(opts.cwd), peersLeft), followRequireCalls()],
       logLevel: 'silent',
     });
   } catch (err) {

@@ -11,19 +11,20 @@
  * to `left`.
  */
 import type { Plugin } from 'esbuild';
+import { isAsking, resolveWithout } from './resolve-without.js';
 
-const SELF = Symbol('kubegen-optional-peers');
+const NAME = 'kubegen-optional-peers';
 
 /** The plugin (see the module comment); none of `peers` → a plugin that does nothing. */
 export function bundleInstalledPeers(peers: readonly string[], left: Set<string>): Plugin {
   return {
-    name: 'kubegen-optional-peers',
+    name: NAME,
     setup(build) {
       if (peers.length === 0) return;
       const filter = new RegExp(`^(${peers.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(?:/|$)`);
       build.onResolve({ filter }, async (args) => {
-        if (args.pluginData === SELF) return undefined;
-        const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: SELF });
+        if (isAsking(args, NAME)) return undefined;
+        const resolved = await resolveWithout(build, args, NAME);
         if (resolved.errors.length === 0) return { path: resolved.path, external: resolved.external, namespace: resolved.namespace, sideEffects: resolved.sideEffects };
         left.add(filter.exec(args.path)![1]!);
         return { path: args.path, external: true };

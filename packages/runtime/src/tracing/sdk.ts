@@ -72,15 +72,11 @@ const LOADERS: Readonly<Record<string, () => Promise<unknown>>> = {
   '@opentelemetry/exporter-trace-otlp-http': () => import('@opentelemetry/exporter-trace-otlp-http'),
 };
 
-/**
- * Loads `specifier`, or throws naming what to install. The packages are CommonJS: Node's namespace of one has its
- * named exports and `default` (its `module.exports`), a bundle's has `default` alone, so `default` is what is used.
- */
+/** Loads `specifier`, or throws naming what to install. */
 async function load<M>(specifier: string): Promise<M> {
   try {
     const loader = LOADERS[specifier];
-    const ns = (await (loader ? loader() : import(specifier))) as { default?: unknown };
-    return (ns.default !== null && typeof ns.default === 'object' ? ns.default : ns) as M;
+    return (await (loader ? loader() : import(specifier))) as M;
   } catch (err) {
     const install = specifier.endsWith('-grpc') ? `npm install ${specifier}` : `npm install ${TRACING_SDK_PACKAGES.join(' ')}`;
     throw new Error(`traces are asked for (OTEL_* variables), but ${specifier} cannot be loaded: ${install} (${(err as Error).message})`, { cause: err });
