@@ -44,7 +44,7 @@ import { procRssMB } from '../support/proc.js';
 import { scrape } from '../support/scrape.js';
 
 const FRIGATES: ResourceInfo = { group: 'ships.newcomer.kubegen.dev', version: 'v1', resource: 'frigates', kind: 'Frigate', listKind: 'FrigateList', namespaced: true };
-const GENERATOR_PACKAGES = ['kubegen', 'ts-morph', '@ts-morph/common', 'typescript', 'commander', 'diff', 'json-schema-to-typescript', 'esbuild'];
+const GENERATOR_PACKAGES = ['kubegen', 'ts-morph', '@ts-morph/common', 'typescript', 'commander', 'diff', 'json-schema-to-typescript', 'esbuild', 'cjs-module-lexer'];
 /**
  * What a running manager never loads: the built-in API is the runtime's own, CEL and protobuf only validation's
  * (`@bufbuild/` is a scope: any package of it; npm leaves the empty scope folder behind).
