@@ -7,11 +7,11 @@
  *
  * Contract of {@link commonJsNamespaces}: an `import()` (never a static import or a `require`) that resolves to a
  * CommonJS file (`.cjs`, or `.js` whose nearest package.json is not `"type": "module"` and which has no import or
- * export syntax: esbuild may pick a package's ES build that Node would not) is given a module of the
- * plugin's own that requires the file once and exports `module.exports` as `default` and each name the lexer finds as a
- * named export, read once the file has run, as Node does (and `"module.exports"`, as Node 24 does). Names are Node's: re-exports followed (resolved from the
- * re-exporting file), `default` not among them. Other imports are left to esbuild and the other plugins (an optional
- * peer left external stays external).
+ * export syntax: esbuild may pick a package's ES build that Node would not) is given a module of the plugin's own. It
+ * requires the file once and exports `module.exports` as `default` (and as `"module.exports"`, as Node 24 does) and
+ * each name the lexer finds as a named export, read once the file has run, as Node does. Names are Node's: re-exports
+ * followed (resolved from the re-exporting file), `default` not among them. Other imports are left to esbuild and the
+ * other plugins (an optional peer left external stays external).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
