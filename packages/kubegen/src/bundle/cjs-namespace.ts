@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { Plugin } from 'esbuild';
-import { isAsking, resolveWithout } from './resolve-without.js';
+import { answerWith, isAsking, resolveWithout } from './resolve-without.js';
 
 const NAMESPACE = 'kubegen-cjs-namespace';
 
@@ -31,14 +31,13 @@ export function commonJsNamespaces(): Plugin {
         if (args.kind !== 'dynamic-import' || isAsking(args, NAMESPACE)) return undefined;
         const resolved = await resolveWithout(build, args, NAMESPACE);
         if (resolved.errors.length > 0) return undefined; // esbuild reports it, naming the importer
-        const as = { path: resolved.path, external: resolved.external, namespace: resolved.namespace, sideEffects: resolved.sideEffects };
-        if (resolved.external || resolved.namespace !== 'file' || !isCommonJs(resolved.path)) return as;
+        if (resolved.external || resolved.namespace !== 'file' || !isCommonJs(resolved.path)) return answerWith(resolved);
         lexer ??= import('cjs-module-lexer').then(async ({ init, parse }) => (await init(), parse));
         let names: string[];
         try {
           names = exportNames(resolved.path, await lexer);
         } catch {
-          return as; // import/export syntax: an ES module whatever its package says (a bundler's "module" build)
+          return answerWith(resolved); // import/export syntax: an ES module whatever its package says (a bundler's "module" build)
         }
         return { path: resolved.path, namespace: NAMESPACE, pluginData: names };
       });

@@ -11,7 +11,7 @@
  * to `left`.
  */
 import type { Plugin } from 'esbuild';
-import { isAsking, resolveWithout } from './resolve-without.js';
+import { answerWith, isAsking, resolveWithout } from './resolve-without.js';
 
 const NAME = 'kubegen-optional-peers';
 
@@ -25,7 +25,7 @@ export function bundleInstalledPeers(peers: readonly string[], left: Set<string>
       build.onResolve({ filter }, async (args) => {
         if (isAsking(args, NAME)) return undefined;
         const resolved = await resolveWithout(build, args, NAME);
-        if (resolved.errors.length === 0) return { path: resolved.path, external: resolved.external, namespace: resolved.namespace, sideEffects: resolved.sideEffects };
+        if (resolved.errors.length === 0) return answerWith(resolved);
         left.add(filter.exec(args.path)![1]!);
         return { path: args.path, external: true };
       });

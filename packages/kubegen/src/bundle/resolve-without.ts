@@ -3,7 +3,7 @@
  * already asking travel in the request's `pluginData`, so two plugins that each resolve before deciding never ask
  * each other back and forth.
  */
-import type { OnResolveArgs, PluginBuild, ResolveResult } from 'esbuild';
+import type { OnResolveArgs, OnResolveResult, PluginBuild, ResolveResult } from 'esbuild';
 
 const ASKING = Symbol('kubegen-plugins-asking');
 
@@ -23,4 +23,9 @@ export function resolveWithout(build: PluginBuild, args: OnResolveArgs, name: st
   const data = args.pluginData as Partial<Asking> | undefined;
   const asking: Asking = { [ASKING]: new Set([...(data?.[ASKING] ?? []), name]) };
   return build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: asking });
+}
+
+/** `resolved` as a plugin's answer to the request: the same path, namespace, externality and side effects. */
+export function answerWith(resolved: ResolveResult): OnResolveResult {
+  return { path: resolved.path, external: resolved.external, namespace: resolved.namespace, sideEffects: resolved.sideEffects };
 }
