@@ -11,7 +11,7 @@
  * specifier in a variable, `NAME.resolve`, built-ins) are left to the loader, which stays declared (a loader named
  * `require` is renamed, so the rewritten calls reach esbuild's). A module that declares the generated `LAZY_LOADER`
  * must have no call left: the generator and this plugin disagreeing is an error, never a bundle that fails at run time.
- * Modules without a loader are left to esbuild as they are.
+ * Modules without a loader are handed to esbuild as they are.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -41,15 +41,17 @@ export function rewriteRequireCalls(source: string, file: string): string | unde
   return out;
 }
 
-/** The plugin: every `.js` module read, and rewritten when it makes a loader. */
+/**
+ * The plugin: every `.js` module read once, rewritten when it makes a loader, and handed to esbuild as read otherwise
+ * (so esbuild does not read it again).
+ */
 export function followRequireCalls(): Plugin {
   return {
     name: 'kubegen-require-calls',
     setup(build) {
       build.onLoad({ filter: /\.js$/ }, async (args) => {
         const source = await fs.readFile(args.path, 'utf8');
-        const contents = rewriteRequireCalls(source, args.path);
-        return contents === undefined ? undefined : { contents, loader: 'js', resolveDir: path.dirname(args.path) };
+        return { contents: rewriteRequireCalls(source, args.path) ?? source, loader: 'js', resolveDir: path.dirname(args.path) };
       });
     },
   };
